@@ -1,0 +1,43 @@
+/** Every command of the bridge, behind one dispatcher that turns errors into exit codes. */
+
+import { writeSync } from "node:fs";
+import { parseArgs } from "./args";
+import { indexCommand } from "./commands/index";
+import { recallCommand } from "./commands/recall";
+import { UsageError } from "./vault";
+
+export const USAGE = `usage: vault-memory <command> --vault DIR [options]
+
+commands:
+  index    build the recall snapshot from the vault's notes
+  recall   UserPromptSubmit hook: read hook JSON on stdin, print matched cards
+           [--max-cards N] [--min-score N] [--max-chars N] [--deadline-ms N]
+`;
+
+// Hooks must never fail a prompt, so their errors become exit 0.
+const HOOKS = new Set(["recall"]);
+
+export async function runCli(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv);
+  try {
+    switch (args.command) {
+      case "recall":
+        return recallCommand(args);
+      case "index":
+        return indexCommand(args);
+      case "":
+      case "help":
+      case "--help":
+        writeSync(1, USAGE);
+        return 0;
+      default:
+        writeSync(2, `unknown command "${args.command}"\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (err) {
+    if (HOOKS.has(args.command)) return 0;
+    const message = err instanceof Error ? err.message : String(err);
+    writeSync(2, err instanceof UsageError ? `${message}\n\n${USAGE}` : `vault-memory ${args.command}: ${message}\n`);
+    return err instanceof UsageError ? 2 : 1;
+  }
+}

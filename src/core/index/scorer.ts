@@ -1,0 +1,103 @@
+/** The one scorer: BM25 on the body plus a flat bonus per query term in the title field, times IDF. */
+
+import { IMPACT_SCALE, POSTING_WIDTH, type PostingSource } from "./postings";
+
+export interface ScoringRules {
+  /** BM25 term-frequency saturation. */
+  k1: number;
+  /** BM25 length normalisation. */
+  b: number;
+  /** Added once per query term found in the title field, however often it is there. */
+  titleBonus: number;
+}
+
+export interface ThresholdRules {
+  /** Inject nothing scoring under this. */
+  minScore: number;
+  /** Keep only cards scoring at least this share of the top card. */
+  relativeToTop: number;
+  /** A card must match at least this many distinct query terms. */
+  minMatchedTerms: number;
+  maxCards: number;
+}
+
+export interface Scored {
+  doc: number;
+  score: number;
+  /** Distinct query terms this doc matched. */
+  matched: number;
+}
+
+/** What the index knows about one term in one doc, and about the collection, when scoring it. */
+export interface TermStats {
+  /** Occurrences in the body. */
+  tf: number;
+  inTitle: boolean;
+  /** Body length of the doc, in terms. */
+  length: number;
+  /** Docs holding the term, in body or title. */
+  df: number;
+  docCount: number;
+  avgLength: number;
+}
+
+export const DEFAULT_SCORING: ScoringRules = { k1: 1.2, b: 0.75, titleBonus: 3 };
+export const DEFAULT_THRESHOLDS: ThresholdRules = { minScore: 15, relativeToTop: 0.5, minMatchedTerms: 2, maxCards: 5 };
+
+/**
+ * A term's contribution to a doc's score, as an integer in 1/IMPACT_SCALE units. Everything here
+ * is known when the index is written, so a snapshot stores impacts and a recall only adds them.
+ */
+export function termImpact(s: TermStats, rules: ScoringRules): number {
+  const idf = Math.log(1 + (s.docCount - s.df + 0.5) / (s.df + 0.5));
+  const norm = s.avgLength > 0 ? s.length / s.avgLength : 1;
+  const bm25 = s.tf === 0 ? 0 : (s.tf * (rules.k1 + 1)) / (s.tf + rules.k1 * (1 - rules.b + rules.b * norm));
+  const title = s.inTitle ? rules.titleBonus : 0;
+  return Math.round(idf * (bm25 + title) * IMPACT_SCALE);
+}
+
+/**
+ * Every doc that matches any of `terms` and passes `keep`, best first. `terms` should be distinct.
+ *
+ * Why typed arrays: a hook process runs this once, cold, in V8's interpreter, over postings of
+ * thousands of docs. Flat arrays indexed by doc id cost a fraction of a Map of objects there.
+ */
+export function scoreDocs(terms: readonly string[], source: PostingSource, keep: (s: Scored) => boolean = () => true): Scored[] {
+  const scores = new Int32Array(source.idLimit);
+  const matched = new Uint16Array(source.idLimit);
+  const touched: number[] = [];
+  for (const term of terms) {
+    const list = source.postings(term);
+    if (!list) continue;
+    for (let i = 0; i < list.length; i += POSTING_WIDTH) {
+      const doc = list[i];
+      if (matched[doc] === 0) touched.push(doc);
+      scores[doc] += list[i + 1];
+      matched[doc]++;
+    }
+  }
+  const out: Scored[] = [];
+  for (const doc of touched) {
+    const s = { doc, score: scores[doc] / IMPACT_SCALE, matched: matched[doc] };
+    if (keep(s)) out.push(s);
+  }
+  return out.sort(byScore);
+}
+
+/** Ties break on doc id so that the same snapshot always gives the same answer. */
+export function byScore(a: Scored, b: Scored): number {
+  return b.score - a.score || a.doc - b.doc;
+}
+
+/** The user's thresholds, in the order that keeps them independent of one another. */
+export function applyThresholds(ranked: readonly Scored[], rules: ThresholdRules = DEFAULT_THRESHOLDS): Scored[] {
+  const eligible = ranked.filter(passesFloor(rules));
+  if (eligible.length === 0) return [];
+  const floor = eligible[0].score * rules.relativeToTop;
+  return eligible.filter((s) => s.score >= floor).slice(0, rules.maxCards);
+}
+
+/** The per-card part of the thresholds, usable as scoreDocs' `keep` so that few docs get sorted. */
+export function passesFloor(rules: ThresholdRules): (s: Scored) => boolean {
+  return (s) => s.matched >= rules.minMatchedTerms && s.score >= rules.minScore;
+}

@@ -1,0 +1,30 @@
+/** Writes that a crash or a concurrent reader never sees half-done: temp file, fsync, rename. */
+
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+
+let counter = 0;
+
+export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  mkdirSync(dirname(path), { recursive: true });
+  // pid + counter + time: two processes, or two writes in one process, never share a temp name.
+  const tmp = `${path}.${process.pid}.${counter++}.${Date.now().toString(36)}.tmp`;
+  const fd = openSync(tmp, "w");
+  try {
+    writeSync(fd, typeof data === "string" ? Buffer.from(data, "utf8") : data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, path);
+  } catch (err) {
+    // The temp file is ours and holds nothing the user wrote; leaving it would only litter.
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,9 @@
+/** The whole-body checksum recorded in a snapshot header. */
+
+import { fnv1aBytes } from "../io/hash";
+
+// FNV-1a rather than SHA-256: this guards against torn and damaged files, not against an
+// attacker, and loading node:crypto would cost every hook process milliseconds at start-up.
+export function checksumOf(body: Uint8Array): string {
+  return "fnv1a32:" + fnv1aBytes(body).toString(16).padStart(8, "0");
+}

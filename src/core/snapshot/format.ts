@@ -1,0 +1,55 @@
+/**
+ * The snapshot file layout, shared by writer and reader.
+ *
+ * Line 1: header JSON. Line 2: a table of fixed-width records, one per segment, so a reader can
+ * seek to the record it needs without parsing the rest. Then one JSON segment per line: first
+ * the term shards, then the doc chunks. A recall reads the header, the records and shards of the
+ * query's terms, and the chunks of the few cards it prints: its cost does not grow with the vault.
+ */
+
+import type { ScoringRules, ThresholdRules } from "../index/scorer";
+
+export const SNAPSHOT_FORMAT = "vault-memory-snapshot";
+export const SNAPSHOT_VERSION = 1;
+/** offset (10 hex) + length (8 hex) + FNV-1a (8 hex). */
+export const RECORD_WIDTH = 26;
+export const DOCS_PER_CHUNK = 32;
+/** A header larger than this is not ours. */
+export const MAX_HEADER_BYTES = 1 << 16;
+
+export interface RecallRules {
+  scoring: ScoringRules;
+  thresholds: ThresholdRules;
+  /** Hard cap on the characters recall prints. */
+  maxChars: number;
+}
+
+export interface SnapshotHeader {
+  format: typeof SNAPSHOT_FORMAT;
+  version: number;
+  tokenizer: number;
+  cards: number;
+  terms: number;
+  shards: number;
+  docChunks: number;
+  /** Bytes after the header line; a shorter file was cut short. */
+  bodyBytes: number;
+  /** Checksum of everything after the header line, for full verification off the hot path. */
+  checksum: string;
+  createdAt: string;
+  rules: RecallRules;
+}
+
+/** Shard segment: term → flat postings (see FlatPostings). */
+export type ShardSegment = Record<string, number[]>;
+/** Doc chunk segment: [path, description] per doc id, starting at chunk × DOCS_PER_CHUNK. */
+export type DocChunkSegment = [string, string][];
+
+/** Enough shards that one holds about this many terms, so a shard parses in well under a millisecond. */
+export const TERMS_PER_SHARD = 48;
+
+export function shardCountFor(terms: number): number {
+  let n = 16;
+  while (n * TERMS_PER_SHARD < terms) n *= 2;
+  return n;
+}

@@ -1,0 +1,168 @@
+/** Reads a snapshot lazily: the header, then only the segments a query needs, each checked before use. */
+
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import type { DocInfo, FlatPostings, PostingSource } from "../index/postings";
+import { TOKENIZER_VERSION } from "../text/tokenizer";
+import { fnv1aBytes, fnv1aString } from "../io/hash";
+import {
+  DOCS_PER_CHUNK,
+  MAX_HEADER_BYTES,
+  RECORD_WIDTH,
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  type DocChunkSegment,
+  type ShardSegment,
+  type SnapshotHeader,
+} from "./format";
+
+export type SnapshotProblem = "missing" | "unreadable" | "not-a-snapshot" | "old-version" | "tokenizer-mismatch" | "partial" | "corrupt";
+
+/** Why a snapshot cannot be used; `problem` is stable for logs and tests, `message` is for people. */
+export class SnapshotError extends Error {
+  constructor(
+    readonly problem: SnapshotProblem,
+    message: string,
+  ) {
+    super(message);
+    this.name = "SnapshotError";
+  }
+}
+
+export class SnapshotReader implements PostingSource {
+  readonly header: SnapshotHeader;
+  private readonly fd: number;
+  private readonly tableStart: number;
+  private readonly segmentsStart: number;
+  private readonly shardCache = new Map<number, ShardSegment>();
+  private readonly chunkCache = new Map<number, DocChunkSegment>();
+
+  private constructor(fd: number, header: SnapshotHeader, headerBytes: number) {
+    this.fd = fd;
+    this.header = header;
+    this.tableStart = headerBytes + 1;
+    const segmentCount = header.shards + header.docChunks;
+    this.segmentsStart = this.tableStart + segmentCount * RECORD_WIDTH + 1;
+  }
+
+  /** Opens and validates the header and size; throws SnapshotError. Call close() when done. */
+  static open(path: string): SnapshotReader {
+    let fd: number;
+    try {
+      fd = openSync(path, "r");
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new SnapshotError(code === "ENOENT" ? "missing" : "unreadable", `cannot open snapshot ${path}: ${code ?? String(err)}`);
+    }
+    try {
+      const { header, headerBytes } = readHeader(fd);
+      const size = fstatSync(fd).size;
+      if (size < headerBytes + 1 + header.bodyBytes) {
+        throw new SnapshotError("partial", `snapshot is cut short: ${size} of ${headerBytes + 1 + header.bodyBytes} bytes`);
+      }
+      return new SnapshotReader(fd, header, headerBytes);
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+  }
+
+  get docCount(): number {
+    return this.header.cards;
+  }
+
+  get idLimit(): number {
+    return this.header.cards;
+  }
+
+  postings(term: string): FlatPostings | undefined {
+    const shard = fnv1aString(term) % this.header.shards;
+    let seg = this.shardCache.get(shard);
+    if (!seg) {
+      seg = this.readSegment(shard) as ShardSegment;
+      this.shardCache.set(shard, seg);
+    }
+    return Object.hasOwn(seg, term) ? seg[term] : undefined;
+  }
+
+  doc(id: number): DocInfo | undefined {
+    if (!Number.isInteger(id) || id < 0 || id >= this.header.cards) return undefined;
+    const chunk = Math.floor(id / DOCS_PER_CHUNK);
+    let seg = this.chunkCache.get(chunk);
+    if (!seg) {
+      seg = this.readSegment(this.header.shards + chunk) as DocChunkSegment;
+      this.chunkCache.set(chunk, seg);
+    }
+    const row = seg[id - chunk * DOCS_PER_CHUNK];
+    return row ? { path: row[0], description: row[1] } : undefined;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  private readSegment(i: number): unknown {
+    const rec = Buffer.allocUnsafe(RECORD_WIDTH);
+    readExactly(this.fd, rec, this.tableStart + i * RECORD_WIDTH);
+    const text = rec.toString("latin1");
+    const offset = parseInt(text.slice(0, 10), 16);
+    const length = parseInt(text.slice(10, 18), 16);
+    const hash = parseInt(text.slice(18, 26), 16);
+    if (!Number.isFinite(offset) || !Number.isFinite(length) || length > this.header.bodyBytes) {
+      throw new SnapshotError("corrupt", `segment ${i} has a broken table record`);
+    }
+    const buf = Buffer.allocUnsafe(length);
+    readExactly(this.fd, buf, this.segmentsStart + offset);
+    if (fnv1aBytes(buf) !== hash) throw new SnapshotError("corrupt", `segment ${i} does not match its checksum`);
+    try {
+      return JSON.parse(buf.toString("utf8"));
+    } catch {
+      throw new SnapshotError("corrupt", `segment ${i} is not valid JSON`);
+    }
+  }
+}
+
+function readHeader(fd: number): { header: SnapshotHeader; headerBytes: number } {
+  // The header is a few hundred bytes; the loop only matters for a file that is not ours.
+  for (let size = 4096; ; size *= 4) {
+    const buf = Buffer.alloc(size);
+    const filled = readSync(fd, buf, 0, size, 0);
+    if (filled === 0) throw new SnapshotError("partial", "snapshot is empty");
+    const newline = buf.subarray(0, filled).indexOf(0x0a);
+    if (newline >= 0) return { header: checkHeader(parseJson(buf.subarray(0, newline))), headerBytes: newline };
+    if (filled < size) throw new SnapshotError("partial", "snapshot header has no end");
+    if (size >= MAX_HEADER_BYTES) throw new SnapshotError("not-a-snapshot", "snapshot header is too long");
+  }
+}
+
+function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString("utf8"));
+  } catch {
+    throw new SnapshotError("corrupt", "snapshot header is not valid JSON");
+  }
+}
+
+function checkHeader(value: unknown): SnapshotHeader {
+  const h = value as Partial<SnapshotHeader> | null;
+  if (!h || typeof h !== "object" || h.format !== SNAPSHOT_FORMAT) throw new SnapshotError("not-a-snapshot", "file is not a Vault Memory snapshot");
+  if (h.version !== SNAPSHOT_VERSION) {
+    throw new SnapshotError("old-version", `snapshot format ${String(h.version)} is not ${SNAPSHOT_VERSION}; run the index command again`);
+  }
+  if (h.tokenizer !== TOKENIZER_VERSION) {
+    throw new SnapshotError("tokenizer-mismatch", `snapshot tokenizer ${String(h.tokenizer)} is not ${TOKENIZER_VERSION}; run the index command again`);
+  }
+  const ints = [h.cards, h.shards, h.docChunks, h.bodyBytes];
+  if (!ints.every((n) => Number.isInteger(n) && (n as number) >= 0) || !h.shards || !h.rules) {
+    throw new SnapshotError("corrupt", "snapshot header is missing fields");
+  }
+  return h as SnapshotHeader;
+}
+
+function readExactly(fd: number, buf: Buffer, position: number): void {
+  let done = 0;
+  while (done < buf.length) {
+    const n = readSync(fd, buf, done, buf.length - done, position + done);
+    if (n === 0) throw new SnapshotError("partial", "snapshot ends inside a segment");
+    done += n;
+  }
+}

@@ -1,0 +1,109 @@
+/** The one tokenizer: Latin-script words and CJK bigrams, shared by the index, the query and every scorer. */
+
+import { CJK_STOP_TERMS, ENGLISH_STOP_WORDS } from "./stopwords";
+
+// Bumped whenever the terms produced for the same text change, so that a snapshot built by an
+// older tokenizer is refused instead of silently matching nothing.
+export const TOKENIZER_VERSION = 1;
+
+// Words longer than this are hashes, base64 or minified code: noise that bloats the index.
+const MAX_WORD_LENGTH = 40;
+
+// Character classes of the scanner.
+const BREAK = 0;
+const WORD = 1;
+const CJK = 2;
+type Kind = typeof BREAK | typeof WORD | typeof CJK;
+
+/** Terms of `text` in order, stop words removed; duplicates kept, since BM25 counts them. */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  forEachTerm(text, (term) => out.push(term));
+  return out;
+}
+
+/** Distinct terms of `text`, in first-seen order. */
+export function uniqueTerms(text: string): string[] {
+  return [...new Set(tokenize(text))];
+}
+
+// A hand-written scanner rather than a Unicode-property regex: compiling \p{Script=Han} costs a
+// cold hook process several milliseconds, more than the whole recall after it.
+function forEachTerm(text: string, emit: (term: string) => void): void {
+  // NFKC folds full-width Latin and half-width kana; pure ASCII needs no folding.
+  const s = (/[^\x00-\x7f]/.test(text) ? text.normalize("NFKC") : text).toLowerCase();
+  let start = 0;
+  let kind = BREAK;
+  for (let i = 0; i <= s.length; ) {
+    const cp = i < s.length ? (s.codePointAt(i) as number) : 32;
+    const k = classify(cp);
+    if (k !== kind) {
+      if (kind === WORD) emitWord(s.slice(start, i), emit);
+      else if (kind === CJK) emitCjkRun(s.slice(start, i), emit);
+      start = i;
+      kind = k;
+    }
+    i += cp > 0xffff ? 2 : 1;
+  }
+}
+
+function classify(cp: number): Kind {
+  if (cp < 0x80) {
+    return (cp >= 0x61 && cp <= 0x7a) || (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) ? WORD : BREAK;
+  }
+  if (isCjk(cp)) return CJK;
+  return isSeparator(cp) ? BREAK : WORD;
+}
+
+/** Han, kana and Hangul: written without spaces, so cut into overlapping pairs of characters. */
+function isCjk(cp: number): boolean {
+  return (
+    (cp >= 0x4e00 && cp <= 0x9fff) ||
+    (cp >= 0x3400 && cp <= 0x4dbf) ||
+    (cp >= 0x3040 && cp <= 0x30ff) ||
+    (cp >= 0xac00 && cp <= 0xd7af) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0x20000 && cp <= 0x3ffff) ||
+    (cp >= 0x31f0 && cp <= 0x31ff) ||
+    (cp >= 0x1100 && cp <= 0x11ff) ||
+    (cp >= 0x3130 && cp <= 0x318f) ||
+    cp === 0x3005 ||
+    cp === 0x3007
+  );
+}
+
+/** Spaces, punctuation, symbols, emoji and private use outside ASCII; everything else is a letter. */
+function isSeparator(cp: number): boolean {
+  return (
+    cp <= 0xbf ||
+    cp === 0xd7 ||
+    cp === 0xf7 ||
+    (cp >= 0x2000 && cp <= 0x2bff) ||
+    (cp >= 0x2e00 && cp <= 0x2e7f) ||
+    (cp >= 0x3000 && cp <= 0x303f) ||
+    (cp >= 0xd800 && cp <= 0xf8ff) ||
+    (cp >= 0xfe00 && cp <= 0xfe6f) ||
+    (cp >= 0xff00 && cp <= 0xffff) ||
+    (cp >= 0x1f000 && cp <= 0x1faff)
+  );
+}
+
+function emitWord(word: string, emit: (term: string) => void): void {
+  if (word.length > MAX_WORD_LENGTH) return;
+  // A lone letter is never a subject; a lone digit run ("2", "404") can be, if it is long enough.
+  if (word.length < 2) return;
+  if (ENGLISH_STOP_WORDS.has(word)) return;
+  emit(word);
+}
+
+function emitCjkRun(run: string, emit: (term: string) => void): void {
+  const chars = Array.from(run);
+  if (chars.length === 1) {
+    if (!CJK_STOP_TERMS.has(chars[0])) emit(chars[0]);
+    return;
+  }
+  for (let i = 0; i + 1 < chars.length; i++) {
+    const bigram = chars[i] + chars[i + 1];
+    if (!CJK_STOP_TERMS.has(bigram)) emit(bigram);
+  }
+}

@@ -1,0 +1,59 @@
+/** Finds the notes to index on disk, by the same rules the plugin applies to Obsidian's file list. */
+
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+export interface NoteFile {
+  /** Vault-relative, forward slashes. */
+  path: string;
+  abs: string;
+  mtime: number;
+  size: number;
+}
+
+export interface ScopeRules {
+  /** Only notes under this folder count; "" means the whole vault. */
+  memoryFolder: string;
+  /** Vault-relative folders whose notes are never indexed. */
+  excludeFolders: readonly string[];
+}
+
+/**
+ * Whether a vault-relative path is a card that recall may show. Dot folders (.obsidian, .trash,
+ * our own) are never cards, and the root MEMORY.md is the index of cards, not a card.
+ */
+export function isIndexable(path: string, scope: ScopeRules): boolean {
+  if (!path.toLowerCase().endsWith(".md")) return false;
+  const parts = path.split("/");
+  if (parts.some((p) => p.startsWith(".") || p === "node_modules")) return false;
+  const folder = trimSlashes(scope.memoryFolder);
+  if (folder !== "" && !path.startsWith(folder + "/")) return false;
+  const inScope = folder === "" ? path : path.slice(folder.length + 1);
+  if (inScope === "MEMORY.md") return false;
+  return !scope.excludeFolders.some((f) => {
+    const ex = trimSlashes(f);
+    return ex !== "" && (path === ex || path.startsWith(ex + "/"));
+  });
+}
+
+export function listNotes(vault: string, scope: ScopeRules): NoteFile[] {
+  const out: NoteFile[] = [];
+  const walk = (dir: string, rel: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith(".")) continue;
+      const relPath = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      const abs = join(dir, entry.name);
+      if (entry.isDirectory()) walk(abs, relPath);
+      else if (entry.isFile() && isIndexable(relPath, scope)) {
+        const st = statSync(abs);
+        out.push({ path: relPath, abs, mtime: st.mtimeMs, size: st.size });
+      }
+    }
+  };
+  walk(vault, "");
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function trimSlashes(p: string): string {
+  return p.replace(/^\/+|\/+$/g, "");
+}
