@@ -33,7 +33,7 @@ export function mergeConfig(raw: unknown, problems: string[] = []): VaultMemoryC
   if (typeof raw.memoryFolder === "string") cfg.memoryFolder = raw.memoryFolder;
   else if (raw.memoryFolder !== undefined) problems.push("memoryFolder must be a string");
   if (Array.isArray(raw.excludeFolders) && raw.excludeFolders.every((f) => typeof f === "string")) {
-    cfg.excludeFolders = raw.excludeFolders as string[];
+    cfg.excludeFolders = raw.excludeFolders;
   } else if (raw.excludeFolders !== undefined) problems.push("excludeFolders must be a list of strings");
   if (isObject(raw.recall)) {
     const r = raw.recall;

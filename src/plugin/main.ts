@@ -1,1 +1,91 @@
-export default class X {}
+/** The Obsidian plugin: wires the core's index, snapshot and recall preview into the app. */
+
+import { FileSystemAdapter, Notice, Plugin } from "obsidian";
+import { mergeConfig, type VaultMemoryConfig } from "../core/config";
+import { writeFileAtomic } from "../core/io/atomic";
+import { appendLog } from "../core/io/log";
+import { vaultFiles } from "../core/paths";
+import { IndexService } from "./index-service";
+import { PreviewRecallModal } from "./preview-modal";
+import { VaultMemorySettingTab } from "./settings";
+
+// Under this many notes the first build is quick enough that a progress notice would only flash.
+const PROGRESS_FROM_NOTES = 500;
+
+export default class VaultMemoryPlugin extends Plugin {
+  settings: VaultMemoryConfig = mergeConfig(undefined);
+  indexService: IndexService | null = null;
+  vaultPath = "";
+
+  async onload(): Promise<void> {
+    await this.loadSettings();
+    const adapter = this.app.vault.adapter;
+    // The hook bridge reads the snapshot from disk; a vault that is not a folder has no place for it.
+    if (!(adapter instanceof FileSystemAdapter)) {
+      new Notice("Vault Memory needs a vault stored in a folder on this computer.");
+      return;
+    }
+    this.vaultPath = adapter.getBasePath();
+    const service = new IndexService(this.app, this.vaultPath, () => this.settings, (m) => this.log(m));
+    this.indexService = service;
+
+    this.addSettingTab(new VaultMemorySettingTab(this.app, { plugin: this, settings: this.settings, saveSettings: () => this.saveSettings() }));
+    this.addCommand({ id: "rebuild-index", name: "Rebuild index", callback: () => void this.rebuild(true) });
+    this.addCommand({
+      id: "preview-recall",
+      name: "Preview recall",
+      callback: () => new PreviewRecallModal(this.app, (p) => service.preview(p)).open(),
+    });
+
+    this.app.workspace.onLayoutReady(() => {
+      // Registered only now: Obsidian fires `create` for every file while it loads the vault.
+      this.registerEvent(this.app.vault.on("create", (f) => service.onCreateOrModify(f)));
+      this.registerEvent(this.app.vault.on("modify", (f) => service.onCreateOrModify(f)));
+      this.registerEvent(this.app.vault.on("delete", (f) => service.onDelete(f)));
+      this.registerEvent(this.app.vault.on("rename", (f, old) => service.onRename(f, old)));
+      void this.rebuild(false);
+    });
+  }
+
+  onunload(): void {
+    void this.indexService?.flush();
+  }
+
+  /** Builds the index from scratch; shows progress for large vaults or when asked from the palette. */
+  async rebuild(announce: boolean): Promise<void> {
+    const service = this.indexService;
+    if (!service) return;
+    const total = this.app.vault.getMarkdownFiles().length;
+    const notice = announce || total >= PROGRESS_FROM_NOTES ? new Notice("Vault Memory: indexing…", 0) : null;
+    await service.rebuild(({ done, total: all }) => notice?.setMessage(`Vault Memory: indexing ${done} of ${all} notes…`));
+    notice?.hide();
+    if (announce) new Notice(`Vault Memory: indexed ${service.cardCount} cards.`);
+  }
+
+  async loadSettings(): Promise<void> {
+    const problems: string[] = [];
+    this.settings = mergeConfig((await this.loadData()) ?? undefined, problems);
+    for (const p of problems) this.log(`settings: ${p}`);
+  }
+
+  async saveSettings(): Promise<void> {
+    await this.saveData(this.settings);
+    this.mirrorConfig();
+    // Thresholds are read from the snapshot by the hook, so it must be rewritten with them.
+    await this.rebuild(false);
+  }
+
+  /** The bridge's `index` command runs without Obsidian and reads the same settings from here. */
+  private mirrorConfig(): void {
+    if (!this.vaultPath) return;
+    try {
+      writeFileAtomic(vaultFiles.config(this.vaultPath), JSON.stringify(this.settings, null, 2) + "\n");
+    } catch (err) {
+      this.log(`could not write config.json: ${String(err)}`);
+    }
+  }
+
+  private log(message: string): void {
+    if (this.vaultPath) appendLog(vaultFiles.log(this.vaultPath), "plugin", message);
+  }
+}

@@ -46,7 +46,7 @@ const MATTER_OPTIONS = {
 // parses a note. The bundler turns this require into a lazy call of the bundled module.
 let matter: typeof matterFn | undefined;
 function grayMatter(): typeof matterFn {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy require is the point, see above
   return (matter ??= require("gray-matter") as typeof matterFn);
 }
 

@@ -24,7 +24,7 @@ export function serializeSnapshot(index: MemoryIndex, rules: RecallRules, now = 
   docs.forEach((d, i) => dense.set(d.id, i));
 
   const shardCount = shardCountFor(index.termCount());
-  const shards: Map<string, number[]>[] = Array.from({ length: shardCount }, () => new Map());
+  const shards = Array.from({ length: shardCount }, () => new Map<string, number[]>());
   for (const [term, ids] of index.termEntries()) {
     const list: number[] = [];
     const sorted = [...ids].map((id) => dense.get(id) ?? -1).filter((id) => id >= 0).sort((a, b) => a - b);

@@ -31,7 +31,7 @@ export function uniqueTerms(text: string): string[] {
 // cold hook process several milliseconds, more than the whole recall after it.
 function forEachTerm(text: string, emit: (term: string) => void): void {
   // NFKC folds full-width Latin and half-width kana; pure ASCII needs no folding.
-  const s = (/[^\x00-\x7f]/.test(text) ? text.normalize("NFKC") : text).toLowerCase();
+  const s = (isAscii(text) ? text : text.normalize("NFKC")).toLowerCase();
   let start = 0;
   let kind = BREAK;
   for (let i = 0; i <= s.length; ) {
@@ -45,6 +45,11 @@ function forEachTerm(text: string, emit: (term: string) => void): void {
     }
     i += cp > 0xffff ? 2 : 1;
   }
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 function classify(cp: number): Kind {

@@ -1,0 +1,118 @@
+/** Keeps the live index in step with the vault and writes the snapshot the hook bridge reads. */
+
+import { TFile, debounce, type App, type TAbstractFile } from "obsidian";
+import { parseCard } from "../core/card/card";
+import type { VaultMemoryConfig } from "../core/config";
+import { MemoryIndex } from "../core/index/memory-index";
+import { vaultFiles } from "../core/paths";
+import { recall, type Recall } from "../core/recall/recall";
+import { writeSnapshot } from "../core/snapshot/write";
+import { isIndexable } from "../core/vault/scan";
+
+export interface IndexProgress {
+  done: number;
+  total: number;
+}
+
+// Edits arrive on every keystroke's autosave; a second of quiet is enough to batch them.
+const UPDATE_DELAY_MS = 1000;
+// Let Obsidian paint between batches so a large first build does not freeze the window.
+const BATCH = 200;
+
+export class IndexService {
+  private index: MemoryIndex;
+  private readonly changed = new Set<string>();
+  private readonly removed = new Set<string>();
+  private ready = false;
+  readonly flushSoon = debounce(() => void this.flush(), UPDATE_DELAY_MS, true);
+
+  constructor(
+    private readonly app: App,
+    /** Absolute path of the vault folder, where the snapshot and log live. */
+    private readonly vaultPath: string,
+    private readonly config: () => VaultMemoryConfig,
+    private readonly onError: (message: string) => void = () => {},
+  ) {
+    this.index = new MemoryIndex(config().recall.scoring);
+  }
+
+  get cardCount(): number {
+    return this.index.docCount;
+  }
+
+  /** Reads every card from scratch and writes a fresh snapshot. */
+  async rebuild(onProgress?: (p: IndexProgress) => void): Promise<void> {
+    const cfg = this.config();
+    const files = this.app.vault.getMarkdownFiles().filter((f) => isIndexable(f.path, cfg));
+    const index = new MemoryIndex(cfg.recall.scoring);
+    for (let i = 0; i < files.length; i++) {
+      await this.add(index, files[i]);
+      if ((i + 1) % BATCH === 0) {
+        onProgress?.({ done: i + 1, total: files.length });
+        await new Promise((r) => window.setTimeout(r, 0));
+      }
+    }
+    onProgress?.({ done: files.length, total: files.length });
+    this.index = index;
+    this.ready = true;
+    this.changed.clear();
+    this.removed.clear();
+    this.writeSnapshot();
+  }
+
+  onCreateOrModify(file: TAbstractFile): void {
+    if (!(file instanceof TFile)) return;
+    this.changed.add(file.path);
+    this.removed.delete(file.path);
+    this.flushSoon();
+  }
+
+  onDelete(file: TAbstractFile): void {
+    this.removed.add(file.path);
+    this.changed.delete(file.path);
+    this.flushSoon();
+  }
+
+  onRename(file: TAbstractFile, oldPath: string): void {
+    this.onDelete({ path: oldPath } as TAbstractFile);
+    this.onCreateOrModify(file);
+  }
+
+  /** Applies pending changes now and rewrites the snapshot if anything changed. */
+  async flush(): Promise<void> {
+    if (!this.ready || (this.changed.size === 0 && this.removed.size === 0)) return;
+    const cfg = this.config();
+    const removed = [...this.removed];
+    const changed = [...this.changed];
+    this.removed.clear();
+    this.changed.clear();
+    for (const path of removed) this.index.remove(path);
+    for (const path of changed) {
+      const file = this.app.vault.getAbstractFileByPath(path);
+      if (file instanceof TFile && isIndexable(file.path, cfg)) await this.add(this.index, file);
+      else this.index.remove(path);
+    }
+    this.writeSnapshot();
+  }
+
+  /** What the prompt hook would print for `prompt`, from the same scorer and thresholds. */
+  preview(prompt: string): Recall {
+    return recall(prompt, this.index, this.config().recall, this.vaultPath);
+  }
+
+  private async add(index: MemoryIndex, file: TFile): Promise<void> {
+    try {
+      index.upsert(parseCard(file.path, await this.app.vault.cachedRead(file), file.stat.mtime));
+    } catch (err) {
+      this.onError(`could not index ${file.path}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private writeSnapshot(): void {
+    try {
+      writeSnapshot(vaultFiles.snapshot(this.vaultPath), this.index, this.config().recall);
+    } catch (err) {
+      this.onError(`could not write the snapshot: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+}

@@ -1,0 +1,58 @@
+/** "Preview recall": type a prompt, see exactly what Claude would receive for it. */
+
+import { App, Modal, Setting } from "obsidian";
+import type { Recall } from "../core/recall/recall";
+
+export class PreviewRecallModal extends Modal {
+  private prompt = "";
+  private output!: HTMLElement;
+
+  constructor(
+    app: App,
+    private readonly preview: (prompt: string) => Recall,
+  ) {
+    super(app);
+  }
+
+  onOpen(): void {
+    const { contentEl } = this;
+    contentEl.addClass("vault-memory-preview");
+    this.setTitle("Preview recall");
+    new Setting(contentEl)
+      .setName("Prompt")
+      .setDesc("Write a prompt as you would to Claude Code.")
+      .addTextArea((text) =>
+        text.setPlaceholder("为什么排程跑不起来").onChange((value) => {
+          this.prompt = value;
+        }),
+      );
+    new Setting(contentEl).addButton((button) =>
+      button
+        .setButtonText("Preview")
+        .setCta()
+        .onClick(() => this.render()),
+    );
+    this.output = contentEl.createDiv({ cls: "vault-memory-preview-output" });
+  }
+
+  /** Shows the hook's exact output, then the cards with their scores. */
+  render(prompt = this.prompt): void {
+    const result = this.preview(prompt);
+    this.output.empty();
+    if (result.cards.length === 0) {
+      this.output.createEl("p", { text: "Nothing would be added to Claude's context for this prompt.", cls: "vault-memory-empty" });
+      return;
+    }
+    this.output.createEl("pre", { text: result.text, cls: "vault-memory-preview-text" });
+    const list = this.output.createEl("ol", { cls: "vault-memory-preview-cards" });
+    for (const card of result.cards) {
+      const item = list.createEl("li");
+      item.createSpan({ text: card.path, cls: "vault-memory-card-path" });
+      item.createSpan({ text: ` score ${card.score.toFixed(1)}`, cls: "vault-memory-card-score" });
+    }
+  }
+
+  onClose(): void {
+    this.contentEl.empty();
+  }
+}
