@@ -42,26 +42,23 @@ export function recall(prompt: string, source: PostingSource, rules: RecallRules
 
 /** Header plus one line per card, never longer than `maxChars`: cards that do not fit are dropped whole. */
 export function formatRecall(cards: readonly RecalledCard[], vaultRoot: string, maxChars: number): string {
-  if (cards.length === 0) return "";
-  let text = RECALL_HEADER;
-  let kept = 0;
+  const lines = [RECALL_HEADER];
+  // Each line costs its length plus the newline that ends it.
+  let used = RECALL_HEADER.length + 1;
   for (const card of cards) {
     const abs = join(vaultRoot, card.path);
     const description = clip(card.description.replace(/\s+/g, " ").trim(), MAX_DESCRIPTION_CHARS);
-    const line = description ? `\n- ${abs} — ${description}` : `\n- ${abs}`;
-    if (text.length + line.length > maxChars) {
-      // The first card is worth printing with a shorter description rather than not at all.
-      const room = maxChars - text.length - abs.length - 6;
-      if (kept === 0 && room > 20) {
-        text += `\n- ${abs} — ${clip(description, room)}`;
-        kept++;
-      }
-      break;
+    let line = description ? `- ${abs} — ${description}` : `- ${abs}`;
+    if (used + line.length + 1 > maxChars) {
+      // The best card is worth printing with a shorter description rather than not at all.
+      const room = maxChars - used - `- ${abs} — `.length - 1;
+      if (lines.length > 1 || room < 20) break;
+      line = `- ${abs} — ${clip(description, room)}`;
     }
-    text += line;
-    kept++;
+    lines.push(line);
+    used += line.length + 1;
   }
-  return kept === 0 ? "" : text + "\n";
+  return lines.length === 1 ? "" : lines.join("\n") + "\n";
 }
 
 function clip(text: string, max: number): string {

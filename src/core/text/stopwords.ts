@@ -24,6 +24,10 @@ export const ACKNOWLEDGEMENT_WORDS: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
+// Particles that glue words together: a bigram that holds one straddles two words ("我的文件" →
+// "的文") and says nothing, so it is dropped whole.
+export const CJK_PARTICLES: ReadonlySet<string> = new Set([..."的了吗嗎呢吧啊呀嘛么麼之をにはがでとへやの"]);
+
 // CJK bigrams (and lone characters) that are grammar, not subject. Both scripts, since one vault
 // often holds simplified and traditional text.
 export const CJK_STOP_TERMS: ReadonlySet<string> = new Set(

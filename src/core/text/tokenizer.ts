@@ -1,6 +1,6 @@
 /** The one tokenizer: Latin-script words and CJK bigrams, shared by the index, the query and every scorer. */
 
-import { CJK_STOP_TERMS, ENGLISH_STOP_WORDS } from "./stopwords";
+import { CJK_PARTICLES, CJK_STOP_TERMS, ENGLISH_STOP_WORDS } from "./stopwords";
 
 // Bumped whenever the terms produced for the same text change, so that a snapshot built by an
 // older tokenizer is refused instead of silently matching nothing.
@@ -108,6 +108,7 @@ function emitCjkRun(run: string, emit: (term: string) => void): void {
     return;
   }
   for (let i = 0; i + 1 < chars.length; i++) {
+    if (CJK_PARTICLES.has(chars[i]) || CJK_PARTICLES.has(chars[i + 1])) continue;
     const bigram = chars[i] + chars[i + 1];
     if (!CJK_STOP_TERMS.has(bigram)) emit(bigram);
   }

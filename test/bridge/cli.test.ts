@@ -1,0 +1,130 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { vaultFiles } from "../../src/core/paths";
+import { copyVault, hookJson, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
+
+// A vault path with spaces and non-ASCII characters, as people name their vaults.
+let vault: string;
+beforeAll(() => {
+  vault = copyVault(SAMPLE_VAULT, "My Vault 記憶 ノート");
+  const r = runBridge(["index", "--vault", vault]);
+  expect(r.status).toBe(0);
+});
+
+const recallFor = (prompt: string, v = vault) => runBridge(["recall", "--vault", v], hookJson(prompt));
+const logOf = (v: string): string => (existsSync(vaultFiles.log(v)) ? readFileSync(vaultFiles.log(v), "utf8") : "");
+
+describe("index", () => {
+  it("prints a one-line summary and writes the snapshot into the hidden folder", () => {
+    const v = copyVault(SAMPLE_VAULT);
+    const r = runBridge(["index", "--vault", v]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^indexed 15 cards, \d+ terms in [\d.]+ s → .*snapshot\.jsonl \([\d.]+ MB\)\n$/);
+    expect(existsSync(vaultFiles.snapshot(v))).toBe(true);
+  });
+
+  it("explains a missing vault and exits non-zero", () => {
+    const r = runBridge(["index", "--vault", join(tempDir(), "nope")]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("vault folder not found");
+  });
+
+  it("uses the thresholds from the vault's config.json", () => {
+    const v = copyVault(SAMPLE_VAULT);
+    runBridge(["index", "--vault", v]);
+    const before = recallFor("vite github pages 部署 base", v).stdout.split("\n").filter((l) => l.startsWith("- ")).length;
+    writeFileSync(vaultFiles.config(v), JSON.stringify({ recall: { thresholds: { maxCards: 1 } } }));
+    runBridge(["index", "--vault", v]);
+    const after = recallFor("vite github pages 部署 base", v).stdout.split("\n").filter((l) => l.startsWith("- ")).length;
+    expect(before).toBeGreaterThan(1);
+    expect(after).toBe(1);
+  });
+});
+
+describe("recall as the UserPromptSubmit hook", () => {
+  it("prints the matching card's absolute path and description", () => {
+    const r = recallFor("为什么排程跑不起来");
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain(`- ${join(vault, "debugging", "launchd-cron-path.md")} — launchd / cron`);
+  });
+
+  it("prints nothing for chit-chat", () => {
+    for (const p of ["好的继续", "ok continue"]) expect(recallFor(p)).toMatchObject({ status: 0, stdout: "" });
+  });
+
+  it.each([
+    ["empty stdin", ""],
+    ["not JSON", "prompt: hi"],
+    ["JSON without a prompt", '{"session_id":"x"}'],
+    ["a prompt that is not a string", '{"prompt":42}'],
+    ["truncated JSON", '{"prompt":"vite 部署'],
+  ])("exits 0 silently on %s, and logs why", (_, input) => {
+    const v = copyVault(SAMPLE_VAULT);
+    runBridge(["index", "--vault", v]);
+    const r = runBridge(["recall", "--vault", v], input);
+    expect(r).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(logOf(v)).toMatch(/recall stdin is not a UserPromptSubmit hook payload/);
+  });
+
+  it.each<[string, (snapshot: string) => void, RegExp]>([
+    ["missing", () => {}, /cannot open snapshot/],
+    ["cut short", (p) => writeFileSync(p, readFileSync(p).subarray(0, 300)), /cut short|no end/],
+    ["corrupt", (p) => writeFileSync(p, "garbage\n"), /not valid JSON/],
+    ["from an older version", (p) => writeFileSync(p, readFileSync(p, "utf8").replace('"version":1', '"version":0')), /run the index command again/],
+  ])("exits 0 silently with a %s snapshot, and logs why", (name, damage, reason) => {
+    const v = copyVault(SAMPLE_VAULT);
+    if (name !== "missing") {
+      runBridge(["index", "--vault", v]);
+      damage(vaultFiles.snapshot(v));
+    }
+    const r = recallFor("为什么排程跑不起来", v);
+    expect(r).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(logOf(v)).toMatch(reason);
+  });
+
+  it("exits 0 silently without a vault", () => {
+    expect(runBridge(["recall"], hookJson("vite"))).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(runBridge(["recall", "--vault", join(tempDir(), "missing")], hookJson("vite"))).toEqual({ status: 0, stdout: "", stderr: "" });
+  });
+
+  it("gives up, silently, when past its deadline", () => {
+    const r = runBridge(["recall", "--vault", vault, "--deadline-ms", "0"], hookJson("为什么排程跑不起来"));
+    expect(r).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(logOf(vault)).toMatch(/gave up/);
+  });
+
+  it("starts no child process", () => {
+    // A preload that makes every child_process entry point leave a mark.
+    const dir = tempDir();
+    const mark = join(dir, "spawned");
+    const preload = join(dir, "trap.cjs");
+    writeFileSync(
+      preload,
+      `const cp = require("node:child_process"); const fs = require("node:fs");
+       for (const k of ["spawn","spawnSync","exec","execSync","execFile","execFileSync","fork"]) { const o = cp[k]; cp[k] = function (...a) { fs.writeFileSync(${JSON.stringify(mark)}, k); return o.apply(this, a); }; }`,
+    );
+    const r = runBridge(["recall", "--vault", vault], hookJson("为什么排程跑不起来"), { NODE_OPTIONS: `--require ${JSON.stringify(preload)}` });
+    expect(r.stdout).toContain("launchd-cron-path.md");
+    expect(existsSync(mark)).toBe(false);
+  });
+
+  it("never exits 2, which would erase the person's prompt", () => {
+    for (const input of ["", "{", hookJson("x".repeat(100_000)), hookJson("\u0000\uffff\ud800")]) {
+      expect(runBridge(["recall", "--vault", vault], input).status).toBe(0);
+    }
+  });
+});
+
+describe("usage", () => {
+  it("lists the commands", () => {
+    const r = runBridge(["help"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/index .*\n.*recall/s);
+  });
+
+  it("rejects an unknown command with exit 2", () => {
+    expect(runBridge(["frobnicate"]).status).toBe(2);
+  });
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { parseCard, titleText } from "../../../src/core/card/card";
+
+describe("parseCard", () => {
+  it("reads the card schema", () => {
+    const card = parseCard(
+      "debugging/launchd.md",
+      "---\nname: Cron PATH\ndescription: Scheduler PATH is short\ntype: debugging\ntags: [cron, path]\naliases: [排程跑不起来]\nproject: vm\nparent: \"[[main]]\"\nstatus: Active\nupdated: 2026-10-02\n---\n# Heading\n\nBody.\n\n## 相關\n- [[other-card]]\n",
+    );
+    expect(card).toMatchObject({
+      name: "Cron PATH",
+      description: "Scheduler PATH is short",
+      type: "debugging",
+      tags: ["cron", "path"],
+      aliases: ["排程跑不起来"],
+      project: "vm",
+      parent: "main",
+      status: "active",
+      firstHeading: "Heading",
+      hasFrontmatter: true,
+      frontmatterError: "",
+    });
+    expect(card.updated).toBe(Date.UTC(2026, 9, 2));
+    expect(card.links.map((l) => l.target)).toEqual(["main", "other-card"]);
+  });
+
+  it.each([
+    ["no frontmatter: name from file, description from first paragraph", "notes/My note.md", "# Title\n\nFirst para\nline two.\n\nSecond.", { name: "My note", description: "First para line two.", hasFrontmatter: false }],
+    ["aliases as a string", "a.md", "---\naliases: one, two\n---\n", { aliases: ["one", "two"] }],
+    ["aliases as a list", "a.md", "---\naliases:\n  - one\n  - two\n---\n", { aliases: ["one", "two"] }],
+    ["tags with hashes and spaces", "a.md", "---\ntags: \"#a b\"\n---\n", { tags: ["a", "b"] }],
+    ["Windows line endings", "a.md", "---\r\nname: Win\r\n---\r\nText here.\r\n", { name: "Win", description: "Text here." }],
+    ["a BOM", "a.md", "\uFEFF---\nname: Bom\n---\n", { name: "Bom", hasFrontmatter: true }],
+    ["an opening rule with no close is not frontmatter", "a.md", "---\nJust a rule and text.", { hasFrontmatter: false }],
+    ["embeds and callouts are not the description", "a.md", "![[image.png]]\n\n> [!note] Title\n> callout body\n\nReal text.", { description: "callout body" }],
+  ])("%s", (_, path, text, expected) => {
+    expect(parseCard(path, text)).toMatchObject(expected);
+  });
+
+  it("ignores links inside code blocks and inline code", () => {
+    const card = parseCard("a.md", "```\n[[in-fence]]\n```\n`[[in-code]]` and [[real|alias]] and ![[embed#h]] and [[#local]]\n");
+    expect(card.links.map((l) => [l.target, l.embed])).toEqual([
+      ["real", false],
+      ["embed", true],
+    ]);
+  });
+
+  it("never runs JavaScript frontmatter", () => {
+    const g = globalThis as { pwned?: boolean };
+    const card = parseCard("a.md", "---js\n{ name: (globalThis.pwned = true, 'x') }\n---\nBody text.");
+    expect(g.pwned).toBeUndefined();
+    expect(card.frontmatterError).toMatch(/not run/);
+    expect(card.name).toBe("a");
+    expect(card.description).toBe("Body text.");
+  });
+
+  it("keeps going on broken YAML and says why", () => {
+    const card = parseCard("a.md", "---\nname: [unclosed\n---\nBody.");
+    expect(card.frontmatterError).not.toBe("");
+    expect(card.description).toBe("Body.");
+  });
+
+  it("treats prototype-named keys as data", () => {
+    const card = parseCard("a.md", "---\n__proto__: { polluted: true }\nconstructor: x\nname: ok\n---\n");
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(card.name).toBe("ok");
+  });
+
+  it("builds the title field from name, description, tags, aliases, file name and first heading", () => {
+    const t = titleText(parseCard("f/file-name.md", "---\nname: N\ndescription: D\ntags: [t]\naliases: [al]\n---\n# Head\n"));
+    expect(t.split("\n")).toEqual(["N", "D", "t", "al", "file-name", "Head"]);
+  });
+});

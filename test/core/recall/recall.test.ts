@@ -1,0 +1,67 @@
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { defaultConfig } from "../../../src/core/config";
+import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
+import type { MemoryIndex } from "../../../src/core/index/memory-index";
+import { RECALL_HEADER, formatRecall, recall } from "../../../src/core/recall/recall";
+import { SAMPLE_VAULT } from "../../helpers";
+
+const config = defaultConfig();
+let index: MemoryIndex;
+beforeAll(() => {
+  index = buildIndexFromDisk(SAMPLE_VAULT, config, config.recall.scoring).index;
+});
+
+describe("recall on the sample vault", () => {
+  it.each([
+    ["为什么排程跑不起来", "debugging/launchd-cron-path.md"],
+    ["vite 部署到自訂網域 base 路徑", "reference/vite-custom-domain-base.md"],
+    ["the nightly job fails with command not found: claude under launchd", "debugging/launchd-cron-path.md"],
+    ["how should I write the commit message for this change?", "feedback/commit-messages.md"],
+    ["hook 的 stdout 会不会进到 Claude 的上下文？", "reference/hook-output-rules.md"],
+  ])("%s → %s", (prompt, path) => {
+    const r = recall(prompt, index, config.recall, SAMPLE_VAULT);
+    expect(r.cards[0]?.path).toBe(path);
+    expect(r.text.startsWith(RECALL_HEADER)).toBe(true);
+    expect(r.text).toContain(`- ${join(SAMPLE_VAULT, path)} — `);
+  });
+
+  it.each(["好的继续", "ok continue", "thanks!", "好的，繼續", "yes go ahead", ""])("stays silent on %j", (prompt) => {
+    expect(recall(prompt, index, config.recall, SAMPLE_VAULT)).toEqual({ cards: [], text: "" });
+  });
+
+  it("never prints the root MEMORY.md index", () => {
+    const r = recall("vault memory nightly digest launchd vite commit", index, { ...config.recall, thresholds: { ...config.recall.thresholds, maxCards: 50 } }, SAMPLE_VAULT);
+    expect(r.cards.map((c) => c.path)).not.toContain("MEMORY.md");
+  });
+});
+
+describe("formatRecall", () => {
+  const cards = Array.from({ length: 5 }, (_, i) => ({ path: `folder/card ${i}.md`, description: "d".repeat(150), score: 20 }));
+
+  it("prints a header and one line per card", () => {
+    const text = formatRecall(cards.slice(0, 2), "/vault", 10_000);
+    expect(text.split("\n")).toEqual([RECALL_HEADER, `- /vault/folder/card 0.md — ${"d".repeat(150)}`, `- /vault/folder/card 1.md — ${"d".repeat(150)}`, ""]);
+  });
+
+  it("never exceeds the character cap and drops whole lines", () => {
+    for (const cap of [200, 400, 500, 700, 1000]) {
+      const text = formatRecall(cards, "/vault", cap);
+      expect(text.length).toBeLessThanOrEqual(cap);
+      for (const line of text.trimEnd().split("\n").slice(1)) expect(line).toMatch(/^- \/vault\/folder\/card \d\.md — d+…?$/);
+    }
+  });
+
+  it("shortens the first card's description rather than print nothing", () => {
+    const text = formatRecall(cards, "/vault", RECALL_HEADER.length + 60);
+    expect(text).toContain("card 0.md — d");
+    expect(text).toContain("…");
+  });
+
+  it("clips long descriptions and folds whitespace", () => {
+    const text = formatRecall([{ path: "a.md", description: "line one\n\nline two " + "x".repeat(400), score: 1 }], "/v", 10_000);
+    const line = text.split("\n")[1];
+    expect(line.startsWith("- /v/a.md — line one line two x")).toBe(true);
+    expect(Array.from(line).length).toBeLessThan(220);
+  });
+});

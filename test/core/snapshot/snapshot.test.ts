@@ -1,0 +1,104 @@
+import { readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { defaultConfig } from "../../../src/core/config";
+import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
+import type { MemoryIndex } from "../../../src/core/index/memory-index";
+import { recall } from "../../../src/core/recall/recall";
+import { SnapshotError, SnapshotReader } from "../../../src/core/snapshot/read";
+import { verifySnapshot } from "../../../src/core/snapshot/verify";
+import { serializeSnapshot, writeSnapshot } from "../../../src/core/snapshot/write";
+import { CORPUS, SAMPLE_VAULT, tempDir } from "../../helpers";
+
+const config = defaultConfig();
+let sample: MemoryIndex;
+let zh: MemoryIndex;
+
+beforeAll(() => {
+  sample = buildIndexFromDisk(SAMPLE_VAULT, config, config.recall.scoring).index;
+  zh = buildIndexFromDisk(join(CORPUS, "zh"), config, config.recall.scoring).index;
+});
+
+function written(index: MemoryIndex): string {
+  const path = join(tempDir(), "snapshot.jsonl");
+  writeSnapshot(path, index, config.recall);
+  return path;
+}
+
+function problemOf(path: string): string {
+  try {
+    SnapshotReader.open(path).postings("排程");
+    return "none";
+  } catch (err) {
+    return err instanceof SnapshotError ? err.problem : `unexpected ${String(err)}`;
+  }
+}
+
+describe("snapshot round trip", () => {
+  it.each([
+    ["sample vault", () => sample, ["为什么排程跑不起来", "vite 部署到自訂網域 base 路徑", "commit message style", "hook stdout"]],
+    ["zh help vault", () => zh, ["如何在笔记里嵌入 PDF", "同步 仓库 手机", "模板 插件"]],
+  ])("recalls the same cards from disk as from memory: %s", (_, index, prompts) => {
+    const reader = SnapshotReader.open(written(index()));
+    try {
+      for (const prompt of prompts) {
+        const fromMemory = recall(prompt, index(), config.recall, "/v");
+        const fromDisk = recall(prompt, reader, config.recall, "/v");
+        expect(fromDisk.text).toBe(fromMemory.text);
+        expect(fromDisk.cards.map((c) => c.path)).toEqual(fromMemory.cards.map((c) => c.path));
+      }
+    } finally {
+      reader.close();
+    }
+  });
+
+  it("records format, tokenizer, card count and a checksum that verifies", () => {
+    const path = written(sample);
+    const header = verifySnapshot(path);
+    expect(header).toMatchObject({ format: "vault-memory-snapshot", version: 1, tokenizer: 1, cards: sample.docCount });
+    expect(header.checksum).toMatch(/^fnv1a32:[0-9a-f]{8}$/);
+  });
+
+  it("is the same bytes for the same vault, whatever order cards were added in", () => {
+    const now = new Date("2026-01-01T00:00:00Z");
+    const a = serializeSnapshot(sample, config.recall, now);
+    const b = serializeSnapshot(buildIndexFromDisk(SAMPLE_VAULT, config, config.recall.scoring).index, config.recall, now);
+    expect(a.equals(b)).toBe(true);
+  });
+});
+
+describe("a broken snapshot is refused with a reason", () => {
+  const mutate = (fn: (path: string, bytes: Buffer) => void): string => {
+    const path = written(sample);
+    fn(path, readFileSync(path));
+    return path;
+  };
+  const headerLine = (bytes: Buffer): string => bytes.subarray(0, bytes.indexOf(0x0a)).toString();
+
+  it.each<[string, (path: string, bytes: Buffer) => void, string]>([
+    ["empty", (p) => writeFileSync(p, ""), "partial"],
+    ["cut short (a writer died mid-write)", (p, b) => truncateSync(p, Math.floor(b.length / 2)), "partial"],
+    ["cut inside the header", (p) => truncateSync(p, 20), "partial"],
+    ["not ours", (p) => writeFileSync(p, '{"hello":"world"}\n'), "not-a-snapshot"],
+    ["garbage", (p) => writeFileSync(p, "\u0000\u0001binary\n"), "corrupt"],
+    ["an older format", (p, b) => writeFileSync(p, Buffer.concat([Buffer.from(headerLine(b).replace('"version":1', '"version":0')), b.subarray(b.indexOf(0x0a))])), "old-version"],
+    ["another tokenizer", (p, b) => writeFileSync(p, Buffer.concat([Buffer.from(headerLine(b).replace('"tokenizer":1', '"tokenizer":99')), b.subarray(b.indexOf(0x0a))])), "tokenizer-mismatch"],
+    [
+      "a flipped byte inside a segment",
+      (p, b) => {
+        const copy = Buffer.from(b);
+        // Every byte after the table is segment data; damage them all so any shard read hits one.
+        const tableEnd = copy.indexOf(0x0a, copy.indexOf(0x0a) + 1);
+        for (let i = tableEnd + 2; i < copy.length - 2; i += 7) if (copy[i] !== 0x0a) copy[i] = copy[i] ^ 0x01;
+        writeFileSync(p, copy);
+      },
+      "corrupt",
+    ],
+  ])("%s", (_, damage, problem) => {
+    expect(problemOf(mutate(damage))).toBe(problem);
+  });
+
+  it("missing", () => {
+    expect(problemOf(join(tempDir(), "snapshot.jsonl"))).toBe("missing");
+  });
+});

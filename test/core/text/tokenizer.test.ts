@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { tokenize, uniqueTerms } from "../../../src/core/text/tokenizer";
+
+describe("tokenize", () => {
+  it.each([
+    ["Latin words are lower-cased", "Obsidian Vault", ["obsidian", "vault"]],
+    ["stop words are dropped", "how do I embed the file", ["embed", "file"]],
+    ["lone letters are dropped, digit runs kept", "a b 404 x", ["404"]],
+    ["CJK runs become bigrams", "排程任务", ["排程", "程任", "任务"]],
+    ["a lone CJK character is a unigram", "用 vite", ["用", "vite"]],
+    ["CJK stop bigrams are dropped", "如何排程", ["何排", "排程"]],
+    ["bigrams across a particle are dropped", "我的文件", ["文件"]],
+    ["mixed script splits at the boundary", "vite部署", ["vite", "部署"]],
+    ["Japanese kana runs are bigrams", "ノート", ["ノー", "ート"]],
+    ["full-width Latin folds to ASCII", "ＶＩＴＥ", ["vite"]],
+    ["punctuation and emoji break words", "deploy—fast! 🚀 ok", ["deploy", "fast", "ok"]],
+    ["accented letters stay in words", "Café déjà", ["café", "déjà"]],
+    ["words over 40 characters are noise", "a".repeat(41) + " real", ["real"]],
+    ["Cyrillic is a word script", "Заметки", ["заметки"]],
+  ])("%s", (_, text, expected) => {
+    expect(tokenize(text)).toEqual(expected);
+  });
+
+  it("keeps object-prototype words as ordinary terms", () => {
+    expect(tokenize("constructor __proto__ toString hasOwnProperty")).toEqual(["constructor", "proto", "tostring", "hasownproperty"]);
+  });
+
+  it("gives nothing for chit-chat in either language", () => {
+    expect(uniqueTerms("好的继续")).toEqual([]);
+    expect(uniqueTerms("好的，繼續")).toEqual([]);
+  });
+
+  it("counts duplicates in tokenize and not in uniqueTerms", () => {
+    expect(tokenize("cron cron cron")).toHaveLength(3);
+    expect(uniqueTerms("cron cron cron")).toEqual(["cron"]);
+  });
+
+  it("handles astral CJK characters as one character", () => {
+    expect(tokenize("𠀀𠀁")).toEqual(["𠀀𠀁"]);
+  });
+});

@@ -1,0 +1,704 @@
+/**
+ * A faithful fake of the slice of Obsidian's API the plugin uses. The vault is a real folder on
+ * disk, events fire from the same methods that change files, and views render into a real DOM
+ * (happy-dom) with Obsidian's element helpers. Aliased to `obsidian` in vitest.config.ts.
+ */
+
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+// ---------- DOM helpers Obsidian adds to every element ----------
+
+export interface DomElementInfo {
+  cls?: string | string[];
+  text?: string;
+  attr?: Record<string, string | number | boolean | null>;
+  title?: string;
+  type?: string;
+  value?: string;
+  placeholder?: string;
+  href?: string;
+}
+
+function installDomHelpers(): void {
+  const proto = (globalThis as unknown as { HTMLElement?: { prototype: Record<string, unknown> } }).HTMLElement?.prototype;
+  if (!proto || proto.createEl) return;
+  proto.createEl = function (this: HTMLElement, tag: string, o?: DomElementInfo | string, cb?: (el: HTMLElement) => void) {
+    const el = this.ownerDocument.createElement(tag);
+    const info: DomElementInfo = typeof o === "string" ? { cls: o } : (o ?? {});
+    if (info.cls) el.className = Array.isArray(info.cls) ? info.cls.join(" ") : info.cls;
+    if (info.text !== undefined) el.textContent = info.text;
+    if (info.title) el.setAttribute("title", info.title);
+    if (info.type) el.setAttribute("type", info.type);
+    if (info.placeholder) el.setAttribute("placeholder", info.placeholder);
+    if (info.href) el.setAttribute("href", info.href);
+    if (info.value !== undefined) (el as HTMLInputElement).value = info.value;
+    for (const [k, v] of Object.entries(info.attr ?? {})) if (v !== null && v !== false) el.setAttribute(k, String(v));
+    this.appendChild(el);
+    cb?.(el);
+    return el;
+  };
+  proto.createDiv = function (this: HTMLElement, o?: DomElementInfo | string, cb?: (el: HTMLElement) => void) {
+    return (this as unknown as { createEl: (...a: unknown[]) => HTMLElement }).createEl("div", o, cb);
+  };
+  proto.createSpan = function (this: HTMLElement, o?: DomElementInfo | string, cb?: (el: HTMLElement) => void) {
+    return (this as unknown as { createEl: (...a: unknown[]) => HTMLElement }).createEl("span", o, cb);
+  };
+  proto.empty = function (this: HTMLElement) {
+    while (this.firstChild) this.removeChild(this.firstChild);
+  };
+  proto.setText = function (this: HTMLElement, text: string) {
+    this.textContent = text;
+  };
+  proto.addClass = function (this: HTMLElement, ...cls: string[]) {
+    this.classList.add(...cls);
+  };
+  proto.removeClass = function (this: HTMLElement, ...cls: string[]) {
+    this.classList.remove(...cls);
+  };
+  proto.toggleClass = function (this: HTMLElement, cls: string, on: boolean) {
+    this.classList.toggle(cls, on);
+  };
+  proto.hasClass = function (this: HTMLElement, cls: string) {
+    return this.classList.contains(cls);
+  };
+  proto.setAttr = function (this: HTMLElement, k: string, v: string | number | boolean | null) {
+    if (v === null || v === false) this.removeAttribute(k);
+    else this.setAttribute(k, String(v));
+  };
+}
+installDomHelpers();
+
+function doc(): Document {
+  const d = (globalThis as { document?: Document }).document;
+  if (!d) throw new Error("this part of the fake needs a DOM: add `// @vitest-environment happy-dom` to the test file");
+  return d;
+}
+
+type WithHelpers = HTMLElement & {
+  createEl<K extends keyof HTMLElementTagNameMap>(tag: K, o?: DomElementInfo | string): HTMLElementTagNameMap[K];
+  createDiv(o?: DomElementInfo | string): HTMLDivElement;
+  createSpan(o?: DomElementInfo | string): HTMLSpanElement;
+  empty(): void;
+  addClass(...c: string[]): void;
+};
+function el(tag: string, cls?: string): WithHelpers {
+  const e = doc().createElement(tag) as unknown as WithHelpers;
+  if (cls) e.className = cls;
+  return e;
+}
+
+// ---------- Events ----------
+
+export interface EventRef {
+  events: Events;
+  name: string;
+  fn: (...args: unknown[]) => unknown;
+}
+
+export class Events {
+  private handlers = new Map<string, EventRef[]>();
+  on(name: string, fn: (...args: never[]) => unknown, ctx?: unknown): EventRef {
+    const ref: EventRef = { events: this, name, fn: ctx ? (fn as (...a: unknown[]) => unknown).bind(ctx) : (fn as (...a: unknown[]) => unknown) };
+    this.handlers.set(name, [...(this.handlers.get(name) ?? []), ref]);
+    return ref;
+  }
+  offref(ref: EventRef): void {
+    this.handlers.set(ref.name, (this.handlers.get(ref.name) ?? []).filter((r) => r !== ref));
+  }
+  trigger(name: string, ...args: unknown[]): void {
+    for (const ref of this.handlers.get(name) ?? []) ref.fn(...args);
+  }
+  listenerCount(name: string): number {
+    return this.handlers.get(name)?.length ?? 0;
+  }
+}
+
+// ---------- Files ----------
+
+export abstract class TAbstractFile {
+  vault!: Vault;
+  path = "";
+  name = "";
+  parent: TFolder | null = null;
+}
+
+export class TFile extends TAbstractFile {
+  stat = { ctime: 0, mtime: 0, size: 0 };
+  basename = "";
+  extension = "";
+}
+
+export class TFolder extends TAbstractFile {
+  children: TAbstractFile[] = [];
+  isRoot(): boolean {
+    return this.path === "/" || this.path === "";
+  }
+}
+
+export function normalizePath(path: string): string {
+  let p = path.replace(/[\\/]+/g, "/").replace(/^\/+|\/+$/g, "");
+  p = p.replace(/\u00a0|\u202f/g, " ");
+  if (p === "") p = "/";
+  return p.normalize("NFC");
+}
+
+export class FileSystemAdapter {
+  constructor(private readonly basePath: string) {}
+  getBasePath(): string {
+    return this.basePath;
+  }
+  getName(): string {
+    return this.basePath.split(/[\\/]/).pop() ?? "";
+  }
+  getFullPath(path: string): string {
+    return join(this.basePath, path);
+  }
+  async exists(path: string): Promise<boolean> {
+    return existsSync(join(this.basePath, path));
+  }
+  async read(path: string): Promise<string> {
+    return readFileSync(join(this.basePath, path), "utf8");
+  }
+  async write(path: string, data: string): Promise<void> {
+    mkdirSync(dirname(join(this.basePath, path)), { recursive: true });
+    writeFileSync(join(this.basePath, path), data, "utf8");
+  }
+  async mkdir(path: string): Promise<void> {
+    mkdirSync(join(this.basePath, path), { recursive: true });
+  }
+}
+
+export class Vault extends Events {
+  readonly adapter: FileSystemAdapter;
+  readonly configDir = ".obsidian";
+  private readonly files = new Map<string, TAbstractFile>();
+  private readonly root: TFolder;
+
+  constructor(readonly basePath: string) {
+    super();
+    this.adapter = new FileSystemAdapter(basePath);
+    this.root = new TFolder();
+    this.root.vault = this;
+    this.root.path = "/";
+    this.files.set("/", this.root);
+    this.scan("", this.root);
+  }
+
+  getName(): string {
+    return this.adapter.getName();
+  }
+  getRoot(): TFolder {
+    return this.root;
+  }
+  getAbstractFileByPath(path: string): TAbstractFile | null {
+    return this.files.get(normalizePath(path)) ?? null;
+  }
+  getFileByPath(path: string): TFile | null {
+    const f = this.getAbstractFileByPath(path);
+    return f instanceof TFile ? f : null;
+  }
+  getFiles(): TFile[] {
+    return [...this.files.values()].filter((f): f is TFile => f instanceof TFile);
+  }
+  getMarkdownFiles(): TFile[] {
+    return this.getFiles().filter((f) => f.extension === "md");
+  }
+  async read(file: TFile): Promise<string> {
+    return readFileSync(this.abs(file.path), "utf8");
+  }
+  async cachedRead(file: TFile): Promise<string> {
+    return this.read(file);
+  }
+  async create(path: string, data: string): Promise<TFile> {
+    const p = normalizePath(path);
+    if (this.files.has(p)) throw new Error("File already exists.");
+    mkdirSync(dirname(this.abs(p)), { recursive: true });
+    this.ensureFolder(dirname(p) === "." ? "" : dirname(p));
+    writeFileSync(this.abs(p), data, "utf8");
+    const file = this.addFile(p);
+    this.trigger("create", file);
+    return file;
+  }
+  async createFolder(path: string): Promise<TFolder> {
+    mkdirSync(this.abs(path), { recursive: true });
+    return this.ensureFolder(normalizePath(path));
+  }
+  async modify(file: TFile, data: string): Promise<void> {
+    writeFileSync(this.abs(file.path), data, "utf8");
+    this.refreshStat(file);
+    this.trigger("modify", file);
+  }
+  async process(file: TFile, fn: (data: string) => string): Promise<string> {
+    const next = fn(await this.read(file));
+    await this.modify(file, next);
+    return next;
+  }
+  async append(file: TFile, data: string): Promise<void> {
+    await this.modify(file, (await this.read(file)) + data);
+  }
+  async rename(file: TAbstractFile, newPath: string): Promise<void> {
+    const to = normalizePath(newPath);
+    if (this.files.has(to)) throw new Error("Destination file already exists!");
+    const from = file.path;
+    mkdirSync(dirname(this.abs(to)), { recursive: true });
+    this.ensureFolder(dirname(to) === "." ? "" : dirname(to));
+    renameSync(this.abs(from), this.abs(to));
+    this.files.delete(from);
+    file.parent?.children.splice(file.parent.children.indexOf(file), 1);
+    this.place(file, to);
+    this.trigger("rename", file, from);
+  }
+  async delete(file: TAbstractFile): Promise<void> {
+    rmSync(this.abs(file.path), { recursive: true });
+    this.files.delete(file.path);
+    file.parent?.children.splice(file.parent.children.indexOf(file), 1);
+    this.trigger("delete", file);
+  }
+  async trash(file: TAbstractFile): Promise<void> {
+    await this.delete(file);
+  }
+
+  private abs(path: string): string {
+    return join(this.basePath, path);
+  }
+  private scan(rel: string, folder: TFolder): void {
+    for (const entry of readdirSync(join(this.basePath, rel), { withFileTypes: true })) {
+      // Obsidian does not list dot folders and dot files.
+      if (entry.name.startsWith(".")) continue;
+      const p = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) this.scan(p, this.ensureFolder(p));
+      else if (entry.isFile()) this.addFile(p);
+    }
+    void folder;
+  }
+  private ensureFolder(path: string): TFolder {
+    if (path === "" || path === "/") return this.root;
+    const existing = this.files.get(path);
+    if (existing instanceof TFolder) return existing;
+    const parent = this.ensureFolder(dirname(path) === "." ? "" : dirname(path));
+    const folder = new TFolder();
+    folder.vault = this;
+    folder.path = path;
+    folder.name = path.split("/").pop() ?? path;
+    folder.parent = parent;
+    parent.children.push(folder);
+    this.files.set(path, folder);
+    return folder;
+  }
+  private addFile(path: string): TFile {
+    const file = new TFile();
+    file.vault = this;
+    this.place(file, path);
+    this.refreshStat(file);
+    return file;
+  }
+  private place(file: TAbstractFile, path: string): void {
+    file.path = path;
+    file.name = path.split("/").pop() ?? path;
+    if (file instanceof TFile) {
+      const dot = file.name.lastIndexOf(".");
+      file.basename = dot > 0 ? file.name.slice(0, dot) : file.name;
+      file.extension = dot > 0 ? file.name.slice(dot + 1) : "";
+    }
+    const parent = this.ensureFolder(dirname(path) === "." ? "" : dirname(path));
+    file.parent = parent;
+    parent.children.push(file);
+    this.files.set(path, file);
+  }
+  private refreshStat(file: TFile): void {
+    const st = statSync(this.abs(file.path));
+    file.stat = { ctime: st.ctimeMs, mtime: st.mtimeMs, size: st.size };
+  }
+}
+
+// ---------- App, workspace, file manager ----------
+
+export class Workspace extends Events {
+  layoutReady = false;
+  private readyQueue: (() => unknown)[] = [];
+  onLayoutReady(cb: () => unknown): void {
+    if (this.layoutReady) cb();
+    else this.readyQueue.push(cb);
+  }
+  /** Test hook: Obsidian calls this once the layout has loaded. */
+  setLayoutReady(): void {
+    this.layoutReady = true;
+    for (const cb of this.readyQueue.splice(0)) cb();
+  }
+}
+
+export class FileManager {
+  constructor(private readonly vault: Vault) {}
+  async renameFile(file: TAbstractFile, newPath: string): Promise<void> {
+    await this.vault.rename(file, newPath);
+  }
+  async trashFile(file: TAbstractFile): Promise<void> {
+    await this.vault.trash(file);
+  }
+}
+
+export class App {
+  readonly vault: Vault;
+  readonly workspace = new Workspace();
+  readonly fileManager: FileManager;
+  readonly commands = new Map<string, Command>();
+  constructor(basePath: string) {
+    this.vault = new Vault(basePath);
+    this.fileManager = new FileManager(this.vault);
+  }
+}
+
+// ---------- Plugin ----------
+
+export interface Command {
+  id: string;
+  name: string;
+  callback?: () => unknown;
+  checkCallback?: (checking: boolean) => boolean | void;
+  hotkeys?: unknown[];
+}
+
+export interface PluginManifest {
+  id: string;
+  name: string;
+  version: string;
+  dir?: string;
+}
+
+export class Component {
+  private refs: EventRef[] = [];
+  private intervals: number[] = [];
+  private children: (() => void)[] = [];
+  registerEvent(ref: EventRef): void {
+    this.refs.push(ref);
+  }
+  registerInterval(id: number): number {
+    this.intervals.push(id);
+    return id;
+  }
+  register(cb: () => void): void {
+    this.children.push(cb);
+  }
+  unload(): void {
+    for (const ref of this.refs.splice(0)) ref.events.offref(ref);
+    for (const id of this.intervals.splice(0)) clearInterval(id);
+    for (const cb of this.children.splice(0)) cb();
+    (this as unknown as { onunload?: () => void }).onunload?.();
+  }
+}
+
+export class Plugin extends Component {
+  readonly settingTabs: PluginSettingTab[] = [];
+  constructor(
+    readonly app: App,
+    readonly manifest: PluginManifest,
+  ) {
+    super();
+  }
+  private dataPath(): string {
+    return join(this.app.vault.basePath, this.app.vault.configDir, "plugins", this.manifest.id, "data.json");
+  }
+  async loadData(): Promise<unknown> {
+    try {
+      return JSON.parse(readFileSync(this.dataPath(), "utf8")) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  async saveData(data: unknown): Promise<void> {
+    mkdirSync(dirname(this.dataPath()), { recursive: true });
+    writeFileSync(this.dataPath(), JSON.stringify(data, null, 2));
+  }
+  addCommand(cmd: Command): Command {
+    if (cmd.hotkeys) throw new Error("plugins must not set default hotkeys");
+    this.app.commands.set(`${this.manifest.id}:${cmd.id}`, cmd);
+    return cmd;
+  }
+  addSettingTab(tab: PluginSettingTab): void {
+    this.settingTabs.push(tab);
+  }
+  addRibbonIcon(icon: string, title: string, cb: (evt: MouseEvent) => unknown): HTMLElement {
+    const e = el("div", "side-dock-ribbon-action");
+    e.setAttribute("aria-label", title);
+    e.setAttribute("data-icon", icon);
+    e.addEventListener("click", (evt) => cb(evt));
+    return e;
+  }
+  addStatusBarItem(): HTMLElement {
+    return el("div", "status-bar-item");
+  }
+  async onload(): Promise<void> {}
+  /** Test hook mirroring Obsidian: load the plugin. */
+  async load(): Promise<void> {
+    await this.onload();
+  }
+}
+
+// ---------- UI ----------
+
+export class Notice {
+  static shown: Notice[] = [];
+  message: string;
+  hidden = false;
+  constructor(message: string | DocumentFragment, readonly duration?: number) {
+    this.message = typeof message === "string" ? message : (message.textContent ?? "");
+    Notice.shown.push(this);
+  }
+  setMessage(message: string | DocumentFragment): this {
+    this.message = typeof message === "string" ? message : (message.textContent ?? "");
+    return this;
+  }
+  hide(): void {
+    this.hidden = true;
+  }
+}
+
+export class Modal {
+  readonly containerEl: WithHelpers;
+  readonly modalEl: WithHelpers;
+  readonly titleEl: WithHelpers;
+  readonly contentEl: WithHelpers;
+  isOpen = false;
+  constructor(readonly app: App) {
+    this.containerEl = el("div", "modal-container");
+    this.modalEl = this.containerEl.createDiv({ cls: "modal" }) as unknown as WithHelpers;
+    this.titleEl = this.modalEl.createDiv({ cls: "modal-title" }) as unknown as WithHelpers;
+    this.contentEl = this.modalEl.createDiv({ cls: "modal-content" }) as unknown as WithHelpers;
+  }
+  setTitle(title: string): this {
+    this.titleEl.textContent = title;
+    return this;
+  }
+  open(): void {
+    doc().body.appendChild(this.containerEl);
+    this.isOpen = true;
+    this.onOpen();
+  }
+  close(): void {
+    this.isOpen = false;
+    this.onClose();
+    this.containerEl.remove();
+  }
+  onOpen(): void {}
+  onClose(): void {}
+}
+
+abstract class ValueComponent<T> {
+  protected changeHandlers: ((v: T) => unknown)[] = [];
+  onChange(cb: (v: T) => unknown): this {
+    this.changeHandlers.push(cb);
+    return this;
+  }
+}
+
+export class TextComponent extends ValueComponent<string> {
+  readonly inputEl: HTMLInputElement;
+  constructor(containerEl: HTMLElement, tag: "input" | "textarea" = "input") {
+    super();
+    this.inputEl = containerEl.ownerDocument.createElement(tag) as HTMLInputElement;
+    if (tag === "input") this.inputEl.type = "text";
+    containerEl.appendChild(this.inputEl);
+    this.inputEl.addEventListener("input", () => {
+      for (const h of this.changeHandlers) void h(this.inputEl.value);
+    });
+  }
+  setValue(v: string): this {
+    this.inputEl.value = v;
+    return this;
+  }
+  getValue(): string {
+    return this.inputEl.value;
+  }
+  setPlaceholder(p: string): this {
+    this.inputEl.placeholder = p;
+    return this;
+  }
+}
+
+export class TextAreaComponent extends TextComponent {
+  constructor(containerEl: HTMLElement) {
+    super(containerEl, "textarea");
+  }
+}
+
+export class ToggleComponent extends ValueComponent<boolean> {
+  readonly toggleEl: HTMLElement;
+  private value = false;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.toggleEl = containerEl.ownerDocument.createElement("div");
+    this.toggleEl.className = "checkbox-container";
+    this.toggleEl.tabIndex = 0;
+    containerEl.appendChild(this.toggleEl);
+    this.toggleEl.addEventListener("click", () => this.setValue(!this.value, true));
+  }
+  setValue(v: boolean, fire = false): this {
+    this.value = v;
+    this.toggleEl.classList.toggle("is-enabled", v);
+    if (fire) for (const h of this.changeHandlers) void h(v);
+    return this;
+  }
+  getValue(): boolean {
+    return this.value;
+  }
+}
+
+export class DropdownComponent extends ValueComponent<string> {
+  readonly selectEl: HTMLSelectElement;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.selectEl = containerEl.ownerDocument.createElement("select");
+    containerEl.appendChild(this.selectEl);
+    this.selectEl.addEventListener("change", () => {
+      for (const h of this.changeHandlers) void h(this.selectEl.value);
+    });
+  }
+  addOption(value: string, display: string): this {
+    const o = this.selectEl.ownerDocument.createElement("option");
+    o.value = value;
+    o.textContent = display;
+    this.selectEl.appendChild(o);
+    return this;
+  }
+  setValue(v: string): this {
+    this.selectEl.value = v;
+    return this;
+  }
+  getValue(): string {
+    return this.selectEl.value;
+  }
+}
+
+export class ButtonComponent {
+  readonly buttonEl: HTMLButtonElement;
+  constructor(containerEl: HTMLElement) {
+    this.buttonEl = containerEl.ownerDocument.createElement("button");
+    containerEl.appendChild(this.buttonEl);
+  }
+  setButtonText(t: string): this {
+    this.buttonEl.textContent = t;
+    return this;
+  }
+  setCta(): this {
+    this.buttonEl.classList.add("mod-cta");
+    return this;
+  }
+  setWarning(): this {
+    this.buttonEl.classList.add("mod-warning");
+    return this;
+  }
+  setDisabled(d: boolean): this {
+    this.buttonEl.disabled = d;
+    return this;
+  }
+  setTooltip(t: string): this {
+    this.buttonEl.setAttribute("aria-label", t);
+    return this;
+  }
+  onClick(cb: (evt: MouseEvent) => unknown): this {
+    this.buttonEl.addEventListener("click", (evt) => void cb(evt));
+    return this;
+  }
+}
+
+export class Setting {
+  readonly settingEl: WithHelpers;
+  readonly infoEl: WithHelpers;
+  readonly nameEl: WithHelpers;
+  readonly descEl: WithHelpers;
+  readonly controlEl: WithHelpers;
+  constructor(containerEl: HTMLElement) {
+    this.settingEl = (containerEl as WithHelpers).createDiv({ cls: "setting-item" }) as unknown as WithHelpers;
+    this.infoEl = this.settingEl.createDiv({ cls: "setting-item-info" }) as unknown as WithHelpers;
+    this.nameEl = this.infoEl.createDiv({ cls: "setting-item-name" }) as unknown as WithHelpers;
+    this.descEl = this.infoEl.createDiv({ cls: "setting-item-description" }) as unknown as WithHelpers;
+    this.controlEl = this.settingEl.createDiv({ cls: "setting-item-control" }) as unknown as WithHelpers;
+  }
+  setName(n: string): this {
+    this.nameEl.textContent = n;
+    return this;
+  }
+  setDesc(d: string): this {
+    this.descEl.textContent = d;
+    return this;
+  }
+  setHeading(): this {
+    this.settingEl.classList.add("setting-item-heading");
+    return this;
+  }
+  addText(cb: (c: TextComponent) => unknown): this {
+    cb(new TextComponent(this.controlEl));
+    return this;
+  }
+  addTextArea(cb: (c: TextAreaComponent) => unknown): this {
+    cb(new TextAreaComponent(this.controlEl));
+    return this;
+  }
+  addToggle(cb: (c: ToggleComponent) => unknown): this {
+    cb(new ToggleComponent(this.controlEl));
+    return this;
+  }
+  addDropdown(cb: (c: DropdownComponent) => unknown): this {
+    cb(new DropdownComponent(this.controlEl));
+    return this;
+  }
+  addButton(cb: (c: ButtonComponent) => unknown): this {
+    cb(new ButtonComponent(this.controlEl));
+    return this;
+  }
+}
+
+export abstract class PluginSettingTab {
+  readonly containerEl: WithHelpers;
+  constructor(
+    readonly app: App,
+    readonly plugin: Plugin,
+  ) {
+    this.containerEl = el("div", "vertical-tab-content");
+  }
+  abstract display(): void;
+  hide(): void {
+    this.containerEl.empty();
+  }
+}
+
+// ---------- Utilities ----------
+
+export interface Debouncer<T extends unknown[], V> {
+  (...args: T): this;
+  cancel(): this;
+  run(): V | void;
+}
+
+export function debounce<T extends unknown[], V>(cb: (...args: T) => V, timeout = 0, resetTimer = false): Debouncer<T, V> {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let pending: T | null = null;
+  const fire = (): V | void => {
+    timer = null;
+    if (!pending) return;
+    const args = pending;
+    pending = null;
+    return cb(...args);
+  };
+  const d = function (this: unknown, ...args: T) {
+    pending = args;
+    if (timer && resetTimer) {
+      clearTimeout(timer);
+      timer = null;
+    }
+    if (!timer) timer = setTimeout(fire, timeout);
+    return d;
+  } as Debouncer<T, V>;
+  d.cancel = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    pending = null;
+    return d;
+  };
+  d.run = () => {
+    if (timer) clearTimeout(timer);
+    return fire();
+  };
+  return d;
+}

@@ -1,0 +1,50 @@
+/** Shared test fixtures: temporary folders, the sample vault, the shared corpus and the built bridge. */
+
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const SAMPLE_VAULT = join(ROOT, "sample-vault");
+export const CORPUS = resolve(ROOT, "..", "shared", "corpora", "obsidian-help");
+export const BRIDGE = join(ROOT, "hook-bridge", "dist", "vault-memory.mjs");
+
+export function tempDir(prefix = "vm-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A writable copy of a vault, so tests never write into the repo or the shared corpus. */
+export function copyVault(src: string, name = "vault"): string {
+  const dest = join(tempDir(), name);
+  cpSync(src, dest, { recursive: true, filter: (p) => !p.includes(".vault-memory") });
+  return dest;
+}
+
+export function markdownFiles(dir: string, rel = ""): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
+    const p = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...markdownFiles(dir, p));
+    else if (e.name.endsWith(".md")) out.push(p);
+  }
+  return out;
+}
+
+export interface RunResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built bridge as Claude Code would: a fresh Node process, JSON on stdin. */
+export function runBridge(args: string[], input = "", env: NodeJS.ProcessEnv = {}): RunResult {
+  if (!existsSync(BRIDGE)) throw new Error(`${BRIDGE} is missing: run \`npm run build\` first`);
+  const r = spawnSync(process.execPath, [BRIDGE, ...args], { input, encoding: "utf8", env: { ...process.env, ...env }, timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function hookJson(prompt: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ session_id: "test-session", transcript_path: "", cwd: ROOT, hook_event_name: "UserPromptSubmit", prompt, ...extra });
+}

@@ -1,0 +1,132 @@
+// @vitest-environment happy-dom
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { App, Notice } from "obsidian";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { vaultFiles } from "../../src/core/paths";
+import { SnapshotReader } from "../../src/core/snapshot/read";
+import VaultMemoryPlugin from "../../src/plugin/main";
+import { PreviewRecallModal } from "../../src/plugin/preview-modal";
+import { copyVault, hookJson, runBridge, SAMPLE_VAULT } from "../helpers";
+
+let vault: string;
+let app: App;
+let plugin: VaultMemoryPlugin;
+
+async function started(): Promise<void> {
+  plugin = new VaultMemoryPlugin(app as never, { id: "vault-memory", name: "Vault Memory", version: "0.1.0" } as never);
+  await plugin.load();
+  app.workspace.setLayoutReady();
+  await waitFor(() => existsSync(vaultFiles.snapshot(vault)));
+}
+
+async function waitFor(cond: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function snapshotPaths(): string[] {
+  const r = SnapshotReader.open(vaultFiles.snapshot(vault));
+  try {
+    return Array.from({ length: r.header.cards }, (_, i) => r.doc(i)?.path ?? "");
+  } finally {
+    r.close();
+  }
+}
+
+beforeEach(() => {
+  vault = copyVault(SAMPLE_VAULT, "Vault 記憶");
+  app = new App(vault);
+});
+afterEach(() => plugin?.unload());
+
+describe("the plugin", () => {
+  it("waits for layout ready, then indexes and writes the snapshot", async () => {
+    plugin = new VaultMemoryPlugin(app as never, { id: "vault-memory", name: "Vault Memory", version: "0.1.0" } as never);
+    await plugin.load();
+    expect(existsSync(vaultFiles.snapshot(vault))).toBe(false);
+    expect(app.vault.listenerCount("modify")).toBe(0);
+    app.workspace.setLayoutReady();
+    await waitFor(() => existsSync(vaultFiles.snapshot(vault)));
+    expect(snapshotPaths()).toHaveLength(15);
+    expect(app.vault.listenerCount("modify")).toBe(1);
+  });
+
+  it("registers its commands without default hotkeys", async () => {
+    await started();
+    expect([...app.commands.keys()].sort()).toEqual(["vault-memory:preview-recall", "vault-memory:rebuild-index"]);
+  });
+
+  it("follows create, modify, rename and delete, debounced into one snapshot write", async () => {
+    await started();
+    const before = statSync(vaultFiles.snapshot(vault)).mtimeMs;
+    const file = await app.vault.create("debugging/new-card.md", "---\nname: Flaky zeppelin test\ndescription: zeppelin quirk\ntags: [x]\n---\nzeppelin zeppelin");
+    await app.vault.modify(file, "---\nname: Flaky zeppelin test\ndescription: zeppelin quirk fixed\ntags: [x]\n---\nzeppelin hangar");
+    const old = app.vault.getFileByPath("feedback/commit-messages.md");
+    await app.vault.rename(old!, "feedback/commit-style.md");
+    await app.vault.delete(app.vault.getFileByPath("user/user-profile.md")!);
+    // Nothing is written until the edits settle.
+    expect(statSync(vaultFiles.snapshot(vault)).mtimeMs).toBe(before);
+    await waitFor(() => snapshotPaths().includes("debugging/new-card.md"), 5000);
+    const paths = snapshotPaths();
+    expect(paths).toContain("feedback/commit-style.md");
+    expect(paths).not.toContain("feedback/commit-messages.md");
+    expect(paths).not.toContain("user/user-profile.md");
+    const out = runBridge(["recall", "--vault", vault], hookJson("zeppelin hangar quirk")).stdout;
+    expect(out).toContain("new-card.md — zeppelin quirk fixed");
+  });
+
+  it("previews exactly what the hook prints, from the same scorer", async () => {
+    await started();
+    for (const prompt of ["为什么排程跑不起来", "vite 部署到自訂網域 base 路徑", "how do I write the commit message", "ok continue"]) {
+      const fromHook = runBridge(["recall", "--vault", vault], hookJson(prompt)).stdout;
+      expect(plugin.indexService?.preview(prompt).text).toBe(fromHook);
+    }
+  });
+
+  it("rewrites the snapshot and config.json when settings change", async () => {
+    await started();
+    plugin.settings.recall.thresholds.maxCards = 1;
+    await plugin.saveSettings();
+    const config = JSON.parse(readFileSync(vaultFiles.config(vault), "utf8")) as { recall: { thresholds: { maxCards: number } } };
+    expect(config.recall.thresholds.maxCards).toBe(1);
+    const r = SnapshotReader.open(vaultFiles.snapshot(vault));
+    expect(r.header.rules.thresholds.maxCards).toBe(1);
+    r.close();
+    expect(existsSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"))).toBe(true);
+  });
+
+  it("indexes only the memory folder when one is set", async () => {
+    await started();
+    plugin.settings.memoryFolder = "debugging";
+    await plugin.saveSettings();
+    expect(snapshotPaths().every((p) => p.startsWith("debugging/"))).toBe(true);
+  });
+
+  it("shows progress while rebuilding from the command palette", async () => {
+    await started();
+    Notice.shown.length = 0;
+    app.commands.get("vault-memory:rebuild-index")?.callback?.();
+    await waitFor(() => Notice.shown.some((n) => n.message === "Vault Memory: indexed 15 cards."));
+  });
+});
+
+describe("Preview recall modal", () => {
+  it("renders the hook's output and the scored cards, or says nothing would be added", async () => {
+    await started();
+    const modal = new PreviewRecallModal(app as never, (p) => plugin.indexService!.preview(p));
+    modal.open();
+    const textarea = modal.contentEl.querySelector("textarea")!;
+    textarea.value = "为什么排程跑不起来";
+    textarea.dispatchEvent(new Event("input"));
+    modal.contentEl.querySelector("button")!.click();
+    expect(modal.contentEl.querySelector("pre")?.textContent).toContain("launchd-cron-path.md");
+    expect(modal.contentEl.querySelector(".vault-memory-card-path")?.textContent).toBe("debugging/launchd-cron-path.md");
+    modal.render("ok continue");
+    expect(modal.contentEl.querySelector(".vault-memory-empty")?.textContent).toMatch(/Nothing would be added/);
+    modal.close();
+  });
+});
