@@ -1,6 +1,6 @@
 /** Keeps the live index in step with the vault and writes the snapshot the hook bridge reads. */
 
-import { TFile, debounce, type App, type TAbstractFile } from "obsidian";
+import { TFile, debounce, type App, type Debouncer, type TAbstractFile } from "obsidian";
 import { parseCard } from "../core/card/card";
 import type { VaultMemoryConfig } from "../core/config";
 import { MemoryIndex } from "../core/index/memory-index";
@@ -14,8 +14,11 @@ export interface IndexProgress {
   total: number;
 }
 
-// Edits arrive on every keystroke's autosave; a second of quiet is enough to batch them.
-const UPDATE_DELAY_MS = 1000;
+// Edits arrive with every autosave. Writing the snapshot costs about 0.15 ms per card on Obsidian's
+// main thread, so larger vaults wait for a longer quiet spell before writing: a few seconds of
+// staleness costs recall nothing, a freeze while typing costs the person.
+const MIN_UPDATE_DELAY_MS = 1000;
+const UPDATE_DELAY_MS_PER_CARD = 1;
 // Let Obsidian paint between batches so a large first build does not freeze the window.
 const BATCH = 200;
 
@@ -24,7 +27,7 @@ export class IndexService {
   private readonly changed = new Set<string>();
   private readonly removed = new Set<string>();
   private ready = false;
-  readonly flushSoon = debounce(() => void this.flush(), UPDATE_DELAY_MS, true);
+  private flushTimer: Debouncer<[], void> | null = null;
 
   constructor(
     private readonly app: App,
@@ -55,9 +58,21 @@ export class IndexService {
     onProgress?.({ done: files.length, total: files.length });
     this.index = index;
     this.ready = true;
+    // The quiet spell depends on the vault's size, which may have changed.
+    this.flushTimer?.cancel();
+    this.flushTimer = null;
     this.changed.clear();
     this.removed.clear();
     this.writeSnapshot();
+  }
+
+  /** Schedules a flush once edits have been quiet for a while; repeated calls push it back. */
+  flushSoon(): void {
+    if (!this.flushTimer) {
+      const delay = Math.max(MIN_UPDATE_DELAY_MS, this.index.docCount * UPDATE_DELAY_MS_PER_CARD);
+      this.flushTimer = debounce(() => void this.flush(), delay, true);
+    }
+    this.flushTimer();
   }
 
   onCreateOrModify(file: TAbstractFile): void {

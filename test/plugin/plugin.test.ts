@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { App, Notice } from "obsidian";
+import { App, Notice } from "../fakes/obsidian";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { vaultFiles } from "../../src/core/paths";
 import { SnapshotReader } from "../../src/core/snapshot/read";

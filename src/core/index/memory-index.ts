@@ -3,25 +3,29 @@
 import { titleText, type Card } from "../card/card";
 import { tokenize } from "../text/tokenizer";
 import type { DocInfo, FlatPostings, PostingSource } from "./postings";
-import { DEFAULT_SCORING, termImpact, type ScoringRules } from "./scorer";
+import { DEFAULT_SCORING, idfOf, impactOf, type ScoringRules } from "./scorer";
 
 export interface IndexedDoc extends DocInfo {
   id: number;
   length: number;
-  /** Body term → count. */
-  tf: Map<string, number>;
-  title: Set<string>;
+  /** Distinct terms of body and title, so removal touches only this doc's postings. */
+  terms: string[];
   type: string;
   status: string;
   project: string;
   updated: number;
 }
 
+/**
+ * A posting packs body term frequency and the title flag into one number (tf * 2 + inTitle), so
+ * a term's postings are one Map of numbers: the cheapest shape to build for thousands of notes.
+ */
+type TermPostings = Map<number, number>;
+
 export class MemoryIndex implements PostingSource {
   private readonly byPath = new Map<string, IndexedDoc>();
   private readonly byId = new Map<number, IndexedDoc>();
-  // term → doc ids holding it (body or title); the counts live on the doc.
-  private readonly terms = new Map<string, Set<number>>();
+  private readonly terms = new Map<string, TermPostings>();
   private nextId = 0;
   private totalLength = 0;
 
@@ -42,30 +46,36 @@ export class MemoryIndex implements PostingSource {
   /** Adds the card, or replaces the card at the same path. */
   upsert(card: Card): void {
     this.remove(card.path);
-    const tf = new Map<string, number>();
+    const id = this.nextId++;
+    const packed = new Map<string, number>();
     let length = 0;
     for (const term of tokenize(card.body)) {
-      tf.set(term, (tf.get(term) ?? 0) + 1);
+      packed.set(term, (packed.get(term) ?? 0) + 2);
       length++;
     }
-    const title = new Set(tokenize(titleText(card)));
+    for (const term of tokenize(titleText(card))) {
+      const p = packed.get(term) ?? 0;
+      if ((p & 1) === 0) packed.set(term, p + 1);
+    }
+    for (const [term, p] of packed) {
+      let postings = this.terms.get(term);
+      if (!postings) this.terms.set(term, (postings = new Map()));
+      postings.set(id, p);
+    }
     const doc: IndexedDoc = {
-      id: this.nextId++,
+      id,
       path: card.path,
       description: card.description,
       length,
-      tf,
-      title,
+      terms: [...packed.keys()],
       type: card.type,
       status: card.status,
       project: card.project,
       updated: card.updated,
     };
     this.byPath.set(doc.path, doc);
-    this.byId.set(doc.id, doc);
+    this.byId.set(id, doc);
     this.totalLength += length;
-    for (const term of tf.keys()) this.link(term, doc.id);
-    for (const term of title) this.link(term, doc.id);
   }
 
   remove(path: string): boolean {
@@ -74,8 +84,12 @@ export class MemoryIndex implements PostingSource {
     this.byPath.delete(path);
     this.byId.delete(doc.id);
     this.totalLength -= doc.length;
-    for (const term of doc.tf.keys()) this.unlink(term, doc.id);
-    for (const term of doc.title) this.unlink(term, doc.id);
+    for (const term of doc.terms) {
+      const postings = this.terms.get(term);
+      if (!postings) continue;
+      postings.delete(doc.id);
+      if (postings.size === 0) this.terms.delete(term);
+    }
     return true;
   }
 
@@ -91,44 +105,30 @@ export class MemoryIndex implements PostingSource {
     return this.terms.size;
   }
 
-  /** Every term with the ids of the docs holding it. */
-  termEntries(): IterableIterator<[string, Set<number>]> {
+  /** Every term with its postings: doc id → tf * 2 + inTitle. */
+  termEntries(): IterableIterator<[string, ReadonlyMap<number, number>]> {
     return this.terms.entries();
   }
 
   postings(term: string): FlatPostings | undefined {
-    const ids = this.terms.get(term);
-    if (!ids) return undefined;
+    const postings = this.terms.get(term);
+    if (!postings) return undefined;
+    const idf = idfOf(postings.size, this.docCount);
     const out: number[] = [];
-    for (const id of ids) {
+    for (const [id, p] of postings) {
       const doc = this.byId.get(id);
-      if (doc) out.push(id, this.impact(term, doc, ids.size));
+      if (doc) out.push(id, impactOf(p, idf, this.lengthFactor(doc), this.rules));
     }
     return out;
   }
 
-  /** The term's score contribution to `doc`, under the index's current collection statistics. */
-  impact(term: string, doc: IndexedDoc, df: number): number {
-    return termImpact(
-      { tf: doc.tf.get(term) ?? 0, inTitle: doc.title.has(term), length: doc.length, df, docCount: this.docCount, avgLength: this.avgLength },
-      this.rules,
-    );
+  /** BM25's length normalisation for `doc` under the current average length. */
+  lengthFactor(doc: IndexedDoc): number {
+    const avg = this.avgLength;
+    return this.rules.k1 * (1 - this.rules.b + (this.rules.b * doc.length) / (avg > 0 ? avg : 1));
   }
 
   doc(id: number): IndexedDoc | undefined {
     return this.byId.get(id);
-  }
-
-  private link(term: string, id: number): void {
-    let set = this.terms.get(term);
-    if (!set) this.terms.set(term, (set = new Set()));
-    set.add(id);
-  }
-
-  private unlink(term: string, id: number): void {
-    const set = this.terms.get(term);
-    if (!set) return;
-    set.delete(id);
-    if (set.size === 0) this.terms.delete(term);
   }
 }

@@ -28,31 +28,26 @@ export interface Scored {
   matched: number;
 }
 
-/** What the index knows about one term in one doc, and about the collection, when scoring it. */
-export interface TermStats {
-  /** Occurrences in the body. */
-  tf: number;
-  inTitle: boolean;
-  /** Body length of the doc, in terms. */
-  length: number;
-  /** Docs holding the term, in body or title. */
-  df: number;
-  docCount: number;
-  avgLength: number;
-}
-
 export const DEFAULT_SCORING: ScoringRules = { k1: 1.2, b: 0.75, titleBonus: 3 };
 export const DEFAULT_THRESHOLDS: ThresholdRules = { minScore: 15, relativeToTop: 0.5, minMatchedTerms: 2, maxCards: 5 };
 
+/** BM25's inverse document frequency: rarer terms weigh more. */
+export function idfOf(df: number, docCount: number): number {
+  return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
+}
+
 /**
- * A term's contribution to a doc's score, as an integer in 1/IMPACT_SCALE units. Everything here
- * is known when the index is written, so a snapshot stores impacts and a recall only adds them.
+ * A term's contribution to a doc's score, as an integer in 1/IMPACT_SCALE units: IDF times
+ * (BM25 body part + flat title bonus). Everything here is known when the index is written, so a
+ * snapshot stores impacts and a recall only adds them up.
+ *
+ * @param packed body tf * 2 + 1 if the term is in the title field
+ * @param lengthFactor k1 * (1 - b + b * length / avgLength) for the doc
  */
-export function termImpact(s: TermStats, rules: ScoringRules): number {
-  const idf = Math.log(1 + (s.docCount - s.df + 0.5) / (s.df + 0.5));
-  const norm = s.avgLength > 0 ? s.length / s.avgLength : 1;
-  const bm25 = s.tf === 0 ? 0 : (s.tf * (rules.k1 + 1)) / (s.tf + rules.k1 * (1 - rules.b + rules.b * norm));
-  const title = s.inTitle ? rules.titleBonus : 0;
+export function impactOf(packed: number, idf: number, lengthFactor: number, rules: ScoringRules): number {
+  const tf = packed >>> 1;
+  const bm25 = tf === 0 ? 0 : (tf * (rules.k1 + 1)) / (tf + lengthFactor);
+  const title = (packed & 1) === 1 ? rules.titleBonus : 0;
   return Math.round(idf * (bm25 + title) * IMPACT_SCALE);
 }
 

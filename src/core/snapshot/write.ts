@@ -1,10 +1,11 @@
 /** Serialises the live index into a snapshot file, and writes it atomically. */
 
 import type { MemoryIndex } from "../index/memory-index";
+import { idfOf, impactOf } from "../index/scorer";
 import { TOKENIZER_VERSION } from "../text/tokenizer";
 import { fnv1aBytes, fnv1aString } from "../io/hash";
-import { checksumOf } from "./checksum";
 import { writeFileAtomic } from "../io/atomic";
+import { checksumOf } from "./checksum";
 import {
   DOCS_PER_CHUNK,
   RECORD_WIDTH,
@@ -16,23 +17,44 @@ import {
   type SnapshotHeader,
 } from "./format";
 
-/** `rules.scoring` must be the index's own: impacts are computed with the index's rules. */
+/**
+ * The snapshot's bytes. Impacts are computed with the index's own scoring rules, which the
+ * header records in place of `rules.scoring`.
+ *
+ * This runs on Obsidian's main thread after every edit, so it builds JSON text directly rather
+ * than going through objects and JSON.stringify.
+ */
 export function serializeSnapshot(index: MemoryIndex, rules: RecallRules, now = new Date()): Buffer {
   // Dense ids in path order: the snapshot is the same bytes for the same vault, whatever the edit history.
   const docs = [...index.docs()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const dense = new Map<number, number>();
-  docs.forEach((d, i) => dense.set(d.id, i));
+  const dense = new Int32Array(index.idLimit).fill(-1);
+  const lengthFactor = new Float64Array(docs.length);
+  docs.forEach((d, i) => {
+    dense[d.id] = i;
+    lengthFactor[i] = index.lengthFactor(d);
+  });
 
   const shardCount = shardCountFor(index.termCount());
-  const shards = Array.from({ length: shardCount }, () => new Map<string, number[]>());
-  for (const [term, ids] of index.termEntries()) {
-    const list: number[] = [];
-    const sorted = [...ids].map((id) => dense.get(id) ?? -1).filter((id) => id >= 0).sort((a, b) => a - b);
-    for (const id of sorted) list.push(id, index.impact(term, docs[id], sorted.length));
-    shards[fnv1aString(term) % shardCount].set(term, list);
+  const shards: string[][] = Array.from({ length: shardCount }, () => []);
+  const pairs: [number, number][] = [];
+  const list: number[] = [];
+  for (const [term, postings] of index.termEntries()) {
+    const idf = idfOf(postings.size, docs.length);
+    pairs.length = 0;
+    let sorted = true;
+    for (const [id, packed] of postings) {
+      const d = dense[id];
+      if (pairs.length > 0 && d < pairs[pairs.length - 1][0]) sorted = false;
+      pairs.push([d, packed]);
+    }
+    // Postings are added in path order on a full build; only terms of edited cards need sorting.
+    if (!sorted) pairs.sort((a, b) => a[0] - b[0]);
+    list.length = 0;
+    for (const [d, packed] of pairs) list.push(d, impactOf(packed, idf, lengthFactor[d], index.rules));
+    shards[fnv1aString(term) % shardCount].push(JSON.stringify(term) + ":[" + list.join(",") + "]");
   }
 
-  const segments: Buffer[] = shards.map((m) => Buffer.from(JSON.stringify(Object.fromEntries(m)) + "\n", "utf8"));
+  const segments: Buffer[] = shards.map((entries) => Buffer.from("{" + entries.join(",") + "}\n", "utf8"));
   for (let i = 0; i < docs.length; i += DOCS_PER_CHUNK) {
     const chunk: DocChunkSegment = docs.slice(i, i + DOCS_PER_CHUNK).map((d) => [d.path, d.description]);
     segments.push(Buffer.from(JSON.stringify(chunk) + "\n", "utf8"));
@@ -45,8 +67,8 @@ export function serializeSnapshot(index: MemoryIndex, rules: RecallRules, now = 
     offset += seg.length;
     return rec;
   });
-  const table = Buffer.from(records.join("") + "\n", "utf8");
   if (records.some((r) => r.length !== RECORD_WIDTH)) throw new Error("snapshot too large for its record format");
+  const table = Buffer.from(records.join("") + "\n", "utf8");
 
   const body = Buffer.concat([table, ...segments]);
   const header: SnapshotHeader = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseCard } from "../../../src/core/card/card";
 import { MemoryIndex } from "../../../src/core/index/memory-index";
-import { DEFAULT_SCORING, DEFAULT_THRESHOLDS, applyThresholds, scoreDocs, termImpact, type Scored } from "../../../src/core/index/scorer";
+import { DEFAULT_SCORING, DEFAULT_THRESHOLDS, applyThresholds, idfOf, impactOf, scoreDocs, type Scored } from "../../../src/core/index/scorer";
 
 function indexOf(cards: Record<string, string>): MemoryIndex {
   const index = new MemoryIndex();
@@ -44,9 +44,7 @@ describe("scoreDocs", () => {
 
   it("ranks rarer terms higher", () => {
     const index = indexOf({ "a.md": "common rare", "b.md": "common", "c.md": "common", "d.md": "common other" });
-    expect(termImpact({ tf: 1, inTitle: false, length: 2, df: 1, docCount: 4, avgLength: 1.5 }, DEFAULT_SCORING)).toBeGreaterThan(
-      termImpact({ tf: 1, inTitle: false, length: 2, df: 4, docCount: 4, avgLength: 1.5 }, DEFAULT_SCORING),
-    );
+    expect(impactOf(2, idfOf(1, 4), 1.2, DEFAULT_SCORING)).toBeGreaterThan(impactOf(2, idfOf(4, 4), 1.2, DEFAULT_SCORING));
     expect(index.doc(scoreDocs(["rare", "common"], index)[0].doc)?.path).toBe("a.md");
   });
 

@@ -1,0 +1,117 @@
+/**
+ * `npm run bench`: the read path's cost, as ratios taken side by side in one run.
+ *
+ * For each vault: full index build time, time to update one card in an existing snapshot (the
+ * plugin's path), and the whole-process wall time of `recall` against a bare `node -e ''`,
+ * interleaved run by run so that machine noise hits both alike.
+ */
+
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseCard } from "../src/core/card/card";
+import { defaultConfig } from "../src/core/config";
+import { buildIndexFromDisk } from "../src/core/index/build-from-disk";
+import { vaultFiles } from "../src/core/paths";
+import { recall } from "../src/core/recall/recall";
+import { SnapshotReader } from "../src/core/snapshot/read";
+import { writeSnapshot } from "../src/core/snapshot/write";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const bridge = join(root, "hook-bridge", "dist", "vault-memory.mjs");
+const corpus = join(root, "..", "shared", "corpora", "obsidian-help");
+const runs = Number(process.env.BENCH_RUNS ?? 40);
+
+const PROMPTS = [
+  "how do I embed a PDF file in a note?",
+  "为什么排程跑不起来",
+  "vite 部署到自訂網域 base 路徑",
+  "sync my vault between phone and desktop",
+  "ok continue",
+];
+
+interface Row {
+  vault: string;
+  notes: number;
+  snapshotMb: number;
+  buildS: number;
+  updateMs: number;
+  inProcessMs: number;
+  bareMs: number;
+  recallMs: number;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function timed(cmd: string[], input = ""): number {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(cmd[0], cmd.slice(1), { input, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`${cmd.join(" ")} failed: ${r.stderr}`);
+  return Number(process.hrtime.bigint() - t) / 1e6;
+}
+
+function copy(src: string): string {
+  const dest = join(mkdtempSync(join(tmpdir(), "vm-bench-")), "vault");
+  cpSync(src, dest, { recursive: true, filter: (p) => !p.includes(".vault-memory") });
+  return dest;
+}
+
+function bench(name: string, src: string): Row {
+  const vault = copy(src);
+  const buildMs = timed([process.execPath, bridge, "index", "--vault", vault]);
+
+  // The plugin's incremental path: change one card in the live index, rewrite the snapshot.
+  const cfg = defaultConfig();
+  const { index } = buildIndexFromDisk(vault, cfg, cfg.recall.scoring);
+  const some = [...index.docs()][Math.floor(index.docCount / 2)].path;
+  const text = readFileSync(join(vault, some), "utf8") + "\nAn edited line about zeppelins.\n";
+  const t0 = performance.now();
+  index.upsert(parseCard(some, text, Date.now()));
+  writeSnapshot(vaultFiles.snapshot(vault), index, cfg.recall);
+  const updateMs = performance.now() - t0;
+
+  const t1 = performance.now();
+  const reader = SnapshotReader.open(vaultFiles.snapshot(vault));
+  recall(PROMPTS[0], reader, reader.header.rules, vault);
+  reader.close();
+  const inProcessMs = performance.now() - t1;
+
+  const bare: number[] = [];
+  const hook: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const input = JSON.stringify({ session_id: "bench", hook_event_name: "UserPromptSubmit", prompt: PROMPTS[i % PROMPTS.length] });
+    bare.push(timed([process.execPath, "-e", ""]));
+    hook.push(timed([process.execPath, bridge, "recall", "--vault", vault], input));
+  }
+  return {
+    vault: name,
+    notes: index.docCount,
+    snapshotMb: statSync(vaultFiles.snapshot(vault)).size / 1e6,
+    buildS: buildMs / 1000,
+    updateMs,
+    inProcessMs,
+    bareMs: median(bare),
+    recallMs: median(hook),
+  };
+}
+
+if (!existsSync(bridge)) throw new Error("run `npm run build` first");
+const vaults: [string, string][] = [["sample-vault", join(root, "sample-vault")]];
+if (existsSync(corpus)) vaults.push(["obsidian-help/en", join(corpus, "en")], ["obsidian-help (all)", corpus]);
+else console.log(`(${corpus} not found: benchmarking the sample vault only)`);
+
+console.log(`node ${process.version}, ${runs} interleaved runs per vault, medians\n`);
+console.log("| vault | notes | snapshot | full index | update 1 card | recall in-process | bare `node -e ''` | `recall` hook | ratio |");
+console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+for (const [name, src] of vaults) {
+  const r = bench(name, src);
+  console.log(
+    `| ${r.vault} | ${r.notes} | ${r.snapshotMb.toFixed(1)} MB | ${r.buildS.toFixed(2)} s | ${r.updateMs.toFixed(0)} ms | ` +
+      `${r.inProcessMs.toFixed(1)} ms | ${r.bareMs.toFixed(1)} ms | ${r.recallMs.toFixed(1)} ms | **${(r.recallMs / r.bareMs).toFixed(2)}×** |`,
+  );
+}

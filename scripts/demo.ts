@@ -1,0 +1,36 @@
+/** `npm run demo`: index the sample vault with the built bridge and show what Claude would receive. */
+
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+// Bundled into .cache/ by scripts/run-ts.mjs: one level below the repo root, like scripts/.
+const root = fileURLToPath(new URL("..", import.meta.url));
+const bridge = join(root, "hook-bridge", "dist", "vault-memory.mjs");
+const vault = join(root, "sample-vault");
+
+const PROMPTS = [
+  "为什么排程跑不起来",
+  "vite 部署到自訂網域 base 路徑",
+  "the nightly job fails with command not found: claude under launchd",
+  "hook 的 stdout 会不会进到 Claude 的上下文？",
+  "how should I word the commit message?",
+  "好的继续",
+  "ok continue",
+];
+
+function run(args: string[], input = ""): { stdout: string; ms: number } {
+  const started = performance.now();
+  const r = spawnSync(process.execPath, [bridge, ...args], { input, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`bridge ${args[0]} failed: ${r.stderr}`);
+  return { stdout: r.stdout, ms: performance.now() - started };
+}
+
+console.log(`$ node hook-bridge/dist/vault-memory.mjs index --vault sample-vault`);
+process.stdout.write(run(["index", "--vault", vault]).stdout);
+for (const prompt of PROMPTS) {
+  const hook = JSON.stringify({ session_id: "demo", hook_event_name: "UserPromptSubmit", cwd: root, prompt });
+  const { stdout, ms } = run(["recall", "--vault", vault], hook);
+  console.log(`\n── prompt: ${prompt}   (hook process: ${ms.toFixed(0)} ms)`);
+  console.log(stdout.trimEnd() || "(nothing added to Claude's context)");
+}
