@@ -21,7 +21,7 @@ export interface DomElementInfo {
 }
 
 function installDomHelpers(): void {
-  const proto = (globalThis as unknown as { HTMLElement?: { prototype: Record<string, unknown> } }).HTMLElement?.prototype;
+  const proto = (window as unknown as { HTMLElement?: { prototype: Record<string, unknown> } }).HTMLElement?.prototype;
   if (!proto || proto.createEl) return;
   proto.createEl = function (this: HTMLElement, tag: string, o?: DomElementInfo | string, cb?: (el: HTMLElement) => void) {
     const el = this.ownerDocument.createElement(tag);
@@ -70,7 +70,7 @@ function installDomHelpers(): void {
 installDomHelpers();
 
 function doc(): Document {
-  const d = (globalThis as { document?: Document }).document;
+  const d = (window as { document?: Document }).document;
   if (!d) throw new Error("this part of the fake needs a DOM: add `// @vitest-environment happy-dom` to the test file");
   return d;
 }
@@ -462,9 +462,9 @@ export class Modal {
   isOpen = false;
   constructor(readonly app: App) {
     this.containerEl = el("div", "modal-container");
-    this.modalEl = this.containerEl.createDiv({ cls: "modal" }) as unknown as WithHelpers;
-    this.titleEl = this.modalEl.createDiv({ cls: "modal-title" }) as unknown as WithHelpers;
-    this.contentEl = this.modalEl.createDiv({ cls: "modal-content" }) as unknown as WithHelpers;
+    this.modalEl = this.containerEl.createDiv({ cls: "modal" });
+    this.titleEl = this.modalEl.createDiv({ cls: "modal-title" });
+    this.contentEl = this.modalEl.createDiv({ cls: "modal-content" });
   }
   setTitle(title: string): this {
     this.titleEl.textContent = title;
@@ -609,11 +609,11 @@ export class Setting {
   readonly descEl: WithHelpers;
   readonly controlEl: WithHelpers;
   constructor(containerEl: HTMLElement) {
-    this.settingEl = (containerEl as WithHelpers).createDiv({ cls: "setting-item" }) as unknown as WithHelpers;
-    this.infoEl = this.settingEl.createDiv({ cls: "setting-item-info" }) as unknown as WithHelpers;
-    this.nameEl = this.infoEl.createDiv({ cls: "setting-item-name" }) as unknown as WithHelpers;
-    this.descEl = this.infoEl.createDiv({ cls: "setting-item-description" }) as unknown as WithHelpers;
-    this.controlEl = this.settingEl.createDiv({ cls: "setting-item-control" }) as unknown as WithHelpers;
+    this.settingEl = (containerEl as WithHelpers).createDiv({ cls: "setting-item" });
+    this.infoEl = this.settingEl.createDiv({ cls: "setting-item-info" });
+    this.nameEl = this.infoEl.createDiv({ cls: "setting-item-name" });
+    this.descEl = this.infoEl.createDiv({ cls: "setting-item-description" });
+    this.controlEl = this.settingEl.createDiv({ cls: "setting-item-control" });
   }
   setName(n: string): this {
     this.nameEl.textContent = n;

@@ -15,7 +15,7 @@ let plugin: VaultMemoryPlugin;
 
 async function started(): Promise<void> {
   plugin = new VaultMemoryPlugin(app as never, { id: "vault-memory", name: "Vault Memory", version: "0.1.0" } as never);
-  await plugin.load();
+  await plugin.onload();
   app.workspace.setLayoutReady();
   await waitFor(() => existsSync(vaultFiles.snapshot(vault)));
 }
@@ -46,7 +46,7 @@ afterEach(() => plugin?.unload());
 describe("the plugin", () => {
   it("waits for layout ready, then indexes and writes the snapshot", async () => {
     plugin = new VaultMemoryPlugin(app as never, { id: "vault-memory", name: "Vault Memory", version: "0.1.0" } as never);
-    await plugin.load();
+    await plugin.onload();
     expect(existsSync(vaultFiles.snapshot(vault))).toBe(false);
     expect(app.vault.listenerCount("modify")).toBe(0);
     app.workspace.setLayoutReady();

@@ -59,7 +59,7 @@ export class MemoryIndex implements PostingSource {
     }
     for (const [term, p] of packed) {
       let postings = this.terms.get(term);
-      if (!postings) this.terms.set(term, (postings = new Map()));
+      if (!postings) this.terms.set(term, (postings = new Map<number, number>()));
       postings.set(id, p);
     }
     const doc: IndexedDoc = {
