@@ -21,7 +21,7 @@ export interface DomElementInfo {
 }
 
 function installDomHelpers(): void {
-  const proto = (window as unknown as { HTMLElement?: { prototype: Record<string, unknown> } }).HTMLElement?.prototype;
+  const proto = (globalThis as unknown as { HTMLElement?: { prototype: Record<string, unknown> } }).HTMLElement?.prototype;
   if (!proto || proto.createEl) return;
   proto.createEl = function (this: HTMLElement, tag: string, o?: DomElementInfo | string, cb?: (el: HTMLElement) => void) {
     const el = this.ownerDocument.createElement(tag);
@@ -70,7 +70,7 @@ function installDomHelpers(): void {
 installDomHelpers();
 
 function doc(): Document {
-  const d = (window as { document?: Document }).document;
+  const d = (globalThis as { document?: Document }).document;
   if (!d) throw new Error("this part of the fake needs a DOM: add `// @vitest-environment happy-dom` to the test file");
   return d;
 }

@@ -46,7 +46,7 @@ describe("parseCard", () => {
   });
 
   it("never runs JavaScript frontmatter", () => {
-    const g = window as { pwned?: boolean };
+    const g = globalThis as { pwned?: boolean };
     const card = parseCard("a.md", "---js\n{ name: (globalThis.pwned = true, 'x') }\n---\nBody text.");
     expect(g.pwned).toBeUndefined();
     expect(card.frontmatterError).toMatch(/not run/);
