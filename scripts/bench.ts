@@ -67,7 +67,7 @@ function bench(name: string, src: string): Row {
 
   // The plugin's incremental path: change one card in the live index, rewrite the snapshot.
   const cfg = defaultConfig();
-  const { index } = buildIndexFromDisk(vault, cfg, cfg.recall.scoring);
+  const { index } = buildIndexFromDisk(vault, cfg);
   const some = [...index.docs()][Math.floor(index.docCount / 2)].path;
   const text = readFileSync(join(vault, some), "utf8") + "\nAn edited line about zeppelins.\n";
   const t0 = performance.now();

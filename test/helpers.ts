@@ -45,6 +45,10 @@ export function runBridge(args: string[], input = "", env: NodeJS.ProcessEnv = {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+let sessions = 0;
+
+/** A UserPromptSubmit payload; each call is its own session unless `extra` names one. */
 export function hookJson(prompt: string, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ session_id: "test-session", transcript_path: "", cwd: ROOT, hook_event_name: "UserPromptSubmit", prompt, ...extra });
+  const session_id = `test-${process.pid}-${++sessions}`;
+  return JSON.stringify({ session_id, transcript_path: "", cwd: ROOT, hook_event_name: "UserPromptSubmit", prompt, ...extra });
 }

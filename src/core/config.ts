@@ -1,12 +1,25 @@
 /** Settings shared by the plugin and the hook bridge, with defaults and a forgiving loader. */
 
 import { readFileSync } from "node:fs";
+import { parseSynonyms, type IndexOptions } from "./index/index-options";
 import { DEFAULT_SCORING, DEFAULT_THRESHOLDS } from "./index/scorer";
+import { DEFAULT_SIGNALS } from "./recall/signals";
 import type { RecallRules } from "./snapshot/format";
-import type { ScopeRules } from "./vault/scan";
+import { isIndexable, type ScopeRules } from "./vault/scan";
+
+/** How notes become index terms; changing any of these rebuilds the index. */
+export interface IndexSettings {
+  stem: boolean;
+  foldChinese: boolean;
+  /** 0 turns prefix matching off. */
+  prefixLength: number;
+  /** Vault-relative path of the synonyms note; "" for none. */
+  synonymsNote: string;
+}
 
 export interface VaultMemoryConfig extends ScopeRules {
   recall: RecallRules;
+  index: IndexSettings;
 }
 
 export const DEFAULT_MAX_CHARS = 2000;
@@ -15,7 +28,13 @@ export function defaultConfig(): VaultMemoryConfig {
   return {
     memoryFolder: "",
     excludeFolders: ["meta/digest"],
-    recall: { scoring: { ...DEFAULT_SCORING }, thresholds: { ...DEFAULT_THRESHOLDS }, maxChars: DEFAULT_MAX_CHARS },
+    recall: {
+      scoring: { ...DEFAULT_SCORING },
+      thresholds: { ...DEFAULT_THRESHOLDS },
+      maxChars: DEFAULT_MAX_CHARS,
+      signals: { ...DEFAULT_SIGNALS, typeWeights: { ...DEFAULT_SIGNALS.typeWeights } },
+    },
+    index: { stem: true, foldChinese: true, prefixLength: 5, synonymsNote: "meta/synonyms.md" },
   };
 }
 
@@ -41,6 +60,31 @@ export function mergeConfig(raw: unknown, problems: string[] = []): VaultMemoryC
     overlayNumbers(cfg.recall.thresholds as unknown as Record<string, number>, r.thresholds, "recall.thresholds", problems);
     if (typeof r.maxChars === "number" && r.maxChars > 0) cfg.recall.maxChars = r.maxChars;
     else if (r.maxChars !== undefined) problems.push("recall.maxChars must be a positive number");
+    if (isObject(r.signals)) {
+      const { typeWeights, ...numbers } = r.signals;
+      const signals = cfg.recall.signals;
+      overlayNumbers(signals as unknown as Record<string, number>, numbers, "recall.signals", problems);
+      if (isObject(typeWeights)) {
+        // Replaced whole: the person's table is the table, so removing a type removes its weight.
+        const table = Object.create(null) as Record<string, number>;
+        for (const [k, v] of Object.entries(typeWeights)) {
+          if (typeof v === "number" && Number.isFinite(v) && v >= 0) table[k.toLowerCase()] = v;
+          else problems.push(`recall.signals.typeWeights.${k} must be a non-negative number`);
+        }
+        signals.typeWeights = table;
+      } else if (typeWeights !== undefined) problems.push("recall.signals.typeWeights must be an object");
+    }
+  }
+  if (isObject(raw.index)) {
+    const i = raw.index;
+    for (const key of ["stem", "foldChinese"] as const) {
+      if (typeof i[key] === "boolean") cfg.index[key] = i[key];
+      else if (i[key] !== undefined) problems.push(`index.${key} must be true or false`);
+    }
+    if (typeof i.prefixLength === "number" && Number.isInteger(i.prefixLength) && i.prefixLength >= 0) cfg.index.prefixLength = i.prefixLength;
+    else if (i.prefixLength !== undefined) problems.push("index.prefixLength must be a whole number");
+    if (typeof i.synonymsNote === "string") cfg.index.synonymsNote = i.synonymsNote;
+    else if (i.synonymsNote !== undefined) problems.push("index.synonymsNote must be a string");
   }
   return cfg;
 }
@@ -76,4 +120,18 @@ function overlayNumbers(target: Record<string, number>, source: unknown, where: 
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The index options a config asks for, with the synonyms read from the vault's note. */
+export function indexOptionsOf(settings: IndexSettings, synonymsNoteText: string | undefined): IndexOptions {
+  return {
+    tokenizer: { stem: settings.stem, foldChinese: settings.foldChinese },
+    prefixLength: settings.prefixLength,
+    synonyms: synonymsNoteText ? parseSynonyms(synonymsNoteText) : [],
+  };
+}
+
+/** Whether a vault-relative path is a card: indexable, and not the synonyms note (which is settings). */
+export function isCard(path: string, config: VaultMemoryConfig): boolean {
+  return isIndexable(path, config) && path !== config.index.synonymsNote;
 }

@@ -10,4 +10,6 @@ export const vaultFiles = {
   snapshot: (vault: string): string => join(vault, HIDDEN_DIR, "snapshot.jsonl"),
   log: (vault: string): string => join(vault, HIDDEN_DIR, "vault-memory.log"),
   config: (vault: string): string => join(vault, HIDDEN_DIR, "config.json"),
+  sessions: (vault: string): string => join(vault, HIDDEN_DIR, "sessions"),
+  usageLog: (vault: string): string => join(vault, HIDDEN_DIR, "recall-log.jsonl"),
 };

@@ -2,12 +2,11 @@
 
 import { TFile, debounce, type App, type Debouncer, type TAbstractFile } from "obsidian";
 import { parseCard } from "../core/card/card";
-import type { VaultMemoryConfig } from "../core/config";
+import { indexOptionsOf, isCard, type VaultMemoryConfig } from "../core/config";
 import { MemoryIndex } from "../core/index/memory-index";
 import { vaultFiles } from "../core/paths";
 import { recall, type Recall } from "../core/recall/recall";
 import { writeSnapshot } from "../core/snapshot/write";
-import { isIndexable } from "../core/vault/scan";
 
 export interface IndexProgress {
   done: number;
@@ -27,6 +26,7 @@ export class IndexService {
   private readonly changed = new Set<string>();
   private readonly removed = new Set<string>();
   private ready = false;
+  private pendingRebuild = false;
   private flushTimer: Debouncer<[], void> | null = null;
 
   constructor(
@@ -36,7 +36,7 @@ export class IndexService {
     private readonly config: () => VaultMemoryConfig,
     private readonly onError: (message: string) => void = () => {},
   ) {
-    this.index = new MemoryIndex(config().recall.scoring);
+    this.index = new MemoryIndex(config().recall.scoring, indexOptionsOf(config().index, undefined));
   }
 
   get cardCount(): number {
@@ -46,8 +46,10 @@ export class IndexService {
   /** Reads every card from scratch and writes a fresh snapshot. */
   async rebuild(onProgress?: (p: IndexProgress) => void): Promise<void> {
     const cfg = this.config();
-    const files = this.app.vault.getMarkdownFiles().filter((f) => isIndexable(f.path, cfg));
-    const index = new MemoryIndex(cfg.recall.scoring);
+    const files = this.app.vault.getMarkdownFiles().filter((f) => isCard(f.path, cfg));
+    const synonyms = this.app.vault.getAbstractFileByPath(cfg.index.synonymsNote);
+    const synonymsText = synonyms instanceof TFile ? await this.app.vault.cachedRead(synonyms) : undefined;
+    const index = new MemoryIndex(cfg.recall.scoring, indexOptionsOf(cfg.index, synonymsText));
     for (let i = 0; i < files.length; i++) {
       await this.add(index, files[i]);
       if ((i + 1) % BATCH === 0) {
@@ -77,12 +79,14 @@ export class IndexService {
 
   onCreateOrModify(file: TAbstractFile): void {
     if (!(file instanceof TFile)) return;
+    if (this.isSynonymsNote(file.path)) return this.rebuildSoon();
     this.changed.add(file.path);
     this.removed.delete(file.path);
     this.flushSoon();
   }
 
   onDelete(file: TAbstractFile): void {
+    if (this.isSynonymsNote(file.path)) return this.rebuildSoon();
     this.removed.add(file.path);
     this.changed.delete(file.path);
     this.flushSoon();
@@ -93,9 +97,24 @@ export class IndexService {
     this.onCreateOrModify(file);
   }
 
+  // Synonyms are folded into every card's terms, so a change to their note rebuilds the index.
+  private isSynonymsNote(path: string): boolean {
+    return path === this.config().index.synonymsNote;
+  }
+
+  private rebuildSoon(): void {
+    this.pendingRebuild = true;
+    this.flushSoon();
+  }
+
   /** Applies pending changes now and rewrites the snapshot if anything changed. */
   async flush(): Promise<void> {
-    if (!this.ready || (this.changed.size === 0 && this.removed.size === 0)) return;
+    if (!this.ready) return;
+    if (this.pendingRebuild) {
+      this.pendingRebuild = false;
+      return this.rebuild();
+    }
+    if (this.changed.size === 0 && this.removed.size === 0) return;
     const cfg = this.config();
     const removed = [...this.removed];
     const changed = [...this.changed];
@@ -104,7 +123,7 @@ export class IndexService {
     for (const path of removed) this.index.remove(path);
     for (const path of changed) {
       const file = this.app.vault.getAbstractFileByPath(path);
-      if (file instanceof TFile && isIndexable(file.path, cfg)) await this.add(this.index, file);
+      if (file instanceof TFile && isCard(file.path, cfg)) await this.add(this.index, file);
       else this.index.remove(path);
     }
     this.writeSnapshot();

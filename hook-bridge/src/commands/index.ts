@@ -16,7 +16,7 @@ export function indexCommand(args: Args): number {
 
   const started = performance.now();
   const tty = process.stderr.isTTY === true;
-  const { index, failed } = buildIndexFromDisk(vault, config, config.recall.scoring, ({ done, total }) => {
+  const { index, failed } = buildIndexFromDisk(vault, config, ({ done, total }) => {
     if (tty) writeSync(2, `\rindexing ${done}/${total} notes`);
   });
   if (tty) writeSync(2, "\r\x1b[K");

@@ -8,6 +8,9 @@ import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
 import { recall } from "../../../src/core/recall/recall";
 import { SnapshotReader } from "../../../src/core/snapshot/read";
+import { resolveProject } from "../../../src/core/project";
+import { loadSeen, rememberSeen } from "../../../src/core/recall/session-store";
+import { appendUsage, promptHash } from "../../../src/core/recall/usage-log";
 import type { RecallRules } from "../../../src/core/snapshot/format";
 
 // Far inside Claude Code's hook timeout (we register 10 s; its default is 30 s). Every step is
@@ -25,18 +28,36 @@ export function recallCommand(args: Args): number {
     logPath = vaultFiles.log(vault);
     const deadline = numberFlag(args, "deadline-ms") ?? DEFAULT_DEADLINE_MS;
 
-    const prompt = promptOf(readStdinSync());
-    if (prompt === undefined) return failOpen("stdin is not a UserPromptSubmit hook payload");
+    const payload = payloadOf(readStdinSync());
+    if (payload === undefined) return failOpen("stdin is not a UserPromptSubmit hook payload");
 
+    const started = performance.now();
     const reader = SnapshotReader.open(vaultFiles.snapshot(vault));
+    let result;
+    const sessions = vaultFiles.sessions(vault);
+    const seen = loadSeen(sessions, payload.sessionId);
     try {
-      const result = recall(prompt, reader, withOverrides(reader.header.rules, args), vault);
-      // Printing late is worse than printing nothing: Claude Code may already have moved on.
-      const elapsed = performance.now();
-      if (elapsed > deadline) return failOpen(`gave up: recall took ${Math.round(elapsed)} ms, over the ${deadline} ms deadline`);
-      if (result.text) writeSync(1, result.text);
+      const ctx = { project: resolveProject(payload.cwd), seen };
+      result = recall(payload.prompt, reader, withOverrides(reader.header.rules, args), vault, ctx);
     } finally {
       reader.close();
+    }
+    // Printing late is worse than printing nothing: Claude Code may already have moved on.
+    const elapsed = performance.now();
+    if (elapsed > deadline) return failOpen(`gave up: recall took ${Math.round(elapsed)} ms, over the ${deadline} ms deadline`);
+    if (result.text) writeSync(1, result.text);
+    // Bookkeeping after the answer is out, and never at the answer's expense.
+    try {
+      rememberSeen(sessions, payload.sessionId, seen, result.cards.map((c) => c.path));
+      appendUsage(vaultFiles.usageLog(vault), {
+        t: new Date().toISOString(),
+        session: payload.sessionId,
+        prompt: promptHash(payload.prompt),
+        cards: result.cards.map((c) => ({ path: c.path, score: Math.round(c.score * 10) / 10 })),
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      });
+    } catch (err) {
+      failOpen(`could not record the recall: ${err instanceof Error ? err.message : String(err)}`);
     }
     return 0;
   } catch (err) {
@@ -44,11 +65,21 @@ export function recallCommand(args: Args): number {
   }
 }
 
-function promptOf(stdin: string): string | undefined {
+interface Payload {
+  prompt: string;
+  sessionId: string;
+  cwd: string;
+}
+
+function payloadOf(stdin: string): Payload | undefined {
   try {
-    const payload = JSON.parse(stdin) as unknown;
-    if (payload && typeof payload === "object" && typeof (payload as { prompt?: unknown }).prompt === "string") {
-      return (payload as { prompt: string }).prompt;
+    const p = JSON.parse(stdin) as Record<string, unknown> | null;
+    if (p && typeof p === "object" && typeof p.prompt === "string") {
+      return {
+        prompt: p.prompt,
+        sessionId: typeof p.session_id === "string" ? p.session_id : "",
+        cwd: typeof p.cwd === "string" ? p.cwd : "",
+      };
     }
   } catch {
     /* malformed */

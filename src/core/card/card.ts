@@ -164,3 +164,11 @@ export function titleText(card: Card): string {
     .map(stripInline)
     .join("\n");
 }
+
+/** The headings after the first: title-like, but a long note has many, so they weigh less. */
+export function headingText(card: Card): string {
+  return card.headings
+    .filter((h) => h.text !== card.firstHeading)
+    .map((h) => h.text)
+    .join("\n");
+}

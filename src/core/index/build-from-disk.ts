@@ -1,10 +1,11 @@
 /** Builds the live index from a vault folder on disk, for the bridge's `index` command and benchmarks. */
 
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseCard } from "../card/card";
-import { listNotes, type ScopeRules } from "../vault/scan";
+import { indexOptionsOf, isCard, type VaultMemoryConfig } from "../config";
+import { listNotes } from "../vault/scan";
 import { MemoryIndex } from "./memory-index";
-import type { ScoringRules } from "./scorer";
 
 export interface BuildProgress {
   done: number;
@@ -17,14 +18,9 @@ export interface BuildResult {
   failed: { path: string; reason: string }[];
 }
 
-export function buildIndexFromDisk(
-  vault: string,
-  scope: ScopeRules,
-  rules: ScoringRules,
-  onProgress?: (p: BuildProgress) => void,
-): BuildResult {
-  const files = listNotes(vault, scope);
-  const index = new MemoryIndex(rules);
+export function buildIndexFromDisk(vault: string, config: VaultMemoryConfig, onProgress?: (p: BuildProgress) => void): BuildResult {
+  const files = listNotes(vault, config).filter((f) => isCard(f.path, config));
+  const index = new MemoryIndex(config.recall.scoring, indexOptionsOf(config.index, readSynonymsNote(vault, config)));
   const failed: BuildResult["failed"] = [];
   files.forEach((f, i) => {
     try {
@@ -35,4 +31,13 @@ export function buildIndexFromDisk(
     if (onProgress && (i % 100 === 0 || i === files.length - 1)) onProgress({ done: i + 1, total: files.length });
   });
   return { index, failed };
+}
+
+function readSynonymsNote(vault: string, config: VaultMemoryConfig): string | undefined {
+  if (!config.index.synonymsNote) return undefined;
+  try {
+    return readFileSync(join(vault, config.index.synonymsNote), "utf8");
+  } catch {
+    return undefined;
+  }
 }

@@ -1,24 +1,36 @@
 /** The live, incrementally updated index: what the plugin keeps in memory and the snapshot is written from. */
 
-import { titleText, type Card } from "../card/card";
+import { baseName, headingText, titleText, type Card } from "../card/card";
 import { tokenize } from "../text/tokenizer";
-import type { DocInfo, FlatPostings, PostingSource } from "./postings";
+import { DEFAULT_INDEX_OPTIONS, findSynonyms, prefixTerm, synonymPhrases, synonymTerm, type IndexOptions } from "./index-options";
+import type { FlatPostings, PostingSource } from "./postings";
 import { DEFAULT_SCORING, idfOf, impactOf, type ScoringRules } from "./scorer";
 
-export interface IndexedDoc extends DocInfo {
+export interface IndexedDoc {
   id: number;
+  path: string;
+  description: string;
+  type: string;
+  updated: number;
+  project: string;
+  /** Link targets as written (`name` or `folder/name`), resolved against the index when read. */
+  linkTargets: string[];
   length: number;
   /** Distinct terms of body and title, so removal touches only this doc's postings. */
   terms: string[];
-  type: string;
-  status: string;
-  project: string;
-  updated: number;
 }
 
+const BODY = 4;
+const HEADING = 2;
+const TITLE = 1;
+
+/** Cards in these states stay in the vault but are never recalled. */
+const RETIRED = new Set(["archived", "superseded", "merged"]);
+
 /**
- * A posting packs body term frequency and the title flag into one number (tf * 2 + inTitle), so
- * a term's postings are one Map of numbers: the cheapest shape to build for thousands of notes.
+ * A posting packs body term frequency and two flags into one number (tf * 4 + inHeading * 2 +
+ * inTitle), so a term's postings are one Map of numbers: the cheapest shape to build for
+ * thousands of notes.
  */
 type TermPostings = Map<number, number>;
 
@@ -26,10 +38,18 @@ export class MemoryIndex implements PostingSource {
   private readonly byPath = new Map<string, IndexedDoc>();
   private readonly byId = new Map<number, IndexedDoc>();
   private readonly terms = new Map<string, TermPostings>();
+  // Lower-cased file name → ids, since wikilinks resolve by name, case-insensitively.
+  private readonly byName = new Map<string, Set<number>>();
+  private readonly phrases: string[][][];
   private nextId = 0;
   private totalLength = 0;
 
-  constructor(readonly rules: ScoringRules = DEFAULT_SCORING) {}
+  constructor(
+    readonly rules: ScoringRules = DEFAULT_SCORING,
+    readonly indexOptions: IndexOptions = DEFAULT_INDEX_OPTIONS,
+  ) {
+    this.phrases = synonymPhrases(indexOptions);
+  }
 
   get docCount(): number {
     return this.byPath.size;
@@ -43,20 +63,34 @@ export class MemoryIndex implements PostingSource {
     return this.byPath.size === 0 ? 0 : this.totalLength / this.byPath.size;
   }
 
-  /** Adds the card, or replaces the card at the same path. */
+  /** Adds the card, or replaces the card at the same path. Archived and superseded cards are left out. */
   upsert(card: Card): void {
     this.remove(card.path);
+    if (RETIRED.has(card.status)) return;
     const id = this.nextId++;
+    const body = tokenize(card.body, this.indexOptions.tokenizer);
+    const title = tokenize(titleText(card), this.indexOptions.tokenizer);
+    const headings = tokenize(headingText(card), this.indexOptions.tokenizer);
     const packed = new Map<string, number>();
-    let length = 0;
-    for (const term of tokenize(card.body)) {
-      packed.set(term, (packed.get(term) ?? 0) + 2);
-      length++;
-    }
-    for (const term of tokenize(titleText(card))) {
+    // Body counts add up in steps of BODY; the title and heading flags are bits set once.
+    const add = (term: string, delta: number): void => {
       const p = packed.get(term) ?? 0;
-      if ((p & 1) === 0) packed.set(term, p + 1);
-    }
+      if (delta === BODY || (p & delta) === 0) packed.set(term, p + delta);
+    };
+    const addAll = (terms: readonly string[], delta: number): void => {
+      for (const term of terms) {
+        add(term, delta);
+        const pfx = prefixTerm(term, this.indexOptions);
+        if (pfx) add(pfx, delta);
+      }
+      for (const [g, at] of findSynonyms(terms, this.phrases)) {
+        for (let i = 0; i < (delta === BODY ? at.length : 1); i++) add(synonymTerm(g), delta);
+      }
+    };
+    addAll(body, BODY);
+    addAll(title, TITLE);
+    addAll(headings, HEADING);
+
     for (const [term, p] of packed) {
       let postings = this.terms.get(term);
       if (!postings) this.terms.set(term, (postings = new Map<number, number>()));
@@ -66,16 +100,20 @@ export class MemoryIndex implements PostingSource {
       id,
       path: card.path,
       description: card.description,
-      length,
-      terms: [...packed.keys()],
-      type: card.type,
-      status: card.status,
-      project: card.project,
+      type: card.type.toLowerCase(),
       updated: card.updated,
+      project: card.project,
+      linkTargets: [...new Set(card.links.map((l) => l.target))],
+      length: body.length,
+      terms: [...packed.keys()],
     };
     this.byPath.set(doc.path, doc);
     this.byId.set(id, doc);
-    this.totalLength += length;
+    const name = baseName(doc.path).toLowerCase();
+    let ids = this.byName.get(name);
+    if (!ids) this.byName.set(name, (ids = new Set()));
+    ids.add(id);
+    this.totalLength += body.length;
   }
 
   remove(path: string): boolean {
@@ -83,6 +121,7 @@ export class MemoryIndex implements PostingSource {
     if (!doc) return false;
     this.byPath.delete(path);
     this.byId.delete(doc.id);
+    this.byName.get(baseName(path).toLowerCase())?.delete(doc.id);
     this.totalLength -= doc.length;
     for (const term of doc.terms) {
       const postings = this.terms.get(term);
@@ -105,7 +144,7 @@ export class MemoryIndex implements PostingSource {
     return this.terms.size;
   }
 
-  /** Every term with its postings: doc id → tf * 2 + inTitle. */
+  /** Every term with its postings: doc id → tf * 4 + inHeading * 2 + inTitle. */
   termEntries(): IterableIterator<[string, ReadonlyMap<number, number>]> {
     return this.terms.entries();
   }
@@ -128,7 +167,19 @@ export class MemoryIndex implements PostingSource {
     return this.rules.k1 * (1 - this.rules.b + (this.rules.b * doc.length) / (avg > 0 ? avg : 1));
   }
 
-  doc(id: number): IndexedDoc | undefined {
-    return this.byId.get(id);
+  /** Ids a wikilink target resolves to: by path for `folder/name`, else by file name. */
+  resolveLink(target: string): number[] {
+    const t = target.toLowerCase();
+    if (t.includes("/")) {
+      const doc = this.byPath.get(target + ".md") ?? this.byPath.get(target);
+      return doc ? [doc.id] : [];
+    }
+    return [...(this.byName.get(t) ?? [])];
+  }
+
+  doc(id: number): (IndexedDoc & { links: number[] }) | undefined {
+    const doc = this.byId.get(id);
+    if (!doc) return undefined;
+    return { ...doc, links: doc.linkTargets.flatMap((t) => this.resolveLink(t)) };
   }
 }

@@ -9,11 +9,15 @@ export interface ScoringRules {
   b: number;
   /** Added once per query term found in the title field, however often it is there. */
   titleBonus: number;
+  /** Added once per query term found in a heading other than the first, if not in the title field. */
+  headingBonus: number;
 }
 
 export interface ThresholdRules {
-  /** Inject nothing scoring under this. */
+  /** Inject nothing scoring under this (in a vault of 258 cards; see scaleWithVault). */
   minScore: number;
+  /** 1 to scale minScore with the vault's size, 0 to use it as it is. */
+  scaleWithVault: number;
   /** Keep only cards scoring at least this share of the top card. */
   relativeToTop: number;
   /** A card must match at least this many distinct query terms. */
@@ -28,8 +32,8 @@ export interface Scored {
   matched: number;
 }
 
-export const DEFAULT_SCORING: ScoringRules = { k1: 1.2, b: 0.75, titleBonus: 3 };
-export const DEFAULT_THRESHOLDS: ThresholdRules = { minScore: 15, relativeToTop: 0.5, minMatchedTerms: 2, maxCards: 5 };
+export const DEFAULT_SCORING: ScoringRules = { k1: 1.2, b: 0.75, titleBonus: 3, headingBonus: 1 };
+export const DEFAULT_THRESHOLDS: ThresholdRules = { minScore: 15, scaleWithVault: 1, relativeToTop: 0.5, minMatchedTerms: 2, maxCards: 5 };
 
 /** BM25's inverse document frequency: rarer terms weigh more. */
 export function idfOf(df: number, docCount: number): number {
@@ -41,34 +45,67 @@ export function idfOf(df: number, docCount: number): number {
  * (BM25 body part + flat title bonus). Everything here is known when the index is written, so a
  * snapshot stores impacts and a recall only adds them up.
  *
- * @param packed body tf * 2 + 1 if the term is in the title field
+ * @param packed body tf * 4, plus 1 if the term is in the title field, plus 2 if in another heading
  * @param lengthFactor k1 * (1 - b + b * length / avgLength) for the doc
  */
 export function impactOf(packed: number, idf: number, lengthFactor: number, rules: ScoringRules): number {
-  const tf = packed >>> 1;
+  const tf = packed >>> 2;
   const bm25 = tf === 0 ? 0 : (tf * (rules.k1 + 1)) / (tf + lengthFactor);
-  const title = (packed & 1) === 1 ? rules.titleBonus : 0;
+  const title = (packed & 1) === 1 ? rules.titleBonus : (packed & 2) === 2 ? rules.headingBonus : 0;
   return Math.round(idf * (bm25 + title) * IMPACT_SCALE);
 }
 
+/** One word of the prompt, and the index terms that can stand for it, each with a weight. */
+export interface QueryGroup {
+  term: string;
+  alternatives: readonly (readonly [term: string, weight: number])[];
+}
+
+/** Every doc that matches any of `terms` and passes `keep`, best first. `terms` should be distinct. */
+export function scoreDocs(terms: readonly string[], source: PostingSource, keep: (s: Scored) => boolean = () => true): Scored[] {
+  return scoreGroups(
+    terms.map((term) => ({ term, alternatives: [[term, 1]] })),
+    source,
+    keep,
+  );
+}
+
 /**
- * Every doc that matches any of `terms` and passes `keep`, best first. `terms` should be distinct.
+ * Scores each group by its best alternative for the doc (a doc matching "configuration" exactly
+ * does not also collect the prefix "config*"), adds the groups up, and counts matched groups.
  *
  * Why typed arrays: a hook process runs this once, cold, in V8's interpreter, over postings of
  * thousands of docs. Flat arrays indexed by doc id cost a fraction of a Map of objects there.
  */
-export function scoreDocs(terms: readonly string[], source: PostingSource, keep: (s: Scored) => boolean = () => true): Scored[] {
-  const scores = new Int32Array(source.idLimit);
+export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource, keep: (s: Scored) => boolean = () => true): Scored[] {
+  const scores = new Float64Array(source.idLimit);
   const matched = new Uint16Array(source.idLimit);
+  const best = new Float64Array(source.idLimit);
+  // Which group last touched a doc (1-based), so a doc joins a group's list once.
+  const stamp = new Uint32Array(source.idLimit);
   const touched: number[] = [];
-  for (const term of terms) {
-    const list = source.postings(term);
-    if (!list) continue;
-    for (let i = 0; i < list.length; i += POSTING_WIDTH) {
-      const doc = list[i];
+  const inGroup: number[] = [];
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g];
+    inGroup.length = 0;
+    for (const [term, weight] of group.alternatives) {
+      const list = source.postings(term);
+      if (!list) continue;
+      for (let i = 0; i < list.length; i += POSTING_WIDTH) {
+        const doc = list[i];
+        const gain = list[i + 1] * weight;
+        if (stamp[doc] !== g + 1) {
+          stamp[doc] = g + 1;
+          inGroup.push(doc);
+        }
+        if (gain > best[doc]) best[doc] = gain;
+      }
+    }
+    for (const doc of inGroup) {
       if (matched[doc] === 0) touched.push(doc);
-      scores[doc] += list[i + 1];
+      scores[doc] += best[doc];
       matched[doc]++;
+      best[doc] = 0;
     }
   }
   const out: Scored[] = [];

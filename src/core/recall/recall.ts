@@ -1,10 +1,13 @@
-/** Turns a prompt into the lines Claude sees: score, apply thresholds, format under a hard cap. */
+/** Turns a prompt into the lines Claude sees: score, rerank by signals, apply thresholds, format under a cap. */
 
 import { join } from "node:path";
-import type { PostingSource } from "../index/postings";
-import { applyThresholds, passesFloor, scoreDocs } from "../index/scorer";
-import { uniqueTerms } from "../text/tokenizer";
+import { synonymPhrases } from "../index/index-options";
+import type { DocInfo, PostingSource } from "../index/postings";
+import { byScore, idfOf, scoreGroups } from "../index/scorer";
+import { isAcknowledgement } from "../text/chitchat";
 import type { RecallRules } from "../snapshot/format";
+import { buildQuery, requiredMatches } from "./query";
+import { projectTier, recencyWeight, typeWeight } from "./signals";
 
 export interface RecalledCard {
   /** Vault-relative path. */
@@ -19,25 +22,84 @@ export interface Recall {
   text: string;
 }
 
-// A pasted log can hold thousands of distinct words; each costs a segment read, and the first few
-// dozen already say what the prompt is about.
-const MAX_QUERY_TERMS = 64;
+export interface RecallContext {
+  /** The project the prompt comes from (see resolveProject); its cards go first. */
+  project?: string;
+  /** Cards already injected in this session: the next-best card takes their slot. */
+  seen?: ReadonlySet<string>;
+  now?: number;
+}
+
+// Signals only reorder cards that text already found; the best few dozen by text are plenty.
+const RERANK_POOL = 24;
 const MAX_DESCRIPTION_CHARS = 200;
 
 export const RECALL_HEADER =
   "Vault Memory matched these notes from the user's vault to this prompt, best first. " +
   "Read the ones that bear on it before answering; ignore the rest.";
 
-export function recall(prompt: string, source: PostingSource, rules: RecallRules, vaultRoot: string): Recall {
-  const terms = uniqueTerms(prompt).slice(0, MAX_QUERY_TERMS);
-  if (terms.length === 0) return { cards: [], text: "" };
-  const picked = applyThresholds(scoreDocs(terms, source, passesFloor(rules.thresholds)), rules.thresholds);
-  const cards: RecalledCard[] = [];
-  for (const s of picked) {
+interface Candidate {
+  doc: number;
+  info: DocInfo;
+  score: number;
+}
+
+export function recall(prompt: string, source: PostingSource, rules: RecallRules, vaultRoot: string, ctx: RecallContext = {}): Recall {
+  const options = source.indexOptions;
+  const groups = buildQuery(prompt, options, synonymPhrases(options));
+  if (groups.length === 0) return { cards: [], text: "" };
+  const t = { ...rules.thresholds, minScore: effectiveMinScore(rules, source.docCount, prompt) };
+  const need = requiredMatches(groups.length, t.minMatchedTerms);
+  // Signals can lift a card by at most their product, so cards that could not reach the floor are cut early.
+  const liftCeiling = maxLift(rules);
+  const ranked = scoreGroups(groups, source, (s) => s.matched >= need && s.score * liftCeiling >= t.minScore).slice(0, RERANK_POOL);
+
+  const now = ctx.now ?? Date.now();
+  const candidates: Candidate[] = [];
+  for (const s of ranked) {
     const info = source.doc(s.doc);
-    if (info) cards.push({ path: info.path, description: info.description, score: s.score });
+    if (info) candidates.push({ doc: s.doc, info, score: s.score * typeWeight(info, rules.signals) * recencyWeight(info, now, rules.signals) });
   }
-  return { cards, text: formatRecall(cards, vaultRoot, rules.maxChars) };
+  candidates.sort((a, b) => byScore({ doc: a.doc, score: a.score, matched: 0 }, { doc: b.doc, score: b.score, matched: 0 }));
+  if (candidates.length > 1 && rules.signals.linkBoost !== 1) {
+    const linked = new Set(candidates[0].info.links);
+    for (const c of candidates.slice(1)) if (linked.has(c.doc)) c.score *= rules.signals.linkBoost;
+    candidates.sort((a, b) => b.score - a.score || a.doc - b.doc);
+  }
+
+  const eligible = candidates.filter((c) => c.score >= t.minScore);
+  if (eligible.length === 0) return { cards: [], text: "" };
+  const floor = eligible[0].score * t.relativeToTop;
+  const project = ctx.project ?? "";
+  const picked = eligible
+    .filter((c) => c.score >= floor && !ctx.seen?.has(c.info.path))
+    .map((c, rank) => ({ c, rank, tier: projectTier(c.info, project) }))
+    .sort((a, b) => a.tier - b.tier || a.rank - b.rank)
+    .slice(0, t.maxCards)
+    .map(({ c }) => ({ path: c.info.path, description: c.info.description, score: c.score }));
+  return { cards: picked, text: formatRecall(picked, vaultRoot, rules.maxChars) };
+}
+
+// The vault size at which the user's minimum score of 15 was chosen (258 cards).
+const REFERENCE_VAULT_CARDS = 258;
+
+/**
+ * The minimum score for this vault and prompt. Scores grow with IDF, and IDF with the number of
+ * cards, so a fixed 15 would silence a new 15-card vault and let noise through in a 6,000-note
+ * one: the floor keeps its meaning by scaling with the IDF of a term found in a single card.
+ * A prompt that opens with an acknowledgement ("great, that worked, next step") is chit-chat
+ * unless it says something specific, so its floor is doubled.
+ */
+export function effectiveMinScore(rules: RecallRules, docCount: number, prompt: string): number {
+  const t = rules.thresholds;
+  const scale = t.scaleWithVault > 0 ? idfOf(1, Math.max(docCount, 2)) / idfOf(1, REFERENCE_VAULT_CARDS) : 1;
+  return t.minScore * scale * (isAcknowledgement(prompt) ? 2 : 1);
+}
+
+function maxLift(rules: RecallRules): number {
+  const s = rules.signals;
+  const types = Object.values(s.typeWeights).filter((w) => Number.isFinite(w));
+  return Math.max(1, ...types) * (1 + Math.max(0, s.recencyBoost)) * Math.max(1, s.linkBoost);
 }
 
 /** Header plus one line per card, never longer than `maxChars`: cards that do not fit are dropped whole. */

@@ -7,7 +7,9 @@
  * query's terms, and the chunks of the few cards it prints: its cost does not grow with the vault.
  */
 
+import type { IndexOptions } from "../index/index-options";
 import type { ScoringRules, ThresholdRules } from "../index/scorer";
+import type { SignalRules } from "../recall/signals";
 
 export const SNAPSHOT_FORMAT = "vault-memory-snapshot";
 export const SNAPSHOT_VERSION = 1;
@@ -22,6 +24,7 @@ export interface RecallRules {
   thresholds: ThresholdRules;
   /** Hard cap on the characters recall prints. */
   maxChars: number;
+  signals: SignalRules;
 }
 
 export interface SnapshotHeader {
@@ -38,12 +41,18 @@ export interface SnapshotHeader {
   checksum: string;
   createdAt: string;
   rules: RecallRules;
+  index: IndexOptions;
 }
 
 /** Shard segment: term → flat postings (see FlatPostings). */
 export type ShardSegment = Record<string, number[]>;
-/** Doc chunk segment: [path, description] per doc id, starting at chunk × DOCS_PER_CHUNK. */
-export type DocChunkSegment = [string, string][];
+/**
+ * Doc chunk segment, one row per doc id starting at chunk × DOCS_PER_CHUNK:
+ * [path, description, type, updated (epoch days), project, linked doc ids].
+ */
+export type DocRow = [string, string, string, number, string, number[]];
+export type DocChunkSegment = DocRow[];
+export const DAY_MS = 86_400_000;
 
 /** Enough shards that one holds about this many terms, so a shard parses in well under a millisecond. */
 export const TERMS_PER_SHARD = 48;

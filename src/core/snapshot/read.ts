@@ -1,10 +1,12 @@
 /** Reads a snapshot lazily: the header, then only the segments a query needs, each checked before use. */
 
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import type { IndexOptions } from "../index/index-options";
 import type { DocInfo, FlatPostings, PostingSource } from "../index/postings";
 import { TOKENIZER_VERSION } from "../text/tokenizer";
 import { fnv1aBytes, fnv1aString } from "../io/hash";
 import {
+  DAY_MS,
   DOCS_PER_CHUNK,
   MAX_HEADER_BYTES,
   RECORD_WIDTH,
@@ -66,6 +68,10 @@ export class SnapshotReader implements PostingSource {
     }
   }
 
+  get indexOptions(): IndexOptions {
+    return this.header.index;
+  }
+
   get docCount(): number {
     return this.header.cards;
   }
@@ -93,7 +99,7 @@ export class SnapshotReader implements PostingSource {
       this.chunkCache.set(chunk, seg);
     }
     const row = seg[id - chunk * DOCS_PER_CHUNK];
-    return row ? { path: row[0], description: row[1] } : undefined;
+    return row ? { path: row[0], description: row[1], type: row[2], updated: row[3] * DAY_MS, project: row[4], links: row[5] } : undefined;
   }
 
   close(): void {
@@ -152,7 +158,7 @@ function checkHeader(value: unknown): SnapshotHeader {
     throw new SnapshotError("tokenizer-mismatch", `snapshot tokenizer ${String(h.tokenizer)} is not ${TOKENIZER_VERSION}; run the index command again`);
   }
   const ints = [h.cards, h.shards, h.docChunks, h.bodyBytes];
-  if (!ints.every((n) => Number.isInteger(n) && (n as number) >= 0) || !h.shards || !h.rules) {
+  if (!ints.every((n) => Number.isInteger(n) && (n as number) >= 0) || !h.shards || !h.rules || !h.index) {
     throw new SnapshotError("corrupt", "snapshot header is missing fields");
   }
   return h as SnapshotHeader;

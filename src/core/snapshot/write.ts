@@ -7,6 +7,7 @@ import { fnv1aBytes, fnv1aString } from "../io/hash";
 import { writeFileAtomic } from "../io/atomic";
 import { checksumOf } from "./checksum";
 import {
+  DAY_MS,
   DOCS_PER_CHUNK,
   RECORD_WIDTH,
   SNAPSHOT_FORMAT,
@@ -56,7 +57,14 @@ export function serializeSnapshot(index: MemoryIndex, rules: RecallRules, now = 
 
   const segments: Buffer[] = shards.map((entries) => Buffer.from("{" + entries.join(",") + "}\n", "utf8"));
   for (let i = 0; i < docs.length; i += DOCS_PER_CHUNK) {
-    const chunk: DocChunkSegment = docs.slice(i, i + DOCS_PER_CHUNK).map((d) => [d.path, d.description]);
+    const chunk: DocChunkSegment = docs.slice(i, i + DOCS_PER_CHUNK).map((d) => [
+      d.path,
+      d.description,
+      d.type,
+      Math.round(d.updated / DAY_MS),
+      d.project,
+      [...new Set(d.linkTargets.flatMap((t) => index.resolveLink(t)).map((id) => dense[id]))].filter((n) => n >= 0).sort((a, b) => a - b),
+    ]);
     segments.push(Buffer.from(JSON.stringify(chunk) + "\n", "utf8"));
   }
 
@@ -83,6 +91,7 @@ export function serializeSnapshot(index: MemoryIndex, rules: RecallRules, now = 
     checksum: checksumOf(body),
     createdAt: now.toISOString(),
     rules: { ...rules, scoring: index.rules },
+    index: index.indexOptions,
   };
   return Buffer.concat([Buffer.from(JSON.stringify(header) + "\n", "utf8"), body]);
 }

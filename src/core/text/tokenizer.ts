@@ -1,10 +1,23 @@
 /** The one tokenizer: Latin-script words and CJK bigrams, shared by the index, the query and every scorer. */
 
+import { stem } from "./stemmer";
 import { CJK_PARTICLES, CJK_STOP_TERMS, ENGLISH_STOP_WORDS } from "./stopwords";
+import { T2S_PAIRS } from "./t2s-table";
 
 // Bumped whenever the terms produced for the same text change, so that a snapshot built by an
 // older tokenizer is refused instead of silently matching nothing.
-export const TOKENIZER_VERSION = 1;
+export const TOKENIZER_VERSION = 2;
+
+export interface TokenizerOptions {
+  /** Fold English inflections: "notes" and "note", "deleted" and "delete" become one term. */
+  stem: boolean;
+  /** Fold traditional Chinese characters into simplified, so one vault can hold both. */
+  foldChinese: boolean;
+}
+
+/** The user's original rules, kept for the evaluation's side-by-side baseline. */
+export const PLAIN_TOKENIZER: TokenizerOptions = { stem: false, foldChinese: false };
+export const DEFAULT_TOKENIZER: TokenizerOptions = { stem: true, foldChinese: true };
 
 // Words longer than this are hashes, base64 or minified code: noise that bloats the index.
 const MAX_WORD_LENGTH = 40;
@@ -16,20 +29,20 @@ const CJK = 2;
 type Kind = typeof BREAK | typeof WORD | typeof CJK;
 
 /** Terms of `text` in order, stop words removed; duplicates kept, since BM25 counts them. */
-export function tokenize(text: string): string[] {
+export function tokenize(text: string, options: TokenizerOptions = DEFAULT_TOKENIZER): string[] {
   const out: string[] = [];
-  forEachTerm(text, (term) => out.push(term));
+  forEachTerm(text, options, (term) => out.push(term));
   return out;
 }
 
 /** Distinct terms of `text`, in first-seen order. */
-export function uniqueTerms(text: string): string[] {
-  return [...new Set(tokenize(text))];
+export function uniqueTerms(text: string, options: TokenizerOptions = DEFAULT_TOKENIZER): string[] {
+  return [...new Set(tokenize(text, options))];
 }
 
 // A hand-written scanner rather than a Unicode-property regex: compiling \p{Script=Han} costs a
 // cold hook process several milliseconds, more than the whole recall after it.
-function forEachTerm(text: string, emit: (term: string) => void): void {
+function forEachTerm(text: string, options: TokenizerOptions, emit: (term: string) => void): void {
   // NFKC folds full-width Latin and half-width kana; pure ASCII needs no folding.
   const s = (isAscii(text) ? text : text.normalize("NFKC")).toLowerCase();
   let start = 0;
@@ -38,8 +51,8 @@ function forEachTerm(text: string, emit: (term: string) => void): void {
     const cp = i < s.length ? (s.codePointAt(i) as number) : 32;
     const k = classify(cp);
     if (k !== kind) {
-      if (kind === WORD) emitWord(s.slice(start, i), emit);
-      else if (kind === CJK) emitCjkRun(s.slice(start, i), emit);
+      if (kind === WORD) emitWord(s.slice(start, i), options, emit);
+      else if (kind === CJK) emitCjkRun(s.slice(start, i), options, emit);
       start = i;
       kind = k;
     }
@@ -93,16 +106,20 @@ function isSeparator(cp: number): boolean {
   );
 }
 
-function emitWord(word: string, emit: (term: string) => void): void {
+function emitWord(word: string, options: TokenizerOptions, emit: (term: string) => void): void {
   if (word.length > MAX_WORD_LENGTH) return;
   // A lone letter is never a subject; a lone digit run ("2", "404") can be, if it is long enough.
   if (word.length < 2) return;
   if (ENGLISH_STOP_WORDS.has(word)) return;
-  emit(word);
+  emit(options.stem ? stem(word) : word);
 }
 
-function emitCjkRun(run: string, emit: (term: string) => void): void {
+function emitCjkRun(run: string, options: TokenizerOptions, emit: (term: string) => void): void {
   const chars = Array.from(run);
+  if (options.foldChinese) {
+    const table = t2s();
+    for (let i = 0; i < chars.length; i++) chars[i] = table.get(chars[i]) ?? chars[i];
+  }
   if (chars.length === 1) {
     if (!CJK_STOP_TERMS.has(chars[0])) emit(chars[0]);
     return;
@@ -112,4 +129,16 @@ function emitCjkRun(run: string, emit: (term: string) => void): void {
     const bigram = chars[i] + chars[i + 1];
     if (!CJK_STOP_TERMS.has(bigram)) emit(bigram);
   }
+}
+
+let t2sMap: Map<string, string> | undefined;
+
+// Built on first use: a hook whose prompt has no Chinese never pays for it.
+function t2s(): Map<string, string> {
+  if (!t2sMap) {
+    t2sMap = new Map();
+    const chars = Array.from(T2S_PAIRS);
+    for (let i = 0; i + 1 < chars.length; i += 2) t2sMap.set(chars[i], chars[i + 1]);
+  }
+  return t2sMap;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseCard } from "../../../src/core/card/card";
 import { MemoryIndex } from "../../../src/core/index/memory-index";
+import { tokenize } from "../../../src/core/text/tokenizer";
 import { DEFAULT_SCORING, DEFAULT_THRESHOLDS, applyThresholds, idfOf, impactOf, scoreDocs, type Scored } from "../../../src/core/index/scorer";
 
 function indexOf(cards: Record<string, string>): MemoryIndex {
@@ -50,10 +51,10 @@ describe("scoreDocs", () => {
 
   it("indexes and finds prototype-named words like any other", () => {
     const index = indexOf({ "a.md": "constructor __proto__ toString", "b.md": "plain words" });
-    for (const term of ["constructor", "proto", "tostring"]) {
-      expect(scoreDocs([term], index).map((s) => index.doc(s.doc)?.path)).toEqual(["a.md"]);
+    for (const word of ["constructor", "__proto__", "toString"]) {
+      expect(scoreDocs(tokenize(word), index).map((s) => index.doc(s.doc)?.path)).toEqual(["a.md"]);
     }
-    expect(scoreDocs(["hasownproperty", "valueof"], index)).toEqual([]);
+    expect(scoreDocs(tokenize("hasOwnProperty valueOf"), index)).toEqual([]);
   });
 
   it("follows updates and removals", () => {

@@ -9,7 +9,7 @@ import { SAMPLE_VAULT } from "../../helpers";
 const config = defaultConfig();
 let index: MemoryIndex;
 beforeAll(() => {
-  index = buildIndexFromDisk(SAMPLE_VAULT, config, config.recall.scoring).index;
+  index = buildIndexFromDisk(SAMPLE_VAULT, config).index;
 });
 
 describe("recall on the sample vault", () => {

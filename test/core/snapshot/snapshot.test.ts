@@ -8,6 +8,7 @@ import { recall } from "../../../src/core/recall/recall";
 import { SnapshotError, SnapshotReader } from "../../../src/core/snapshot/read";
 import { verifySnapshot } from "../../../src/core/snapshot/verify";
 import { serializeSnapshot, writeSnapshot } from "../../../src/core/snapshot/write";
+import { TOKENIZER_VERSION } from "../../../src/core/text/tokenizer";
 import { CORPUS, SAMPLE_VAULT, tempDir } from "../../helpers";
 
 const config = defaultConfig();
@@ -15,8 +16,8 @@ let sample: MemoryIndex;
 let zh: MemoryIndex;
 
 beforeAll(() => {
-  sample = buildIndexFromDisk(SAMPLE_VAULT, config, config.recall.scoring).index;
-  zh = buildIndexFromDisk(join(CORPUS, "zh"), config, config.recall.scoring).index;
+  sample = buildIndexFromDisk(SAMPLE_VAULT, config).index;
+  zh = buildIndexFromDisk(join(CORPUS, "zh"), config).index;
 });
 
 function written(index: MemoryIndex): string {
@@ -55,14 +56,14 @@ describe("snapshot round trip", () => {
   it("records format, tokenizer, card count and a checksum that verifies", () => {
     const path = written(sample);
     const header = verifySnapshot(path);
-    expect(header).toMatchObject({ format: "vault-memory-snapshot", version: 1, tokenizer: 1, cards: sample.docCount });
+    expect(header).toMatchObject({ format: "vault-memory-snapshot", version: 1, tokenizer: TOKENIZER_VERSION, cards: sample.docCount });
     expect(header.checksum).toMatch(/^fnv1a32:[0-9a-f]{8}$/);
   });
 
   it("is the same bytes for the same vault, whatever order cards were added in", () => {
     const now = new Date("2026-01-01T00:00:00Z");
     const a = serializeSnapshot(sample, config.recall, now);
-    const b = serializeSnapshot(buildIndexFromDisk(SAMPLE_VAULT, config, config.recall.scoring).index, config.recall, now);
+    const b = serializeSnapshot(buildIndexFromDisk(SAMPLE_VAULT, config).index, config.recall, now);
     expect(a.equals(b)).toBe(true);
   });
 });
@@ -82,7 +83,7 @@ describe("a broken snapshot is refused with a reason", () => {
     ["not ours", (p) => writeFileSync(p, '{"hello":"world"}\n'), "not-a-snapshot"],
     ["garbage", (p) => writeFileSync(p, "\u0000\u0001binary\n"), "corrupt"],
     ["an older format", (p, b) => writeFileSync(p, Buffer.concat([Buffer.from(headerLine(b).replace('"version":1', '"version":0')), b.subarray(b.indexOf(0x0a))])), "old-version"],
-    ["another tokenizer", (p, b) => writeFileSync(p, Buffer.concat([Buffer.from(headerLine(b).replace('"tokenizer":1', '"tokenizer":99')), b.subarray(b.indexOf(0x0a))])), "tokenizer-mismatch"],
+    ["another tokenizer", (p, b) => writeFileSync(p, Buffer.concat([Buffer.from(headerLine(b).replace(`"tokenizer":${TOKENIZER_VERSION}`, '"tokenizer":99')), b.subarray(b.indexOf(0x0a))])), "tokenizer-mismatch"],
     [
       "a flipped byte inside a segment",
       (p, b) => {

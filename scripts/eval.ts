@@ -1,0 +1,94 @@
+/**
+ * `npm run eval`: recall quality on real vaults, the user's plain rules side by side with the
+ * current ranking. Prints hit@5, MRR, silence on chit-chat and the mean number of cards injected.
+ */
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { defaultConfig } from "../src/core/config";
+import { buildIndexFromDisk } from "../src/core/index/build-from-disk";
+import { PLAIN_INDEX_OPTIONS } from "../src/core/index/index-options";
+import { MemoryIndex } from "../src/core/index/memory-index";
+import { applyThresholds, scoreDocs } from "../src/core/index/scorer";
+import { recall } from "../src/core/recall/recall";
+import { parseCard } from "../src/core/card/card";
+import { listNotes } from "../src/core/vault/scan";
+import { PLAIN_TOKENIZER, uniqueTerms } from "../src/core/text/tokenizer";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const corpus = join(root, "..", "shared", "corpora", "obsidian-help");
+const queries = (name: string): unknown => JSON.parse(readFileSync(join(root, "eval", "queries", name), "utf8"));
+
+interface Question {
+  q: string;
+  expect: string[];
+}
+type Ranker = (prompt: string) => string[];
+
+interface Metrics {
+  hit5: number;
+  mrr: number;
+  silence: number;
+  cards: number;
+  misses: string[];
+}
+
+/** The read path exactly as the user ran it: plain tokens, BM25 + title bonus, fixed thresholds. */
+function plainRanker(vault: string): Ranker {
+  const cfg = defaultConfig();
+  const index = new MemoryIndex({ ...cfg.recall.scoring, headingBonus: 0 }, PLAIN_INDEX_OPTIONS);
+  for (const f of listNotes(vault, cfg)) index.upsert(parseCard(f.path, readFileSync(f.abs, "utf8"), f.mtime));
+  return (prompt) =>
+    applyThresholds(scoreDocs(uniqueTerms(prompt, PLAIN_TOKENIZER), index), cfg.recall.thresholds).map((s) => index.doc(s.doc)?.path ?? "");
+}
+
+/** The shipped ranking: what `recall` prints, for a fresh session outside any project. */
+function currentRanker(vault: string): Ranker {
+  const cfg = defaultConfig();
+  const { index } = buildIndexFromDisk(vault, cfg);
+  return (prompt) => recall(prompt, index, cfg.recall, vault).cards.map((c) => c.path);
+}
+
+function measure(rank: Ranker, questions: Question[], chitchat: string[]): Metrics {
+  let hits = 0;
+  let rr = 0;
+  let injected = 0;
+  const misses: string[] = [];
+  for (const { q, expect } of questions) {
+    const got = rank(q).slice(0, 5);
+    injected += got.length;
+    const at = got.findIndex((p) => expect.includes(p));
+    if (at >= 0) {
+      hits++;
+      rr += 1 / (at + 1);
+    } else misses.push(`${q}  →  ${got[0] ?? "(nothing)"}`);
+  }
+  const noisy = chitchat.filter((p) => rank(p).length > 0);
+  misses.push(...noisy.map((p) => `(chit-chat) ${p}  →  ${rank(p)[0]}`));
+  const silent = chitchat.length - noisy.length;
+  return { hit5: hits / questions.length, mrr: rr / questions.length, silence: silent / chitchat.length, cards: injected / questions.length, misses };
+}
+
+const chitchat = queries("chitchat.json") as string[];
+const sets: [string, string, Question[]][] = [["sample vault", join(root, "sample-vault"), queries("sample.json") as Question[]]];
+sets.push(["obsidian-help/en", join(corpus, "en"), queries("en.json") as Question[]]);
+sets.push(["obsidian-help/zh", join(corpus, "zh"), queries("zh.json") as Question[]]);
+
+const verbose = process.argv.includes("--misses");
+console.log(`${chitchat.length} chit-chat prompts per vault; goal: hit@5 ≥ 0.90, MRR ≥ 0.80, silence 100%, ≤ 3 cards\n`);
+console.log("| vault | questions | ranking | hit@5 | MRR | chit-chat silent | cards per prompt |");
+console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: |");
+const allMisses: string[] = [];
+for (const [name, vault, questions] of sets) {
+  for (const [label, ranker] of [
+    ["plain rules", plainRanker(vault)],
+    ["current", currentRanker(vault)],
+  ] as const) {
+    const m = measure(ranker, questions, chitchat);
+    const pct = (x: number): string => `${Math.round(x * 100)}%`;
+    console.log(`| ${name} | ${questions.length} | ${label} | ${m.hit5.toFixed(2)} | ${m.mrr.toFixed(2)} | ${pct(m.silence)} | ${m.cards.toFixed(1)} |`);
+    if (label === "current") allMisses.push(...m.misses.map((x) => `[${name}] ${x}`));
+  }
+}
+if (verbose) console.log("\nMisses of the current ranking:\n" + allMisses.join("\n"));

@@ -1,0 +1,74 @@
+/** How text becomes index terms: fixed when a snapshot is written, and read back by every recall. */
+
+import { DEFAULT_TOKENIZER, PLAIN_TOKENIZER, tokenize, type TokenizerOptions } from "../text/tokenizer";
+
+export interface IndexOptions {
+  tokenizer: TokenizerOptions;
+  /**
+   * Latin terms at least this long are also indexed under their first `prefixLength` letters plus
+   * "*", so "config" finds "configuration". 0 turns prefixes off.
+   */
+  prefixLength: number;
+  /** Groups of phrases that mean the same, from the vault's synonyms note. */
+  synonyms: string[][];
+}
+
+export const DEFAULT_INDEX_OPTIONS: IndexOptions = { tokenizer: DEFAULT_TOKENIZER, prefixLength: 5, synonyms: [] };
+/** The user's original rules: no stemming, no folding, no prefixes, no synonyms. */
+export const PLAIN_INDEX_OPTIONS: IndexOptions = { tokenizer: PLAIN_TOKENIZER, prefixLength: 0, synonyms: [] };
+
+const PREFIX_MARK = "*";
+const SYNONYM_MARK = "~";
+
+export function prefixTerm(term: string, options: IndexOptions): string | undefined {
+  const p = options.prefixLength;
+  if (p === 0 || term.length < p) return undefined;
+  const c = term.charCodeAt(0);
+  // Latin letters and digits only: CJK bigrams are already short, and other scripts do not stem.
+  if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39))) return undefined;
+  return term.slice(0, p) + PREFIX_MARK;
+}
+
+export function synonymTerm(group: number): string {
+  return SYNONYM_MARK + group;
+}
+
+/** Each synonym group's phrases as term sequences, ready for matching against a token list. */
+export function synonymPhrases(options: IndexOptions): string[][][] {
+  return options.synonyms.map((group) => group.map((phrase) => tokenize(phrase, options.tokenizer)).filter((t) => t.length > 0));
+}
+
+/**
+ * Where each synonym group occurs in `tokens`: group index → positions of the first token of each
+ * occurrence. Phrases match as whole token sequences, so "定时任务" does not match "任务" alone.
+ */
+export function findSynonyms(tokens: readonly string[], phrases: string[][][]): Map<number, number[]> {
+  const found = new Map<number, number[]>();
+  if (phrases.length === 0) return found;
+  phrases.forEach((group, g) => {
+    for (const phrase of group) {
+      for (let i = 0; i + phrase.length <= tokens.length; i++) {
+        let ok = true;
+        for (let j = 0; j < phrase.length && ok; j++) ok = tokens[i + j] === phrase[j];
+        if (ok) found.set(g, [...(found.get(g) ?? []), i]);
+      }
+    }
+  });
+  return found;
+}
+
+/**
+ * Parses a synonyms note: one group per line, phrases separated by commas (either width) or
+ * 、; headings, frontmatter and lines with a single phrase are ignored. A leading "- " is allowed.
+ */
+export function parseSynonyms(text: string): string[][] {
+  const body = text.replace(/^---\n[\s\S]*?\n---\n/, "");
+  const groups: string[][] = [];
+  for (const raw of body.split(/\r?\n/)) {
+    const line = raw.replace(/^\s*[-*+]\s+/, "").trim();
+    if (line === "" || line.startsWith("#") || line.startsWith(">")) continue;
+    const phrases = line.split(/[,，、]/).map((p) => p.trim()).filter((p) => p !== "");
+    if (phrases.length >= 2) groups.push(phrases);
+  }
+  return groups;
+}

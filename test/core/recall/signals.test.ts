@@ -1,0 +1,211 @@
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseCard } from "../../../src/core/card/card";
+import { defaultConfig } from "../../../src/core/config";
+import { DEFAULT_INDEX_OPTIONS, parseSynonyms } from "../../../src/core/index/index-options";
+import { MemoryIndex } from "../../../src/core/index/memory-index";
+import { resolveProject } from "../../../src/core/project";
+import { buildQuery, requiredMatches } from "../../../src/core/recall/query";
+import { effectiveMinScore, recall } from "../../../src/core/recall/recall";
+import { loadSeen, rememberSeen } from "../../../src/core/recall/session-store";
+import { DEFAULT_SIGNALS, projectTier, recencyWeight, typeWeight } from "../../../src/core/recall/signals";
+import { appendUsage, promptHash } from "../../../src/core/recall/usage-log";
+import { isAcknowledgement } from "../../../src/core/text/chitchat";
+import { tokenize } from "../../../src/core/text/tokenizer";
+import { tempDir } from "../../helpers";
+
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 10, 30);
+
+function card(fm: Record<string, string>, body: string): string {
+  const lines = Object.entries(fm).map(([k, v]) => `${k}: ${v}`);
+  return `---\n${lines.join("\n")}\n---\n${body}\n`;
+}
+
+function indexOf(cards: Record<string, string>, synonyms: string[][] = []): MemoryIndex {
+  const cfg = defaultConfig();
+  const index = new MemoryIndex(cfg.recall.scoring, { ...DEFAULT_INDEX_OPTIONS, synonyms });
+  for (const [path, text] of Object.entries(cards)) index.upsert(parseCard(path, text));
+  // Filler so that IDF and the vault-size scaling behave as in a real vault.
+  for (let i = 0; i < 40; i++) index.upsert(parseCard(`filler/${i}.md`, `filler note number ${i} about gardening and cooking`));
+  return index;
+}
+
+const rules = (): ReturnType<typeof defaultConfig>["recall"] => defaultConfig().recall;
+const paths = (r: { cards: { path: string }[] }): string[] => r.cards.map((c) => c.path);
+
+describe("type weight", () => {
+  it("puts decision and debugging cards above plain notes with the same text", () => {
+    const body = "the deploy pipeline fails on the staging cluster because the token expired";
+    const index = indexOf({
+      "a-note.md": card({ name: "pipeline staging", description: "x" }, body),
+      "b-debug.md": card({ name: "pipeline staging", description: "x", type: "debugging" }, body),
+    });
+    expect(paths(recall("deploy pipeline fails on staging cluster", index, rules(), "/v", { now: NOW }))[0]).toBe("b-debug.md");
+    const r = rules();
+    r.signals.typeWeights = { note: 2 };
+    expect(typeWeight({ path: "", description: "", type: "debugging", updated: 0, project: "", links: [] }, r.signals)).toBe(1);
+  });
+});
+
+describe("recency", () => {
+  it("is a gentle prior with a 30-day half-life, never a cut-off", () => {
+    const doc = (ageDays: number) => ({ path: "", description: "", type: "", updated: NOW - ageDays * DAY, project: "", links: [] });
+    expect(recencyWeight(doc(0), NOW, DEFAULT_SIGNALS)).toBeCloseTo(1.15, 5);
+    expect(recencyWeight(doc(30), NOW, DEFAULT_SIGNALS)).toBeCloseTo(1.075, 5);
+    expect(recencyWeight(doc(365), NOW, DEFAULT_SIGNALS)).toBeGreaterThan(1);
+    expect(recencyWeight(doc(3650), NOW, DEFAULT_SIGNALS)).toBeGreaterThanOrEqual(1);
+    expect(recencyWeight({ ...doc(0), updated: 0 }, NOW, DEFAULT_SIGNALS)).toBe(1);
+  });
+
+  it("breaks a tie between equal cards in favour of the newer one", () => {
+    const body = "sqlite busy timeout wal mode for parallel hooks writing";
+    const index = indexOf({
+      "old.md": card({ name: "sqlite locking", description: "x", updated: "2025-01-01" }, body),
+      "new.md": card({ name: "sqlite locking", description: "x", updated: "2026-11-20" }, body),
+    });
+    expect(paths(recall("sqlite busy timeout with parallel hooks", index, rules(), "/v", { now: NOW }))).toEqual(["new.md", "old.md"]);
+  });
+});
+
+describe("project", () => {
+  it("resolves the git top-level of the cwd, else the cwd's name", () => {
+    const root = join(tempDir(), "my-repo");
+    mkdirSync(join(root, ".git"), { recursive: true });
+    mkdirSync(join(root, "src", "deep"), { recursive: true });
+    expect(resolveProject(join(root, "src", "deep"))).toBe("my-repo");
+    const worktree = join(tempDir(), "wt");
+    mkdirSync(worktree);
+    writeFileSync(join(worktree, ".git"), "gitdir: /elsewhere\n");
+    expect(resolveProject(worktree)).toBe("wt");
+    const plain = join(tempDir(), "plain folder");
+    mkdirSync(plain);
+    expect(resolveProject(plain)).toBe("plain folder");
+    expect(resolveProject("")).toBe("");
+  });
+
+  it("ranks the current project's cards first, then global cards, then other projects'", () => {
+    const body = "release checklist run tests bump version tag and push";
+    const index = indexOf({
+      "other.md": card({ name: "release checklist", description: "x", project: "other", updated: "2026-11-29" }, body + " extra release checklist"),
+      "global.md": card({ name: "release checklist", description: "x" }, body),
+      "mine.md": card({ name: "release checklist", description: "x", project: "Mine" }, body),
+    });
+    expect(paths(recall("release checklist tag push", index, rules(), "/v", { project: "mine", now: NOW }))).toEqual(["mine.md", "global.md", "other.md"]);
+    expect(projectTier({ path: "", description: "", type: "", updated: 0, project: "", links: [] }, "mine")).toBe(1);
+  });
+});
+
+describe("status and links", () => {
+  it("never injects archived or superseded cards", () => {
+    const body = "kubernetes ingress certificate renewal with cert manager";
+    const index = indexOf({
+      "live.md": card({ name: "ingress certificates", description: "x" }, body),
+      "old.md": card({ name: "ingress certificates", description: "x", status: "archived" }, body),
+      "merged.md": card({ name: "ingress certificates", description: "x", status: "superseded" }, body),
+    });
+    expect(paths(recall("ingress certificate renewal cert manager", index, rules(), "/v", { now: NOW }))).toEqual(["live.md"]);
+  });
+
+  it("gives a small boost to cards the top hit links to", () => {
+    const index = indexOf({
+      "top.md": card({ name: "redis eviction policy", description: "x" }, "redis eviction policy allkeys lru maxmemory [[b-linked]]"),
+      "a-plain.md": card({ name: "redis memory", description: "x" }, "redis maxmemory eviction"),
+      "b-linked.md": card({ name: "redis memory", description: "x" }, "redis maxmemory eviction"),
+    });
+    // Without the boost, a-plain would win the tie on its lower id.
+    expect(paths(recall("redis eviction policy maxmemory", index, rules(), "/v", { now: NOW })).slice(0, 2)).toEqual(["top.md", "b-linked.md"]);
+  });
+});
+
+describe("once per session", () => {
+  it("lets the next-best card take an injected card's slot", () => {
+    const body = "terraform state lock dynamodb table stuck after a crash";
+    const index = indexOf({
+      "a.md": card({ name: "terraform state lock", description: "x" }, body + " terraform state lock"),
+      "b.md": card({ name: "terraform state lock", description: "x" }, body),
+    });
+    const r = rules();
+    r.thresholds.maxCards = 1;
+    const first = paths(recall("terraform state lock stuck", index, r, "/v", { now: NOW }));
+    const second = paths(recall("terraform state lock stuck", index, r, "/v", { now: NOW, seen: new Set(first) }));
+    expect(first).toHaveLength(1);
+    expect(second).toHaveLength(1);
+    expect(second).not.toEqual(first);
+  });
+
+  it("keeps a record per session, and expires old records", () => {
+    const dir = join(tempDir(), "sessions");
+    rememberSeen(dir, "s-1", new Set(), ["a.md", "b.md"], NOW);
+    rememberSeen(dir, "s-1", loadSeen(dir, "s-1"), ["c.md"], NOW);
+    expect([...loadSeen(dir, "s-1")].sort()).toEqual(["a.md", "b.md", "c.md"]);
+    expect(loadSeen(dir, "s-2").size).toBe(0);
+    expect(loadSeen(dir, "../escape").size).toBe(0);
+    rememberSeen(dir, "../escape", new Set(), ["x.md"], NOW);
+    const old = join(dir, "s-1.json");
+    utimesSync(old, new Date(NOW - 8 * DAY), new Date(NOW - 8 * DAY));
+    utimesSync(join(dir, ".swept"), new Date(NOW - 2 * DAY), new Date(NOW - 2 * DAY));
+    rememberSeen(dir, "s-3", new Set(), ["z.md"], NOW);
+    expect(loadSeen(dir, "s-1").size).toBe(0);
+    expect(loadSeen(dir, "s-3").size).toBe(1);
+  });
+});
+
+describe("usage log", () => {
+  it("records a hash of the prompt, never its text", () => {
+    const file = join(tempDir(), "recall-log.jsonl");
+    appendUsage(file, { t: "2026-11-30T00:00:00Z", session: "s", prompt: promptHash("my secret project name"), cards: [{ path: "a.md", score: 20 }], ms: 3 });
+    const text = readFileSync(file, "utf8");
+    expect(text).not.toContain("secret");
+    expect(JSON.parse(text)).toMatchObject({ prompt: promptHash("my secret project name"), cards: [{ path: "a.md" }] });
+    expect(promptHash("a")).not.toBe(promptHash("b"));
+  });
+});
+
+describe("language handling", () => {
+  it("folds traditional into simplified Chinese", () => {
+    expect(tokenize("定時任務")).toEqual(tokenize("定时任务"));
+    const index = indexOf({ "zh.md": card({ name: "部署网域", description: "x" }, "部署到自定义网域时的基础路径设置") });
+    expect(paths(recall("vite 部署到自訂網域 base 路徑", index, rules(), "/v", { now: NOW }))).toEqual(["zh.md"]);
+  });
+
+  it("stems English and matches long words by prefix", () => {
+    const index = indexOf({ "cfg.md": card({ name: "Configuration of deleted notes", description: "x" }, "the configuration of deleted notes and their backups") });
+    const groups = buildQuery("configuring deleting a note", index.indexOptions, []);
+    expect(groups.map((g) => g.term)).toEqual(["configur", "delet", "note"]);
+    expect(groups[0].alternatives.map(([t]) => t)).toEqual(["configur", "confi*"]);
+    expect(paths(recall("configuring deleting a note", index, rules(), "/v", { now: NOW }))).toEqual(["cfg.md"]);
+  });
+
+  it("expands the prompt with the vault's synonyms note, read at index time", () => {
+    const synonyms = parseSynonyms("---\ntags: [meta]\n---\n# Synonyms\n- 排程, 定时任务, cron, launchd, scheduler\nsingle phrase line\n");
+    expect(synonyms).toEqual([["排程", "定时任务", "cron", "launchd", "scheduler"]]);
+    const index = indexOf({ "launchd.md": card({ name: "launchd PATH is short", description: "x" }, "launchd jobs get a minimal PATH so claude is not found") }, synonyms);
+    expect(paths(recall("为什么排程跑不起来, claude not found", index, rules(), "/v", { now: NOW }))).toEqual(["launchd.md"]);
+  });
+
+  it("lets a short precise prompt match on one word", () => {
+    expect(requiredMatches(1, 2)).toBe(1);
+    expect(requiredMatches(2, 2)).toBe(1);
+    expect(requiredMatches(5, 2)).toBe(2);
+  });
+
+  it.each(["ok continue", "Great, that worked — go ahead", "好的继续", "收到，繼續吧", "thanks!"])("treats %j as an acknowledgement", (p) => {
+    expect(isAcknowledgement(p)).toBe(true);
+  });
+
+  it.each(["how do I embed a pdf", "为什么排程跑不起来", "okra recipes"])("does not treat %j as one", (p) => {
+    expect(isAcknowledgement(p)).toBe(false);
+  });
+
+  it("scales the minimum score with the vault's size and doubles it for acknowledgements", () => {
+    const r = rules();
+    expect(effectiveMinScore(r, 258, "how")).toBeCloseTo(15, 5);
+    expect(effectiveMinScore(r, 15, "how")).toBeLessThan(10);
+    expect(effectiveMinScore(r, 6300, "how")).toBeGreaterThan(20);
+    expect(effectiveMinScore(r, 258, "ok then")).toBeCloseTo(30, 5);
+    r.thresholds.scaleWithVault = 0;
+    expect(effectiveMinScore(r, 15, "how")).toBe(15);
+  });
+});
