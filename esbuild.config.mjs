@@ -1,6 +1,8 @@
 // Builds the hook bridge (a single ESM file for Node) and the Obsidian plugin (main.js, CommonJS).
 import esbuild from "esbuild";
-import { builtinModules } from "node:module";
+import { builtinModules, createRequire } from "node:module";
+
+const requireHere = createRequire(import.meta.url);
 
 const production = process.argv.includes("production");
 const watch = process.argv.includes("watch");
@@ -23,10 +25,16 @@ function builtinsViaRequire() {
         if (args.namespace === "vm-builtin") return { path: args.path, external: true };
         return { path: args.path, namespace: "vm-builtin" };
       });
-      build.onLoad({ filter: /.*/, namespace: "vm-builtin" }, (args) => ({
-        contents: `module.exports = require(${JSON.stringify(args.path)});`,
-        loader: "js",
-      }));
+      // Named exports of the built-in's plain values, read once: no getters (fs's ReadStream
+      // getter alone loads the streams stack) and no copying of every property at start-up.
+      build.onLoad({ filter: /.*/, namespace: "vm-builtin" }, (args) => {
+        const real = requireHere(args.path);
+        const names = Object.entries(Object.getOwnPropertyDescriptors(real))
+          .filter(([name, d]) => "value" in d && /^[A-Za-z_$][\w$]*$/.test(name) && name !== "default")
+          .map(([name]) => name);
+        const lines = names.map((n) => `export const ${n} = m.${n};`);
+        return { contents: `const m = require(${JSON.stringify(args.path)});\nexport default m;\n${lines.join("\n")}`, loader: "js" };
+      });
     },
   };
 }

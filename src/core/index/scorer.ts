@@ -58,7 +58,13 @@ export function impactOf(packed: number, idf: number, lengthFactor: number, rule
 /** One word of the prompt, and the index terms that can stand for it, each with a weight. */
 export interface QueryGroup {
   term: string;
+  /** The word itself first (weight 1), then weaker stand-ins. */
   alternatives: readonly (readonly [term: string, weight: number])[];
+  /**
+   * Skip the alternative at `index` when the word itself is in at least `skipAboveDf` docs: a
+   * prefix adds little to a word the vault already uses widely, and costs a segment read.
+   */
+  optional?: { index: number; skipAboveDf: number };
 }
 
 /** Every doc that matches any of `terms` and passes `keep`, best first. `terms` should be distinct. */
@@ -88,7 +94,10 @@ export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource
   for (let g = 0; g < groups.length; g++) {
     const group = groups[g];
     inGroup.length = 0;
-    for (const [term, weight] of group.alternatives) {
+    for (let a = 0; a < group.alternatives.length; a++) {
+      const [term, weight] = group.alternatives[a];
+      const opt = group.optional;
+      if (opt && a === opt.index && (source.postings(group.alternatives[0][0])?.length ?? 0) / POSTING_WIDTH >= opt.skipAboveDf) continue;
       const list = source.postings(term);
       if (!list) continue;
       for (let i = 0; i < list.length; i += POSTING_WIDTH) {

@@ -9,6 +9,8 @@ import { tokenize } from "../text/tokenizer";
 const MAX_QUERY_TERMS = 64;
 // A prefix or synonym match is weaker evidence than the word itself.
 const PREFIX_WEIGHT = 0.5;
+// A word already found in this many cards needs no prefix to be found.
+const PREFIX_SKIP_DF = 24;
 const SYNONYM_WEIGHT = 0.8;
 
 export function buildQuery(prompt: string, options: IndexOptions, phrases: string[][][]): QueryGroup[] {
@@ -26,7 +28,11 @@ export function buildQuery(prompt: string, options: IndexOptions, phrases: strin
   for (const [g, at] of findSynonyms(tokens, phrases)) {
     groups.get(tokens[at[0]])?.push([synonymTerm(g), SYNONYM_WEIGHT]);
   }
-  return [...groups].map(([term, alternatives]) => ({ term, alternatives }));
+  return [...groups].map(([term, alternatives]) => ({
+    term,
+    alternatives,
+    optional: alternatives.length > 1 && alternatives[1][0].endsWith("*") ? { index: 1, skipAboveDf: PREFIX_SKIP_DF } : undefined,
+  }));
 }
 
 /**

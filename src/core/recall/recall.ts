@@ -31,7 +31,7 @@ export interface RecallContext {
 }
 
 // Signals only reorder cards that text already found; the best few dozen by text are plenty.
-const RERANK_POOL = 24;
+const RERANK_POOL = 12;
 const MAX_DESCRIPTION_CHARS = 200;
 
 export const RECALL_HEADER =
