@@ -3,7 +3,9 @@
 import { writeSync } from "node:fs";
 import { parseArgs } from "./args";
 import { indexCommand } from "./commands/index";
+import { queueCommand } from "./commands/queue";
 import { recallCommand } from "./commands/recall";
+import { remindCommand } from "./commands/remind";
 import { UsageError } from "./vault";
 
 export const USAGE = `usage: vault-memory <command> --vault DIR [options]
@@ -12,10 +14,13 @@ commands:
   index    build the recall snapshot from the vault's notes
   recall   UserPromptSubmit hook: read hook JSON on stdin, print matched cards
            [--max-cards N] [--min-score N] [--max-chars N] [--deadline-ms N]
+  queue    Stop hook: queue the session for the digest when it is worth keeping
+  remember queue the session now, marked as wanted (for "remember this")
+  remind   SessionStart hook: one line when conversations wait in the queue
 `;
 
 // Hooks must never fail a prompt, so their errors become exit 0.
-const HOOKS = new Set(["recall"]);
+const HOOKS = new Set(["recall", "queue", "remember", "remind"]);
 
 export async function runCli(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv);
@@ -25,6 +30,12 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return recallCommand(args);
       case "index":
         return indexCommand(args);
+      case "queue":
+        return queueCommand(args);
+      case "remember":
+        return queueCommand(args, true);
+      case "remind":
+        return remindCommand(args);
       case "":
       case "help":
       case "--help":

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { parseSynonyms, type IndexOptions } from "./index/index-options";
 import { DEFAULT_SCORING, DEFAULT_THRESHOLDS } from "./index/scorer";
+import { DEFAULT_QUEUE_RULES, type QueueRules } from "./queue/capture";
 import { DEFAULT_SIGNALS } from "./recall/signals";
 import type { RecallRules } from "./snapshot/format";
 import { isIndexable, type ScopeRules } from "./vault/scan";
@@ -20,6 +21,7 @@ export interface IndexSettings {
 export interface VaultMemoryConfig extends ScopeRules {
   recall: RecallRules;
   index: IndexSettings;
+  queue: QueueRules;
 }
 
 export const DEFAULT_MAX_CHARS = 2000;
@@ -35,6 +37,7 @@ export function defaultConfig(): VaultMemoryConfig {
       signals: { ...DEFAULT_SIGNALS, typeWeights: { ...DEFAULT_SIGNALS.typeWeights } },
     },
     index: { stem: true, foldChinese: true, prefixLength: 5, synonymsNote: "meta/synonyms.md" },
+    queue: { ...DEFAULT_QUEUE_RULES, excludeProjects: [] },
   };
 }
 
@@ -74,6 +77,13 @@ export function mergeConfig(raw: unknown, problems: string[] = []): VaultMemoryC
         signals.typeWeights = table;
       } else if (typeWeights !== undefined) problems.push("recall.signals.typeWeights must be an object");
     }
+  }
+  if (isObject(raw.queue)) {
+    const q = raw.queue;
+    const { excludeProjects, ...numbers } = q;
+    overlayNumbers(cfg.queue as unknown as Record<string, number>, numbers, "queue", problems);
+    if (Array.isArray(excludeProjects) && excludeProjects.every((g) => typeof g === "string")) cfg.queue.excludeProjects = excludeProjects;
+    else if (excludeProjects !== undefined) problems.push("queue.excludeProjects must be a list of strings");
   }
   if (isObject(raw.index)) {
     const i = raw.index;

@@ -12,4 +12,5 @@ export const vaultFiles = {
   config: (vault: string): string => join(vault, HIDDEN_DIR, "config.json"),
   sessions: (vault: string): string => join(vault, HIDDEN_DIR, "sessions"),
   usageLog: (vault: string): string => join(vault, HIDDEN_DIR, "recall-log.jsonl"),
+  digestStatus: (vault: string): string => join(vault, HIDDEN_DIR, "digest-status.json"),
 };

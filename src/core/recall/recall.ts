@@ -7,6 +7,7 @@ import { byScore, idfOf, scoreGroups } from "../index/scorer";
 import { isAcknowledgement } from "../text/chitchat";
 import type { RecallRules } from "../snapshot/format";
 import { buildQuery, requiredMatches } from "./query";
+import { RECALL_HEADER } from "./recall-header";
 import { projectTier, recencyWeight, typeWeight } from "./signals";
 
 export interface RecalledCard {
@@ -34,9 +35,7 @@ export interface RecallContext {
 const RERANK_POOL = 12;
 const MAX_DESCRIPTION_CHARS = 200;
 
-export const RECALL_HEADER =
-  "Vault Memory matched these notes from the user's vault to this prompt, best first. " +
-  "Read the ones that bear on it before answering; ignore the rest.";
+export { RECALL_HEADER };
 
 interface Candidate {
   doc: number;

@@ -1,0 +1,43 @@
+/** `queue`: the Stop hook. Queues the session when it is worth keeping; prints nothing, exits 0. */
+
+import type { Args } from "../args";
+import { readHookInput, str } from "../hook-input";
+import { vaultFlag } from "../vault";
+import { loadConfig } from "../../../src/core/config";
+import { appendLog } from "../../../src/core/io/log";
+import { vaultFiles } from "../../../src/core/paths";
+import { captureSession } from "../../../src/core/queue/capture";
+
+/** `wanted` is the "remember this" path: queue now, whatever the thresholds say. */
+export function queueCommand(args: Args, wanted = false): number {
+  let logPath = "";
+  const name = wanted ? "remember" : "queue";
+  try {
+    const vault = vaultFlag(args);
+    logPath = vaultFiles.log(vault);
+    const input = readHookInput();
+    if (!input) {
+      appendLog(logPath, name, "stdin is not a hook payload");
+      return 0;
+    }
+    const problems: string[] = [];
+    const config = loadConfig(vaultFiles.config(vault), problems);
+    for (const p of problems) appendLog(logPath, name, `config: ${p}`);
+    const result = captureSession(
+      vault,
+      {
+        sessionId: str(input, "session_id"),
+        transcriptPath: str(input, "transcript_path"),
+        cwd: str(input, "cwd"),
+        stopHookActive: input.stop_hook_active === true,
+      },
+      config.queue,
+      { wanted },
+    );
+    if (!result.queued && wanted) appendLog(logPath, name, `not queued: ${result.reason}`);
+    return 0;
+  } catch (err) {
+    if (logPath) appendLog(logPath, name, err instanceof Error ? err.message : String(err));
+    return 0;
+  }
+}

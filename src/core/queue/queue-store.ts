@@ -1,0 +1,95 @@
+/** The capture queue on disk: one entry and one inbox file per session, under the hidden folder. */
+
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../io/atomic";
+import { HIDDEN_DIR } from "../paths";
+import type { Candidate } from "./extract";
+
+export const QUEUE_VERSION = 1;
+
+export interface QueueEntry {
+  version: number;
+  sessionId: string;
+  project: string;
+  cwd: string;
+  gitBranch: string;
+  firstTimestamp: string;
+  lastTimestamp: string;
+  prompts: number;
+  assistantChars: number;
+  transcriptPath: string;
+  /** Vault-relative path of the condensed conversation. */
+  inbox: string;
+  candidates: Candidate[];
+  queuedAt: string;
+  updatedAt: string;
+  /** Set by "remember this": the digest must not skip it. */
+  wanted?: boolean;
+  /** When an earlier version of this session was handled; the session has grown since. */
+  resumedAfter?: string;
+}
+
+export interface HandledEntry extends QueueEntry {
+  handledAt: string;
+  /** What was done: a card path created or extended, "skipped", and why. */
+  outcome: { action: string; detail: string };
+}
+
+export const queueDirs = {
+  pending: (vault: string): string => join(vault, HIDDEN_DIR, "queue", "pending"),
+  handled: (vault: string): string => join(vault, HIDDEN_DIR, "queue", "handled"),
+  inbox: (vault: string): string => join(vault, HIDDEN_DIR, "inbox"),
+};
+
+/** Session ids name files, so anything that is not a plain id is refused. */
+export function isSafeSessionId(id: string): boolean {
+  return /^[A-Za-z0-9_-]{1,128}$/.test(id);
+}
+
+export function pendingPath(vault: string, sessionId: string): string {
+  return join(queueDirs.pending(vault), `${sessionId}.json`);
+}
+
+export function handledPath(vault: string, sessionId: string): string {
+  return join(queueDirs.handled(vault), `${sessionId}.json`);
+}
+
+export function inboxRelPath(sessionId: string): string {
+  return `${HIDDEN_DIR}/inbox/${sessionId}.md`;
+}
+
+export function readEntry<T extends QueueEntry = QueueEntry>(path: string): T | undefined {
+  try {
+    const e = JSON.parse(readFileSync(path, "utf8")) as T;
+    return e && typeof e === "object" && typeof e.sessionId === "string" ? e : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the inbox first and the entry last, so an entry never points at a missing inbox. */
+export function writePending(vault: string, entry: QueueEntry, condensed: string): void {
+  writeFileAtomic(join(vault, entry.inbox), condensed);
+  writeFileAtomic(pendingPath(vault, entry.sessionId), JSON.stringify(entry, null, 2) + "\n");
+}
+
+export function listPending(vault: string): QueueEntry[] {
+  const dir = queueDirs.pending(vault);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => readEntry(join(dir, f)))
+    .filter((e): e is QueueEntry => e !== undefined)
+    .sort((a, b) => (a.queuedAt < b.queuedAt ? -1 : a.queuedAt > b.queuedAt ? 1 : 0));
+}
+
+/** Moves an entry to the handled area with what was done; nothing is deleted. */
+export function markHandled(vault: string, sessionId: string, outcome: HandledEntry["outcome"], now = new Date()): void {
+  const entry = readEntry(pendingPath(vault, sessionId));
+  if (!entry) throw new Error(`no pending entry for session ${sessionId}`);
+  const handled: HandledEntry = { ...entry, handledAt: now.toISOString(), outcome };
+  mkdirSync(queueDirs.handled(vault), { recursive: true });
+  writeFileAtomic(handledPath(vault, sessionId), JSON.stringify(handled, null, 2) + "\n");
+  renameSync(pendingPath(vault, sessionId), pendingPath(vault, sessionId) + ".handled");
+}
