@@ -16,10 +16,11 @@ const MIN_CHARS = 15;
 const MAX_CHARS = 600;
 const MAX_CANDIDATES = 60;
 
+// First match wins: an open question ("要不要…") is a todo before it is a constraint.
 const RULES: [CandidateKind, RegExp][] = [
   ["decision", /(决定|決定|最终选|最終選|改成|改用|放弃|放棄|采用|採用|\bdecided\b|\bswitched to\b|\bwe'll use\b|\bwe will use\b|\bgoing with\b|\bchose\b|\bchosen\b)/i],
-  ["constraint", /(必须|必須|不能|禁止|不要|不可以|务必|務必|\bmust\b|\bnever\b|\bmust not\b|\bdo not\b|\bdon't ever\b|\balways\b)/i],
   ["todo", /(待确认|待確認|下次|之后再|之後再|\bTODO\b|\bFIXME\b|\bnext time\b|\bfollow[- ]up\b|\blater we\b)/i],
+  ["constraint", /(必须|必須|不能|禁止|不要|不可以|务必|務必|\bmust\b|\bnever\b|\bmust not\b|\bdo not\b|\bdon't ever\b|\balways\b)/i],
 ];
 
 // Commands, paths, versions and config values: facts that are tedious to rediscover.

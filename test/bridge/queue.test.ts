@@ -1,0 +1,83 @@
+import { spawn } from "node:child_process";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { listPending, queueDirs } from "../../src/core/queue/queue-store";
+import { BRIDGE, runBridge, tempDir } from "../helpers";
+import { jsonl, line } from "../fixtures/transcript";
+
+const LONG = "A reply long enough to count as real work in this conversation, with details.";
+
+function transcript(dir: string, session: string, prompts = 2): string {
+  const path = join(dir, `${session}.jsonl`);
+  const lines: unknown[] = [];
+  for (let i = 0; i < prompts; i++) lines.push(line.prompt(`question ${i} about the ${session} build`), line.reply(LONG));
+  writeFileSync(path, jsonl(lines));
+  return path;
+}
+
+function stopJson(session: string, transcriptPath: string): string {
+  return JSON.stringify({ session_id: session, transcript_path: transcriptPath, cwd: "/work/project", hook_event_name: "Stop", stop_hook_active: false });
+}
+
+function runAsync(args: string[], input: string): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BRIDGE, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.on("close", (code) => resolve({ code, stdout }));
+    child.stdin.end(input);
+  });
+}
+
+describe("queue as the Stop hook", () => {
+  it("prints nothing and exits 0, queued or not", () => {
+    const vault = tempDir();
+    const t1 = transcript(tempDir(), "one", 1);
+    expect(runBridge(["queue", "--vault", vault], stopJson("one", t1))).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(listPending(vault)).toEqual([]);
+    const t2 = transcript(tempDir(), "two", 2);
+    expect(runBridge(["queue", "--vault", vault], stopJson("two", t2))).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(listPending(vault).map((e) => e.sessionId)).toEqual(["two"]);
+  });
+
+  it.each(["", "not json", "[]", '{"session_id":"x"}', '{"session_id":"x","transcript_path":"/nope.jsonl"}'])("fails open on %j", (input) => {
+    const vault = tempDir();
+    expect(runBridge(["queue", "--vault", vault], input)).toEqual({ status: 0, stdout: "", stderr: "" });
+  });
+
+  it("leaves 50 intact entries when 50 sessions stop at the same moment", async () => {
+    const vault = tempDir();
+    const dir = tempDir();
+    const sessions = Array.from({ length: 50 }, (_, i) => `session-${i}`);
+    const results = await Promise.all(sessions.map((s) => runAsync(["queue", "--vault", vault], stopJson(s, transcript(dir, s)))));
+    expect(results.every((r) => r.code === 0 && r.stdout === "")).toBe(true);
+    const pending = listPending(vault);
+    expect(pending.map((e) => e.sessionId).sort()).toEqual([...sessions].sort());
+    for (const e of pending) expect(readFileSync(join(vault, e.inbox), "utf8")).toContain(`about the ${e.sessionId} build`);
+    expect(readdirSync(queueDirs.pending(vault)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  }, 60_000);
+
+  it("leaves one intact entry when two hooks of one session run at once", async () => {
+    const vault = tempDir();
+    const t = transcript(tempDir(), "same", 3);
+    const results = await Promise.all([1, 2, 3, 4].map(() => runAsync(["queue", "--vault", vault], stopJson("same", t))));
+    expect(results.every((r) => r.code === 0)).toBe(true);
+    const files = readdirSync(queueDirs.pending(vault));
+    expect(files).toEqual(["same.json"]);
+    expect(JSON.parse(readFileSync(join(queueDirs.pending(vault), "same.json"), "utf8"))).toMatchObject({ sessionId: "same", prompts: 3 });
+  }, 60_000);
+});
+
+describe("remind as the SessionStart hook", () => {
+  it("prints nothing when the queue is empty, and one line when entries wait", () => {
+    const vault = tempDir();
+    expect(runBridge(["remind", "--vault", vault], "{}")).toEqual({ status: 0, stdout: "", stderr: "" });
+    runBridge(["queue", "--vault", vault], stopJson("waiting", transcript(tempDir(), "waiting")));
+    const r = runBridge(["remind", "--vault", vault], "{}");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^Vault Memory: 1 conversation waits to become cards \(oldest queued less than an hour ago\); the nightly digest has not run yet\.\n$/);
+    writeFileSync(join(vault, ".vault-memory", "digest-status.json"), JSON.stringify({ finishedAt: new Date(Date.now() - 5 * 3_600_000).toISOString(), ok: false, error: "quota exceeded" }));
+    expect(runBridge(["remind", "--vault", vault], "{}").stdout).toContain("the nightly digest failed 5 hours ago (quota exceeded)");
+  });
+});

@@ -1,0 +1,72 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readTranscript } from "../../../src/core/transcript/read-transcript";
+import { tempDir } from "../../helpers";
+import { jsonl, line } from "../../fixtures/transcript";
+
+function read(lines: unknown[]) {
+  const path = join(tempDir(), "t.jsonl");
+  writeFileSync(path, jsonl(lines));
+  return readTranscript(path);
+}
+
+describe("real prompts", () => {
+  it.each<[string, unknown, number]>([
+    ["a typed prompt", line.prompt("fix the build"), 1],
+    ["a prompt as text blocks", line.promptBlocks("fix the build"), 1],
+    ["a slash command the person typed", line.prompt("<command-name>/review</command-name> <command-args>x</command-args>"), 1],
+    ["a shell line the person typed", line.prompt("<bash-input>ls</bash-input>"), 1],
+    ["a prompt with a private passage first", line.prompt("<private>x</private> and then"), 1],
+    ["a tool result", line.toolResult("output"), 0],
+    ["a sidechain turn", line.prompt("sub agent task", { isSidechain: true }), 0],
+    ["Claude Code's meta expansion", line.prompt("expanded command text", { isMeta: true }), 0],
+    ["a compaction summary", line.prompt("summary of before", { isCompactSummary: true }), 0],
+    ["a transcript-only line", line.prompt("x", { isVisibleInTranscriptOnly: true }), 0],
+    ["an injected system reminder", line.prompt("<system-reminder>UserPromptSubmit hook success: cards</system-reminder>"), 0],
+    ["local command output", line.prompt("<local-command-stdout>done</local-command-stdout>"), 0],
+    ["an interruption", line.prompt("[Request interrupted by user]"), 0],
+    ["a prompt from a non-human origin", line.prompt("scheduled", { origin: { kind: "cron" } }), 0],
+    ["a prompt from a human origin", line.prompt("typed", { origin: { kind: "human" } }), 1],
+  ])("%s", (_, l, expected) => {
+    expect(read([l]).prompts).toBe(expected);
+  });
+
+  it("counts a line replayed with the same uuid once", () => {
+    const p = line.prompt("same");
+    expect(read([p, p]).prompts).toBe(1);
+  });
+});
+
+describe("assistant text", () => {
+  it("joins a response's text blocks by message id, and ignores tool calls and thinking", () => {
+    const t = read([line.prompt("q"), line.thinking("m1"), line.reply("first part", "m1"), line.toolUse("m1"), line.reply("second part", "m1")]);
+    expect(t.assistantChars).toBe("first part".length + "second part".length);
+    expect(t.turns.map((x) => [x.role, x.text])).toEqual([
+      ["user", "q"],
+      ["assistant", "first part\nsecond part"],
+    ]);
+  });
+
+  it("skips metadata, unknown types and broken lines", () => {
+    const t = read([
+      line.meta("queue-operation"),
+      line.meta("api-request", { body: "x".repeat(100_000) }),
+      "{not json",
+      line.meta("something-new"),
+      line.prompt("real one"),
+      line.reply("answer"),
+    ]);
+    expect(t.prompts).toBe(1);
+    expect(t.turns).toHaveLength(2);
+    expect(t.gitBranch).toBe("main");
+    expect(t.firstTimestamp <= t.lastTimestamp).toBe(true);
+  });
+
+  it("reads lines longer than its read buffer", () => {
+    const long = "word ".repeat(300_000);
+    const t = read([line.prompt("start"), line.reply(long), line.prompt("end")]);
+    expect(t.prompts).toBe(2);
+    expect(t.assistantChars).toBe(long.length);
+  });
+});
