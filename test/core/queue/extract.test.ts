@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { extractCandidates } from "../../../src/core/queue/extract";
+import type { Turn } from "../../../src/core/transcript/read-transcript";
 
-const turns = (...texts: string[]) => texts.map((text, i) => ({ role: (i % 2 ? "assistant" : "user") as "user" | "assistant", text, prompt: Math.floor(i / 2) }));
+const turns = (...texts: string[]): Turn[] => texts.map((text, i) => ({ role: i % 2 ? "assistant" : "user", text, prompt: Math.floor(i / 2) }));
 
 describe("extractCandidates", () => {
   it.each([
