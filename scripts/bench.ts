@@ -7,7 +7,7 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -101,6 +101,49 @@ function bench(name: string, src: string): Row {
   };
 }
 
+/** A transcript of about `mb` MB shaped like Claude Code's: big API-request lines, tool output, turns. */
+function bigTranscript(mb: number): string {
+  const dir = mkdtempSync(join(tmpdir(), "vm-bench-t-"));
+  const path = join(dir, "t.jsonl");
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < mb * 1e6; i++) {
+    const ts = new Date(Date.UTC(2026, 10, 30, 0, 0, i)).toISOString();
+    const common = { isSidechain: false, userType: "external", cwd: "/work/project", sessionId: "big", version: "2.1.332", gitBranch: "main", timestamp: ts };
+    const batch = [
+      { ...common, type: "user", uuid: `p${i}`, message: { role: "user", content: `question ${i}: why does the nightly job fail with exit code ${i}?` } },
+      { type: "api-request", body: "system prompt ".repeat(4000) },
+      { ...common, type: "assistant", uuid: `t${i}`, message: { id: `m${i}`, role: "assistant", content: [{ type: "tool_use", id: `tu${i}`, name: "Bash", input: { command: "cat log" } }] } },
+      { ...common, type: "user", uuid: `r${i}`, message: { role: "user", content: [{ type: "tool_result", tool_use_id: `tu${i}`, content: "log line\n".repeat(3000) }] } },
+      { ...common, type: "assistant", uuid: `a${i}`, message: { id: `m${i}`, role: "assistant", content: [{ type: "text", text: `We decided to set PATH in the plist; run \`launchctl load x.plist\` (turn ${i}).` }] } },
+    ];
+    for (const l of batch) {
+      const s = JSON.stringify(l);
+      lines.push(s);
+      size += s.length + 1;
+    }
+  }
+  writeFileSync(path, lines.join("\n") + "\n");
+  return path;
+}
+
+/** Whole-process time of the Stop hook on a large transcript, and its peak memory if GNU time is there. */
+function benchQueue(mb: number): string {
+  const transcript = bigTranscript(mb);
+  const vault = mkdtempSync(join(tmpdir(), "vm-bench-q-"));
+  const input = JSON.stringify({ session_id: "big", transcript_path: transcript, cwd: "/work/project", stop_hook_active: false });
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) times.push(timed([process.execPath, bridge, "queue", "--vault", vault], input));
+  let rss = "";
+  if (existsSync("/usr/bin/time")) {
+    const r = spawnSync("/usr/bin/time", ["-f", "%M", process.execPath, bridge, "queue", "--vault", vault], { input, encoding: "utf8" });
+    const kb = Number(r.stderr.trim().split("\n").pop());
+    if (Number.isFinite(kb)) rss = `, peak memory ${(kb / 1024).toFixed(0)} MB`;
+  }
+  const mbReal = statSync(transcript).size / 1e6;
+  return `queue (Stop hook) on a ${mbReal.toFixed(1)} MB transcript: ${median(times).toFixed(0)} ms median of 5 whole-process runs${rss}`;
+}
+
 if (!existsSync(bridge)) throw new Error("run `npm run build` first");
 const vaults: [string, string][] = [["sample-vault", join(root, "sample-vault")]];
 if (existsSync(corpus)) vaults.push(["obsidian-help/en", join(corpus, "en")], ["obsidian-help (all)", corpus]);
@@ -116,3 +159,5 @@ for (const [name, src] of vaults) {
       `${r.bareMs.toFixed(1)} ms | ${r.recallMs.toFixed(1)} ms | **${r.ratio.toFixed(2)}×** |`,
   );
 }
+
+console.log("\n" + benchQueue(20));

@@ -3,6 +3,7 @@
 import { writeSync } from "node:fs";
 import { parseArgs } from "./args";
 import { indexCommand } from "./commands/index";
+import { lintCommand } from "./commands/lint";
 import { queueCommand } from "./commands/queue";
 import { recallCommand } from "./commands/recall";
 import { remindCommand } from "./commands/remind";
@@ -17,6 +18,7 @@ commands:
   queue    Stop hook: queue the session for the digest when it is worth keeping
   remember queue the session now, marked as wanted (for "remember this")
   remind   SessionStart hook: one line when conversations wait in the queue
+  lint     check the vault's health [--json]; exits 1 when there are errors
 `;
 
 // Hooks must never fail a prompt, so their errors become exit 0.
@@ -36,6 +38,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return queueCommand(args, true);
       case "remind":
         return remindCommand(args);
+      case "lint":
+        return lintCommand(args);
       case "":
       case "help":
       case "--help":

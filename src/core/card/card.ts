@@ -16,6 +16,8 @@ export interface Card {
   status: string;
   /** Epoch ms of the `updated` (or `date`) field, else the file's mtime, else 0. */
   updated: number;
+  /** Epoch ms the file was last modified, as given to parseCard; 0 if unknown. */
+  mtime: number;
   firstHeading: string;
   headings: Heading[];
   links: WikiLink[];
@@ -68,6 +70,7 @@ export function parseCard(path: string, text: string, mtime = 0): Card {
     parent: linkText(str(data.parent)),
     status: str(data.status).toLowerCase(),
     updated: date(data.updated) || date(data.date) || mtime,
+    mtime,
     firstHeading,
     headings: heads,
     links: [...frontmatterLinks(data), ...wikiLinks(lines)],

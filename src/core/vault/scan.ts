@@ -37,14 +37,19 @@ export function isIndexable(path: string, scope: ScopeRules): boolean {
 }
 
 export function listNotes(vault: string, scope: ScopeRules): NoteFile[] {
+  return listMarkdown(vault, (path) => isIndexable(path, scope));
+}
+
+/** Every markdown note outside dot folders that `keep` accepts, in path order. */
+export function listMarkdown(vault: string, keep: (path: string) => boolean = (p) => p.toLowerCase().endsWith(".md")): NoteFile[] {
   const out: NoteFile[] = [];
   const walk = (dir: string, rel: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name.startsWith(".")) continue;
+      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
       const relPath = rel === "" ? entry.name : `${rel}/${entry.name}`;
       const abs = join(dir, entry.name);
       if (entry.isDirectory()) walk(abs, relPath);
-      else if (entry.isFile() && isIndexable(relPath, scope)) {
+      else if (entry.isFile() && relPath.toLowerCase().endsWith(".md") && keep(relPath)) {
         const st = statSync(abs);
         out.push({ path: relPath, abs, mtime: st.mtimeMs, size: st.size });
       }

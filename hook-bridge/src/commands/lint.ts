@@ -1,0 +1,13 @@
+/** `lint`: the vault's health as a report or JSON; exits 1 when there are errors. */
+
+import { writeSync } from "node:fs";
+import type { Args } from "../args";
+import { vaultFlag } from "../vault";
+import { formatReport, lintVault } from "../../../src/core/lint/lint";
+
+export function lintCommand(args: Args): number {
+  const vault = vaultFlag(args);
+  const findings = lintVault(vault);
+  writeSync(1, args.flags.has("json") ? JSON.stringify(findings, null, 2) + "\n" : formatReport(findings));
+  return findings.some((f) => f.severity === "error") ? 1 : 0;
+}

@@ -1,0 +1,116 @@
+/** Runs the lint rules over a vault, and turns findings into a report a person can read. */
+
+import { readFileSync } from "node:fs";
+import { parseCard, type Card } from "../card/card";
+import { vaultFiles } from "../paths";
+import { SnapshotReader } from "../snapshot/read";
+import { listMarkdown } from "../vault/scan";
+import { buildGraph } from "./graph";
+import { RULES } from "./rules";
+import { DEFAULT_LINT_SETTINGS, type Finding, type LintContext, type LintSettings, type Severity } from "./types";
+
+export const SEVERITY_ORDER: readonly Severity[] = ["error", "warning", "info", "suggestion"];
+
+export interface LintInput {
+  cards: readonly Card[];
+  text: ReadonlyMap<string, string>;
+  settings?: LintSettings;
+  snapshot?: LintContext["snapshot"];
+  lastRecalled?: LintContext["lastRecalled"];
+  now?: number;
+}
+
+/** All findings, minus disabled rules, excluded folders and rules a card silences for itself. */
+export function lint(input: LintInput): Finding[] {
+  const settings = input.settings ?? DEFAULT_LINT_SETTINGS;
+  const excluded = (path: string): boolean => settings.excludeFolders.some((f) => f && (path === f || path.startsWith(f.replace(/\/+$/, "") + "/")));
+  const cards = input.cards.filter((c) => !excluded(c.path));
+  const ctx: LintContext = {
+    cards,
+    text: input.text,
+    graph: buildGraph(cards),
+    settings,
+    snapshot: input.snapshot,
+    lastRecalled: input.lastRecalled,
+    now: input.now ?? Date.now(),
+  };
+  const silenced = new Map(cards.map((c) => [c.path, ignoredRules(c)]));
+  const findings: Finding[] = [];
+  for (const [id, rule] of Object.entries(RULES)) {
+    if (settings.disabled.includes(id)) continue;
+    for (const f of rule(ctx)) if (!silenced.get(f.file)?.has(f.rule)) findings.push(f);
+  }
+  return findings.sort(
+    (a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.rule.localeCompare(b.rule) || a.file.localeCompare(b.file) || a.line - b.line,
+  );
+}
+
+/** `lint-ignore: [orphan, missing-tags]` in a card's frontmatter silences those rules for it. */
+function ignoredRules(card: Card): Set<string> {
+  const v = card.frontmatter["lint-ignore"];
+  const list = Array.isArray(v) ? v : typeof v === "string" ? v.split(/[,\s]+/) : [];
+  return new Set(list.filter((x): x is string => typeof x === "string" && x !== ""));
+}
+
+/** Reads the vault from disk, with the snapshot's age and the recall log, and lints it. */
+export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_SETTINGS, now = Date.now()): Finding[] {
+  const cards: Card[] = [];
+  const text = new Map<string, string>();
+  for (const f of listMarkdown(vault)) {
+    const t = readFileSync(f.abs, "utf8");
+    text.set(f.path, t);
+    cards.push(parseCard(f.path, t, f.mtime));
+  }
+  return lint({ cards, text, settings, snapshot: snapshotTime(vault), lastRecalled: lastRecalled(vault), now });
+}
+
+function snapshotTime(vault: string): LintContext["snapshot"] {
+  try {
+    const r = SnapshotReader.open(vaultFiles.snapshot(vault));
+    r.close();
+    return Date.parse(r.header.createdAt);
+  } catch (err) {
+    return (err as { problem?: string }).problem === "missing" ? undefined : "unreadable";
+  }
+}
+
+/** Last time each card was recalled, from the recall log; undefined when there is no log yet. */
+function lastRecalled(vault: string): Map<string, number> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(vaultFiles.usageLog(vault), "utf8");
+  } catch {
+    return undefined;
+  }
+  const last = new Map<string, number>();
+  for (const line of text.split("\n")) {
+    if (!line) continue;
+    try {
+      const e = JSON.parse(line) as { t?: string; cards?: { path?: string }[] };
+      const t = Date.parse(e.t ?? "");
+      for (const c of e.cards ?? []) if (typeof c.path === "string" && t > (last.get(c.path) ?? 0)) last.set(c.path, t);
+    } catch {
+      /* a torn line */
+    }
+  }
+  return last;
+}
+
+/** The readable report: grouped by severity, then rule, with counts. */
+export function formatReport(findings: readonly Finding[]): string {
+  if (findings.length === 0) return "No problems found.\n";
+  const lines: string[] = [];
+  const counts = SEVERITY_ORDER.map((s) => [s, findings.filter((f) => f.severity === s).length] as const).filter(([, n]) => n > 0);
+  lines.push(counts.map(([s, n]) => `${n} ${s}${n === 1 || s === "info" ? "" : "s"}`).join(", "));
+  for (const severity of SEVERITY_ORDER) {
+    const group = findings.filter((f) => f.severity === severity);
+    if (group.length === 0) continue;
+    const rules = [...new Set(group.map((f) => f.rule))];
+    for (const rule of rules) {
+      const items = group.filter((f) => f.rule === rule);
+      lines.push("", `${severity.toUpperCase()} ${rule} (${items.length})`);
+      for (const f of items) lines.push(`  ${f.file || "(vault)"}${f.line > 0 ? `:${f.line}` : ""}  ${f.message}${f.fix ? "  [fix available]" : ""}`);
+    }
+  }
+  return lines.join("\n") + "\n";
+}

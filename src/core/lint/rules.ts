@@ -1,0 +1,227 @@
+/** The lint rules: each a pure function from the vault's context to findings. */
+
+import { baseName, type Card } from "../card/card";
+import { findSecrets } from "../privacy/redact";
+import type { Finding, LintContext, Rule } from "./types";
+
+// Where each card type lives. Types not listed (decision, notes of the person's own) have no fixed folder.
+export const FOLDER_OF_TYPE: Readonly<Record<string, string>> = {
+  project: "projects",
+  subproject: "projects",
+  feedback: "feedback",
+  reference: "reference",
+  debugging: "debugging",
+  user: "user",
+  teaching: "teaching",
+  moc: "moc",
+  meta: "meta",
+};
+
+const MEMORY_INDEX = "MEMORY.md";
+// What Claude Code's auto memory loads of MEMORY.md.
+const MEMORY_MAX_LINES = 200;
+const MEMORY_MAX_BYTES = 25 * 1024;
+const DAY = 86_400_000;
+
+const cardsOnly = (ctx: LintContext): Card[] => ctx.cards.filter((c) => c.path !== MEMORY_INDEX);
+const folderOf = (path: string): string => (path.includes("/") ? path.slice(0, path.indexOf("/")) : "");
+
+export const missingFrontmatter: Rule = (ctx) =>
+  cardsOnly(ctx)
+    .filter((c) => !c.hasFrontmatter || c.frontmatterError !== "")
+    .map((c) => ({
+      rule: "missing-frontmatter",
+      severity: "error",
+      file: c.path,
+      line: 1,
+      message: c.frontmatterError ? `frontmatter cannot be read: ${c.frontmatterError}` : "no frontmatter",
+    }));
+
+export const missingTags: Rule = (ctx) =>
+  cardsOnly(ctx)
+    .filter((c) => c.hasFrontmatter && !c.frontmatterError && c.tags.length === 0)
+    .map((c) => ({
+      rule: "missing-tags",
+      severity: "error",
+      file: c.path,
+      line: 1,
+      message: "no tags",
+      ...(c.frontmatter.tags === undefined ? { fix: { kind: "add-empty-tags" as const } } : {}),
+    }));
+
+export const duplicateName: Rule = (ctx) => {
+  const byName = new Map<string, string[]>();
+  for (const c of ctx.cards) {
+    const name = baseName(c.path).toLowerCase();
+    byName.set(name, [...(byName.get(name) ?? []), c.path]);
+  }
+  const out: Finding[] = [];
+  for (const paths of byName.values()) {
+    if (paths.length < 2) continue;
+    for (const p of paths) {
+      const others = paths.filter((x) => x !== p).join(", ");
+      out.push({ rule: "duplicate-name", severity: "error", file: p, line: 0, message: `same file name as ${others}: a [[link]] to it is ambiguous` });
+    }
+  }
+  return out;
+};
+
+export const orphan: Rule = (ctx) =>
+  cardsOnly(ctx)
+    .filter((c) => (ctx.graph.out.get(c.path)?.size ?? 0) === 0 && (ctx.graph.in.get(c.path)?.size ?? 0) === 0)
+    .map((c) => ({ rule: "orphan", severity: "error", file: c.path, line: 0, message: "no links in or out: nothing leads to this card" }));
+
+export const missingLinkTarget: Rule = (ctx) => {
+  const out: Finding[] = [];
+  for (const [target, mentions] of ctx.graph.missing) {
+    const files = [...new Set(mentions.map((m) => m.file))];
+    out.push({
+      rule: "missing-link-target",
+      severity: "info",
+      file: mentions[0].file,
+      line: mentions[0].line,
+      message: `no card "${target}" yet, mentioned by ${files.join(", ")}: worth writing one day`,
+    });
+  }
+  return out;
+};
+
+export const longSection: Rule = (ctx) => {
+  const out: Finding[] = [];
+  for (const c of cardsOnly(ctx)) {
+    const heads = c.headings;
+    const lines = c.body.split("\n");
+    const bounds = [...heads.map((h) => h.line), lines.length];
+    for (let i = 0; i < heads.length; i++) {
+      const chars = lines.slice(bounds[i] + 1, bounds[i + 1]).join("\n").length;
+      if (chars > ctx.settings.maxSectionChars) {
+        out.push({
+          rule: "long-section",
+          severity: "suggestion",
+          file: c.path,
+          line: heads[i].line + c.bodyLine + 1,
+          message: `section "${heads[i].text}" is ${chars} characters; consider splitting it into its own card`,
+        });
+      }
+    }
+  }
+  return out;
+};
+
+export const missingDescription: Rule = (ctx) =>
+  cardsOnly(ctx)
+    .filter((c) => c.hasFrontmatter && !c.frontmatterError && typeof c.frontmatter.description !== "string")
+    .map((c) => ({ rule: "missing-description", severity: "warning", file: c.path, line: 1, message: "no description: recall shows Claude the first paragraph instead" }));
+
+export const typeFolderMismatch: Rule = (ctx) =>
+  cardsOnly(ctx).flatMap((c): Finding[] => {
+    const want = FOLDER_OF_TYPE[c.type.toLowerCase()];
+    if (!want || folderOf(c.path) === want) return [];
+    return [{ rule: "type-folder-mismatch", severity: "warning", file: c.path, line: 1, message: `type "${c.type}" belongs in ${want}/`, fix: { kind: "move-to-folder", folder: want } }];
+  });
+
+export const strayRootNote: Rule = (ctx) =>
+  ctx.cards
+    .filter((c) => !c.path.includes("/") && c.path !== MEMORY_INDEX)
+    .map((c) => ({ rule: "stray-root-note", severity: "warning", file: c.path, line: 0, message: "a note at the vault root: only MEMORY.md belongs there" }));
+
+export const subprojectWithoutParent: Rule = (ctx) =>
+  cardsOnly(ctx).flatMap((c): Finding[] => {
+    if (c.type.toLowerCase() !== "subproject") return [];
+    if (!c.parent) return [{ rule: "subproject-without-parent", severity: "warning", file: c.path, line: 1, message: "type subproject without a parent" }];
+    if (!ctx.graph.resolve(c.parent, c.path)) {
+      return [{ rule: "subproject-without-parent", severity: "warning", file: c.path, line: 1, message: `parent "${c.parent}" does not exist` }];
+    }
+    return [];
+  });
+
+export const supersededWithoutBacklink: Rule = (ctx) =>
+  cardsOnly(ctx).flatMap((c): Finding[] => {
+    if (!["superseded", "merged"].includes(c.status)) return [];
+    const main = str(c.frontmatter["superseded-by"]) || str(c.frontmatter["merged-into"]) || c.parent;
+    const mainPath = main ? ctx.graph.resolve(main, c.path) : undefined;
+    if (mainPath && ctx.graph.out.get(c.path)?.has(mainPath)) return [];
+    return [
+      {
+        rule: "superseded-without-backlink",
+        severity: "warning",
+        file: c.path,
+        line: 1,
+        message: main ? `status ${c.status} but no link back to its main card "${main}"` : `status ${c.status} without naming its main card (superseded-by)`,
+        ...(mainPath ? { fix: { kind: "add-link-back" as const, target: baseName(mainPath) } } : {}),
+      },
+    ];
+  });
+
+export const secretInCard: Rule = (ctx) =>
+  ctx.cards.flatMap((c): Finding[] => {
+    const text = ctx.text.get(c.path) ?? "";
+    const kinds = findSecrets(text);
+    if (kinds.length === 0) return [];
+    const line = text.split("\n").findIndex((l) => findSecrets(l).length > 0);
+    return [{ rule: "secret-in-card", severity: "warning", file: c.path, line: line >= 0 ? line + 1 : 0, message: `looks like a secret (${kinds.join(", ")}): remove it or wrap it in <private>` }];
+  });
+
+export const memoryIndexTooLong: Rule = (ctx) => {
+  const text = ctx.text.get(MEMORY_INDEX);
+  if (text === undefined) return [];
+  const lines = text.split("\n").length;
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (lines <= MEMORY_MAX_LINES && bytes <= MEMORY_MAX_BYTES) return [];
+  return [
+    {
+      rule: "memory-index-too-long",
+      severity: "warning",
+      file: MEMORY_INDEX,
+      line: MEMORY_MAX_LINES + 1,
+      message: `${lines} lines, ${Math.round(bytes / 1024)} KB: Claude Code loads only the first 200 lines or 25 KB`,
+    },
+  ];
+};
+
+export const staleSnapshot: Rule = (ctx) => {
+  if (ctx.snapshot === "unreadable") return [{ rule: "stale-snapshot", severity: "warning", file: "", line: 0, message: "the recall snapshot cannot be read: rebuild the index" }];
+  if (ctx.snapshot === undefined) return [{ rule: "stale-snapshot", severity: "warning", file: "", line: 0, message: "no recall snapshot yet: rebuild the index" }];
+  const newest = Math.max(0, ...ctx.cards.map((c) => c.mtime));
+  if (newest <= ctx.snapshot) return [];
+  return [{ rule: "stale-snapshot", severity: "warning", file: "", line: 0, message: "the recall snapshot is older than the newest card: rebuild the index" }];
+};
+
+export const unusedCard: Rule = (ctx) => {
+  if (!ctx.lastRecalled) return [];
+  const cutoff = ctx.now - ctx.settings.unusedDays * DAY;
+  return cardsOnly(ctx)
+    .filter((c) => !["archived", "superseded", "merged"].includes(c.status) && c.mtime < cutoff && (ctx.lastRecalled?.get(c.path) ?? 0) < cutoff)
+    .map((c) => ({
+      rule: "unused-card",
+      severity: "info",
+      file: c.path,
+      line: 1,
+      message: `not recalled in ${ctx.settings.unusedDays} days: archiving keeps it in the vault and stops recalling it`,
+      fix: { kind: "archive" as const },
+    }));
+};
+
+export const RULES: Readonly<Record<string, Rule>> = {
+  "missing-frontmatter": missingFrontmatter,
+  "missing-tags": missingTags,
+  "duplicate-name": duplicateName,
+  orphan,
+  "missing-link-target": missingLinkTarget,
+  "long-section": longSection,
+  "missing-description": missingDescription,
+  "type-folder-mismatch": typeFolderMismatch,
+  "stray-root-note": strayRootNote,
+  "subproject-without-parent": subprojectWithoutParent,
+  "superseded-without-backlink": supersededWithoutBacklink,
+  "secret-in-card": secretInCard,
+  "memory-index-too-long": memoryIndexTooLong,
+  "stale-snapshot": staleSnapshot,
+  "unused-card": unusedCard,
+};
+
+function str(v: unknown): string {
+  if (typeof v !== "string") return "";
+  const m = /^\[\[([^\]|#]+)/.exec(v.trim());
+  return m ? m[1] : v.trim();
+}

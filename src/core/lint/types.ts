@@ -1,0 +1,61 @@
+/** What a lint rule reports, and what it is given to look at. */
+
+import type { Card } from "../card/card";
+
+export type Severity = "error" | "warning" | "info" | "suggestion";
+
+/** A change that is safe to make without asking what the person meant. */
+export type LintFix =
+  | { kind: "add-empty-tags" }
+  | { kind: "add-link-back"; target: string }
+  | { kind: "move-to-folder"; folder: string }
+  | { kind: "archive" };
+
+export interface Finding {
+  rule: string;
+  severity: Severity;
+  /** Vault-relative path; "" for findings about the vault as a whole. */
+  file: string;
+  /** 1-based line in the file; 0 when the finding is about the whole file. */
+  line: number;
+  message: string;
+  fix?: LintFix;
+}
+
+export interface LintSettings {
+  /** Rule ids that are turned off. */
+  disabled: string[];
+  excludeFolders: string[];
+  /** A section longer than this many characters suggests a split. */
+  maxSectionChars: number;
+  /** Cards not recalled for this many days are reported as unused. */
+  unusedDays: number;
+}
+
+export const DEFAULT_LINT_SETTINGS: LintSettings = { disabled: [], excludeFolders: ["meta/digest"], maxSectionChars: 3000, unusedDays: 90 };
+
+/** Everything the rules may look at: the parsed notes, their link graph, and the hidden folder's state. */
+export interface LintContext {
+  cards: readonly Card[];
+  /** Raw text by path, for rules that look at lines. */
+  text: ReadonlyMap<string, string>;
+  graph: LinkGraph;
+  settings: LintSettings;
+  /** Epoch ms of the snapshot's creation, or undefined if there is none; "unreadable" if it cannot be read. */
+  snapshot: number | "unreadable" | undefined;
+  /** Last recall time (epoch ms) by card path, from the recall log; undefined if there is no log. */
+  lastRecalled: ReadonlyMap<string, number> | undefined;
+  now: number;
+}
+
+export interface LinkGraph {
+  /** Resolved outgoing links: path → paths. */
+  out: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Resolved incoming links: path → paths. */
+  in: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Links whose target is no note: target → the cards that mention it (with lines). */
+  missing: ReadonlyMap<string, { file: string; line: number }[]>;
+  resolve(target: string, from?: string): string | undefined;
+}
+
+export type Rule = (ctx: LintContext) => Finding[];

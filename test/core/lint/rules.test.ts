@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { parseCard } from "../../../src/core/card/card";
+import { lint } from "../../../src/core/lint/lint";
+import { DEFAULT_LINT_SETTINGS, type Finding } from "../../../src/core/lint/types";
+
+const NOW = Date.UTC(2026, 10, 30);
+const DAY = 86_400_000;
+
+function run(files: Record<string, string>, extra: Partial<Parameters<typeof lint>[0]> = {}): Finding[] {
+  const text = new Map(Object.entries(files));
+  const cards = Object.entries(files).map(([p, t]) => parseCard(p, t, NOW - DAY));
+  return lint({ cards, text, snapshot: NOW, now: NOW, ...extra });
+}
+
+const ok = (name: string, links = "[[b]]") => `---\nname: ${name}\ndescription: d\ntype: reference\ntags: [t]\n---\nBody.\n\n## Related\n- ${links}\n`;
+const pair = { "reference/b.md": ok("b", "[[a]]") };
+const rulesOf = (fs: Finding[], rule: string) => fs.filter((f) => f.rule === rule).map((f) => ({ file: f.file, line: f.line, fix: f.fix }));
+
+// Each rule: vaults where it must fire (with the files it names) and vaults where it must not.
+const TABLE: [string, Record<string, string>, { file: string; fix?: Finding["fix"] }[]][] = [
+  ["missing-frontmatter", { "reference/a.md": "Just text. [[b]]", ...pair }, [{ file: "reference/a.md" }]],
+  ["missing-frontmatter", { "reference/a.md": "---\nname: [broken\n---\n[[b]]", ...pair }, [{ file: "reference/a.md" }]],
+  ["missing-frontmatter", { "reference/a.md": ok("a"), ...pair }, []],
+  ["missing-tags", { "reference/a.md": "---\nname: a\ndescription: d\ntype: reference\n---\n[[b]]", ...pair }, [{ file: "reference/a.md", fix: { kind: "add-empty-tags" } }]],
+  ["missing-tags", { "reference/a.md": "---\nname: a\ndescription: d\ntype: reference\ntags: []\n---\n[[b]]", ...pair }, [{ file: "reference/a.md" }]],
+  ["missing-tags", { "reference/a.md": ok("a"), ...pair }, []],
+  ["duplicate-name", { "reference/a.md": ok("a"), "debugging/A.md": ok("A", "[[a]]"), ...pair }, [{ file: "debugging/A.md" }, { file: "reference/a.md" }]],
+  ["duplicate-name", { "reference/a.md": ok("a"), ...pair }, []],
+  ["orphan", { "reference/a.md": ok("a", "none"), ...pair, "reference/c.md": ok("c", "[[c]]") }, [{ file: "reference/c.md" }]],
+  ["orphan", { "reference/a.md": ok("a", "[[missing-card]]"), ...pair }, []],
+  ["missing-link-target", { "reference/a.md": ok("a", "[[b]] [[to-write|later]] ![[pic.png]]"), ...pair }, [{ file: "reference/a.md" }]],
+  ["missing-link-target", { "reference/a.md": ok("a", "[[b]] `[[in-code]]`"), ...pair }, []],
+  ["long-section", { "reference/a.md": ok("a") + "## Long\n" + "x".repeat(3100), ...pair }, [{ file: "reference/a.md" }]],
+  ["missing-description", { "reference/a.md": "---\nname: a\ntype: reference\ntags: [t]\n---\nFirst paragraph. [[b]]", ...pair }, [{ file: "reference/a.md" }]],
+  ["type-folder-mismatch", { "reference/a.md": ok("a").replace("type: reference", "type: debugging"), ...pair }, [{ file: "reference/a.md", fix: { kind: "move-to-folder", folder: "debugging" } }]],
+  ["type-folder-mismatch", { "notes/a.md": ok("a").replace("type: reference", "type: decision"), ...pair }, []],
+  ["stray-root-note", { "a.md": ok("a"), "MEMORY.md": "# index\n[[a]]", ...pair }, [{ file: "a.md" }]],
+  ["subproject-without-parent", { "projects/a.md": ok("a").replace("type: reference", "type: subproject"), ...pair }, [{ file: "projects/a.md" }]],
+  ["subproject-without-parent", { "projects/a.md": ok("a").replace("type: reference", "type: subproject\nparent: \"[[nope]]\""), ...pair }, [{ file: "projects/a.md" }]],
+  ["subproject-without-parent", { "projects/a.md": ok("a").replace("type: reference", "type: subproject\nparent: \"[[b]]\""), ...pair }, []],
+  [
+    "superseded-without-backlink",
+    { "reference/a.md": ok("a", "none").replace("type: reference", "type: reference\nstatus: superseded\nsuperseded-by: b"), ...pair },
+    [{ file: "reference/a.md", fix: { kind: "add-link-back", target: "b" } }],
+  ],
+  ["superseded-without-backlink", { "reference/a.md": ok("a").replace("type: reference", "type: reference\nstatus: superseded\nsuperseded-by: b"), ...pair }, []],
+  ["secret-in-card", { "reference/a.md": ok("a") + "\nDB_PASSWORD=hunter2hunter2\n", ...pair }, [{ file: "reference/a.md" }]],
+  ["secret-in-card", { "reference/a.md": ok("a") + "\nDB_PASSWORD=[REDACTED]\n", ...pair }, []],
+  ["memory-index-too-long", { "MEMORY.md": "- line\n".repeat(201), "reference/a.md": ok("a"), ...pair }, [{ file: "MEMORY.md" }]],
+  ["memory-index-too-long", { "MEMORY.md": "- line\n".repeat(150), "reference/a.md": ok("a"), ...pair }, []],
+];
+
+describe("lint rules", () => {
+  it.each(TABLE)("%s: %j", (rule, files, expected) => {
+    expect(rulesOf(run(files), rule).map(({ file, fix }) => (fix ? { file, fix } : { file }))).toEqual(expected);
+  });
+
+  it("stale-snapshot: missing, unreadable, older than the newest card, and current", () => {
+    const files = { "reference/a.md": ok("a"), ...pair };
+    expect(rulesOf(run(files, { snapshot: undefined }), "stale-snapshot")).toHaveLength(1);
+    expect(rulesOf(run(files, { snapshot: "unreadable" }), "stale-snapshot")).toHaveLength(1);
+    expect(rulesOf(run(files, { snapshot: NOW - 2 * DAY }), "stale-snapshot")).toHaveLength(1);
+    expect(rulesOf(run(files, { snapshot: NOW }), "stale-snapshot")).toHaveLength(0);
+  });
+
+  it("unused-card: not recalled in 90 days, with a fix that archives it", () => {
+    const text = new Map(Object.entries({ "reference/a.md": ok("a"), ...pair }));
+    const cards = [...text].map(([p, t]) => parseCard(p, t, NOW - 200 * DAY));
+    const lastRecalled = new Map([["reference/b.md", NOW - 10 * DAY]]);
+    const found = lint({ cards, text, snapshot: NOW, now: NOW, lastRecalled }).filter((f) => f.rule === "unused-card");
+    expect(found.map((f) => [f.file, f.fix])).toEqual([["reference/a.md", { kind: "archive" }]]);
+    expect(lint({ cards, text, snapshot: NOW, now: NOW }).filter((f) => f.rule === "unused-card")).toEqual([]);
+  });
+
+  it("lets a card silence a rule for itself, and settings turn rules off and exclude folders", () => {
+    const files = { "reference/a.md": ok("a", "none").replace("tags: [t]", "tags: [t]\nlint-ignore: [orphan]"), ...pair, "drafts/c.md": "no frontmatter" };
+    expect(rulesOf(run(files), "orphan").map((f) => f.file)).toEqual(["drafts/c.md"]);
+    expect(rulesOf(run(files), "missing-frontmatter")).toHaveLength(1);
+    const settings = { ...DEFAULT_LINT_SETTINGS, excludeFolders: ["drafts"], disabled: ["stale-snapshot"] };
+    const out = run(files, { settings, snapshot: undefined });
+    expect(rulesOf(out, "missing-frontmatter")).toEqual([]);
+    expect(rulesOf(out, "stale-snapshot")).toEqual([]);
+  });
+
+  it("reports file lines that point at the right place", () => {
+    const files = { "reference/a.md": ok("a") + "\n## Big\n" + "y".repeat(3100), ...pair };
+    const f = run(files).find((x) => x.rule === "long-section");
+    expect(files["reference/a.md"].split("\n")[(f?.line ?? 0) - 1]).toBe("## Big");
+  });
+
+  it("resolves links as Obsidian does: folder paths, aliases, headings, embeds, case", () => {
+    const files = {
+      "reference/a.md": ok("a", "[[reference/b]] [[B|alias]] [[b#Heading]] ![[b]] [[sub/deep/c]] [[C]]"),
+      ...pair,
+      "x/sub/deep/c.md": ok("c", "[[a]]"),
+    };
+    const out = run(files);
+    expect(rulesOf(out, "missing-link-target")).toEqual([]);
+    expect(rulesOf(out, "orphan")).toEqual([]);
+  });
+});
