@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { parseSynonyms, type IndexOptions } from "./index/index-options";
 import { DEFAULT_SCORING, DEFAULT_THRESHOLDS } from "./index/scorer";
+import { DEFAULT_LINT_SETTINGS, type LintSettings } from "./lint/types";
 import { DEFAULT_QUEUE_RULES, type QueueRules } from "./queue/capture";
 import { DEFAULT_SIGNALS } from "./recall/signals";
 import type { RecallRules } from "./snapshot/format";
@@ -22,6 +23,7 @@ export interface VaultMemoryConfig extends ScopeRules {
   recall: RecallRules;
   index: IndexSettings;
   queue: QueueRules;
+  lint: LintSettings;
 }
 
 export const DEFAULT_MAX_CHARS = 2000;
@@ -38,6 +40,7 @@ export function defaultConfig(): VaultMemoryConfig {
     },
     index: { stem: true, foldChinese: true, prefixLength: 5, synonymsNote: "meta/synonyms.md" },
     queue: { ...DEFAULT_QUEUE_RULES, excludeProjects: [] },
+    lint: { ...DEFAULT_LINT_SETTINGS, disabled: [], excludeFolders: [...DEFAULT_LINT_SETTINGS.excludeFolders] },
   };
 }
 
@@ -84,6 +87,14 @@ export function mergeConfig(raw: unknown, problems: string[] = []): VaultMemoryC
     overlayNumbers(cfg.queue as unknown as Record<string, number>, numbers, "queue", problems);
     if (Array.isArray(excludeProjects) && excludeProjects.every((g) => typeof g === "string")) cfg.queue.excludeProjects = excludeProjects;
     else if (excludeProjects !== undefined) problems.push("queue.excludeProjects must be a list of strings");
+  }
+  if (isObject(raw.lint)) {
+    const { disabled, excludeFolders, ...numbers } = raw.lint;
+    overlayNumbers(cfg.lint as unknown as Record<string, number>, numbers, "lint", problems);
+    for (const [key, value] of [["disabled", disabled], ["excludeFolders", excludeFolders]] as const) {
+      if (Array.isArray(value) && value.every((x) => typeof x === "string")) cfg.lint[key] = value;
+      else if (value !== undefined) problems.push(`lint.${key} must be a list of strings`);
+    }
   }
   if (isObject(raw.index)) {
     const i = raw.index;

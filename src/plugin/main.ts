@@ -1,11 +1,15 @@
 /** The Obsidian plugin: wires the core's index, snapshot and recall preview into the app. */
 
-import { FileSystemAdapter, Notice, Plugin } from "obsidian";
+import { FileSystemAdapter, Notice, Plugin, debounce } from "obsidian";
+import { parseCard, type Card } from "../core/card/card";
+import { lastRecalled, lint, snapshotTime } from "../core/lint/lint";
+import type { Finding } from "../core/lint/types";
 import { mergeConfig, type VaultMemoryConfig } from "../core/config";
 import { writeFileAtomic } from "../core/io/atomic";
 import { appendLog } from "../core/io/log";
 import { vaultFiles } from "../core/paths";
 import { IndexService } from "./index-service";
+import { LINT_VIEW_TYPE, LintReportView } from "./lint-view";
 import { PreviewRecallModal } from "./preview-modal";
 import { VaultMemorySettingTab } from "./settings";
 
@@ -31,6 +35,8 @@ export default class VaultMemoryPlugin extends Plugin {
 
     this.addSettingTab(new VaultMemorySettingTab(this.app, { plugin: this, settings: this.settings, saveSettings: () => this.saveSettings() }));
     this.addCommand({ id: "rebuild-index", name: "Rebuild index", callback: () => void this.rebuild(true) });
+    this.registerView(LINT_VIEW_TYPE, (leaf) => new LintReportView(leaf, () => this.lintNow()));
+    this.addCommand({ id: "open-lint-report", name: "Open lint report", callback: () => void this.openLintReport() });
     this.addCommand({
       id: "preview-recall",
       name: "Preview recall",
@@ -43,6 +49,11 @@ export default class VaultMemoryPlugin extends Plugin {
       this.registerEvent(this.app.vault.on("modify", (f) => service.onCreateOrModify(f)));
       this.registerEvent(this.app.vault.on("delete", (f) => service.onDelete(f)));
       this.registerEvent(this.app.vault.on("rename", (f, old) => service.onRename(f, old)));
+      // An open lint report follows the vault, as the index does.
+      const relint = debounce(() => this.refreshLintViews(), 2000, true);
+      for (const name of ["create", "modify", "delete", "rename"] as const) {
+        this.registerEvent(this.app.vault.on(name as "modify", () => relint()));
+      }
       void this.rebuild(false);
     });
   }
@@ -60,6 +71,31 @@ export default class VaultMemoryPlugin extends Plugin {
     await service.rebuild(({ done, total: all }) => notice?.setMessage(`Vault Memory: indexing ${done} of ${all} notes…`));
     notice?.hide();
     if (announce) new Notice(`Vault Memory: indexed ${service.cardCount} cards.`);
+  }
+
+  /** Lints the vault as Obsidian has it, with the hidden folder's snapshot and recall log. */
+  async lintNow(): Promise<Finding[]> {
+    const cards: Card[] = [];
+    const text = new Map<string, string>();
+    for (const file of this.app.vault.getMarkdownFiles()) {
+      const t = await this.app.vault.cachedRead(file);
+      text.set(file.path, t);
+      cards.push(parseCard(file.path, t, file.stat.mtime));
+    }
+    return lint({ cards, text, settings: this.settings.lint, snapshot: snapshotTime(this.vaultPath), lastRecalled: lastRecalled(this.vaultPath) });
+  }
+
+  async openLintReport(): Promise<void> {
+    const existing = this.app.workspace.getLeavesOfType(LINT_VIEW_TYPE)[0];
+    const leaf = existing ?? this.app.workspace.getLeaf("tab");
+    if (!existing) await leaf.setViewState({ type: LINT_VIEW_TYPE, active: true });
+    await this.app.workspace.revealLeaf(leaf);
+  }
+
+  private refreshLintViews(): void {
+    for (const leaf of this.app.workspace.getLeavesOfType(LINT_VIEW_TYPE)) {
+      if (leaf.view instanceof LintReportView) void leaf.view.refresh();
+    }
   }
 
   async loadSettings(): Promise<void> {

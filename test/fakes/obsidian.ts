@@ -6,6 +6,7 @@
 
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import matter from "gray-matter";
 
 // ---------- DOM helpers Obsidian adds to every element ----------
 
@@ -111,6 +112,28 @@ export class Events {
   }
   listenerCount(name: string): number {
     return this.handlers.get(name)?.length ?? 0;
+  }
+}
+
+export class Component {
+  private refs: EventRef[] = [];
+  private intervals: number[] = [];
+  private children: (() => void)[] = [];
+  registerEvent(ref: EventRef): void {
+    this.refs.push(ref);
+  }
+  registerInterval(id: number): number {
+    this.intervals.push(id);
+    return id;
+  }
+  register(cb: () => void): void {
+    this.children.push(cb);
+  }
+  unload(): void {
+    for (const ref of this.refs.splice(0)) ref.events.offref(ref);
+    for (const id of this.intervals.splice(0)) clearInterval(id);
+    for (const cb of this.children.splice(0)) cb();
+    (this as unknown as { onunload?: () => void }).onunload?.();
   }
 }
 
@@ -314,9 +337,74 @@ export class Vault extends Events {
 
 // ---------- App, workspace, file manager ----------
 
+export interface OpenViewState {
+  eState?: Record<string, unknown>;
+}
+
+export class WorkspaceLeaf {
+  view: View | null = null;
+  /** The last file opened in this leaf, and where: what a click on a finding did. */
+  opened: { path: string; state?: OpenViewState } | null = null;
+  constructor(readonly workspace: Workspace) {}
+  async setViewState(state: { type: string; active?: boolean }): Promise<void> {
+    const create = this.workspace.viewCreators.get(state.type);
+    if (!create) throw new Error(`no view registered for ${state.type}`);
+    this.view = create(this);
+    doc().body.appendChild(this.view.containerEl);
+    await this.view.onOpen();
+  }
+  async openFile(file: TFile, state?: OpenViewState): Promise<void> {
+    this.opened = { path: file.path, state };
+  }
+  detach(): void {
+    this.view?.containerEl.remove();
+    this.workspace.leaves = this.workspace.leaves.filter((l) => l !== this);
+  }
+}
+
+export abstract class View extends Component {
+  readonly containerEl: WithHelpers;
+  readonly app: App;
+  constructor(readonly leaf: WorkspaceLeaf) {
+    super();
+    this.app = leaf.workspace.app;
+    this.containerEl = el("div", "workspace-leaf-content");
+  }
+  abstract getViewType(): string;
+  abstract getDisplayText(): string;
+  getIcon(): string {
+    return "";
+  }
+  async onOpen(): Promise<void> {}
+  async onClose(): Promise<void> {}
+}
+
+export abstract class ItemView extends View {
+  readonly contentEl: WithHelpers;
+  constructor(leaf: WorkspaceLeaf) {
+    super(leaf);
+    this.contentEl = this.containerEl.createDiv({ cls: "view-content" });
+  }
+}
+
 export class Workspace extends Events {
   layoutReady = false;
+  leaves: WorkspaceLeaf[] = [];
+  readonly viewCreators = new Map<string, (leaf: WorkspaceLeaf) => View>();
+  app!: App;
   private readyQueue: (() => unknown)[] = [];
+  getLeaf(_newLeaf?: boolean | "tab" | "split" | "window"): WorkspaceLeaf {
+    const leaf = new WorkspaceLeaf(this);
+    this.leaves.push(leaf);
+    return leaf;
+  }
+  getRightLeaf(_split: boolean): WorkspaceLeaf {
+    return this.getLeaf(true);
+  }
+  getLeavesOfType(type: string): WorkspaceLeaf[] {
+    return this.leaves.filter((l) => l.view?.getViewType() === type);
+  }
+  async revealLeaf(_leaf: WorkspaceLeaf): Promise<void> {}
   onLayoutReady(cb: () => unknown): void {
     if (this.layoutReady) cb();
     else this.readyQueue.push(cb);
@@ -330,6 +418,14 @@ export class Workspace extends Events {
 
 export class FileManager {
   constructor(private readonly vault: Vault) {}
+  /** As Obsidian does: parse the YAML frontmatter, let `fn` change it, write it back. */
+  async processFrontMatter(file: TFile, fn: (fm: Record<string, unknown>) => void): Promise<void> {
+    const text = await this.vault.read(file);
+    const parsed = matter(text);
+    const data = { ...(parsed.data as Record<string, unknown>) };
+    fn(data);
+    await this.vault.modify(file, matter.stringify(parsed.content, data));
+  }
   async renameFile(file: TAbstractFile, newPath: string): Promise<void> {
     await this.vault.rename(file, newPath);
   }
@@ -346,6 +442,7 @@ export class App {
   constructor(basePath: string) {
     this.vault = new Vault(basePath);
     this.fileManager = new FileManager(this.vault);
+    this.workspace.app = this;
   }
 }
 
@@ -364,28 +461,6 @@ export interface PluginManifest {
   name: string;
   version: string;
   dir?: string;
-}
-
-export class Component {
-  private refs: EventRef[] = [];
-  private intervals: number[] = [];
-  private children: (() => void)[] = [];
-  registerEvent(ref: EventRef): void {
-    this.refs.push(ref);
-  }
-  registerInterval(id: number): number {
-    this.intervals.push(id);
-    return id;
-  }
-  register(cb: () => void): void {
-    this.children.push(cb);
-  }
-  unload(): void {
-    for (const ref of this.refs.splice(0)) ref.events.offref(ref);
-    for (const id of this.intervals.splice(0)) clearInterval(id);
-    for (const cb of this.children.splice(0)) cb();
-    (this as unknown as { onunload?: () => void }).onunload?.();
-  }
 }
 
 export class Plugin extends Component {
@@ -424,6 +499,9 @@ export class Plugin extends Component {
     e.setAttribute("data-icon", icon);
     e.addEventListener("click", (evt) => cb(evt));
     return e;
+  }
+  registerView(type: string, create: (leaf: WorkspaceLeaf) => View): void {
+    this.app.workspace.viewCreators.set(type, create);
   }
   addStatusBarItem(): HTMLElement {
     return el("div", "status-bar-item");

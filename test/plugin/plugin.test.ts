@@ -52,12 +52,13 @@ describe("the plugin", () => {
     app.workspace.setLayoutReady();
     await waitFor(() => existsSync(vaultFiles.snapshot(vault)));
     expect(snapshotPaths()).toHaveLength(15);
-    expect(app.vault.listenerCount("modify")).toBe(1);
+    // One for the index, one for an open lint report.
+    expect(app.vault.listenerCount("modify")).toBe(2);
   });
 
   it("registers its commands without default hotkeys", async () => {
     await started();
-    expect([...app.commands.keys()].sort()).toEqual(["vault-memory:preview-recall", "vault-memory:rebuild-index"]);
+    expect([...app.commands.keys()].sort()).toEqual(["vault-memory:open-lint-report", "vault-memory:preview-recall", "vault-memory:rebuild-index"]);
   });
 
   it("follows create, modify, rename and delete, debounced into one snapshot write", async () => {

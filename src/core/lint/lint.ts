@@ -64,7 +64,8 @@ export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_S
   return lint({ cards, text, settings, snapshot: snapshotTime(vault), lastRecalled: lastRecalled(vault), now });
 }
 
-function snapshotTime(vault: string): LintContext["snapshot"] {
+/** When the snapshot was written; undefined if there is none, "unreadable" if it is damaged. */
+export function snapshotTime(vault: string): LintContext["snapshot"] {
   try {
     const r = SnapshotReader.open(vaultFiles.snapshot(vault));
     r.close();
@@ -75,7 +76,7 @@ function snapshotTime(vault: string): LintContext["snapshot"] {
 }
 
 /** Last time each card was recalled, from the recall log; undefined when there is no log yet. */
-function lastRecalled(vault: string): Map<string, number> | undefined {
+export function lastRecalled(vault: string): Map<string, number> | undefined {
   let text: string;
   try {
     text = readFileSync(vaultFiles.usageLog(vault), "utf8");

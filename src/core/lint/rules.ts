@@ -45,7 +45,7 @@ export const missingTags: Rule = (ctx) =>
       severity: "error",
       file: c.path,
       line: 1,
-      message: "no tags",
+      message: c.frontmatter.tags === undefined ? "no tags" : "tags is empty: add at least one",
       ...(c.frontmatter.tags === undefined ? { fix: { kind: "add-empty-tags" as const } } : {}),
     }));
 

@@ -1,0 +1,46 @@
+/** Applies a lint finding's safe fix through Obsidian's own APIs, so links and frontmatter stay right. */
+
+import { normalizePath, TFile, type App } from "obsidian";
+import type { Finding } from "../core/lint/types";
+
+/** Applies the fix; returns what was done, for a notice. */
+export async function applyFix(app: App, finding: Finding): Promise<string> {
+  const file = app.vault.getAbstractFileByPath(finding.file);
+  if (!(file instanceof TFile) || !finding.fix) throw new Error(`nothing to fix in ${finding.file}`);
+  const fix = finding.fix;
+  switch (fix.kind) {
+    case "add-empty-tags":
+      await app.fileManager.processFrontMatter(file, (fm: Record<string, unknown>) => {
+        fm.tags ??= [];
+      });
+      return `Added empty tags to ${file.path}.`;
+    case "archive":
+      await app.fileManager.processFrontMatter(file, (fm: Record<string, unknown>) => {
+        fm.status = "archived";
+      });
+      return `Archived ${file.path}: it stays in the vault and is no longer recalled.`;
+    case "add-link-back":
+      await app.vault.process(file, (text) => addRelatedLink(text, fix.target));
+      return `Linked ${file.path} back to ${fix.target}.`;
+    case "move-to-folder": {
+      const to = normalizePath(`${fix.folder}/${file.name}`);
+      if (app.vault.getAbstractFileByPath(to)) throw new Error(`${to} already exists`);
+      if (!app.vault.getAbstractFileByPath(fix.folder)) await app.vault.createFolder(fix.folder);
+      // The file manager updates every link to the card, as a move in the file explorer would.
+      await app.fileManager.renameFile(file, to);
+      return `Moved ${file.path} to ${to}.`;
+    }
+  }
+}
+
+/** Adds `- [[target]]` to the closing related section, creating the section if there is none. */
+export function addRelatedLink(text: string, target: string): string {
+  const link = `- [[${target}]]`;
+  const m = /^## (?:相關|相关|Related)\s*$/m.exec(text);
+  if (!m) return `${text.replace(/\s*$/, "")}\n\n## Related\n${link}\n`;
+  const after = text.slice(m.index + m[0].length);
+  const next = after.search(/^#{1,2} /m);
+  const end = next < 0 ? text.length : m.index + m[0].length + next;
+  const section = text.slice(0, end).replace(/\s*$/, "");
+  return `${section}\n${link}\n${next < 0 ? "" : "\n" + text.slice(end)}`;
+}
