@@ -4,21 +4,25 @@ import { FileSystemAdapter, Notice, Plugin, debounce } from "obsidian";
 import { parseCard, type Card } from "../core/card/card";
 import { lastRecalled, lint, snapshotTime } from "../core/lint/lint";
 import type { Finding } from "../core/lint/types";
-import { mergeConfig, type VaultMemoryConfig } from "../core/config";
+import { isCard, mergeConfig, type VaultMemoryConfig } from "../core/config";
 import { writeFileAtomic } from "../core/io/atomic";
 import { appendLog } from "../core/io/log";
 import { vaultFiles } from "../core/paths";
 import { IndexService } from "./index-service";
 import { LINT_VIEW_TYPE, LintReportView } from "./lint-view";
 import { PreviewRecallModal } from "./preview-modal";
+import { QUEUE_VIEW_TYPE, QueueReviewView } from "./queue-view";
+import { listPending } from "../core/queue/queue-store";
 import { VaultMemorySettingTab } from "./settings";
 
+const STATUS_POLL_MS = 5000;
 // Under this many notes the first build is quick enough that a progress notice would only flash.
 const PROGRESS_FROM_NOTES = 500;
 
 export default class VaultMemoryPlugin extends Plugin {
   settings: VaultMemoryConfig = mergeConfig(undefined);
   indexService: IndexService | null = null;
+  private statusBar: HTMLElement | null = null;
   vaultPath = "";
 
   async onload(): Promise<void> {
@@ -36,6 +40,12 @@ export default class VaultMemoryPlugin extends Plugin {
     this.addSettingTab(new VaultMemorySettingTab(this.app, { plugin: this, settings: this.settings, saveSettings: () => this.saveSettings() }));
     this.addCommand({ id: "rebuild-index", name: "Rebuild index", callback: () => void this.rebuild(true) });
     this.registerView(LINT_VIEW_TYPE, (leaf) => new LintReportView(leaf, () => this.lintNow()));
+    this.registerView(QUEUE_VIEW_TYPE, (leaf) => new QueueReviewView(leaf, this.vaultPath, (path) => isCard(path, this.settings)));
+    this.addRibbonIcon("inbox", "Open memory queue", () => void this.openQueue());
+    this.addCommand({ id: "open-queue", name: "Open memory queue", callback: () => void this.openQueue() });
+    this.statusBar = this.addStatusBarItem();
+    this.statusBar.addClass("vault-memory-status");
+    this.statusBar.addEventListener("click", () => void this.openQueue());
     this.addCommand({ id: "open-lint-report", name: "Open lint report", callback: () => void this.openLintReport() });
     this.addCommand({
       id: "preview-recall",
@@ -55,6 +65,8 @@ export default class VaultMemoryPlugin extends Plugin {
         this.registerEvent(this.app.vault.on(name as "modify", () => relint()));
       }
       void this.rebuild(false);
+      this.updateStatusBar();
+      this.registerInterval(window.setInterval(() => this.updateStatusBar(), STATUS_POLL_MS));
     });
   }
 
@@ -90,6 +102,22 @@ export default class VaultMemoryPlugin extends Plugin {
     const leaf = existing ?? this.app.workspace.getLeaf("tab");
     if (!existing) await leaf.setViewState({ type: LINT_VIEW_TYPE, active: true });
     await this.app.workspace.revealLeaf(leaf);
+  }
+
+  async openQueue(): Promise<void> {
+    const existing = this.app.workspace.getLeavesOfType(QUEUE_VIEW_TYPE)[0];
+    const leaf = existing ?? this.app.workspace.getRightLeaf(false);
+    if (!leaf) return;
+    if (!existing) await leaf.setViewState({ type: QUEUE_VIEW_TYPE, active: true });
+    await this.app.workspace.revealLeaf(leaf);
+  }
+
+  /** "3 to review" in the status bar; empty when nothing waits. */
+  updateStatusBar(): void {
+    if (!this.statusBar || !this.vaultPath) return;
+    const n = listPending(this.vaultPath).length;
+    this.statusBar.setText(n === 0 ? "" : `${n} to review`);
+    this.statusBar.setAttr("aria-label", n === 0 ? "" : `${n} conversations wait in the memory queue`);
   }
 
   private refreshLintViews(): void {

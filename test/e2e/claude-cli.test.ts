@@ -4,50 +4,19 @@
  * on 127.0.0.1.
  */
 
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listPending } from "../../src/core/queue/queue-store";
-import { BRIDGE, ROOT, SAMPLE_VAULT, copyVault, runBridge, tempDir } from "../helpers";
-import { startStub, type Stub } from "./messages-stub";
+import { SAMPLE_VAULT, copyVault, runBridge } from "../helpers";
+import { CLAUDE, claudeAvailable as available, claudeRig, type ClaudeRig } from "./claude-driver";
 
-const CLAUDE = join(ROOT, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude");
-const available = process.platform === "linux" && process.arch === "x64" && existsSync(CLAUDE);
 if (!available) {
   console.warn(`skipping the Claude Code CLI tests: ${CLAUDE} is not installed (it exists only for linux-x64 with glibc)`);
 }
 
-let stub: Stub;
-let home: string;
+let rig: ClaudeRig;
 let vault: string;
-let project: string;
-
-function claude(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(CLAUDE, args, {
-      cwd: project,
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        ANTHROPIC_BASE_URL: stub.url,
-        ANTHROPIC_API_KEY: "test-key-not-real",
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-        DISABLE_AUTOUPDATER: "1",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-function hook(command: string, timeout: number): unknown {
-  return { type: "command", command: `"${process.execPath}" "${BRIDGE}" ${command} --vault "${vault}"`, timeout };
-}
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -57,39 +26,24 @@ function filesUnder(dir: string): string[] {
 
 describe.skipIf(!available)("with the real Claude Code CLI", () => {
   beforeAll(async () => {
-    stub = await startStub();
-    home = tempDir("vm-home-");
     vault = copyVault(SAMPLE_VAULT, "Memory Vault 記憶");
-    project = join(tempDir(), "my-project");
-    mkdirSync(join(project, ".git"), { recursive: true });
-    writeFileSync(join(project, ".git", "HEAD"), "ref: refs/heads/feature-x\n");
     expect(runBridge(["index", "--vault", vault]).status).toBe(0);
-    mkdirSync(join(home, ".claude"), { recursive: true });
-    writeFileSync(
-      join(home, ".claude", "settings.json"),
-      JSON.stringify({
-        hooks: {
-          UserPromptSubmit: [{ hooks: [hook("recall", 10)] }],
-          Stop: [{ hooks: [hook("queue", 30)] }],
-          SessionStart: [{ matcher: "startup|resume", hooks: [hook("remind", 10)] }],
-        },
-      }),
-    );
+    rig = await claudeRig(vault);
   }, 60_000);
 
   afterAll(async () => {
-    await stub?.close();
+    await rig?.close();
   });
 
   let sessionId = "";
   const secret = ["ghp_", "zYxWvUtSrQpOnMlKjIhGfEdCbA9876543210"].join("");
 
   it("brings the matching card's path into the model's request", async () => {
-    const r = await claude(["-p", "为什么排程跑不起来？launchd 每晚都失败", "--output-format", "json"]);
+    const r = await rig.run(["-p", "为什么排程跑不起来？launchd 每晚都失败", "--output-format", "json"]);
     expect(r.code, r.stderr).toBe(0);
     sessionId = (JSON.parse(r.stdout) as { session_id: string }).session_id;
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    const withCard = stub.requests.filter((b) => b.includes("launchd-cron-path.md"));
+    const withCard = rig.stub.requests.filter((b) => b.includes("launchd-cron-path.md"));
     expect(withCard.length).toBeGreaterThan(0);
     expect(withCard[0]).toContain(JSON.stringify(join(vault, "debugging", "launchd-cron-path.md")).slice(1, -1));
   }, 120_000);
@@ -99,7 +53,7 @@ describe.skipIf(!available)("with the real Claude Code CLI", () => {
   });
 
   it("queues exactly one entry once --resume adds a second prompt", async () => {
-    const r = await claude(["-p", "--resume", sessionId, `also, the deploy token is ${secret}; we decided to set PATH in the plist`, "--output-format", "json"]);
+    const r = await rig.run(["-p", "--resume", sessionId, `also, the deploy token is ${secret}; we decided to set PATH in the plist`, "--output-format", "json"]);
     expect(r.code, r.stderr).toBe(0);
     const pending = listPending(vault);
     expect(pending).toHaveLength(1);
@@ -114,9 +68,9 @@ describe.skipIf(!available)("with the real Claude Code CLI", () => {
   });
 
   it("reminds a new session that a conversation waits", async () => {
-    const before = stub.requests.length;
-    const r = await claude(["-p", "ok", "--output-format", "json"]);
+    const before = rig.stub.requests.length;
+    const r = await rig.run(["-p", "ok", "--output-format", "json"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(stub.requests.slice(before).some((b) => b.includes("1 conversation waits to become cards"))).toBe(true);
+    expect(rig.stub.requests.slice(before).some((b) => b.includes("1 conversation waits to become cards"))).toBe(true);
   }, 120_000);
 });

@@ -93,3 +93,29 @@ export function markHandled(vault: string, sessionId: string, outcome: HandledEn
   writeFileAtomic(handledPath(vault, sessionId), JSON.stringify(handled, null, 2) + "\n");
   renameSync(pendingPath(vault, sessionId), pendingPath(vault, sessionId) + ".handled");
 }
+
+export function listHandled(vault: string): HandledEntry[] {
+  const dir = queueDirs.handled(vault);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => readEntry<HandledEntry>(join(dir, f)))
+    .filter((e): e is HandledEntry => e !== undefined && typeof e.handledAt === "string")
+    .sort((a, b) => b.handledAt.localeCompare(a.handledAt));
+}
+
+/**
+ * Puts a handled entry back in the queue. The handled record is kept beside it, renamed, so the
+ * history of what was done is never lost.
+ */
+export function restoreHandled(vault: string, sessionId: string, now = new Date()): QueueEntry {
+  const record = readEntry<HandledEntry>(handledPath(vault, sessionId));
+  if (!record) throw new Error(`no handled entry for session ${sessionId}`);
+  const { handledAt, outcome, ...entry } = record;
+  void handledAt;
+  void outcome;
+  const restored: QueueEntry = { ...entry, updatedAt: now.toISOString() };
+  writeFileAtomic(pendingPath(vault, sessionId), JSON.stringify(restored, null, 2) + "\n");
+  renameSync(handledPath(vault, sessionId), `${handledPath(vault, sessionId)}.restored-${now.getTime()}`);
+  return restored;
+}

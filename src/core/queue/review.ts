@@ -1,0 +1,116 @@
+/** The pure half of reviewing the queue by hand: summaries, merged candidates, card drafts, appends. */
+
+import { stringify as yamlLine } from "./yaml-line";
+import type { Candidate, CandidateKind } from "./extract";
+import type { QueueEntry } from "./queue-store";
+
+export const CANDIDATE_KINDS: readonly CandidateKind[] = ["code", "decision", "constraint", "todo", "fact"];
+
+/** The folder each card type goes in, as the vault's schema has it. */
+export const TYPE_FOLDERS: Readonly<Record<string, string>> = {
+  project: "projects",
+  feedback: "feedback",
+  reference: "reference",
+  debugging: "debugging",
+  user: "user",
+  teaching: "teaching",
+};
+
+export interface EntrySummary {
+  entry: QueueEntry;
+  firstPrompt: string;
+  counts: Record<CandidateKind, number>;
+}
+
+export function summarize(entry: QueueEntry, inbox: string): EntrySummary {
+  const counts = Object.fromEntries(CANDIDATE_KINDS.map((k) => [k, 0])) as Record<CandidateKind, number>;
+  for (const c of entry.candidates) counts[c.kind]++;
+  const m = /## User \(turn \d+\)\n\n([\s\S]*?)(?:\n## |$)/.exec(inbox);
+  const firstPrompt = (m?.[1] ?? "").replace(/\s+/g, " ").trim();
+  return { entry, firstPrompt, counts };
+}
+
+/** Newest first: the conversation you just had is the one you remember best. */
+export function newestFirst(a: QueueEntry, b: QueueEntry): number {
+  return (b.lastTimestamp || b.updatedAt).localeCompare(a.lastTimestamp || a.updatedAt);
+}
+
+export interface MergedCandidate extends Candidate {
+  /** Sessions whose queue entries hold this same candidate. */
+  sessions: string[];
+}
+
+/** Identical candidates across entries, shown once with every session that holds them. */
+export function mergeCandidates(entries: readonly QueueEntry[]): MergedCandidate[] {
+  const byKey = new Map<string, MergedCandidate>();
+  for (const e of entries) {
+    for (const c of e.candidates) {
+      const key = `${c.kind}\u0000${c.text.trim()}`;
+      const seen = byKey.get(key);
+      if (seen) {
+        if (!seen.sessions.includes(e.sessionId)) seen.sessions.push(e.sessionId);
+      } else byKey.set(key, { ...c, sessions: [e.sessionId] });
+    }
+  }
+  return [...byKey.values()];
+}
+
+export interface CardDraft {
+  type: string;
+  name: string;
+  description: string;
+  tags: string[];
+  project: string;
+  sessionId: string;
+  candidates: readonly Candidate[];
+  /** File names (without .md) of cards to link in the related section. */
+  related: readonly string[];
+}
+
+/** A file name from a card name: readable, safe on every OS, CJK kept. */
+export function slugify(name: string): string {
+  const slug = name
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[\\/:*?"<>|#^[\]]+/g, " ")
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80);
+  return slug || "card";
+}
+
+/** The new card's vault-relative path and text, in the card schema. */
+export function draftCard(d: CardDraft, date: string): { path: string; text: string } {
+  const folder = TYPE_FOLDERS[d.type] ?? "reference";
+  const fm = [
+    "---",
+    `name: ${yamlLine(d.name)}`,
+    `description: ${yamlLine(d.description)}`,
+    `type: ${yamlLine(d.type)}`,
+    `tags: [${d.tags.map(yamlLine).join(", ")}]`,
+    ...(d.project ? [`project: ${yamlLine(d.project)}`] : []),
+    `source: ${yamlLine(`session ${d.sessionId}`)}`,
+    `updated: ${date}`,
+    "---",
+  ];
+  const body = [`# ${d.name}`, "", ...candidateLines(d.candidates), "", "## 相關", ...d.related.map((r) => `- [[${r}]]`), ""];
+  return { path: `${folder}/${slugify(d.name)}.md`, text: fm.join("\n") + "\n" + body.join("\n") };
+}
+
+/**
+ * Appends a dated section to an existing card. What the person wrote is never rewritten: the
+ * section goes before the closing related section if there is one, else at the end.
+ */
+export function appendSection(text: string, date: string, candidates: readonly Candidate[], sessionId: string): string {
+  const section = `## ${date}\n\n${candidateLines(candidates).join("\n")}\n\n_From session ${sessionId}._\n`;
+  const related = /^## (?:相關|相关|Related)\s*$/m.exec(text);
+  if (related && !/^#{1,2} /m.test(text.slice(related.index + related[0].length))) {
+    const before = text.slice(0, related.index).replace(/\s*$/, "");
+    return `${before}\n\n${section}\n${text.slice(related.index)}`;
+  }
+  return `${text.replace(/\s*$/, "")}\n\n${section}`;
+}
+
+function candidateLines(candidates: readonly Candidate[]): string[] {
+  return candidates.map((c) => (c.kind === "code" ? `\n${c.text}\n` : `- ${c.kind === "fact" ? "" : `**${c.kind}:** `}${c.text}`));
+}

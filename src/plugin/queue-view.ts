@@ -1,0 +1,302 @@
+/** The queue review sidebar: read what was queued, tick candidates, and make or extend a card by hand. */
+
+import { ItemView, Notice, TFile, normalizePath, type WorkspaceLeaf } from "obsidian";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { parseCard } from "../core/card/card";
+import type { Candidate } from "../core/queue/extract";
+import { NearDuplicateIndex } from "../core/queue/near-duplicates";
+import { listHandled, listPending, markHandled, queueDirs, restoreHandled, type QueueEntry } from "../core/queue/queue-store";
+import { appendSection, CANDIDATE_KINDS, draftCard, mergeCandidates, newestFirst, summarize, TYPE_FOLDERS } from "../core/queue/review";
+import { SimilarCards } from "../core/queue/similar";
+
+export const QUEUE_VIEW_TYPE = "vault-memory-queue";
+
+// Hooks write the queue from outside Obsidian, where no vault event fires; a cheap look at the
+// folder every two seconds keeps the view current.
+const POLL_MS = 2000;
+
+interface CardIndexes {
+  similar: SimilarCards;
+  duplicates: NearDuplicateIndex;
+}
+
+export class QueueReviewView extends ItemView {
+  private openSession: string | null = null;
+  private ticked = new Set<string>();
+  private signature = "";
+  private indexes: CardIndexes | null = null;
+  private banner = "";
+
+  constructor(
+    leaf: WorkspaceLeaf,
+    private readonly vaultPath: string,
+    /** Which notes are cards: the index and settings notes are not worth appending to. */
+    private readonly isCard: (path: string) => boolean,
+  ) {
+    super(leaf);
+  }
+
+  getViewType(): string {
+    return QUEUE_VIEW_TYPE;
+  }
+
+  getDisplayText(): string {
+    return "Memory queue";
+  }
+
+  getIcon(): string {
+    return "inbox";
+  }
+
+  async onOpen(): Promise<void> {
+    this.signature = this.queueSignature();
+    this.registerInterval(window.setInterval(() => this.checkForChanges(), POLL_MS));
+    // Card edits change what is similar and what is a duplicate.
+    this.registerEvent(this.app.vault.on("modify", () => (this.indexes = null)));
+    this.registerEvent(this.app.vault.on("create", () => (this.indexes = null)));
+    this.render();
+  }
+
+  /** Re-renders if the queue changed on disk; keeps the open entry and its ticks where it can. */
+  checkForChanges(): void {
+    const now = this.queueSignature();
+    if (now === this.signature) return;
+    this.signature = now;
+    if (this.openSession && !existsSync(join(queueDirs.pending(this.vaultPath), `${this.openSession}.json`))) {
+      this.banner = "That conversation was handled elsewhere.";
+      this.openSession = null;
+    } else if (this.openSession) {
+      this.banner = "This conversation grew since you opened it; its candidates were updated.";
+    }
+    this.render();
+  }
+
+  render(): void {
+    const root = this.contentEl;
+    root.empty();
+    root.addClass("vault-memory-queue");
+    if (this.banner) {
+      root.createDiv({ text: this.banner, cls: "vault-memory-banner" });
+      this.banner = "";
+    }
+    const pending = listPending(this.vaultPath).sort(newestFirst);
+    const entry = this.openSession ? pending.find((e) => e.sessionId === this.openSession) : undefined;
+    if (entry) this.renderEntry(root, entry, pending);
+    else this.renderList(root, pending);
+  }
+
+  open(sessionId: string): void {
+    this.openSession = sessionId;
+    this.ticked = new Set();
+    this.render();
+  }
+
+  private renderList(root: HTMLElement, pending: QueueEntry[]): void {
+    this.openSession = null;
+    root.createEl("h4", { text: pending.length === 0 ? "Nothing waits in the queue" : `${pending.length} conversations wait` });
+    const shared = mergeCandidates(pending).filter((c) => c.sessions.length > 1);
+    if (shared.length > 0) root.createDiv({ text: `${shared.length} candidates appear in more than one conversation; they are shown once.`, cls: "vault-memory-muted" });
+    const list = root.createEl("ul", { cls: "vault-memory-queue-list" });
+    for (const e of pending) {
+      const s = summarize(e, this.inbox(e));
+      const item = list.createEl("li", { cls: "vault-memory-queue-item", attr: { tabindex: 0, role: "button" } });
+      const meta = item.createDiv({ cls: "vault-memory-queue-meta" });
+      meta.createSpan({ text: e.project || "(no project)", cls: "vault-memory-queue-project" });
+      meta.createSpan({ text: ` · ${(e.lastTimestamp || e.updatedAt).slice(0, 10)} · ${e.prompts} prompts${e.wanted ? " · wanted" : ""}` });
+      item.createDiv({ text: clip(s.firstPrompt, 140), cls: "vault-memory-queue-first" });
+      const counts = item.createDiv({ cls: "vault-memory-queue-counts" });
+      for (const kind of CANDIDATE_KINDS) {
+        if (s.counts[kind] > 0) counts.createSpan({ text: `${kind} ${s.counts[kind]}`, cls: `vault-memory-kind mod-${kind}` });
+      }
+      const open = (): void => this.open(e.sessionId);
+      item.addEventListener("click", open);
+      item.addEventListener("keydown", (evt) => {
+        if (evt.key === "Enter" || evt.key === " ") {
+          evt.preventDefault();
+          open();
+        }
+      });
+    }
+    const handled = listHandled(this.vaultPath);
+    if (handled.length > 0) {
+      const details = root.createEl("details", { cls: "vault-memory-handled" });
+      details.createEl("summary", { text: `Handled (${handled.length})` });
+      const ul = details.createEl("ul");
+      for (const h of handled.slice(0, 50)) {
+        const li = ul.createEl("li");
+        li.createSpan({ text: `${h.project || "(no project)"} · ${h.handledAt.slice(0, 10)} · ${h.outcome.action}${h.outcome.detail ? `: ${h.outcome.detail}` : ""} ` });
+        const restore = li.createEl("button", { text: "Restore" });
+        restore.addEventListener("click", () => {
+          restoreHandled(this.vaultPath, h.sessionId);
+          this.signature = this.queueSignature();
+          this.render();
+        });
+      }
+    }
+  }
+
+  private renderEntry(root: HTMLElement, e: QueueEntry, pending: QueueEntry[]): void {
+    const back = root.createEl("button", { text: "Back to the queue", cls: "vault-memory-back" });
+    back.addEventListener("click", () => {
+      this.openSession = null;
+      this.render();
+    });
+    const inbox = this.inbox(e);
+    const s = summarize(e, inbox);
+    root.createEl("h4", { text: clip(s.firstPrompt, 100) || e.sessionId });
+    root.createDiv({ text: `${e.project || "(no project)"} · ${e.gitBranch || "no branch"} · ${e.prompts} prompts · ${e.firstTimestamp.slice(0, 16)} to ${e.lastTimestamp.slice(0, 16)}`, cls: "vault-memory-muted" });
+
+    const { similar, duplicates } = this.cardIndexes();
+    const others = new Map(mergeCandidates(pending).map((c) => [`${c.kind}\u0000${c.text.trim()}`, c.sessions.length - 1]));
+    root.createEl("h5", { text: "Candidates" });
+    const list = root.createEl("ul", { cls: "vault-memory-candidates" });
+    e.candidates.forEach((c) => {
+      const key = candidateKey(c);
+      const li = list.createEl("li", { cls: "vault-memory-candidate" });
+      const label = li.createEl("label");
+      const box = label.createEl("input", { type: "checkbox" });
+      box.checked = this.ticked.has(key);
+      box.addEventListener("change", () => (box.checked ? this.ticked.add(key) : this.ticked.delete(key)));
+      label.createSpan({ text: c.kind, cls: `vault-memory-kind mod-${c.kind}` });
+      if (c.kind === "code") label.createEl("pre", { text: c.text });
+      else label.createSpan({ text: c.text, cls: "vault-memory-candidate-text" });
+      const dup = duplicates.find(c.text);
+      if (dup) li.createDiv({ text: `Already in ${dup.path} (${Math.round(dup.containment * 100)}% the same)`, cls: "vault-memory-duplicate" });
+      const more = others.get(`${c.kind}\u0000${c.text.trim()}`) ?? 0;
+      if (more > 0) li.createDiv({ text: `Also in ${more} other conversation${more === 1 ? "" : "s"}`, cls: "vault-memory-muted" });
+    });
+
+    const suggestions = similar.suggest(`${s.firstPrompt}\n${e.candidates.map((c) => c.text).join("\n")}`, 5);
+    this.renderNewCard(root, e, s.firstPrompt, suggestions.map((x) => x.path));
+    const ext = root.createDiv({ cls: "vault-memory-section" });
+    ext.createEl("h5", { text: "Add to an existing card" });
+    if (suggestions.length === 0) ext.createDiv({ text: "No similar cards found.", cls: "vault-memory-muted" });
+    for (const sug of suggestions) {
+      const row = ext.createDiv({ cls: "vault-memory-suggestion" });
+      row.createSpan({ text: sug.path });
+      const b = row.createEl("button", { text: "Append" });
+      b.addEventListener("click", () => void this.appendTo(e, sug.path));
+    }
+    const skip = root.createDiv({ cls: "vault-memory-section" });
+    skip.createEl("h5", { text: "Skip" });
+    const reason = skip.createEl("input", { type: "text", placeholder: "Reason (optional)" });
+    const sb = skip.createEl("button", { text: "Skip this conversation" });
+    sb.addEventListener("click", () => this.finish(e, { action: "skipped", detail: reason.value.trim() }));
+
+    const convo = root.createEl("details", { cls: "vault-memory-conversation" });
+    convo.createEl("summary", { text: "Conversation" });
+    convo.createEl("pre", { text: inbox });
+  }
+
+  private renderNewCard(root: HTMLElement, e: QueueEntry, firstPrompt: string, related: string[]): void {
+    const box = root.createDiv({ cls: "vault-memory-section" });
+    box.createEl("h5", { text: "New card" });
+    const type = box.createEl("select");
+    for (const t of Object.keys(TYPE_FOLDERS)) type.createEl("option", { text: t, value: t });
+    type.value = e.candidates.some((c) => c.kind === "decision") ? "project" : "reference";
+    const name = box.createEl("input", { type: "text", value: clip(firstPrompt, 60), placeholder: "Name" });
+    const description = box.createEl("input", { type: "text", placeholder: "Description: one line that says when this card helps" });
+    const tags = box.createEl("input", { type: "text", value: e.project ? e.project.toLowerCase() : "", placeholder: "Tags, comma separated" });
+    const warning = box.createDiv({ cls: "vault-memory-duplicate" });
+    const create = box.createEl("button", { text: "Create card", cls: "mod-cta" });
+    let confirmed = false;
+    create.addEventListener("click", () => {
+      const chosen = e.candidates.filter((c) => this.ticked.has(candidateKey(c)));
+      const dup = chosen.map((c) => this.cardIndexes().duplicates.find(c.text)).find((d) => d !== undefined);
+      if (dup && !confirmed) {
+        warning.setText(`A ticked candidate is already in ${dup.path}. Create the card anyway?`);
+        create.setText("Create anyway");
+        confirmed = true;
+        return;
+      }
+      void this.createCard(e, {
+        type: type.value,
+        name: name.value.trim() || "Untitled card",
+        description: description.value.trim(),
+        tags: tags.value.split(/[,，]/).map((t) => t.trim()).filter(Boolean),
+        project: e.project,
+        sessionId: e.sessionId,
+        candidates: chosen,
+        related: related.map((p) => p.replace(/^.*\//, "").replace(/\.md$/, "")),
+      });
+    });
+  }
+
+  private async createCard(e: QueueEntry, draft: Parameters<typeof draftCard>[0]): Promise<void> {
+    const { path, text } = draftCard(draft, today());
+    let target = normalizePath(path);
+    for (let i = 2; this.app.vault.getAbstractFileByPath(target); i++) target = normalizePath(path.replace(/\.md$/, `-${i}.md`));
+    const folder = target.slice(0, target.lastIndexOf("/"));
+    if (folder && !this.app.vault.getAbstractFileByPath(folder)) await this.app.vault.createFolder(folder);
+    const file = await this.app.vault.create(target, text);
+    await this.app.workspace.getLeaf(false).openFile(file);
+    this.finish(e, { action: "created", detail: target });
+  }
+
+  private async appendTo(e: QueueEntry, path: string): Promise<void> {
+    const file = this.app.vault.getAbstractFileByPath(path);
+    if (!(file instanceof TFile)) return void new Notice(`${path} no longer exists.`);
+    const chosen = e.candidates.filter((c) => this.ticked.has(candidateKey(c)));
+    if (chosen.length === 0) return void new Notice("Tick the candidates to add first.");
+    await this.app.vault.process(file, (text) => appendSection(text, today(), chosen, e.sessionId));
+    this.finish(e, { action: "extended", detail: path });
+  }
+
+  private finish(e: QueueEntry, outcome: { action: string; detail: string }): void {
+    markHandled(this.vaultPath, e.sessionId, outcome);
+    new Notice(outcome.action === "skipped" ? "Skipped; you can restore it from the handled list." : `Done: ${outcome.action} ${outcome.detail}.`);
+    this.openSession = null;
+    this.signature = this.queueSignature();
+    this.render();
+  }
+
+  private cardIndexes(): CardIndexes {
+    if (this.indexes) return this.indexes;
+    const cards = this.app.vault.getMarkdownFiles().filter((f) => this.isCard(f.path)).map((f) => {
+      const abs = join(this.vaultPath, f.path);
+      return parseCard(f.path, readFileSync(abs, "utf8"), f.stat.mtime);
+    });
+    const duplicates = new NearDuplicateIndex();
+    for (const c of cards) duplicates.add(c.path, c.body);
+    this.indexes = { similar: new SimilarCards(cards.map((c) => ({ path: c.path, name: c.name, description: c.description, body: c.body }))), duplicates };
+    return this.indexes;
+  }
+
+  private inbox(e: QueueEntry): string {
+    try {
+      return readFileSync(join(this.vaultPath, e.inbox), "utf8");
+    } catch {
+      return "";
+    }
+  }
+
+  /** Names and modification times of the pending entries: changes when a hook writes. */
+  private queueSignature(): string {
+    const dir = queueDirs.pending(this.vaultPath);
+    if (!existsSync(dir)) return "";
+    return readdirSync(dir)
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => {
+        try {
+          return `${f}:${statSync(join(dir, f)).mtimeMs}`;
+        } catch {
+          return f;
+        }
+      })
+      .sort()
+      .join("|");
+  }
+}
+
+function candidateKey(c: Candidate): string {
+  return `${c.kind}\u0000${c.turn}\u0000${c.text}`;
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max - 1) + "…";
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}

@@ -1,0 +1,48 @@
+/** Runs the real Claude Code CLI in a temporary HOME against the Messages API stand-in. */
+
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BRIDGE, ROOT, tempDir } from "../helpers";
+import { startStub, type Stub } from "./messages-stub";
+
+export const CLAUDE = join(ROOT, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude");
+export const claudeAvailable = process.platform === "linux" && process.arch === "x64" && existsSync(CLAUDE);
+
+export interface ClaudeRig {
+  stub: Stub;
+  home: string;
+  project: string;
+  run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  close(): Promise<void>;
+}
+
+/** A HOME whose settings register the bridge's hooks for `vault`, and a git project to work in. */
+export async function claudeRig(vault: string, hooks: ("recall" | "queue" | "remind")[] = ["recall", "queue", "remind"]): Promise<ClaudeRig> {
+  const stub = await startStub();
+  const home = tempDir("vm-home-");
+  const project = join(tempDir(), "my-project");
+  mkdirSync(join(project, ".git"), { recursive: true });
+  writeFileSync(join(project, ".git", "HEAD"), "ref: refs/heads/feature-x\n");
+  const hook = (command: string, timeout: number) => ({ type: "command", command: `"${process.execPath}" "${BRIDGE}" ${command} --vault "${vault}"`, timeout });
+  const settings: Record<string, unknown[]> = {};
+  if (hooks.includes("recall")) settings.UserPromptSubmit = [{ hooks: [hook("recall", 10)] }];
+  if (hooks.includes("queue")) settings.Stop = [{ hooks: [hook("queue", 30)] }];
+  if (hooks.includes("remind")) settings.SessionStart = [{ matcher: "startup|resume", hooks: [hook("remind", 10)] }];
+  mkdirSync(join(home, ".claude"), { recursive: true });
+  writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ hooks: settings }));
+  const run = (args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(CLAUDE, args, {
+        cwd: project,
+        env: { PATH: process.env.PATH, HOME: home, ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_KEY: "test-key-not-real", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      child.on("close", (code) => resolve({ code, stdout, stderr }));
+    });
+  return { stub, home, project, run, close: () => stub.close() };
+}

@@ -1,0 +1,191 @@
+// @vitest-environment happy-dom
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { listHandled, listPending } from "../../src/core/queue/queue-store";
+import VaultMemoryPlugin from "../../src/plugin/main";
+import { QUEUE_VIEW_TYPE, QueueReviewView } from "../../src/plugin/queue-view";
+import { App } from "../fakes/obsidian";
+import { jsonl, line } from "../fixtures/transcript";
+import { SAMPLE_VAULT, copyVault, runBridge, tempDir } from "../helpers";
+import { canScreenshot, screenshot } from "../screenshot";
+import { claudeAvailable, claudeRig } from "../e2e/claude-driver";
+
+const LONG = "Here is what changed and why, in enough words to be worth keeping as a card later on.";
+// A sentence from the sample vault's launchd card: a candidate made of it is a near-duplicate.
+const DUPLICATE = "腳本開頭用 `zsh -lc 'command -v claude'` 從登入 shell 解析出絕對路徑，再用絕對路徑呼叫。";
+
+let vault: string;
+let app: App;
+let plugin: VaultMemoryPlugin;
+let view: QueueReviewView;
+
+/** Queues a session through the real Stop hook command. */
+function queueSession(session: string, lines: unknown[], cwd = "/work/blog"): void {
+  const t = join(tempDir(), `${session}.jsonl`);
+  writeFileSync(t, jsonl(lines));
+  const r = runBridge(["queue", "--vault", vault], JSON.stringify({ session_id: session, transcript_path: t, cwd, stop_hook_active: false }));
+  expect(r.status).toBe(0);
+}
+
+async function openView(): Promise<QueueReviewView> {
+  plugin = new VaultMemoryPlugin(app as never, { id: "vault-memory", name: "Vault Memory", version: "0.1.0" } as never);
+  await plugin.onload();
+  app.workspace.setLayoutReady();
+  await plugin.openQueue();
+  const v = app.workspace.getLeavesOfType(QUEUE_VIEW_TYPE)[0]?.view;
+  if (!(v instanceof QueueReviewView)) throw new Error("no queue view");
+  return v;
+}
+
+const items = () => [...view.contentEl.querySelectorAll<HTMLElement>(".vault-memory-queue-item")];
+const candidates = () => [...view.contentEl.querySelectorAll<HTMLElement>(".vault-memory-candidate")];
+const button = (text: string) => [...view.contentEl.querySelectorAll("button")].find((b) => b.textContent === text)!;
+const tick = (match: string) => {
+  const li = candidates().find((c) => c.textContent?.includes(match));
+  const box = li!.querySelector("input")!;
+  box.checked = true;
+  box.dispatchEvent(new Event("change"));
+};
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 25));
+  expect(cond()).toBe(true);
+}
+
+beforeEach(async () => {
+  vault = copyVault(SAMPLE_VAULT, "Queue vault");
+  queueSession("older", [
+    { ...line.prompt("vite 部署后 base 路径要怎么改"), timestamp: "2026-11-28T10:00:00Z" },
+    line.reply(`${LONG} 我们决定把 base 改成 / 并把 CNAME 放进 public/。`),
+    line.prompt("还有 CNAME 的问题"),
+    line.reply(`${LONG} Run \`npm run build\` before each deploy to GitHub Pages.`),
+  ]);
+  queueSession("newer", [
+    { ...line.prompt("the nightly launchd job cannot find claude again"), timestamp: "2026-11-29T10:00:00Z" },
+    line.reply(`${LONG} We decided to resolve the absolute path from the login shell.\n${DUPLICATE}`),
+    line.prompt("ok and on windows?"),
+    line.reply(`${LONG} Run \`npm run build\` before each deploy to GitHub Pages.\nNever call timeout.exe from the nightly script.`),
+  ]);
+  app = new App(vault);
+  view = await openView();
+});
+afterEach(() => plugin?.unload());
+
+describe("queue review sidebar", () => {
+  it("lists waiting conversations newest first, with project, date, prompts, first prompt and candidate counts", () => {
+    expect(items().map((i) => i.querySelector(".vault-memory-queue-first")?.textContent)).toEqual(["the nightly launchd job cannot find claude again", "vite 部署后 base 路径要怎么改"]);
+    const meta = items()[0].textContent ?? "";
+    expect(meta).toMatch(/blog · \d{4}-\d{2}-\d{2} · 2 prompts/);
+    expect(meta).toMatch(/decision 1/);
+    expect(view.contentEl.textContent).toContain("1 candidates appear in more than one conversation");
+  });
+
+  it("shows the count in the status bar", () => {
+    plugin.updateStatusBar();
+    expect((plugin as unknown as { statusBar: HTMLElement }).statusBar.textContent).toBe("2 to review");
+  });
+
+  it("opens an entry from the keyboard and shows its candidates, duplicates and conversation", () => {
+    items()[0].dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }));
+    expect(candidates().length).toBeGreaterThan(2);
+    expect(view.contentEl.querySelector(".vault-memory-conversation pre")?.textContent).toContain("## User (turn 0)");
+    const dup = candidates().find((c) => c.textContent?.includes("zsh -lc"));
+    expect(dup?.querySelector(".vault-memory-duplicate")?.textContent).toMatch(/Already in debugging\/launchd-cron-path\.md/);
+    expect(candidates().find((c) => c.textContent?.includes("npm run build"))?.textContent).toContain("Also in 1 other conversation");
+  });
+
+  it("makes a new card from ticked candidates, in the schema, and moves the entry to handled", async () => {
+    items()[0].click();
+    tick("We decided to resolve");
+    const inputs = view.contentEl.querySelectorAll<HTMLInputElement>(".vault-memory-section input[type=text]");
+    inputs[0].value = "Claude path under launchd";
+    inputs[1].value = "Resolve claude's absolute path from the login shell";
+    view.contentEl.querySelector<HTMLSelectElement>(".vault-memory-section select")!.value = "debugging";
+    button("Create card").click();
+    await until(() => listPending(vault).length === 1);
+    const text = readFileSync(join(vault, "debugging/claude-path-under-launchd.md"), "utf8");
+    expect(text).toMatch(/^---\nname: Claude path under launchd\ndescription: Resolve claude's absolute path from the login shell\ntype: debugging\ntags: \[[^\]]*\]\nproject: blog\nsource: session newer\n/);
+    expect(text).toContain("**decision:** We decided to resolve the absolute path from the login shell.");
+    expect(text).toMatch(/## 相關\n- \[\[/);
+    expect(listPending(vault).map((e) => e.sessionId)).toEqual(["older"]);
+    expect(listHandled(vault)[0]).toMatchObject({ sessionId: "newer", outcome: { action: "created", detail: "debugging/claude-path-under-launchd.md" } });
+  });
+
+  it("warns before making a card from a near-duplicate candidate", () => {
+    items()[0].click();
+    tick("zsh -lc");
+    button("Create card").click();
+    expect(view.contentEl.textContent).toContain("A ticked candidate is already in debugging/launchd-cron-path.md");
+    expect(button("Create anyway")).toBeDefined();
+  });
+
+  it("appends a dated section to a suggested card without rewriting it", async () => {
+    items()[1].click();
+    tick("决定把 base");
+    const before = readFileSync(join(vault, "reference/vite-custom-domain-base.md"), "utf8");
+    const row = [...view.contentEl.querySelectorAll(".vault-memory-suggestion")].find((r) => r.textContent?.includes("vite-custom-domain-base.md"));
+    expect(row).toBeDefined();
+    row!.querySelector("button")!.click();
+    await until(() => readFileSync(join(vault, "reference/vite-custom-domain-base.md"), "utf8") !== before);
+    const after = readFileSync(join(vault, "reference/vite-custom-domain-base.md"), "utf8");
+    const related = before.indexOf("## 相關");
+    expect(after.startsWith(before.slice(0, related).trimEnd())).toBe(true);
+    expect(after).toMatch(/## \d{4}-\d{2}-\d{2}\n\n- \*\*decision:\*\* .*决定把 base[\s\S]*_From session older\._\n\n## 相關\n- \[\[blog-site\]\]/);
+    expect(listHandled(vault)[0].outcome).toEqual({ action: "extended", detail: "reference/vite-custom-domain-base.md" });
+  });
+
+  it("skips with a reason, and restores", () => {
+    items()[1].click();
+    view.contentEl.querySelector<HTMLInputElement>("input[placeholder='Reason (optional)']")!.value = "already known";
+    button("Skip this conversation").click();
+    expect(listHandled(vault)[0]).toMatchObject({ sessionId: "older", outcome: { action: "skipped", detail: "already known" } });
+    expect(items()).toHaveLength(1);
+    button("Restore").click();
+    expect(listPending(vault).map((e) => e.sessionId).sort()).toEqual(["newer", "older"]);
+    expect(items()).toHaveLength(2);
+  });
+
+  it("follows a queue entry that changes on disk while it is open", async () => {
+    items()[0].click();
+    tick("We decided to resolve");
+    const count = candidates().length;
+    await new Promise((r) => setTimeout(r, 20));
+    queueSession("newer", [
+      line.prompt("the nightly launchd job cannot find claude again"),
+      line.reply(`${LONG} We decided to resolve the absolute path from the login shell.\n${DUPLICATE}`),
+      line.prompt("ok and on windows?"),
+      line.reply(`${LONG} Run \`npm run build\` before each deploy to GitHub Pages.\nNever call timeout.exe from the nightly script.`),
+      line.prompt("and what about TODO items"),
+      line.reply(`${LONG} TODO: check the Task Scheduler PATH next time.`),
+    ]);
+    view.checkForChanges();
+    expect(view.contentEl.querySelector(".vault-memory-banner")?.textContent).toContain("grew since you opened it");
+    expect(candidates().length).toBeGreaterThan(count);
+    expect(candidates().some((c) => c.textContent?.includes("Task Scheduler PATH"))).toBe(true);
+    expect(candidates().find((c) => c.textContent?.includes("We decided to resolve"))?.querySelector("input")?.checked).toBe(true);
+  });
+
+  it.skipIf(!canScreenshot)("looks right: screenshots of the list and of an open entry", () => {
+    expect(screenshot("queue-list", `<div style="width:380px">${view.containerEl.outerHTML}</div>`, "420,700")).toMatch(/queue-list\.png$/);
+    items()[0].click();
+    expect(screenshot("queue-entry", `<div style="width:380px">${view.containerEl.outerHTML}</div>`, "420,1400")).toMatch(/queue-entry\.png$/);
+  }, 60_000);
+});
+
+describe.skipIf(!claudeAvailable)("with a session queued by the real Claude Code CLI", () => {
+  it("lists it and opens it", async () => {
+    const rig = await claudeRig(vault, ["queue"]);
+    try {
+      const first = await rig.run(["-p", "we decided to pin esbuild to 0.28.2", "--output-format", "json"]);
+      const id = (JSON.parse(first.stdout) as { session_id: string }).session_id;
+      await rig.run(["-p", "--resume", id, "TODO: bump it again next month", "--output-format", "json"]);
+    } finally {
+      await rig.close();
+    }
+    view.checkForChanges();
+    const item = items().find((i) => i.textContent?.includes("we decided to pin esbuild"));
+    expect(item?.textContent).toMatch(/my-project · \d{4}-\d{2}-\d{2} · 2 prompts/);
+    item!.click();
+    expect(candidates().map((c) => c.textContent)).toEqual(expect.arrayContaining([expect.stringContaining("decided to pin esbuild")]));
+  }, 60_000);
+});
