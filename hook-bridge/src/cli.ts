@@ -3,6 +3,7 @@
 import { writeSync } from "node:fs";
 import { parseArgs } from "./args";
 import { indexCommand } from "./commands/index";
+import { digestCommand } from "./commands/digest";
 import { lintCommand } from "./commands/lint";
 import { queueCommand } from "./commands/queue";
 import { recallCommand } from "./commands/recall";
@@ -19,6 +20,8 @@ commands:
   remember queue the session now, marked as wanted (for "remember this")
   remind   SessionStart hook: one line when conversations wait in the queue
   lint     check the vault's health [--json]; exits 1 when there are errors
+  digest   turn the queue into cards with the LLM command, then tidy, commit and report
+           [--dry-run] [--limit N]
 `;
 
 // Hooks must never fail a prompt, so their errors become exit 0.
@@ -40,6 +43,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return remindCommand(args);
       case "lint":
         return lintCommand(args);
+      case "digest":
+        return await digestCommand(args);
       case "":
       case "help":
       case "--help":

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { parseSynonyms, type IndexOptions } from "./index/index-options";
 import { DEFAULT_SCORING, DEFAULT_THRESHOLDS } from "./index/scorer";
+import { DEFAULT_DIGEST, type DigestSettings } from "./digest/settings";
 import { DEFAULT_LINT_SETTINGS, type LintSettings } from "./lint/types";
 import { DEFAULT_QUEUE_RULES, type QueueRules } from "./queue/capture";
 import { DEFAULT_SIGNALS } from "./recall/signals";
@@ -24,6 +25,7 @@ export interface VaultMemoryConfig extends ScopeRules {
   index: IndexSettings;
   queue: QueueRules;
   lint: LintSettings;
+  digest: DigestSettings;
 }
 
 export const DEFAULT_MAX_CHARS = 2000;
@@ -41,6 +43,7 @@ export function defaultConfig(): VaultMemoryConfig {
     index: { stem: true, foldChinese: true, prefixLength: 5, synonymsNote: "meta/synonyms.md" },
     queue: { ...DEFAULT_QUEUE_RULES, excludeProjects: [] },
     lint: { ...DEFAULT_LINT_SETTINGS, disabled: [], excludeFolders: [...DEFAULT_LINT_SETTINGS.excludeFolders] },
+    digest: { ...DEFAULT_DIGEST, command: [...DEFAULT_DIGEST.command] },
   };
 }
 
@@ -94,6 +97,18 @@ export function mergeConfig(raw: unknown, problems: string[] = []): VaultMemoryC
     for (const [key, value] of [["disabled", disabled], ["excludeFolders", excludeFolders]] as const) {
       if (Array.isArray(value) && value.every((x) => typeof x === "string")) cfg.lint[key] = value;
       else if (value !== undefined) problems.push(`lint.${key} must be a list of strings`);
+    }
+  }
+  if (isObject(raw.digest)) {
+    const { command, time, binary, model, reportCommand, ...numbers } = raw.digest;
+    overlayNumbers(cfg.digest as unknown as Record<string, number>, numbers, "digest", problems);
+    if (Array.isArray(command) && command.length > 0 && command.every((x) => typeof x === "string")) cfg.digest.command = command;
+    else if (command !== undefined) problems.push("digest.command must be a non-empty list of strings");
+    if (typeof time === "string" && /^\d{1,2}:\d{2}$/.test(time)) cfg.digest.time = time;
+    else if (time !== undefined) problems.push("digest.time must look like 03:00");
+    for (const [key, value] of [["binary", binary], ["model", model], ["reportCommand", reportCommand]] as const) {
+      if (typeof value === "string") cfg.digest[key] = value;
+      else if (value !== undefined) problems.push(`digest.${key} must be a string`);
     }
   }
   if (isObject(raw.index)) {

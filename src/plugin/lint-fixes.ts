@@ -1,6 +1,7 @@
 /** Applies a lint finding's safe fix through Obsidian's own APIs, so links and frontmatter stay right. */
 
 import { normalizePath, TFile, type App } from "obsidian";
+import { addRelatedLink } from "../core/card/related";
 import type { Finding } from "../core/lint/types";
 
 /** Applies the fix; returns what was done, for a notice. */
@@ -31,16 +32,4 @@ export async function applyFix(app: App, finding: Finding): Promise<string> {
       return `Moved ${file.path} to ${to}.`;
     }
   }
-}
-
-/** Adds `- [[target]]` to the closing related section, creating the section if there is none. */
-export function addRelatedLink(text: string, target: string): string {
-  const link = `- [[${target}]]`;
-  const m = /^## (?:相關|相关|Related)\s*$/m.exec(text);
-  if (!m) return `${text.replace(/\s*$/, "")}\n\n## Related\n${link}\n`;
-  const after = text.slice(m.index + m[0].length);
-  const next = after.search(/^#{1,2} /m);
-  const end = next < 0 ? text.length : m.index + m[0].length + next;
-  const section = text.slice(0, end).replace(/\s*$/, "");
-  return `${section}\n${link}\n${next < 0 ? "" : "\n" + text.slice(end)}`;
 }

@@ -9,6 +9,8 @@ export interface Stub {
   requests: string[];
   /** What the next replies say; a function can vary it by request. */
   reply: (body: string) => string;
+  /** Ways to misbehave, by request: answer late, or answer with an API error. */
+  behave: (body: string) => { delayMs?: number; status?: number; errorMessage?: string } | undefined;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,7 @@ export async function startStub(): Promise<Stub> {
   const stub: Partial<Stub> & { requests: string[] } = {
     requests: [],
     reply: () => "Here is a canned answer from the stand-in, long enough to be worth keeping as a card.",
+    behave: () => undefined,
   };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -38,6 +41,16 @@ export async function startStub(): Promise<Stub> {
       const body = Buffer.concat(chunks).toString("utf8");
       if (req.method === "POST" && (req.url ?? "").startsWith("/v1/messages") && !(req.url ?? "").includes("count_tokens")) {
         stub.requests.push(body);
+        const b = (stub as Stub).behave(body);
+        if (b?.status) {
+          res.writeHead(b.status, { "content-type": "application/json" });
+          return res.end(JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: b.errorMessage ?? "error" } }));
+        }
+        if (b?.delayMs) {
+          const t = setTimeout(() => sse(res, (stub as Stub).reply(body)), b.delayMs);
+          res.on("close", () => clearTimeout(t));
+          return;
+        }
         let streaming = true;
         try {
           streaming = (JSON.parse(body) as { stream?: boolean }).stream === true;

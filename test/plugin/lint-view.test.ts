@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LINT_VIEW_TYPE, LintReportView } from "../../src/plugin/lint-view";
-import { addRelatedLink } from "../../src/plugin/lint-fixes";
+import { addRelatedLink } from "../../src/core/card/related";
 import VaultMemoryPlugin from "../../src/plugin/main";
 import { App } from "../fakes/obsidian";
 import { SAMPLE_VAULT, copyVault } from "../helpers";
@@ -83,7 +83,8 @@ describe("lint report view", () => {
     findingRows(view, "superseded-without-backlink")[0].querySelector("button")!.click();
     await until(() => readFileSync(join(vault, "debugging/old-launchd.md"), "utf8").includes("[[launchd-cron-path]]"));
     expect(addRelatedLink("Body\n\n## 相關\n- [[a]]\n", "b")).toBe("Body\n\n## 相關\n- [[a]]\n- [[b]]\n");
-    expect(addRelatedLink("Body\n", "b")).toBe("Body\n\n## Related\n- [[b]]\n");
+    expect(addRelatedLink("Body\n", "b")).toBe("Body\n\n## 相關\n- [[b]]\n");
+    expect(addRelatedLink("Body [[B|x]]\n", "b")).toBe("Body [[B|x]]\n");
   });
 
   it("refreshes as files change", async () => {

@@ -1,0 +1,107 @@
+/** The strict JSON shape the LLM must answer in, and its validation: output from an LLM is untrusted. */
+
+export const CARD_FOLDERS = ["projects", "feedback", "reference", "debugging", "user", "teaching"] as const;
+export const MAX_BODY_CHARS = 20_000;
+
+export type DigestAction =
+  | { action: "create"; folder: string; fileName: string; frontmatter: { name: string; description: string; type: string; tags: string[]; project?: string }; body: string; related: string[] }
+  | { action: "append"; target: string; section: string; related: string[] }
+  | { action: "skip"; reason: string };
+
+export class AnswerError extends Error {}
+
+/** Finds the JSON object in the answer: bare, in a ```json fence, or inside `claude -p --output-format json`'s result. */
+export function extractJson(raw: string): unknown {
+  let text = raw.trim();
+  try {
+    const outer = JSON.parse(text) as unknown;
+    if (outer && typeof outer === "object" && typeof (outer as { result?: unknown }).result === "string") text = (outer as { result: string }).result.trim();
+    else return outer;
+  } catch {
+    /* not JSON as a whole */
+  }
+  const fence = /```(?:json)?\s*\n([\s\S]*?)\n```/.exec(text);
+  if (fence) text = fence[1];
+  const start = text.indexOf("{");
+  const end = text.lastIndexOf("}");
+  if (start < 0 || end < start) throw new AnswerError("the answer holds no JSON object");
+  try {
+    return JSON.parse(text.slice(start, end + 1)) as unknown;
+  } catch (err) {
+    throw new AnswerError(`the answer is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/**
+ * Checks every field. `targets` are the vault-relative paths of the cards that were offered for
+ * appending, with their mtimes at that moment; anything else is refused.
+ */
+export function validateAnswer(value: unknown): DigestAction {
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw new AnswerError("the answer is not a JSON object");
+  const v = value as Record<string, unknown>;
+  switch (v.action) {
+    case "skip":
+      return { action: "skip", reason: str(v.reason, "reason", 500) || "no reason given" };
+    case "create": {
+      const folder = str(v.folder, "folder", 40);
+      if (!(CARD_FOLDERS as readonly string[]).includes(folder)) throw new AnswerError(`folder "${folder}" is not one of ${CARD_FOLDERS.join(", ")}`);
+      const fileName = safeName(str(v.fileName, "fileName", 100).replace(/\.md$/i, ""));
+      const fm = v.frontmatter;
+      if (!fm || typeof fm !== "object" || Array.isArray(fm)) throw new AnswerError("frontmatter is missing");
+      const f = fm as Record<string, unknown>;
+      const name = str(f.name, "frontmatter.name", 200);
+      const description = str(f.description, "frontmatter.description", 500);
+      const type = str(f.type, "frontmatter.type", 40);
+      if (!name || !description || !type) throw new AnswerError("frontmatter needs name, description and type");
+      const tags = list(f.tags, "frontmatter.tags");
+      if (tags.length === 0) throw new AnswerError("frontmatter needs at least one tag");
+      const project = f.project === undefined ? undefined : str(f.project, "frontmatter.project", 100);
+      return { action: "create", folder, fileName, frontmatter: { name, description, type, tags, ...(project ? { project } : {}) }, body: body(v.body), related: list(v.related, "related").map(linkName) };
+    }
+    case "append": {
+      const target = safePath(str(v.target, "target", 300));
+      return { action: "append", target, section: body(v.section), related: list(v.related ?? [], "related").map(linkName) };
+    }
+    default:
+      throw new AnswerError(`action must be create, append or skip, not ${JSON.stringify(v.action)}`);
+  }
+}
+
+function str(v: unknown, field: string, max: number): string {
+  if (typeof v !== "string") throw new AnswerError(`${field} must be a string`);
+  const s = v.trim();
+  if (s.length > max) throw new AnswerError(`${field} is longer than ${max} characters`);
+  return s;
+}
+
+function list(v: unknown, field: string): string[] {
+  if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) throw new AnswerError(`${field} must be a list of strings`);
+  return (v as string[]).map((x) => x.trim()).filter(Boolean).slice(0, 20);
+}
+
+function body(v: unknown): string {
+  if (typeof v !== "string" || v.trim() === "") throw new AnswerError("the body is empty");
+  if (v.length > MAX_BODY_CHARS) throw new AnswerError(`the body is over ${MAX_BODY_CHARS} characters`);
+  // Frontmatter belongs to us; a body that opens a second block would corrupt the card.
+  return v.replace(/^---\n[\s\S]*?\n---\n/, "").trim();
+}
+
+/** A file name with no path in it. */
+function safeName(name: string): string {
+  if (!name || /[\\/:*?"<>|\u0000]/.test(name) || name.startsWith(".") || name.includes("..")) throw new AnswerError(`file name "${name}" is not allowed`);
+  return name;
+}
+
+/** A vault-relative path to a card: no traversal, not absolute, not hidden, markdown. */
+export function safePath(path: string): string {
+  const p = path.replace(/\\/g, "/");
+  if (p.startsWith("/") || /^[a-zA-Z]:/.test(p) || p.split("/").some((seg) => seg === ".." || seg === "." || seg.startsWith(".") || seg === "")) {
+    throw new AnswerError(`path "${path}" is not a card in the vault`);
+  }
+  if (!p.endsWith(".md")) throw new AnswerError(`path "${path}" is not a markdown card`);
+  return p;
+}
+
+function linkName(s: string): string {
+  return s.replace(/^\[\[|\]\]$/g, "").split("|")[0].trim();
+}

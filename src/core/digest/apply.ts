@@ -1,0 +1,107 @@
+/** Writes what the LLM decided: a new card or a dated section, with related links both ways. */
+
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { baseName } from "../card/card";
+import { addRelatedLink } from "../card/related";
+import { writeFileAtomic } from "../io/atomic";
+import { stringify as yaml } from "../queue/yaml-line";
+import { AnswerError, type DigestAction } from "./answer";
+
+export interface Applied {
+  action: "created" | "extended" | "skipped";
+  /** The card written, vault-relative. */
+  path: string;
+  detail: string;
+  /** Cards that got a link back. */
+  linked: string[];
+}
+
+export interface ApplyContext {
+  vault: string;
+  /** Vault-relative paths of every card, to resolve related names. */
+  cards: readonly string[];
+  /** Cards offered to the LLM for appending, with their mtime when offered. */
+  offered: ReadonlyMap<string, number>;
+  sessionId: string;
+  date: string;
+  dryRun: boolean;
+}
+
+export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
+  if (a.action === "skip") return { action: "skipped", path: "", detail: a.reason, linked: [] };
+  const related = resolveAll(a.related, ctx.cards);
+  if (a.action === "append") {
+    const when = ctx.offered.get(a.target);
+    if (when === undefined) throw new AnswerError(`target ${a.target} was not one of the cards offered`);
+    const abs = join(ctx.vault, a.target);
+    if (!existsSync(abs)) throw new AnswerError(`target ${a.target} no longer exists`);
+    if (statSync(abs).mtimeMs !== when) throw new AnswerError(`target ${a.target} was edited since it was suggested`);
+    // Extended cards link to what the LLM named; a card already linked keeps its links as they are.
+    let text = appendDated(readFileSync(abs, "utf8"), ctx.date, a.section, ctx.sessionId);
+    for (const r of related) if (r !== a.target) text = addRelatedLink(text, baseName(r));
+    const linked = related.filter((r) => r !== a.target);
+    if (!ctx.dryRun) {
+      writeFileAtomic(abs, text);
+      linkBack(ctx, linked, a.target);
+    }
+    return { action: "extended", path: a.target, detail: a.section.split("\n")[0].slice(0, 120), linked };
+  }
+  let path = `${a.folder}/${a.fileName}.md`;
+  for (let i = 2; existsSync(join(ctx.vault, path)) || ctx.cards.includes(path); i++) path = `${a.folder}/${a.fileName}-${i}.md`;
+  // A new card must not be an orphan: with no related card named, it links to the best suggestion.
+  const links = related.length > 0 ? related : [...ctx.offered.keys()].slice(0, 1);
+  const fm = a.frontmatter;
+  const text = [
+    "---",
+    `name: ${yaml(fm.name)}`,
+    `description: ${yaml(fm.description)}`,
+    `type: ${yaml(fm.type)}`,
+    `tags: [${fm.tags.map(yaml).join(", ")}]`,
+    ...(fm.project ? [`project: ${yaml(fm.project)}`] : []),
+    `source: ${yaml(`session ${ctx.sessionId}`)}`,
+    `updated: ${ctx.date}`,
+    "---",
+    a.body.startsWith("# ") ? a.body : `# ${fm.name}\n\n${a.body}`,
+    "",
+    "## 相關",
+    ...links.map((l) => `- [[${baseName(l)}]]`),
+    "",
+  ].join("\n");
+  if (!ctx.dryRun) {
+    writeFileAtomic(join(ctx.vault, path), text);
+    linkBack(ctx, links, path);
+  }
+  return { action: "created", path, detail: fm.description, linked: links };
+}
+
+/** Each related card links back to `path`, so the graph is two-way and nothing is an orphan. */
+function linkBack(ctx: ApplyContext, targets: readonly string[], path: string): void {
+  for (const t of targets) {
+    const abs = join(ctx.vault, t);
+    if (!existsSync(abs)) continue;
+    const text = readFileSync(abs, "utf8");
+    const next = addRelatedLink(text, baseName(path));
+    if (next !== text) writeFileAtomic(abs, next);
+  }
+}
+
+function resolveAll(names: readonly string[], cards: readonly string[]): string[] {
+  const byName = new Map(cards.map((c) => [baseName(c).toLowerCase(), c]));
+  const out = new Set<string>();
+  for (const n of names) {
+    const hit = cards.includes(n) ? n : cards.includes(`${n}.md`) ? `${n}.md` : byName.get(baseName(n).toLowerCase());
+    if (hit) out.add(hit);
+  }
+  return [...out];
+}
+
+/** A dated section, before the closing related section if there is one; nothing else moves. */
+export function appendDated(text: string, date: string, markdown: string, sessionId: string): string {
+  const section = `## ${date}\n\n${markdown.trim()}\n\n_From session ${sessionId}._\n`;
+  const related = /^## (?:相關|相关|Related)\s*$/m.exec(text);
+  if (related && !/^#{1,2} /m.test(text.slice(related.index + related[0].length))) {
+    return `${text.slice(0, related.index).replace(/\s*$/, "")}\n\n${section}\n${text.slice(related.index)}`;
+  }
+  return `${text.replace(/\s*$/, "")}\n\n${section}`;
+}

@@ -1,0 +1,42 @@
+/** The prompt for one queued conversation: the rules, the conversation, its candidates, similar cards, the answer shape. */
+
+import type { QueueEntry } from "../queue/queue-store";
+import { CARD_FOLDERS } from "./answer";
+
+export interface SimilarForPrompt {
+  path: string;
+  name: string;
+  description: string;
+}
+
+// The conversation is the largest part; past this the middle is already left out by capture.
+const MAX_CONVERSATION_CHARS = 60_000;
+
+export function buildPrompt(rules: string, entry: QueueEntry, conversation: string, similar: readonly SimilarForPrompt[]): string {
+  const candidates = entry.candidates.map((c) => `- (${c.kind}, turn ${c.turn}) ${c.text.replace(/\n/g, " ").slice(0, 400)}`).join("\n") || "(none)";
+  const cards = similar.map((s) => `- ${s.path}: ${s.name}: ${s.description}`).join("\n") || "(none)";
+  return `You maintain a memory vault of markdown cards for a developer who works with Claude Code.
+Decide what to keep from one conversation, following the vault's card-writing rules.
+
+<rules>
+${rules.trim()}
+</rules>
+
+<conversation project="${entry.project}" branch="${entry.gitBranch}" prompts="${entry.prompts}">
+${conversation.slice(0, MAX_CONVERSATION_CHARS)}
+</conversation>
+
+<candidates>
+${candidates}
+</candidates>
+
+<similar_cards>
+${cards}
+</similar_cards>
+${entry.wanted ? "\nThe person asked to remember this conversation: do not skip it.\n" : ""}
+Answer with one JSON object and nothing else, in one of these shapes:
+{"action": "append", "target": "<path of one of the similar cards>", "section": "<markdown to add>", "related": ["<card file name>"]}
+{"action": "create", "folder": "<one of ${CARD_FOLDERS.join(", ")}>", "fileName": "<file name without .md>", "frontmatter": {"name": "...", "description": "...", "type": "...", "tags": ["..."], "project": "${entry.project}"}, "body": "<markdown body>", "related": ["<card file name>"]}
+{"action": "skip", "reason": "<why it is not worth keeping>"}
+Prefer append when a similar card is on the same subject.`;
+}

@@ -1,0 +1,28 @@
+/** The card-writing rules the digest sends to the LLM: a note in the vault, made once with defaults. */
+
+export const RULES_NOTE = "meta/card-writing-rules.md";
+
+export const DEFAULT_RULES = `---
+name: Card-writing rules
+description: How the nightly digest turns a queued conversation into cards; edit freely, it is sent to the LLM as written
+type: meta
+tags: [meta, digest]
+---
+# Card-writing rules
+
+- Keep only what will help in a later session: a decision and its reason, a fix and its cause,
+  a gotcha, a preference, a command or setting that was hard to find. Skip small talk, one-off
+  questions and anything already in a card.
+- One subject, one card. If a suggested card is on the same subject, extend it instead of
+  opening a new one.
+- Put each card in the folder of its type: projects (project, subproject), feedback
+  (preferences about how to work), reference (facts, settings, commands), debugging (a problem,
+  its cause, its fix), user (about the person), teaching (explanations).
+- The description is one line that says when the card helps; Claude sees it before deciding to
+  read the card.
+- Tags are short, lower-case, in the language of the conversation.
+- Write in the language the conversation used. Never write secrets, tokens or passwords.
+
+## Related
+- [[about-this-vault]]
+`;

@@ -1,0 +1,242 @@
+/** The nightly digest: queue → cards, then tidy, snapshot, commit and report. Run by the plugin and by cron. */
+
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { baseName, parseCard, type Card } from "../card/card";
+import { indexOptionsOf, isCard, type VaultMemoryConfig } from "../config";
+import { buildIndexFromDisk } from "../index/build-from-disk";
+import { synonymPhrases } from "../index/index-options";
+import { scoreGroups } from "../index/scorer";
+import { writeFileAtomic } from "../io/atomic";
+import { formatReport, lastRecalled, lintVault } from "../lint/lint";
+import { vaultFiles } from "../paths";
+import { listPending, markHandled, type QueueEntry } from "../queue/queue-store";
+import { buildQuery } from "../recall/query";
+import { writeSnapshot } from "../snapshot/write";
+import { listMarkdown } from "../vault/scan";
+import { AnswerError, extractJson, validateAnswer } from "./answer";
+import { applyAction, type Applied } from "./apply";
+import { commitVault, type GitOutcome } from "./git";
+import { classifyFailure, resolveBinary, runLlm } from "./llm";
+import { acquireLock, releaseLock } from "./lock";
+import { GENERATED_MARK, memoryIndex, overviewPages } from "./pages";
+import { buildPrompt, type SimilarForPrompt } from "./prompt";
+import { DEFAULT_RULES, RULES_NOTE } from "./rules-note";
+
+export { DEFAULT_DIGEST, type DigestSettings } from "./settings";
+
+export interface DigestOptions {
+  vault: string;
+  config: VaultMemoryConfig;
+  dryRun?: boolean;
+  /** At most this many entries, on top of the budget. */
+  limit?: number;
+  now?: Date;
+  onProgress?: (line: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface DigestReport {
+  ok: boolean;
+  error?: string;
+  dryRun: boolean;
+  results: { sessionId: string; outcome: Applied }[];
+  failures: { sessionId: string; reason: string }[];
+  left: number;
+  lint?: string;
+  git?: GitOutcome;
+  reportPath?: string;
+  startedAt: string;
+  finishedAt: string;
+}
+
+export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
+  const now = opts.now ?? new Date();
+  const say = opts.onProgress ?? (() => {});
+  const settings = opts.config.digest;
+  const report: DigestReport = { ok: true, dryRun: !!opts.dryRun, results: [], failures: [], left: 0, startedAt: now.toISOString(), finishedAt: "" };
+  const lockPath = join(vaultFiles.dir(opts.vault), "digest.lock");
+  if (!opts.dryRun) {
+    const lock = acquireLock(lockPath, now.getTime());
+    if (!lock.ok) return finish(opts, { ...report, ok: false, error: `another digest is running (${lock.holder.host}, pid ${lock.holder.pid}, since ${lock.holder.startedAt})` }, false);
+  }
+  try {
+    const binary = settings.binary || resolveBinary(settings.command[0], opts.env);
+    if (!binary) {
+      return finish(opts, { ...report, ok: false, error: `cannot find "${settings.command[0]}" on the login shell's PATH; set the LLM command's absolute path in the digest settings` });
+    }
+    const command = [binary, ...settings.command.slice(1), ...(settings.model ? ["--model", settings.model] : [])];
+    const rulesPath = join(opts.vault, RULES_NOTE);
+    if (!existsSync(rulesPath) && !opts.dryRun) writeFileAtomic(rulesPath, DEFAULT_RULES);
+    const rules = existsSync(rulesPath) ? readFileSync(rulesPath, "utf8") : DEFAULT_RULES;
+
+    const pending = listPending(opts.vault);
+    const take = Math.min(settings.maxEntries, opts.limit ?? Infinity);
+    let calls = 0;
+    for (const entry of pending.slice(0, take)) {
+      if (calls >= settings.maxCalls) break;
+      say(`digesting ${entry.sessionId} (${entry.project || "no project"})`);
+      const cards = cardPaths(opts.vault, opts.config);
+      const similar = similarCards(opts.vault, opts.config, entry);
+      const offered = new Map(similar.map((s) => [s.path, statSync(join(opts.vault, s.path)).mtimeMs]));
+      const conversation = readInbox(opts.vault, entry);
+      calls++;
+      const r = await runLlm(command, buildPrompt(rules, entry, conversation, similar), { timeoutMs: settings.timeoutSec * 1000, cwd: opts.vault, env: opts.env });
+      if (r.timedOut || r.code !== 0) {
+        const kind = classifyFailure(r);
+        const reason = kind === "timeout" ? `no answer within ${settings.timeoutSec} s` : `${kind}: ${(r.stderr || r.stdout).trim().slice(0, 300)}`;
+        report.failures.push({ sessionId: entry.sessionId, reason });
+        if (kind === "quota" || kind === "auth") {
+          report.ok = false;
+          report.error = `stopped: ${reason}`;
+          break;
+        }
+        continue;
+      }
+      try {
+        const action = validateAnswer(extractJson(r.stdout));
+        if (action.action === "skip" && entry.wanted) throw new AnswerError("the person asked to remember this conversation; it cannot be skipped");
+        const outcome = applyAction(action, { vault: opts.vault, cards, offered, sessionId: entry.sessionId, date: now.toISOString().slice(0, 10), dryRun: !!opts.dryRun });
+        if (!opts.dryRun) markHandled(opts.vault, entry.sessionId, { action: outcome.action, detail: outcome.path || outcome.detail }, now);
+        report.results.push({ sessionId: entry.sessionId, outcome });
+        say(`  ${outcome.action} ${outcome.path || outcome.detail}`);
+      } catch (err) {
+        report.failures.push({ sessionId: entry.sessionId, reason: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    report.left = listPending(opts.vault).length - (opts.dryRun ? report.results.length : 0);
+    if (!opts.dryRun) tidy(opts, report, now);
+    return finish(opts, report);
+  } finally {
+    if (!opts.dryRun) releaseLock(lockPath);
+  }
+}
+
+/** Index pages, snapshot, lint, commit. */
+function tidy(opts: DigestOptions, report: DigestReport, now: Date): void {
+  const cards = readCards(opts.vault);
+  const recalls = new Map<string, number>();
+  const last = lastRecalled(opts.vault);
+  // The recall log's count per card is what "most recalled" means; without a log, recency decides.
+  try {
+    for (const l of readFileSync(vaultFiles.usageLog(opts.vault), "utf8").split("\n")) {
+      if (!l) continue;
+      for (const c of (JSON.parse(l) as { cards?: { path: string }[] }).cards ?? []) recalls.set(c.path, (recalls.get(c.path) ?? 0) + 1);
+    }
+  } catch {
+    void last;
+  }
+  writeFileAtomic(join(opts.vault, "MEMORY.md"), memoryIndex(cards, recalls));
+  for (const [path, text] of Object.entries(overviewPages(cards, now.toISOString().slice(0, 10)))) {
+    const abs = join(opts.vault, path);
+    // A page the person wrote by hand is theirs; only pages we generated are replaced.
+    if (existsSync(abs) && !readFileSync(abs, "utf8").includes(GENERATED_MARK)) continue;
+    writeFileAtomic(abs, text);
+  }
+  const { index } = buildIndexFromDisk(opts.vault, opts.config);
+  writeSnapshot(vaultFiles.snapshot(opts.vault), index, opts.config.recall);
+  const findings = lintVault(opts.vault, opts.config.lint, now.getTime());
+  report.lint = formatReport(findings).split("\n")[0];
+}
+
+/** Commits everything the night wrote, the report included; a refused commit is added to the report. */
+function snapshotToGit(opts: DigestOptions, report: DigestReport, now: Date): void {
+  const names = report.results.filter((r) => r.outcome.path).map((r) => `- ${r.outcome.action} ${r.outcome.path}`);
+  report.git = commitVault(opts.vault, `vault-memory digest ${now.toISOString().slice(0, 10)}\n\n${names.join("\n") || "- no cards changed"}`);
+  if (report.git.status === "refused" && report.reportPath) {
+    const abs = join(opts.vault, report.reportPath);
+    writeFileAtomic(abs, `${readFileSync(abs, "utf8").trimEnd()}\n\n**Not committed:** the commit would delete ${report.git.deletions} files, more than 30. Check the vault, then commit by hand.\n`);
+  }
+}
+
+function finish(opts: DigestOptions, report: DigestReport, writeStatus = true): DigestReport {
+  report.finishedAt = new Date().toISOString();
+  if (opts.dryRun) return report;
+  const date = report.startedAt.slice(0, 10);
+  report.reportPath = `meta/digest/${date}.md`;
+  const text = reportNote(report);
+  const abs = join(opts.vault, report.reportPath);
+  // Several runs in a day add to the day's note rather than replace it.
+  const previous = existsSync(abs) ? readFileSync(abs, "utf8") : "";
+  writeFileAtomic(abs, previous ? `${previous.trimEnd()}\n\n---\n\n${text.replace(/^---\n[\s\S]*?\n---\n/, "")}` : text);
+  // The lock-holder case writes nothing of its own, so it has nothing to commit either.
+  if (writeStatus) snapshotToGit(opts, report, new Date(report.startedAt));
+  if (writeStatus) {
+    writeFileAtomic(
+      vaultFiles.digestStatus(opts.vault),
+      JSON.stringify(
+        { startedAt: report.startedAt, finishedAt: report.finishedAt, ok: report.ok, error: report.error, created: count(report, "created"), extended: count(report, "extended"), skipped: count(report, "skipped"), failed: report.failures.length, left: report.left, git: report.git?.status },
+        null,
+        2,
+      ) + "\n",
+    );
+  }
+  const cmd = opts.config.digest.reportCommand.trim();
+  if (cmd) spawnSync(process.platform === "win32" ? "cmd" : "/bin/sh", process.platform === "win32" ? ["/c", cmd] : ["-c", cmd], { input: text, timeout: 60_000 });
+  return report;
+}
+
+const count = (r: DigestReport, action: Applied["action"]): number => r.results.filter((x) => x.outcome.action === action).length;
+
+export function reportNote(r: DigestReport): string {
+  const secs = ((Date.parse(r.finishedAt) - Date.parse(r.startedAt)) / 1000).toFixed(0);
+  const link = (p: string): string => `[[${baseName(p)}]]`;
+  const lines = [
+    "---",
+    `name: Digest ${r.startedAt.slice(0, 10)}`,
+    `description: What the nightly digest did on ${r.startedAt.slice(0, 10)}`,
+    "type: meta",
+    "tags: [digest]",
+    "---",
+    `# Digest ${r.startedAt.slice(0, 16).replace("T", " ")}`,
+    "",
+    r.ok ? `Finished in ${secs} s.` : `**Stopped:** ${r.error ?? "unknown error"} (after ${secs} s).`,
+    "",
+    `## Cards created (${count(r, "created")})`,
+    ...r.results.filter((x) => x.outcome.action === "created").map((x) => `- ${link(x.outcome.path)} — ${x.outcome.detail}${x.outcome.linked.length ? ` (linked with ${x.outcome.linked.map(link).join(", ")})` : ""}`),
+    "",
+    `## Cards extended (${count(r, "extended")})`,
+    ...r.results.filter((x) => x.outcome.action === "extended").map((x) => `- ${link(x.outcome.path)} — ${x.outcome.detail}`),
+    "",
+    `## Skipped (${count(r, "skipped")})`,
+    ...r.results.filter((x) => x.outcome.action === "skipped").map((x) => `- ${x.sessionId}: ${x.outcome.detail}`),
+    "",
+    `## Failures (${r.failures.length})`,
+    ...r.failures.map((f) => `- ${f.sessionId}: ${f.reason} (kept in the queue)`),
+    "",
+    `Queue left: ${r.left}.`,
+    ...(r.lint ? [`Lint: ${r.lint}`] : []),
+    "",
+  ];
+  return lines.join("\n");
+}
+
+function readInbox(vault: string, e: QueueEntry): string {
+  try {
+    return readFileSync(join(vault, e.inbox), "utf8");
+  } catch {
+    return e.candidates.map((c) => c.text).join("\n");
+  }
+}
+
+function readCards(vault: string): Card[] {
+  return listMarkdown(vault).map((f) => parseCard(f.path, readFileSync(f.abs, "utf8"), f.mtime));
+}
+
+function cardPaths(vault: string, config: VaultMemoryConfig): string[] {
+  return listMarkdown(vault, (p) => isCard(p, config)).map((f) => f.path);
+}
+
+/** The most similar cards, by the recall index and scorer, without recall's thresholds. */
+function similarCards(vault: string, config: VaultMemoryConfig, entry: QueueEntry): SimilarForPrompt[] {
+  const { index } = buildIndexFromDisk(vault, config);
+  const text = `${readInbox(vault, entry).slice(0, 3000)}\n${entry.candidates.map((c) => c.text).join("\n")}`;
+  const options = indexOptionsOf(config.index, undefined);
+  const groups = buildQuery(text, { ...options, synonyms: index.indexOptions.synonyms }, synonymPhrases(index.indexOptions));
+  return scoreGroups(groups, index)
+    .slice(0, 5)
+    .map((s) => index.doc(s.doc))
+    .filter((d): d is NonNullable<typeof d> => d !== undefined && !d.path.startsWith("moc/") && !d.path.startsWith("meta/"))
+    .map((d) => ({ path: d.path, name: baseName(d.path), description: d.description }));
+}

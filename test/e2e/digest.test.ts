@@ -1,0 +1,158 @@
+/** The nightly digest end to end: the real Claude Code CLI as the LLM command, canned answers from the stand-in. */
+
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultConfig, type VaultMemoryConfig } from "../../src/core/config";
+import { runDigest } from "../../src/core/digest/run";
+import { lintVault } from "../../src/core/lint/lint";
+import { captureSession, DEFAULT_QUEUE_RULES } from "../../src/core/queue/capture";
+import { listHandled, listPending } from "../../src/core/queue/queue-store";
+import { jsonl, line } from "../fixtures/transcript";
+import { SAMPLE_VAULT, copyVault, runBridge, tempDir } from "../helpers";
+import { CLAUDE, claudeAvailable } from "./claude-driver";
+import { startStub, type Stub } from "./messages-stub";
+
+const LONG = "Here is the detail of what was done and why, long enough to be kept.";
+
+const ANSWERS: Record<string, unknown> = {
+  create: {
+    action: "create",
+    folder: "debugging",
+    fileName: "task-scheduler-path",
+    frontmatter: { name: "Task Scheduler PATH", description: "Windows Task Scheduler runs with a short PATH; use absolute paths", type: "debugging", tags: ["windows", "scheduler"], project: "nightly" },
+    body: "Task Scheduler gives the nightly job a short PATH, so `claude` is not found. Use the absolute path.",
+    related: ["launchd-cron-path"],
+  },
+  append: { action: "append", target: "reference/vite-custom-domain-base.md", section: "Also set `base` in the preview server when testing locally.", related: ["blog-site"] },
+  skip: { action: "skip", reason: "small talk about the weather" },
+  malformed: "I think this should become a card about vite, but here is no JSON.",
+  traversal: { action: "create", folder: "../../etc", fileName: "passwd", frontmatter: { name: "x", description: "x", type: "reference", tags: ["x"] }, body: "x", related: [] },
+  absolute: { action: "append", target: "/etc/hosts.md", section: "x", related: [] },
+};
+
+let stub: Stub;
+let home: string;
+let vault: string;
+
+// What each conversation is about, so that the index offers the right cards to extend.
+const TOPIC: Record<string, string> = { append: "the vite base path after moving the blog to a custom domain" };
+
+function queue(session: string, marker: string, at: string): void {
+  const t = join(tempDir(), `${session}.jsonl`);
+  const topic = TOPIC[marker] ?? "the nightly job and its PATH under the scheduler";
+  writeFileSync(t, jsonl([line.prompt(`CASE-${marker}: ${topic}`), line.reply(LONG), line.prompt(`more about CASE-${marker}`), line.reply(LONG)]));
+  const r = captureSession(vault, { sessionId: session, transcriptPath: t, cwd: "/work/nightly", stopHookActive: false }, DEFAULT_QUEUE_RULES, { now: new Date(at) });
+  expect(r.queued).toBe(true);
+}
+
+function config(): VaultMemoryConfig {
+  const c = defaultConfig();
+  c.digest.command = [CLAUDE, "-p", "--output-format", "json"];
+  c.digest.timeoutSec = 4;
+  return c;
+}
+
+const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: home, ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_KEY: "test-key-not-real", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" });
+const git = (...args: string[]) => spawnSync("git", ["-C", vault, ...args], { encoding: "utf8" });
+
+describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI", () => {
+  beforeAll(async () => {
+    stub = await startStub();
+    home = tempDir("vm-home-");
+    vault = copyVault(SAMPLE_VAULT, "Digest vault");
+    git("init", "-q");
+    git("-c", "user.name=t", "-c", "user.email=t@t", "add", "-A");
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start");
+    stub.reply = (body) => {
+      const m = /CASE-(\w+)/.exec(body);
+      const a = m ? ANSWERS[m[1]] : undefined;
+      return typeof a === "string" ? a : JSON.stringify(a ?? { action: "skip", reason: "no case" });
+    };
+    stub.behave = (body) => {
+      if (body.includes("CASE-hang")) return { delayMs: 60_000 };
+      if (body.includes("CASE-quota")) return { status: 400, errorMessage: "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits." };
+      return undefined;
+    };
+    ["create", "append", "skip", "malformed", "traversal", "absolute", "hang"].forEach((m, i) => queue(`s-${m}`, m, `2026-11-29T0${i}:00:00Z`));
+  }, 60_000);
+
+  afterAll(async () => {
+    await stub?.close();
+  });
+
+  it("shows planned actions on --dry-run and writes nothing", async () => {
+    const before = git("status", "--porcelain").stdout;
+    const r = await runDigest({ vault, config: config(), dryRun: true, limit: 3, env: env() });
+    expect(r.results.map((x) => x.outcome.action)).toEqual(["created", "extended", "skipped"]);
+    expect(listPending(vault)).toHaveLength(7);
+    expect(git("status", "--porcelain").stdout).toBe(before);
+    expect(existsSync(join(vault, "debugging", "task-scheduler-path.md"))).toBe(false);
+  }, 60_000);
+
+  it("runs a night: creates, extends, skips, refuses bad answers, kills a hung call, and keeps what failed", async () => {
+    const started = Date.now();
+    const r = await runDigest({ vault, config: config(), env: env() });
+    expect(r.ok, JSON.stringify(r.failures)).toBe(true);
+    expect(r.results.map((x) => [x.sessionId, x.outcome.action])).toEqual([
+      ["s-create", "created"],
+      ["s-append", "extended"],
+      ["s-skip", "skipped"],
+    ]);
+    const reasons = Object.fromEntries(r.failures.map((f) => [f.sessionId, f.reason]));
+    expect(reasons["s-malformed"]).toMatch(/no JSON/);
+    expect(reasons["s-traversal"]).toMatch(/folder/);
+    expect(reasons["s-absolute"]).toMatch(/not a card in the vault/);
+    expect(reasons["s-hang"]).toMatch(/no answer within 4 s/);
+    expect(Date.now() - started).toBeLessThan(40_000);
+    expect(listPending(vault).map((e) => e.sessionId).sort()).toEqual(["s-absolute", "s-hang", "s-malformed", "s-traversal"]);
+    expect(listHandled(vault).map((e) => e.sessionId).sort()).toEqual(["s-append", "s-create", "s-skip"]);
+
+    const card = readFileSync(join(vault, "debugging", "task-scheduler-path.md"), "utf8");
+    expect(card).toMatch(/^---\nname: Task Scheduler PATH\ndescription: .+\ntype: debugging\ntags: \[windows, scheduler\]\nproject: nightly\nsource: session s-create\n/);
+    expect(card).toContain("## 相關\n- [[launchd-cron-path]]");
+    expect(readFileSync(join(vault, "debugging", "launchd-cron-path.md"), "utf8")).toContain("[[task-scheduler-path]]");
+    const extended = readFileSync(join(vault, "reference", "vite-custom-domain-base.md"), "utf8");
+    expect(extended).toMatch(/## \d{4}-\d{2}-\d{2}\n\nAlso set `base` in the preview server/);
+    expect(existsSync(join(vault, "..", "..", "etc", "passwd.md"))).toBe(false);
+  }, 90_000);
+
+  it("tidies: MEMORY.md, overview pages, snapshot, a report note, a status, and a git commit listing the cards", () => {
+    expect(readFileSync(join(vault, "MEMORY.md"), "utf8")).toContain("[Task Scheduler PATH](debugging/task-scheduler-path.md)");
+    expect(existsSync(join(vault, "moc", "timeline.md"))).toBe(true);
+    expect(readFileSync(join(vault, "moc", "decision-log-vault-memory.md"), "utf8")).toMatch(/Decision log: vault-memory/);
+    const today = new Date().toISOString().slice(0, 10);
+    const report = readFileSync(join(vault, "meta", "digest", `${today}.md`), "utf8");
+    expect(report).toMatch(/## Cards created \(1\)\n- \[\[task-scheduler-path\]\]/);
+    expect(report).toMatch(/## Failures \(4\)/);
+    expect(report).toMatch(/Queue left: 4\./);
+    expect(JSON.parse(readFileSync(join(vault, ".vault-memory", "digest-status.json"), "utf8"))).toMatchObject({ ok: true, created: 1, extended: 1, skipped: 1, failed: 4, left: 4 });
+    expect(git("log", "-1", "--format=%B").stdout).toMatch(/vault-memory digest .*\n\n- created debugging\/task-scheduler-path\.md\n- extended reference\/vite-custom-domain-base\.md/);
+    expect(git("status", "--porcelain", "--", ".", ":(exclude).vault-memory").stdout).toBe("");
+    const recall = runBridge(["recall", "--vault", vault], JSON.stringify({ prompt: "Task Scheduler PATH on windows for the nightly job", session_id: "after" }));
+    expect(recall.stdout).toContain("task-scheduler-path.md");
+  });
+
+  it("leaves a vault the linter finds no errors in", () => {
+    expect(lintVault(vault, defaultConfig().lint).filter((f) => f.severity === "error").map((f) => `${f.rule} ${f.file}: ${f.message}`)).toEqual([]);
+  });
+
+  it("stops on a quota failure and keeps the rest of the queue", async () => {
+    queue("s-quota", "quota", "2026-11-28T00:00:00Z");
+    const r = await runDigest({ vault, config: config(), env: env() });
+    expect(r.ok).toBe(false);
+    expect(r.error).toMatch(/quota/);
+    expect(r.failures.map((f) => f.sessionId)).toEqual(["s-quota"]);
+    expect(listPending(vault).map((e) => e.sessionId)).toContain("s-malformed");
+    expect(JSON.parse(readFileSync(join(vault, ".vault-memory", "digest-status.json"), "utf8"))).toMatchObject({ ok: false });
+  }, 60_000);
+
+  it("reports a missing LLM binary clearly instead of failing silently", async () => {
+    const c = config();
+    c.digest.command = ["no-such-llm-command-xyz", "-p"];
+    const r = await runDigest({ vault, config: c, env: { PATH: "/usr/bin:/bin", HOME: home, SHELL: "/bin/sh" } });
+    expect(r.ok).toBe(false);
+    expect(r.error).toMatch(/cannot find "no-such-llm-command-xyz" on the login shell's PATH/);
+  });
+});
