@@ -76,7 +76,7 @@ function str(v: unknown, field: string, max: number): string {
 
 function list(v: unknown, field: string): string[] {
   if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) throw new AnswerError(`${field} must be a list of strings`);
-  return (v as string[]).map((x) => x.trim()).filter(Boolean).slice(0, 20);
+  return (v).map((x) => x.trim()).filter(Boolean).slice(0, 20);
 }
 
 function body(v: unknown): string {
@@ -88,7 +88,7 @@ function body(v: unknown): string {
 
 /** A file name with no path in it. */
 function safeName(name: string): string {
-  if (!name || /[\\/:*?"<>|\u0000]/.test(name) || name.startsWith(".") || name.includes("..")) throw new AnswerError(`file name "${name}" is not allowed`);
+  if (!name || /[\\/:*?"<>|]/.test(name) || name.includes(String.fromCharCode(0)) || name.startsWith(".") || name.includes("..")) throw new AnswerError(`file name "${name}" is not allowed`);
   return name;
 }
 
