@@ -9,6 +9,7 @@ import { writeFileAtomic } from "../core/io/atomic";
 import { appendLog } from "../core/io/log";
 import { vaultFiles } from "../core/paths";
 import { IndexService } from "./index-service";
+import { DigestScheduler } from "./digest-scheduler";
 import { LINT_VIEW_TYPE, LintReportView } from "./lint-view";
 import { PreviewRecallModal } from "./preview-modal";
 import { QUEUE_VIEW_TYPE, QueueReviewView } from "./queue-view";
@@ -16,6 +17,7 @@ import { listPending } from "../core/queue/queue-store";
 import { VaultMemorySettingTab } from "./settings";
 
 const STATUS_POLL_MS = 5000;
+const DIGEST_TICK_MS = 60_000;
 // Under this many notes the first build is quick enough that a progress notice would only flash.
 const PROGRESS_FROM_NOTES = 500;
 
@@ -23,6 +25,7 @@ export default class VaultMemoryPlugin extends Plugin {
   settings: VaultMemoryConfig = mergeConfig(undefined);
   indexService: IndexService | null = null;
   private statusBar: HTMLElement | null = null;
+  digest: DigestScheduler | null = null;
   vaultPath = "";
 
   async onload(): Promise<void> {
@@ -40,9 +43,11 @@ export default class VaultMemoryPlugin extends Plugin {
     this.addSettingTab(new VaultMemorySettingTab(this.app, { plugin: this, settings: this.settings, saveSettings: () => this.saveSettings() }));
     this.addCommand({ id: "rebuild-index", name: "Rebuild index", callback: () => void this.rebuild(true) });
     this.registerView(LINT_VIEW_TYPE, (leaf) => new LintReportView(leaf, () => this.lintNow()));
-    this.registerView(QUEUE_VIEW_TYPE, (leaf) => new QueueReviewView(leaf, this.vaultPath, (path) => isCard(path, this.settings)));
+    this.registerView(QUEUE_VIEW_TYPE, (leaf) => new QueueReviewView(leaf, this.vaultPath, (path) => isCard(path, this.settings), (id) => this.digest?.run([id]) ?? Promise.resolve()));
     this.addRibbonIcon("inbox", "Open memory queue", () => void this.openQueue());
     this.addCommand({ id: "open-queue", name: "Open memory queue", callback: () => void this.openQueue() });
+    this.digest = new DigestScheduler(this.vaultPath, () => this.settings, () => this.updateStatusBar());
+    this.addCommand({ id: "run-digest", name: "Run digest now", callback: () => void this.digest?.run() });
     this.statusBar = this.addStatusBarItem();
     this.statusBar.addClass("vault-memory-status");
     this.statusBar.addEventListener("click", () => void this.openQueue());
@@ -67,6 +72,9 @@ export default class VaultMemoryPlugin extends Plugin {
       void this.rebuild(false);
       this.updateStatusBar();
       this.registerInterval(window.setInterval(() => this.updateStatusBar(), STATUS_POLL_MS));
+      // A minute's tick: the night's run, or a night missed while Obsidian was closed, starts on its own.
+      void this.digest?.tick();
+      this.registerInterval(window.setInterval(() => void this.digest?.tick(), DIGEST_TICK_MS));
     });
   }
 

@@ -33,6 +33,8 @@ export class QueueReviewView extends ItemView {
     private readonly vaultPath: string,
     /** Which notes are cards: the index and settings notes are not worth appending to. */
     private readonly isCard: (path: string) => boolean,
+    /** The digest's LLM path for one entry. */
+    private readonly digestOne?: (sessionId: string) => Promise<unknown>,
   ) {
     super(leaf);
   }
@@ -177,6 +179,18 @@ export class QueueReviewView extends ItemView {
       row.createSpan({ text: sug.path });
       const b = row.createEl("button", { text: "Append" });
       b.addEventListener("click", () => void this.appendTo(e, sug.path));
+    }
+    if (this.digestOne) {
+      const llm = root.createDiv({ cls: "vault-memory-section" });
+      llm.createEl("h5", { text: "Let the digest decide" });
+      const run = llm.createEl("button", { text: "Digest this one now" });
+      run.addEventListener("click", () => {
+        run.disabled = true;
+        void this.digestOne?.(e.sessionId).then(() => {
+          this.signature = this.queueSignature();
+          this.render();
+        });
+      });
     }
     const skip = root.createDiv({ cls: "vault-memory-section" });
     skip.createEl("h5", { text: "Skip" });

@@ -32,6 +32,8 @@ export interface DigestOptions {
   dryRun?: boolean;
   /** At most this many entries, on top of the budget. */
   limit?: number;
+  /** Only these queue entries (the review sidebar's "Digest this one now"). */
+  sessionIds?: readonly string[];
   now?: Date;
   onProgress?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
@@ -71,7 +73,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
     if (!existsSync(rulesPath) && !opts.dryRun) writeFileAtomic(rulesPath, DEFAULT_RULES);
     const rules = existsSync(rulesPath) ? readFileSync(rulesPath, "utf8") : DEFAULT_RULES;
 
-    const pending = listPending(opts.vault);
+    const pending = listPending(opts.vault).filter((e) => !opts.sessionIds || opts.sessionIds.includes(e.sessionId));
     const take = Math.min(settings.maxEntries, opts.limit ?? Infinity);
     let calls = 0;
     for (const entry of pending.slice(0, take)) {

@@ -1,0 +1,70 @@
+/** Runs the nightly digest from Obsidian: on a schedule, catching up on missed nights, or on request. */
+
+import { Notice } from "obsidian";
+import { readFileSync } from "node:fs";
+import type { VaultMemoryConfig } from "../core/config";
+import { runDigest, type DigestReport } from "../core/digest/run";
+import { isDue } from "../core/digest/schedule";
+import { vaultFiles } from "../core/paths";
+import { listPending } from "../core/queue/queue-store";
+
+export class DigestScheduler {
+  private running = false;
+
+  constructor(
+    private readonly vaultPath: string,
+    private readonly config: () => VaultMemoryConfig,
+    private readonly onDone: () => void = () => {},
+  ) {}
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /**
+   * Called every minute and at start-up: runs when the last scheduled time has passed since the
+   * last run and something waits in the queue. An empty night costs nothing and writes nothing;
+   * "Run digest now" tidies an empty queue too.
+   */
+  async tick(now = new Date()): Promise<DigestReport | undefined> {
+    if (this.running || !isDue(now, this.config().digest.time, this.lastRun())) return undefined;
+    if (listPending(this.vaultPath).length === 0) return undefined;
+    return this.run();
+  }
+
+  /** Runs now, with progress in a notice. `sessionIds` limits it to those queue entries. */
+  async run(sessionIds?: string[]): Promise<DigestReport | undefined> {
+    if (this.running) {
+      new Notice("The digest is already running.");
+      return undefined;
+    }
+    this.running = true;
+    const notice = new Notice("Vault Memory digest: starting…", 0);
+    try {
+      const report = await runDigest({ vault: this.vaultPath, config: this.config(), sessionIds, onProgress: (line) => notice.setMessage(`Vault Memory digest: ${line.trim()}`) });
+      const n = (a: string) => report.results.filter((r) => r.outcome.action === a).length;
+      new Notice(
+        report.ok
+          ? `Vault Memory digest: ${n("created")} created, ${n("extended")} extended, ${n("skipped")} skipped, ${report.failures.length} failed; ${report.left} left.`
+          : `Vault Memory digest stopped: ${report.error ?? "unknown error"}`,
+      );
+      return report;
+    } catch (err) {
+      new Notice(`Vault Memory digest failed: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    } finally {
+      notice.hide();
+      this.running = false;
+      this.onDone();
+    }
+  }
+
+  /** When the last run started, from the status file the digest writes (any machine, CLI or plugin). */
+  private lastRun(): string | undefined {
+    try {
+      return (JSON.parse(readFileSync(vaultFiles.digestStatus(this.vaultPath), "utf8")) as { startedAt?: string }).startedAt;
+    } catch {
+      return undefined;
+    }
+  }
+}

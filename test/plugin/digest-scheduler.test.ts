@@ -1,0 +1,72 @@
+// @vitest-environment happy-dom
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { DigestScheduler } from "../../src/plugin/digest-scheduler";
+import VaultMemoryPlugin from "../../src/plugin/main";
+import { defaultConfig } from "../../src/core/config";
+import { acquireLock, releaseLock } from "../../src/core/digest/lock";
+import { captureSession, DEFAULT_QUEUE_RULES } from "../../src/core/queue/capture";
+import { listHandled, listPending } from "../../src/core/queue/queue-store";
+import { App } from "../fakes/obsidian";
+import { jsonl, line } from "../fixtures/transcript";
+import { SAMPLE_VAULT, copyVault, tempDir } from "../helpers";
+
+// An LLM command that always answers "skip": the scheduling is under test here, not the LLM.
+const SKIP = ["/bin/sh", "-c", `cat >/dev/null; echo '{"action":"skip","reason":"scheduled test"}'`];
+
+function setup() {
+  const vault = copyVault(SAMPLE_VAULT, "Scheduled vault");
+  const t = join(tempDir(), "s.jsonl");
+  const reply = "A reply long enough to count as real work in this conversation.";
+  writeFileSync(t, jsonl([line.prompt("first question"), line.reply(reply), line.prompt("second question"), line.reply(reply)]));
+  captureSession(vault, { sessionId: "night", transcriptPath: t, cwd: "/work/x", stopHookActive: false }, DEFAULT_QUEUE_RULES);
+  const config = defaultConfig();
+  config.digest.command = SKIP;
+  return { vault, config };
+}
+
+const status = (vault: string) => JSON.parse(readFileSync(join(vault, ".vault-memory", "digest-status.json"), "utf8")) as { startedAt: string; ok: boolean };
+
+let plugin: VaultMemoryPlugin | undefined;
+afterEach(() => plugin?.unload());
+
+describe("digest scheduling", () => {
+  it("runs a night missed while Obsidian was closed, then waits for the next night", async () => {
+    const { vault, config } = setup();
+    writeFileSync(join(vault, ".vault-memory", "digest-status.json"), JSON.stringify({ startedAt: "2026-11-27T03:00:00.000Z", ok: true }));
+    const s = new DigestScheduler(vault, () => config);
+    const report = await s.tick(new Date("2026-11-30T09:00:00"));
+    expect(report?.results.map((r) => r.outcome.action)).toEqual(["skipped"]);
+    expect(listHandled(vault).map((e) => e.sessionId)).toEqual(["night"]);
+    expect(await s.tick(new Date())).toBeUndefined();
+  });
+
+  it("does not run while another window or machine holds the lock", async () => {
+    const { vault, config } = setup();
+    const lock = join(vault, ".vault-memory", "digest.lock");
+    writeFileSync(lock, JSON.stringify({ pid: 99999, host: "other-machine", startedAt: new Date().toISOString() }));
+    const report = await new DigestScheduler(vault, () => config).run();
+    expect(report?.ok).toBe(false);
+    expect(report?.error).toMatch(/another digest is running \(other-machine/);
+    expect(listPending(vault)).toHaveLength(1);
+    releaseLock(lock);
+    expect(acquireLock(lock).ok).toBe(false);
+  });
+
+  it("starts on layout ready when a night was missed, and has a command to run now", async () => {
+    const { vault, config } = setup();
+    const app = new App(vault);
+    plugin = new VaultMemoryPlugin(app as never, { id: "vault-memory", name: "Vault Memory", version: "0.1.0" } as never);
+    await plugin.onload();
+    plugin.settings.digest = config.digest;
+    app.workspace.setLayoutReady();
+    for (let i = 0; i < 200 && listPending(vault).length > 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(listHandled(vault).map((e) => e.sessionId)).toEqual(["night"]);
+    for (let i = 0; i < 100 && plugin.digest?.isRunning; i++) await new Promise((r) => setTimeout(r, 25));
+    const first = status(vault).startedAt;
+    app.commands.get("vault-memory:run-digest")?.callback?.();
+    for (let i = 0; i < 200 && status(vault).startedAt === first; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(status(vault).startedAt).not.toBe(first);
+  });
+});
