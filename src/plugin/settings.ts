@@ -1,8 +1,9 @@
-/** The settings tab, and the settings' round trip to data.json and the bridge's config.json. */
+/** The settings tab; settings are saved to data.json and mirrored to the bridge's config.json. */
 
-import { App, PluginSettingTab, Setting } from "obsidian";
+import { App, PluginSettingTab, Setting, debounce, type Plugin } from "obsidian";
 import type { VaultMemoryConfig } from "../core/config";
 import type { ThresholdRules } from "../core/index/scorer";
+import { RULES } from "../core/lint/rules";
 
 export interface SettingsHost {
   settings: VaultMemoryConfig;
@@ -10,9 +11,12 @@ export interface SettingsHost {
 }
 
 export class VaultMemorySettingTab extends PluginSettingTab {
+  // Typing in a field saves once the typing stops: a save rewrites the snapshot.
+  private readonly saveSoon = debounce(() => void this.host.saveSettings(), 800, true);
+
   constructor(
     app: App,
-    private readonly host: SettingsHost & { plugin: import("obsidian").Plugin },
+    private readonly host: SettingsHost & { plugin: Plugin },
   ) {
     super(app, host.plugin);
   }
@@ -21,49 +25,73 @@ export class VaultMemorySettingTab extends PluginSettingTab {
     const { containerEl } = this;
     containerEl.empty();
     const s = this.host.settings;
+    const save = () => this.host.saveSettings();
 
-    new Setting(containerEl)
-      .setName("Memory folder")
-      .setDesc("Only notes in this folder are recalled. Leave empty to use the whole vault.")
-      .addText((text) =>
-        text.setValue(s.memoryFolder).onChange(async (value) => {
-          s.memoryFolder = value.trim();
-          await this.host.saveSettings();
-        }),
-      );
+    this.text("Memory folder", "Only notes in this folder are recalled. Leave empty to use the whole vault.", s.memoryFolder, (v) => {
+      s.memoryFolder = v.trim();
+    });
 
     new Setting(containerEl).setName("Recall").setHeading();
-    this.numberSetting("Minimum score", "Inject nothing when the best card scores under this.", "minScore");
-    this.numberSetting("Share of the top score", "Keep only cards scoring at least this share of the best card (0 to 1).", "relativeToTop");
-    this.numberSetting("Minimum matched words", "A card must match at least this many different words of the prompt.", "minMatchedTerms");
-    this.numberSetting("Maximum cards", "At most this many cards per prompt.", "maxCards");
-    new Setting(containerEl)
-      .setName("Character cap")
-      .setDesc("Hard limit on what recall adds to a prompt.")
-      .addText((text) =>
-        text.setValue(String(s.recall.maxChars)).onChange(async (value) => {
-          const n = Number(value);
-          if (Number.isFinite(n) && n > 0) {
-            s.recall.maxChars = n;
-            await this.host.saveSettings();
-          }
+    this.threshold("Minimum score", "Inject nothing when the best card scores under this (for a vault of about 260 cards; it scales with the vault).", "minScore");
+    this.threshold("Share of the top score", "Keep only cards scoring at least this share of the best card (0 to 1).", "relativeToTop");
+    this.threshold("Minimum matched words", "A card must match at least this many different words of the prompt.", "minMatchedTerms");
+    this.threshold("Maximum cards", "At most this many cards per prompt.", "maxCards");
+    this.number("Character cap", "Hard limit on what recall adds to a prompt.", s.recall.maxChars, (n) => (s.recall.maxChars = n));
+
+    new Setting(containerEl).setName("Queue").setHeading();
+    this.number("Minimum prompts", "Queue a conversation once you have asked at least this many real prompts.", s.queue.minPrompts, (n) => (s.queue.minPrompts = n));
+    this.number("Minimum reply length", "…and Claude has written at least this many characters.", s.queue.minChars, (n) => (s.queue.minChars = n));
+    this.text("Excluded projects", "Comma-separated globs matched against the project name or folder, e.g. client-*, /Users/me/private/*.", s.queue.excludeProjects.join(", "), (v) => {
+      s.queue.excludeProjects = v.split(",").map((x) => x.trim()).filter(Boolean);
+    });
+
+    new Setting(containerEl).setName("Nightly digest").setHeading();
+    this.text("Time", "When the digest runs each night (HH:MM). A night missed while Obsidian was closed runs at the next start.", s.digest.time, (v) => {
+      if (/^\d{1,2}:\d{2}$/.test(v.trim())) s.digest.time = v.trim();
+    });
+    this.text("LLM command", "The command and its flags; the prompt is sent on standard input.", s.digest.command.join(" "), (v) => {
+      const parts = v.trim().split(/\s+/).filter(Boolean);
+      if (parts.length > 0) s.digest.command = parts;
+    });
+    this.text("LLM binary path", "Absolute path to the binary, if it is not on your login shell's path.", s.digest.binary, (v) => (s.digest.binary = v.trim()));
+    this.text("Model", "Passed as --model; leave empty for the command's default.", s.digest.model, (v) => (s.digest.model = v.trim()));
+    this.number("Entries per night", "At most this many queued conversations per run.", s.digest.maxEntries, (n) => (s.digest.maxEntries = n));
+    this.number("LLM calls per night", "At most this many calls per run.", s.digest.maxCalls, (n) => (s.digest.maxCalls = n));
+    this.number("Timeout per call", "Seconds before a call is stopped, with everything it started.", s.digest.timeoutSec, (n) => (s.digest.timeoutSec = n));
+    this.text("Report command", "Optional: a shell command the daily report is piped to, e.g. mail -s report me@example.com.", s.digest.reportCommand, (v) => (s.digest.reportCommand = v.trim()));
+
+    new Setting(containerEl).setName("Lint rules").setHeading();
+    for (const id of Object.keys(RULES)) {
+      new Setting(containerEl).setName(id).addToggle((t) =>
+        t.setValue(!s.lint.disabled.includes(id)).onChange(async (on) => {
+          s.lint.disabled = on ? s.lint.disabled.filter((x) => x !== id) : [...new Set([...s.lint.disabled, id])];
+          await save();
+        }),
+      );
+    }
+  }
+
+  private text(name: string, desc: string, value: string, set: (v: string) => void): void {
+    new Setting(this.containerEl)
+      .setName(name)
+      .setDesc(desc)
+      .addText((t) =>
+        t.setValue(value).onChange((v) => {
+          set(v);
+          this.saveSoon();
         }),
       );
   }
 
-  private numberSetting(name: string, desc: string, key: keyof ThresholdRules): void {
+  private number(name: string, desc: string, value: number, set: (n: number) => void): void {
+    this.text(name, desc, String(value), (v) => {
+      const n = Number(v);
+      if (Number.isFinite(n) && n >= 0) set(n);
+    });
+  }
+
+  private threshold(name: string, desc: string, key: keyof ThresholdRules): void {
     const t = this.host.settings.recall.thresholds;
-    new Setting(this.containerEl)
-      .setName(name)
-      .setDesc(desc)
-      .addText((text) =>
-        text.setValue(String(t[key])).onChange(async (value) => {
-          const n = Number(value);
-          if (Number.isFinite(n) && n >= 0) {
-            t[key] = n;
-            await this.host.saveSettings();
-          }
-        }),
-      );
+    this.number(name, desc, t[key], (n) => (t[key] = n));
   }
 }

@@ -1,0 +1,34 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from "vitest";
+import { defaultConfig } from "../../src/core/config";
+import { VaultMemorySettingTab } from "../../src/plugin/settings";
+import { App, Plugin } from "../fakes/obsidian";
+import { tempDir } from "../helpers";
+
+describe("settings tab", () => {
+  it("shows every section, in sentence case, and saves what is changed", async () => {
+    const settings = defaultConfig();
+    let saves = 0;
+    const app = new App(tempDir());
+    const plugin = new Plugin(app, { id: "vault-memory", name: "Vault Memory", version: "0" });
+    const tab = new VaultMemorySettingTab(app as never, { plugin: plugin as never, settings, saveSettings: async () => void saves++ });
+    tab.display();
+    const headings = [...tab.containerEl.querySelectorAll(".setting-item-heading .setting-item-name")].map((h) => h.textContent);
+    expect(headings).toEqual(["Recall", "Queue", "Nightly digest", "Lint rules"]);
+    for (const name of tab.containerEl.querySelectorAll(".setting-item-name")) {
+      const text = name.textContent ?? "";
+      // Sentence case: after the first word, only acronyms keep capitals.
+      expect(text.split(" ").slice(1).every((w) => w === w.toLowerCase() || w === "LLM"), text).toBe(true);
+    }
+    const field = (label: string) => [...tab.containerEl.querySelectorAll(".setting-item")].find((s) => s.querySelector(".setting-item-name")?.textContent === label)!;
+    const time = field("Time").querySelector("input")!;
+    time.value = "04:30";
+    time.dispatchEvent(new Event("input"));
+    expect(settings.digest.time).toBe("04:30");
+    const toggle = field("orphan").querySelector<HTMLElement>(".checkbox-container")!;
+    toggle.click();
+    expect(settings.lint.disabled).toEqual(["orphan"]);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(saves).toBeGreaterThan(0);
+  });
+});
