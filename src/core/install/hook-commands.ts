@@ -1,0 +1,33 @@
+/** The hook commands install writes into Claude Code's settings, for each platform. */
+
+export type Platform = "darwin" | "linux" | "win32";
+
+export interface HookSpec {
+  event: "UserPromptSubmit" | "Stop" | "SessionStart";
+  command: "recall" | "queue" | "remind";
+  timeout: number;
+  matcher?: string;
+}
+
+export const OUR_HOOKS: readonly HookSpec[] = [
+  { event: "UserPromptSubmit", command: "recall", timeout: 10 },
+  { event: "Stop", command: "queue", timeout: 30 },
+  { event: "SessionStart", command: "remind", timeout: 10, matcher: "startup|resume" },
+];
+
+/** Marks our entries, so uninstall removes exactly them and install finds its old ones. */
+export const BRIDGE_FILE = "vault-memory.mjs";
+
+/**
+ * A shell-form command line. Claude Code runs these through `sh -c`, and on Windows through Git
+ * Bash, so paths use forward slashes and double quotes there too.
+ */
+export function hookCommand(platform: Platform, node: string, bridge: string, sub: string, vault: string): string {
+  const q = (p: string): string => `"${(platform === "win32" ? p.replace(/\\/g, "/") : p).replace(/(["\\$`])/g, "\\$1")}"`;
+  return `${q(node)} ${q(bridge)} ${sub} --vault ${q(vault)}`;
+}
+
+/** Whether a settings hook entry is ours: it runs our bridge file. */
+export function isOurCommand(command: unknown): boolean {
+  return typeof command === "string" && command.includes(BRIDGE_FILE) && /\s(recall|queue|remind)\s+--vault\s/.test(command);
+}
