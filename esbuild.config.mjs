@@ -1,5 +1,6 @@
 // Builds the hook bridge (a single ESM file for Node) and the Obsidian plugin (main.js, CommonJS).
 import esbuild from "esbuild";
+import { copyFileSync, mkdirSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 
 const requireHere = createRequire(import.meta.url);
@@ -77,6 +78,7 @@ function coldCommandsAsString() {
               return loaded;
             }
             export function runCli(argv) { return load().runCli(argv); }
+            export function rememberSession(...args) { return load().rememberSession(...args); }
           `,
         };
       });
@@ -135,5 +137,8 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
   await esbuild.build(bridge);
+  // The Claude Code plugin package carries the same bridge.
+  mkdirSync("claude-plugin/scripts", { recursive: true });
+  copyFileSync(bridge.outfile, "claude-plugin/scripts/vault-memory.mjs");
   await esbuild.build(plugin);
 }

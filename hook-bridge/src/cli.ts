@@ -4,11 +4,15 @@ import { writeSync } from "node:fs";
 import { parseArgs } from "./args";
 import { indexCommand } from "./commands/index";
 import { digestCommand } from "./commands/digest";
+import { installCommand } from "./commands/install";
 import { lintCommand } from "./commands/lint";
 import { queueCommand } from "./commands/queue";
 import { recallCommand } from "./commands/recall";
 import { remindCommand } from "./commands/remind";
 import { UsageError } from "./vault";
+import { loadConfig } from "../../src/core/config";
+import { vaultFiles } from "../../src/core/paths";
+import { captureSession } from "../../src/core/queue/capture";
 
 export const USAGE = `usage: vault-memory <command> --vault DIR [options]
 
@@ -22,6 +26,8 @@ commands:
   lint     check the vault's health [--json]; exits 1 when there are errors
   digest   turn the queue into cards with the LLM command, then tidy, commit and report
            [--dry-run] [--limit N]
+  install  connect the hooks in ~/.claude/settings.json [--settings FILE] [--yes]
+  uninstall remove exactly those hooks again [--settings FILE] [--yes]
 `;
 
 // Hooks must never fail a prompt, so their errors become exit 0.
@@ -45,6 +51,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return lintCommand(args);
       case "digest":
         return await digestCommand(args);
+      case "install":
+      case "uninstall":
+        return installCommand(args, args.command);
       case "":
       case "help":
       case "--help":
@@ -60,4 +69,14 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     writeSync(2, err instanceof UsageError ? `${message}\n\n${USAGE}` : `vault-memory ${args.command}: ${message}\n`);
     return err instanceof UsageError ? 2 : 1;
   }
+}
+
+/**
+ * "Remember this": queue the session now, marked as wanted. Called from the prompt hook, which
+ * sees the /remember command as it is typed and knows the session's transcript.
+ */
+export function rememberSession(vault: string, sessionId: string, transcriptPath: string, cwd: string): string {
+  const config = loadConfig(vaultFiles.config(vault));
+  const r = captureSession(vault, { sessionId, transcriptPath, cwd, stopHookActive: false }, config.queue, { wanted: true });
+  return r.queued ? "queued" : r.reason;
 }

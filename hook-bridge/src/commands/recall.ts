@@ -11,6 +11,7 @@ import { SnapshotReader } from "../../../src/core/snapshot/read";
 import { resolveProject } from "../../../src/core/project";
 import { loadSeen, rememberSeen } from "../../../src/core/recall/session-store";
 import { appendUsage, promptHash } from "../../../src/core/recall/usage-log";
+import { rememberSession } from "../cold";
 import type { RecallRules } from "../../../src/core/snapshot/format";
 
 // Far inside Claude Code's hook timeout (we register 10 s; its default is 30 s). Every step is
@@ -47,6 +48,10 @@ export function recallCommand(args: Args): number {
     if (elapsed > deadline) return failOpen(`gave up: recall took ${Math.round(elapsed)} ms, over the ${deadline} ms deadline`);
     if (result.text) writeSync(1, result.text);
     // Bookkeeping after the answer is out, and never at the answer's expense.
+    if (REMEMBER.test(payload.prompt)) {
+      const outcome = rememberSession(vault, payload.sessionId, payload.transcriptPath, payload.cwd);
+      if (outcome !== "queued") failOpen(`remember: not queued: ${outcome}`);
+    }
     try {
       rememberSeen(sessions, payload.sessionId, seen, result.cards.map((c) => c.path));
       appendUsage(vaultFiles.usageLog(vault), {
@@ -69,7 +74,11 @@ interface Payload {
   prompt: string;
   sessionId: string;
   cwd: string;
+  transcriptPath: string;
 }
+
+// The /remember command (arriving unexpanded, as typed) or the words themselves.
+const REMEMBER = /^\s*(?:\/(?:vault-memory:)?remember\b|remember this\b|记住这个|記住這個)/i;
 
 function payloadOf(stdin: string): Payload | undefined {
   try {
@@ -79,6 +88,7 @@ function payloadOf(stdin: string): Payload | undefined {
         prompt: p.prompt,
         sessionId: typeof p.session_id === "string" ? p.session_id : "",
         cwd: typeof p.cwd === "string" ? p.cwd : "",
+        transcriptPath: typeof p.transcript_path === "string" ? p.transcript_path : "",
       };
     }
   } catch {

@@ -1,0 +1,121 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { hookCommand } from "../../../src/core/install/hook-commands";
+import { applyChange, planChange, SettingsFileError } from "../../../src/core/install/settings-file";
+import { runBridge, SAMPLE_VAULT, copyVault, tempDir } from "../../helpers";
+
+const target = { platform: "linux" as const, node: "/usr/local/bin/node", bridge: "/home/me/My Vault/.obsidian/plugins/vault-memory/vault-memory.mjs", vault: "/home/me/My Vault" };
+
+// Settings files as people have them.
+const FILES: Record<string, string> = {
+  missing: "",
+  empty: "{}\n",
+  "other keys, tab-indented": '{\n\t"model": "opus",\n\t"permissions": {\n\t\t"allow": ["Bash(npm test)"]\n\t},\n\t"env": {"FOO": "1"}\n}\n',
+  "other hooks": JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "~/bin/lint-prompt.sh" }] }], PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard" }] }] } }, null, 2),
+  "our old entries": JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: 'node "/old/place/vault-memory.mjs" recall --vault "/old/vault"', timeout: 5 }] }], Stop: [{ hooks: [{ type: "command", command: "other-stop" }, { type: "command", command: 'node "/old/vault-memory.mjs" queue --vault "/old"' }] }] } }, null, 4),
+};
+
+function setup(name: string): string {
+  const dir = tempDir();
+  const path = join(dir, "settings.json");
+  if (FILES[name]) writeFileSync(path, FILES[name]);
+  return path;
+}
+
+const commands = (text: string): string[] => JSON.stringify(JSON.parse(text)).match(/"command":"(?:[^"\\]|\\.)*"/g) ?? [];
+
+describe.each(Object.keys(FILES))("install and uninstall on a settings file with %s", (name) => {
+  it("adds one entry per event, keeps everything else, and is idempotent", () => {
+    const path = setup(name);
+    const first = planChange(path, "install", target);
+    expect(first.changed).toBe(true);
+    applyChange(first);
+    const after = JSON.parse(readFileSync(path, "utf8")) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+    for (const [event, sub] of [["UserPromptSubmit", "recall"], ["Stop", "queue"], ["SessionStart", "remind"]]) {
+      const ours = after.hooks[event].flatMap((g) => g.hooks).filter((h) => h.command.includes("vault-memory.mjs"));
+      expect(ours.map((h) => h.command)).toEqual([`"/usr/local/bin/node" "/home/me/My Vault/.obsidian/plugins/vault-memory/vault-memory.mjs" ${sub} --vault "/home/me/My Vault"`]);
+    }
+    const before = FILES[name] ? (JSON.parse(FILES[name]) as Record<string, unknown>) : {};
+    for (const [k, v] of Object.entries(before)) if (k !== "hooks") expect((after as unknown as Record<string, unknown>)[k]).toEqual(v);
+    for (const c of commands(FILES[name] || "{}")) if (!c.includes("vault-memory.mjs")) expect(readFileSync(path, "utf8")).toContain(JSON.parse(`{${c}}`).command as string);
+    const again = planChange(path, "install", target);
+    expect(again.changed).toBe(false);
+    expect(applyChange(again)).toBeUndefined();
+  });
+
+  it("uninstall removes exactly our entries", () => {
+    const path = setup(name);
+    applyChange(planChange(path, "install", target));
+    applyChange(planChange(path, "uninstall", target));
+    const text = existsSync(path) ? readFileSync(path, "utf8") : "{}";
+    expect(text).not.toContain("vault-memory.mjs");
+    const others = commands(FILES[name] || "{}").filter((c) => !c.includes("vault-memory.mjs"));
+    expect(commands(text)).toEqual(others);
+  });
+});
+
+describe("safety", () => {
+  it("keeps the file's indentation and writes a backup first", () => {
+    const path = setup("other keys, tab-indented");
+    const backup = applyChange(planChange(path, "install", target), new Date("2026-11-30T00:00:00Z"));
+    expect(readFileSync(backup!, "utf8")).toBe(FILES["other keys, tab-indented"]);
+    expect(readFileSync(path, "utf8")).toMatch(/^\{\n\t"model": "opus"/);
+    expect(readdirSync(join(path, "..")).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it.each([
+    ["a comment", '{\n  // my settings\n  "model": "opus"\n}\n', /line 2/],
+    ["a trailing comma", '{\n  "model": "opus",\n}\n', /line 3/],
+    ["not an object", "[1, 2]\n", /not a JSON object/],
+  ])("refuses a file with %s, saying where, and never overwrites it", (_, text, where) => {
+    const dir = tempDir();
+    const path = join(dir, "settings.json");
+    writeFileSync(path, text);
+    expect(() => planChange(path, "install", target)).toThrow(SettingsFileError);
+    expect(() => planChange(path, "install", target)).toThrow(where);
+    expect(readFileSync(path, "utf8")).toBe(text);
+  });
+
+  it.each([
+    ["darwin", "/opt/homebrew/bin/node", "/Users/me/Library/Mobile Documents/iCloud~md~obsidian/Documents/My Vault", `"/opt/homebrew/bin/node" "/b/vault-memory.mjs" recall --vault "/Users/me/Library/Mobile Documents/iCloud~md~obsidian/Documents/My Vault"`],
+    ["linux", "/usr/bin/node", "/home/me/vault $HOME `x`", `"/usr/bin/node" "/b/vault-memory.mjs" recall --vault "/home/me/vault \\$HOME \\\`x\\\`"`],
+    ["win32", "C:\\Program Files\\nodejs\\node.exe", "C:\\Users\\me\\My Vault 記憶", `"C:/Program Files/nodejs/node.exe" "/b/vault-memory.mjs" recall --vault "C:/Users/me/My Vault 記憶"`],
+  ] as const)("writes a command line that works on %s", (platform, node, vault, expected) => {
+    expect(hookCommand(platform, node, "/b/vault-memory.mjs", "recall", vault)).toBe(expected);
+  });
+});
+
+describe("install from the bridge", () => {
+  it("shows the change first, writes with --yes, copies the bridge to a stable place, and the hook runs from there", () => {
+    const vault = copyVault(SAMPLE_VAULT, "Install Vault 記憶");
+    runBridge(["index", "--vault", vault]);
+    const settings = join(tempDir(), "settings.json");
+    writeFileSync(settings, '{\n  "model": "opus"\n}\n');
+    const look = runBridge(["install", "--vault", vault, "--settings", settings]);
+    expect(look.stdout).toMatch(/\+ .*"UserPromptSubmit"/);
+    expect(look.stdout).toContain("Nothing was written");
+    expect(readFileSync(settings, "utf8")).toBe('{\n  "model": "opus"\n}\n');
+    const r = runBridge(["install", "--vault", vault, "--settings", settings, "--yes"]);
+    expect(r.stdout).toMatch(/Connected: .*backup: /);
+    const cmd = (JSON.parse(readFileSync(settings, "utf8")) as { hooks: { UserPromptSubmit: { hooks: { command: string }[] }[] } }).hooks.UserPromptSubmit[0].hooks[0].command;
+    expect(cmd).toContain(join(vault, ".vault-memory", "bin", "vault-memory.mjs"));
+    // The copy is the hook now: run it as Claude Code would.
+    const copy = join(vault, ".vault-memory", "bin", "vault-memory.mjs");
+    const hook = spawnSync(process.execPath, [copy, "recall", "--vault", vault], { input: JSON.stringify({ prompt: "为什么排程跑不起来", session_id: "copy" }), encoding: "utf8" });
+    expect(hook.stdout).toContain("launchd-cron-path.md");
+    expect(runBridge(["install", "--vault", vault, "--settings", settings, "--yes"]).stdout).toContain("already up to date");
+    expect(runBridge(["uninstall", "--vault", vault, "--settings", settings, "--yes"]).stdout).toContain("Disconnected");
+    expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ model: "opus" });
+  });
+
+  it("refuses a broken settings file with a clear error and exit 1", () => {
+    const settings = join(tempDir(), "settings.json");
+    writeFileSync(settings, '{ "model": "opus", }');
+    const r = runBridge(["install", "--vault", copyVault(SAMPLE_VAULT), "--settings", settings, "--yes"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/is not valid JSON \(line 1, column \d+\).*left untouched/);
+    expect(readFileSync(settings, "utf8")).toBe('{ "model": "opus", }');
+  });
+});
