@@ -4,7 +4,7 @@ import { defineConfig } from "eslint/config";
 import obsidianmd from "eslint-plugin-obsidianmd";
 
 export default defineConfig([
-  { ignores: ["node_modules/", "main.js", "hook-bridge/dist/", "test-artifacts/", "sample-vault/", ".cache/"] },
+  { ignores: ["node_modules/", "main.js", "hook-bridge/dist/", "claude-plugin/scripts/", "test-artifacts/", "sample-vault/", ".cache/"] },
   ...obsidianmd.configs.recommended,
   {
     languageOptions: {

@@ -39,7 +39,7 @@ describe.each(Object.keys(FILES))("install and uninstall on a settings file with
     }
     const before = FILES[name] ? (JSON.parse(FILES[name]) as Record<string, unknown>) : {};
     for (const [k, v] of Object.entries(before)) if (k !== "hooks") expect((after as unknown as Record<string, unknown>)[k]).toEqual(v);
-    for (const c of commands(FILES[name] || "{}")) if (!c.includes("vault-memory.mjs")) expect(readFileSync(path, "utf8")).toContain(JSON.parse(`{${c}}`).command as string);
+    for (const c of commands(FILES[name] || "{}")) if (!c.includes("vault-memory.mjs")) expect(readFileSync(path, "utf8")).toContain((JSON.parse(`{${c}}`) as { command: string }).command);
     const again = planChange(path, "install", target);
     expect(again.changed).toBe(false);
     expect(applyChange(again)).toBeUndefined();
