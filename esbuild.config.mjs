@@ -1,6 +1,6 @@
 // Builds the hook bridge (a single ESM file for Node) and the Obsidian plugin (main.js, CommonJS).
 import esbuild from "esbuild";
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 
 const requireHere = createRequire(import.meta.url);
@@ -116,6 +116,22 @@ const bridge = {
   plugins: [builtinsViaRequire(), coldCommandsAsString()],
 };
 
+/**
+ * Fills src/plugin/bridge-source.ts with the built bridge, so main.js carries it.
+ * @returns {esbuild.Plugin}
+ */
+function embedBridge() {
+  return {
+    name: "embed-bridge",
+    setup(build) {
+      build.onLoad({ filter: /src[\\/]plugin[\\/]bridge-source\.ts$/ }, () => ({
+        contents: `export const BRIDGE_SOURCE = ${JSON.stringify(readFileSync(bridge.outfile, "utf8"))};`,
+        loader: "js",
+      }));
+    },
+  };
+}
+
 /** @type {esbuild.BuildOptions} */
 const plugin = {
   entryPoints: ["src/plugin/main.ts"],
@@ -130,6 +146,7 @@ const plugin = {
   treeShaking: true,
   legalComments: "none",
   logLevel: "info",
+  plugins: [embedBridge()],
 };
 
 if (watch) {

@@ -4,7 +4,11 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: {
     // The obsidian package ships types only; tests run against a faithful fake of the API we use.
-    alias: { obsidian: fileURLToPath(new URL("./test/fakes/obsidian.ts", import.meta.url)) },
+    alias: [
+      { find: "obsidian", replacement: fileURLToPath(new URL("./test/fakes/obsidian.ts", import.meta.url)) },
+      // The plugin embeds the built bridge at build time; tests embed the same file.
+      { find: /^\.\/bridge-source$/, replacement: fileURLToPath(new URL("./test/fakes/bridge-source.ts", import.meta.url)) },
+    ],
   },
   test: {
     include: ["test/**/*.test.ts"],

@@ -129,6 +129,12 @@ export class IndexService {
     this.writeSnapshot();
   }
 
+  /** A card's description, to use as a test prompt that should find something. */
+  sampleDescription(): string | undefined {
+    for (const doc of this.index.docs()) if (doc.description.length > 20) return doc.description;
+    return undefined;
+  }
+
   /** What the prompt hook would print for `prompt`, from the same scorer and thresholds. */
   preview(prompt: string): Recall {
     return recall(prompt, this.index, this.config().recall, this.vaultPath);

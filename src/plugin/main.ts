@@ -9,7 +9,9 @@ import { writeFileAtomic } from "../core/io/atomic";
 import { appendLog } from "../core/io/log";
 import { vaultFiles } from "../core/paths";
 import { IndexService } from "./index-service";
+import { checkConnection, ConnectModal, type ConnectContext, type ConnectionCheck } from "./connect";
 import { DigestScheduler } from "./digest-scheduler";
+import { join } from "node:path";
 import { LINT_VIEW_TYPE, LintReportView } from "./lint-view";
 import { PreviewRecallModal } from "./preview-modal";
 import { QUEUE_VIEW_TYPE, QueueReviewView } from "./queue-view";
@@ -40,7 +42,18 @@ export default class VaultMemoryPlugin extends Plugin {
     const service = new IndexService(this.app, this.vaultPath, () => this.settings, (m) => this.log(m));
     this.indexService = service;
 
-    this.addSettingTab(new VaultMemorySettingTab(this.app, { plugin: this, settings: this.settings, saveSettings: () => this.saveSettings() }));
+    // A getter, since settings are replaced when they change on disk.
+    const plugin = this;
+    this.addSettingTab(
+      new VaultMemorySettingTab(this.app, {
+        plugin,
+        get settings() {
+          return plugin.settings;
+        },
+        saveSettings: () => plugin.saveSettings(),
+        connect: (mode) => new ConnectModal(plugin.app, plugin.connectContext, mode).open(),
+      }),
+    );
     this.addCommand({ id: "rebuild-index", name: "Rebuild index", callback: () => void this.rebuild(true) });
     this.registerView(LINT_VIEW_TYPE, (leaf) => new LintReportView(leaf, () => this.lintNow()));
     this.registerView(QUEUE_VIEW_TYPE, (leaf) => new QueueReviewView(leaf, this.vaultPath, (path) => isCard(path, this.settings), (id) => this.digest?.run([id]) ?? Promise.resolve()));
@@ -48,6 +61,7 @@ export default class VaultMemoryPlugin extends Plugin {
     this.addCommand({ id: "open-queue", name: "Open memory queue", callback: () => void this.openQueue() });
     this.digest = new DigestScheduler(this.vaultPath, () => this.settings, () => this.updateStatusBar());
     this.addCommand({ id: "run-digest", name: "Run digest now", callback: () => void this.digest?.run() });
+    this.addCommand({ id: "check-connection", name: "Check connection", callback: () => this.checkConnection() });
     this.statusBar = this.addStatusBarItem();
     this.statusBar.addClass("vault-memory-status");
     this.statusBar.addEventListener("click", () => void this.openQueue());
@@ -132,6 +146,31 @@ export default class VaultMemoryPlugin extends Plugin {
     for (const leaf of this.app.workspace.getLeavesOfType(LINT_VIEW_TYPE)) {
       if (leaf.view instanceof LintReportView) void leaf.view.refresh();
     }
+  }
+
+  /** Where the plugin lives on disk; the bridge is written beside main.js. */
+  get connectContext(): ConnectContext {
+    return { vaultPath: this.vaultPath, pluginDir: join(this.vaultPath, this.manifest.dir ?? join(this.app.vault.configDir, "plugins", this.manifest.id)) };
+  }
+
+  /** Runs the installed hook as Claude Code would and says how long it took and what it printed. */
+  checkConnection(): ConnectionCheck {
+    const sample = this.indexService?.sampleDescription() ?? "how do I use this vault";
+    const r = checkConnection(this.connectContext, sample);
+    const cards = (r.output.match(/^- /gm) ?? []).length;
+    new Notice(
+      r.ok
+        ? `Hook answered in ${r.ms} ms; the test prompt "${sample.slice(0, 40)}" gets ${cards} card${cards === 1 ? "" : "s"}.`
+        : `The hook did not answer: ${r.error}. Use "Connect Claude Code" in the settings.`,
+    );
+    return r;
+  }
+
+  /** Obsidian calls this when data.json changed on disk, e.g. synced from another machine. */
+  async onExternalSettingsChange(): Promise<void> {
+    await this.loadSettings();
+    this.mirrorConfig();
+    await this.rebuild(false);
   }
 
   async loadSettings(): Promise<void> {

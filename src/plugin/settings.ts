@@ -8,6 +8,7 @@ import { RULES } from "../core/lint/rules";
 export interface SettingsHost {
   settings: VaultMemoryConfig;
   saveSettings(): Promise<void>;
+  connect(mode: "install" | "uninstall"): void;
 }
 
 export class VaultMemorySettingTab extends PluginSettingTab {
@@ -26,6 +27,12 @@ export class VaultMemorySettingTab extends PluginSettingTab {
     containerEl.empty();
     const s = this.host.settings;
     const save = () => this.host.saveSettings();
+
+    new Setting(containerEl)
+      .setName("Claude Code")
+      .setDesc("Register the recall, queue and remind hooks in ~/.claude/settings.json. You see the exact change first.")
+      .addButton((b) => b.setButtonText("Connect Claude Code").setCta().onClick(() => this.host.connect("install")))
+      .addButton((b) => b.setButtonText("Disconnect").onClick(() => this.host.connect("uninstall")));
 
     this.text("Memory folder", "Only notes in this folder are recalled. Leave empty to use the whole vault.", s.memoryFolder, (v) => {
       s.memoryFolder = v.trim();

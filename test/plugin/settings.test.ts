@@ -11,14 +11,14 @@ describe("settings tab", () => {
     let saves = 0;
     const app = new App(tempDir());
     const plugin = new Plugin(app, { id: "vault-memory", name: "Vault Memory", version: "0" });
-    const tab = new VaultMemorySettingTab(app as never, { plugin: plugin as never, settings, saveSettings: async () => void saves++ });
+    const tab = new VaultMemorySettingTab(app as never, { plugin: plugin as never, settings, saveSettings: async () => void saves++, connect: () => {} });
     tab.display();
     const headings = [...tab.containerEl.querySelectorAll(".setting-item-heading .setting-item-name")].map((h) => h.textContent);
     expect(headings).toEqual(["Recall", "Queue", "Nightly digest", "Lint rules"]);
     for (const name of tab.containerEl.querySelectorAll(".setting-item-name")) {
       const text = name.textContent ?? "";
-      // Sentence case: after the first word, only acronyms keep capitals.
-      expect(text.split(" ").slice(1).every((w) => w === w.toLowerCase() || w === "LLM"), text).toBe(true);
+      // Sentence case: after the first word, only acronyms and brand names ("Claude Code") keep capitals.
+      expect(text.split(" ").slice(1).every((w) => w === w.toLowerCase() || ["LLM", "Code"].includes(w)), text).toBe(true);
     }
     const field = (label: string) => [...tab.containerEl.querySelectorAll(".setting-item")].find((s) => s.querySelector(".setting-item-name")?.textContent === label)!;
     const time = field("Time").querySelector("input")!;

@@ -1,0 +1,6 @@
+/**
+ * The hook bridge's source, embedded in main.js at build time: people who install from
+ * Obsidian's community directory get only main.js, manifest.json and styles.css, and the plugin
+ * writes the bridge out from here. Empty in source; esbuild.config.mjs fills it in.
+ */
+export const BRIDGE_SOURCE = "";
