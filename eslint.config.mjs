@@ -9,7 +9,7 @@ export default defineConfig([
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "vitest.config.ts", "scripts/*.mjs"] },
+        projectService: { allowDefaultProject: ["eslint.config.mjs", "eslint.manifest.config.mjs", "esbuild.config.mjs", "vitest.config.ts", "scripts/*.mjs"] },
       },
     },
   },
