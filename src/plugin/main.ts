@@ -43,17 +43,14 @@ export default class VaultMemoryPlugin extends Plugin {
     this.indexService = service;
 
     // A getter, since settings are replaced when they change on disk.
-    const plugin = this;
-    this.addSettingTab(
-      new VaultMemorySettingTab(this.app, {
-        plugin,
-        get settings() {
-          return plugin.settings;
-        },
-        saveSettings: () => plugin.saveSettings(),
-        connect: (mode) => new ConnectModal(plugin.app, plugin.connectContext, mode).open(),
-      }),
-    );
+    const host = {
+      plugin: this as Plugin,
+      settings: this.settings,
+      saveSettings: () => this.saveSettings(),
+      connect: (mode: "install" | "uninstall") => new ConnectModal(this.app, this.connectContext, mode).open(),
+    };
+    Object.defineProperty(host, "settings", { get: () => this.settings });
+    this.addSettingTab(new VaultMemorySettingTab(this.app, host));
     this.addCommand({ id: "rebuild-index", name: "Rebuild index", callback: () => void this.rebuild(true) });
     this.registerView(LINT_VIEW_TYPE, (leaf) => new LintReportView(leaf, () => this.lintNow()));
     this.registerView(QUEUE_VIEW_TYPE, (leaf) => new QueueReviewView(leaf, this.vaultPath, (path) => isCard(path, this.settings), (id) => this.digest?.run([id]) ?? Promise.resolve()));
