@@ -42,6 +42,17 @@ describe("digest scheduling", () => {
     expect(await s.tick(new Date())).toBeUndefined();
   });
 
+  it("pipes the daily report to the report command, and keeps to the call budget", async () => {
+    const { vault, config } = setup();
+    const out = join(tempDir(), "mailed.txt");
+    config.digest.reportCommand = `cat > ${JSON.stringify(out)}`;
+    config.digest.maxCalls = 0;
+    const report = await new DigestScheduler(vault, () => config).run();
+    expect(report?.results).toEqual([]);
+    expect(listPending(vault)).toHaveLength(1);
+    expect(readFileSync(out, "utf8")).toMatch(/^---\nname: Digest \d{4}-\d{2}-\d{2}[\s\S]*Queue left: 1\./);
+  });
+
   it("does not run while another window or machine holds the lock", async () => {
     const { vault, config } = setup();
     const lock = join(vault, ".vault-memory", "digest.lock");
