@@ -17,8 +17,15 @@ export interface ClaudeRig {
   close(): Promise<void>;
 }
 
+export interface RigOptions {
+  /** Arguments before every run's own, e.g. --plugin-dir. */
+  args?: string[];
+  /** Extra keys for the HOME's settings.json, e.g. env. */
+  settings?: Record<string, unknown>;
+}
+
 /** A HOME whose settings register the bridge's hooks for `vault`, and a git project to work in. */
-export async function claudeRig(vault: string, hooks: ("recall" | "queue" | "remind")[] = ["recall", "queue", "remind"]): Promise<ClaudeRig> {
+export async function claudeRig(vault: string, hooks: ("recall" | "queue" | "remind")[] = ["recall", "queue", "remind"], opts: RigOptions = {}): Promise<ClaudeRig> {
   const stub = await startStub();
   const home = tempDir("vm-home-");
   const project = join(tempDir(), "my-project");
@@ -30,10 +37,10 @@ export async function claudeRig(vault: string, hooks: ("recall" | "queue" | "rem
   if (hooks.includes("queue")) settings.Stop = [{ hooks: [hook("queue", 30)] }];
   if (hooks.includes("remind")) settings.SessionStart = [{ matcher: "startup|resume", hooks: [hook("remind", 10)] }];
   mkdirSync(join(home, ".claude"), { recursive: true });
-  writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ hooks: settings }));
+  writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ ...opts.settings, ...(hooks.length > 0 ? { hooks: settings } : {}) }));
   const run = (args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(CLAUDE, args, {
+      const child = spawn(CLAUDE, [...(opts.args ?? []), ...args], {
         cwd: project,
         env: { PATH: process.env.PATH, HOME: home, ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_KEY: "test-key-not-real", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" },
         stdio: ["ignore", "pipe", "pipe"],

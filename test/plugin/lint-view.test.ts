@@ -7,6 +7,7 @@ import { addRelatedLink } from "../../src/core/card/related";
 import VaultMemoryPlugin from "../../src/plugin/main";
 import { App } from "../fakes/obsidian";
 import { SAMPLE_VAULT, copyVault } from "../helpers";
+import { startPlugin } from "./start-plugin";
 import { canScreenshot, screenshot } from "../screenshot";
 
 let vault: string;
@@ -14,9 +15,7 @@ let app: App;
 let plugin: VaultMemoryPlugin;
 
 async function openReport(): Promise<LintReportView> {
-  plugin = new VaultMemoryPlugin(app as never, { id: "vault-memory", name: "Vault Memory", version: "0.1.0" } as never);
-  await plugin.onload();
-  app.workspace.setLayoutReady();
+  plugin = await startPlugin(app);
   await plugin.openLintReport();
   const view = app.workspace.getLeavesOfType(LINT_VIEW_TYPE)[0]?.view;
   if (!(view instanceof LintReportView)) throw new Error("no lint view");

@@ -8,15 +8,14 @@ import { SnapshotReader } from "../../src/core/snapshot/read";
 import VaultMemoryPlugin from "../../src/plugin/main";
 import { PreviewRecallModal } from "../../src/plugin/preview-modal";
 import { copyVault, hookJson, runBridge, SAMPLE_VAULT } from "../helpers";
+import { startPlugin } from "./start-plugin";
 
 let vault: string;
 let app: App;
 let plugin: VaultMemoryPlugin;
 
 async function started(): Promise<void> {
-  plugin = new VaultMemoryPlugin(app as never, { id: "vault-memory", name: "Vault Memory", version: "0.1.0" } as never);
-  await plugin.onload();
-  app.workspace.setLayoutReady();
+  plugin = await startPlugin(app);
   await waitFor(() => existsSync(vaultFiles.snapshot(vault)));
 }
 
@@ -45,8 +44,7 @@ afterEach(() => plugin?.unload());
 
 describe("the plugin", () => {
   it("waits for layout ready, then indexes and writes the snapshot", async () => {
-    plugin = new VaultMemoryPlugin(app as never, { id: "vault-memory", name: "Vault Memory", version: "0.1.0" } as never);
-    await plugin.onload();
+    plugin = await startPlugin(app, false);
     expect(existsSync(vaultFiles.snapshot(vault))).toBe(false);
     expect(app.vault.listenerCount("modify")).toBe(0);
     app.workspace.setLayoutReady();

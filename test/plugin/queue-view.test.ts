@@ -10,6 +10,7 @@ import { jsonl, line } from "../fixtures/transcript";
 import { SAMPLE_VAULT, copyVault, runBridge, tempDir } from "../helpers";
 import { canScreenshot, screenshot } from "../screenshot";
 import { claudeAvailable, claudeRig } from "../e2e/claude-driver";
+import { startPlugin } from "./start-plugin";
 
 const LONG = "Here is what changed and why, in enough words to be worth keeping as a card later on.";
 // A sentence from the sample vault's launchd card: a candidate made of it is a near-duplicate.
@@ -29,9 +30,7 @@ function queueSession(session: string, lines: unknown[], cwd = "/work/blog"): vo
 }
 
 async function openView(): Promise<QueueReviewView> {
-  plugin = new VaultMemoryPlugin(app as never, { id: "vault-memory", name: "Vault Memory", version: "0.1.0" } as never);
-  await plugin.onload();
-  app.workspace.setLayoutReady();
+  plugin = await startPlugin(app);
   await plugin.openQueue();
   const v = app.workspace.getLeavesOfType(QUEUE_VIEW_TYPE)[0]?.view;
   if (!(v instanceof QueueReviewView)) throw new Error("no queue view");

@@ -1,4 +1,4 @@
-/** Adds links to a card's closing related section without touching anything else the person wrote. */
+/** Edits a card without touching what the person wrote: links in the related section, dated sections before it. */
 
 const RELATED = /^## (?:相關|相关|Related)\s*$/m;
 
@@ -17,4 +17,14 @@ export function addRelatedLink(text: string, target: string): string {
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** A dated section, before the closing related section if there is one; nothing else moves. */
+export function appendDated(text: string, date: string, markdown: string, sessionId: string): string {
+  const section = `## ${date}\n\n${markdown.trim()}\n\n_From session ${sessionId}._\n`;
+  const related = RELATED.exec(text);
+  if (related && !/^#{1,2} /m.test(text.slice(related.index + related[0].length))) {
+    return `${text.slice(0, related.index).replace(/\s*$/, "")}\n\n${section}\n${text.slice(related.index)}`;
+  }
+  return `${text.replace(/\s*$/, "")}\n\n${section}`;
 }

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { baseName } from "../card/card";
-import { addRelatedLink } from "../card/related";
+import { addRelatedLink, appendDated } from "../card/related";
 import { writeFileAtomic } from "../io/atomic";
 import { stringify as yaml } from "../queue/yaml-line";
 import { AnswerError, type DigestAction } from "./answer";
@@ -94,14 +94,4 @@ function resolveAll(names: readonly string[], cards: readonly string[]): string[
     if (hit) out.add(hit);
   }
   return [...out];
-}
-
-/** A dated section, before the closing related section if there is one; nothing else moves. */
-export function appendDated(text: string, date: string, markdown: string, sessionId: string): string {
-  const section = `## ${date}\n\n${markdown.trim()}\n\n_From session ${sessionId}._\n`;
-  const related = /^## (?:相關|相关|Related)\s*$/m.exec(text);
-  if (related && !/^#{1,2} /m.test(text.slice(related.index + related[0].length))) {
-    return `${text.slice(0, related.index).replace(/\s*$/, "")}\n\n${section}\n${text.slice(related.index)}`;
-  }
-  return `${text.replace(/\s*$/, "")}\n\n${section}`;
 }

@@ -1,5 +1,6 @@
 /** The pure half of reviewing the queue by hand: summaries, merged candidates, card drafts, appends. */
 
+import { appendDated } from "../card/related";
 import { stringify as yamlLine } from "./yaml-line";
 import type { Candidate, CandidateKind } from "./extract";
 import type { QueueEntry } from "./queue-store";
@@ -97,18 +98,9 @@ export function draftCard(d: CardDraft, date: string): { path: string; text: str
   return { path: `${folder}/${slugify(d.name)}.md`, text: fm.join("\n") + "\n" + body.join("\n") };
 }
 
-/**
- * Appends a dated section to an existing card. What the person wrote is never rewritten: the
- * section goes before the closing related section if there is one, else at the end.
- */
+/** Appends the candidates as a dated section; what the person wrote is never rewritten. */
 export function appendSection(text: string, date: string, candidates: readonly Candidate[], sessionId: string): string {
-  const section = `## ${date}\n\n${candidateLines(candidates).join("\n")}\n\n_From session ${sessionId}._\n`;
-  const related = /^## (?:相關|相关|Related)\s*$/m.exec(text);
-  if (related && !/^#{1,2} /m.test(text.slice(related.index + related[0].length))) {
-    const before = text.slice(0, related.index).replace(/\s*$/, "");
-    return `${before}\n\n${section}\n${text.slice(related.index)}`;
-  }
-  return `${text.replace(/\s*$/, "")}\n\n${section}`;
+  return appendDated(text, date, candidateLines(candidates).join("\n"), sessionId);
 }
 
 function candidateLines(candidates: readonly Candidate[]): string[] {
