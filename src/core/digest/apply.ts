@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { baseName } from "../card/card";
 import { addRelatedLink, appendDated } from "../card/related";
 import { writeFileAtomic } from "../io/atomic";
-import { stringify as yaml } from "../queue/yaml-line";
+import { cardFrontmatter } from "../card/write-card";
 import { AnswerError, type DigestAction } from "./answer";
 
 export interface Applied {
@@ -53,15 +53,7 @@ export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
   const links = related.length > 0 ? related : [...ctx.offered.keys()].slice(0, 1);
   const fm = a.frontmatter;
   const text = [
-    "---",
-    `name: ${yaml(fm.name)}`,
-    `description: ${yaml(fm.description)}`,
-    `type: ${yaml(fm.type)}`,
-    `tags: [${fm.tags.map(yaml).join(", ")}]`,
-    ...(fm.project ? [`project: ${yaml(fm.project)}`] : []),
-    `source: ${yaml(`session ${ctx.sessionId}`)}`,
-    `updated: ${ctx.date}`,
-    "---",
+    cardFrontmatter({ ...fm, sessionId: ctx.sessionId, date: ctx.date }),
     a.body.startsWith("# ") ? a.body : `# ${fm.name}\n\n${a.body}`,
     "",
     "## 相關",

@@ -1,7 +1,7 @@
 /** The pure half of reviewing the queue by hand: summaries, merged candidates, card drafts, appends. */
 
 import { appendDated } from "../card/related";
-import { stringify as yamlLine } from "./yaml-line";
+import { cardFrontmatter } from "../card/write-card";
 import type { Candidate, CandidateKind } from "./extract";
 import type { QueueEntry } from "./queue-store";
 
@@ -83,17 +83,7 @@ export function slugify(name: string): string {
 /** The new card's vault-relative path and text, in the card schema. */
 export function draftCard(d: CardDraft, date: string): { path: string; text: string } {
   const folder = TYPE_FOLDERS[d.type] ?? "reference";
-  const fm = [
-    "---",
-    `name: ${yamlLine(d.name)}`,
-    `description: ${yamlLine(d.description)}`,
-    `type: ${yamlLine(d.type)}`,
-    `tags: [${d.tags.map(yamlLine).join(", ")}]`,
-    ...(d.project ? [`project: ${yamlLine(d.project)}`] : []),
-    `source: ${yamlLine(`session ${d.sessionId}`)}`,
-    `updated: ${date}`,
-    "---",
-  ];
+  const fm = [cardFrontmatter({ ...d, date })];
   const body = [`# ${d.name}`, "", ...candidateLines(d.candidates), "", "## 相關", ...d.related.map((r) => `- [[${r}]]`), ""];
   return { path: `${folder}/${slugify(d.name)}.md`, text: fm.join("\n") + "\n" + body.join("\n") };
 }

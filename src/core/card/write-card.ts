@@ -1,0 +1,28 @@
+/** Writes a new card's frontmatter in the schema, the same way for the sidebar and the digest. */
+
+import { stringify as yaml } from "../queue/yaml-line";
+
+export interface NewCardFields {
+  name: string;
+  description: string;
+  type: string;
+  tags: readonly string[];
+  project?: string;
+  sessionId: string;
+  /** YYYY-MM-DD. */
+  date: string;
+}
+
+export function cardFrontmatter(f: NewCardFields): string {
+  return [
+    "---",
+    `name: ${yaml(f.name)}`,
+    `description: ${yaml(f.description)}`,
+    `type: ${yaml(f.type)}`,
+    `tags: [${f.tags.map(yaml).join(", ")}]`,
+    ...(f.project ? [`project: ${yaml(f.project)}`] : []),
+    `source: ${yaml(`session ${f.sessionId}`)}`,
+    `updated: ${f.date}`,
+    "---",
+  ].join("\n");
+}
