@@ -28,9 +28,11 @@ function run(args: string[], input = ""): { stdout: string; ms: number } {
 
 console.log(`$ node hook-bridge/dist/vault-memory.mjs index --vault sample-vault`);
 process.stdout.write(run(["index", "--vault", vault]).stdout);
-for (const prompt of PROMPTS) {
-  const hook = JSON.stringify({ session_id: "demo", hook_event_name: "UserPromptSubmit", cwd: root, prompt });
+PROMPTS.forEach((prompt, i) => {
+  // Each prompt is a new session: within one session a card is shown only once, and the demo
+  // should show what a fresh prompt gets, however often it is run.
+  const hook = JSON.stringify({ session_id: `demo-${Date.now()}-${i}`, hook_event_name: "UserPromptSubmit", cwd: root, prompt });
   const { stdout, ms } = run(["recall", "--vault", vault], hook);
   console.log(`\n── prompt: ${prompt}   (hook process: ${ms.toFixed(0)} ms)`);
   console.log(stdout.trimEnd() || "(nothing added to Claude's context)");
-}
+});

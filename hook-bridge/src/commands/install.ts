@@ -3,7 +3,6 @@
 import { readFileSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { stringFlag, type Args } from "../args";
 import { vaultFlag } from "../vault";
 import { applyChange, bridgeHome, planConnect, writeBridge } from "../../../src/core/install/install";
@@ -15,7 +14,8 @@ export function installCommand(args: Args, mode: "install" | "uninstall"): numbe
   const settingsPath = stringFlag(args, "settings") ?? join(homedir(), ".claude", "settings.json");
   const platform = process.platform as Platform;
   // The running bridge copies itself to a stable place: a clone or an npm cache may move.
-  const self = process.argv[1] ?? fileURLToPath(import.meta.url);
+  const self = process.argv[1];
+  if (!self) throw new Error("cannot tell where this bridge file is; run it as `node <path>/vault-memory.mjs install`");
   const bridge = mode === "install" && !args.flags.has("dry-run") ? writeBridge(bridgeHome(vault), readFileSync(self, "utf8")) : join(bridgeHome(vault), "vault-memory.mjs");
   const node = resolveBinary("node") ?? process.execPath;
   const { change, description } = planConnect({ settingsPath, vault, bridge, node, platform }, mode);
