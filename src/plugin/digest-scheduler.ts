@@ -2,6 +2,8 @@
 
 import { Notice } from "obsidian";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../core/io/atomic";
 import type { VaultMemoryConfig } from "../core/config";
 import { runDigest, type DigestReport } from "../core/digest/run";
 import { isDue } from "../core/digest/schedule";
@@ -27,7 +29,8 @@ export class DigestScheduler {
    * "Run digest now" tidies an empty queue too.
    */
   async tick(now = new Date()): Promise<DigestReport | undefined> {
-    if (this.running || !isDue(now, this.config().digest.time, this.lastRun())) return undefined;
+    const last = [this.lastRun(), this.scheduledSince(now)].filter((x): x is string => !!x).sort().pop();
+    if (this.running || !isDue(now, this.config().digest.time, last)) return undefined;
     if (listPending(this.vaultPath).length === 0) return undefined;
     return this.run();
   }
@@ -56,6 +59,20 @@ export class DigestScheduler {
       notice.hide();
       this.running = false;
       this.onDone();
+    }
+  }
+
+  /**
+   * When scheduling began in this vault, recorded at the first tick. A night before that was not
+   * "missed": installing the plugin must not start an LLM run at once.
+   */
+  private scheduledSince(now: Date): string {
+    const path = join(vaultFiles.dir(this.vaultPath), "digest-schedule.json");
+    try {
+      return (JSON.parse(readFileSync(path, "utf8")) as { since: string }).since;
+    } catch {
+      writeFileAtomic(path, JSON.stringify({ since: now.toISOString() }) + "\n");
+      return now.toISOString();
     }
   }
 

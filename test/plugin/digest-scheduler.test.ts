@@ -21,6 +21,8 @@ function setup() {
   const reply = "A reply long enough to count as real work in this conversation.";
   writeFileSync(t, jsonl([line.prompt("first question"), line.reply(reply), line.prompt("second question"), line.reply(reply)]));
   captureSession(vault, { sessionId: "night", transcriptPath: t, cwd: "/work/x", stopHookActive: false }, DEFAULT_QUEUE_RULES);
+  // Scheduling began days ago, so last night counts as missed.
+  writeFileSync(join(vault, ".vault-memory", "digest-schedule.json"), JSON.stringify({ since: "2026-11-20T00:00:00.000Z" }));
   const config = defaultConfig();
   config.digest.command = SKIP;
   return { vault, config };
@@ -32,6 +34,18 @@ let plugin: VaultMemoryPlugin | undefined;
 afterEach(() => plugin?.unload());
 
 describe("digest scheduling", () => {
+  it("does not start an LLM run the moment it is installed", async () => {
+    const { vault, config } = setup();
+    writeFileSync(join(vault, ".vault-memory", "digest-schedule.json"), "not json");
+    const s = new DigestScheduler(vault, () => config);
+    expect(await s.tick(new Date())).toBeUndefined();
+    expect(listPending(vault)).toHaveLength(1);
+    // The next morning, last night's run is due.
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    tomorrow.setHours(9, 0, 0, 0);
+    expect((await s.tick(tomorrow))?.results).toHaveLength(1);
+  });
+
   it("runs a night missed while Obsidian was closed, then waits for the next night", async () => {
     const { vault, config } = setup();
     writeFileSync(join(vault, ".vault-memory", "digest-status.json"), JSON.stringify({ startedAt: "2026-11-27T03:00:00.000Z", ok: true }));
