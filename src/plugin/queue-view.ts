@@ -7,7 +7,8 @@ import { parseCard } from "../core/card/card";
 import type { Candidate } from "../core/queue/extract";
 import { NearDuplicateIndex } from "../core/queue/near-duplicates";
 import { listHandled, listPending, markHandled, queueDirs, restoreHandled, type QueueEntry } from "../core/queue/queue-store";
-import { appendSection, CANDIDATE_KINDS, draftCard, mergeCandidates, newestFirst, summarize, TYPE_FOLDERS } from "../core/queue/review";
+import { CARD_TYPES } from "../core/card/schema";
+import { appendSection, CANDIDATE_KINDS, draftCard, mergeCandidates, newestFirst, summarize } from "../core/queue/review";
 import { SimilarCards } from "../core/queue/similar";
 
 export const QUEUE_VIEW_TYPE = "vault-memory-queue";
@@ -207,7 +208,7 @@ export class QueueReviewView extends ItemView {
     const box = root.createDiv({ cls: "vault-memory-section" });
     box.createEl("h5", { text: "New card" });
     const type = box.createEl("select");
-    for (const t of Object.keys(TYPE_FOLDERS)) type.createEl("option", { text: t, value: t });
+    for (const t of CARD_TYPES) type.createEl("option", { text: t, value: t });
     type.value = e.candidates.some((c) => c.kind === "decision") ? "project" : "reference";
     const name = box.createEl("input", { type: "text", value: clip(firstPrompt, 60), placeholder: "Name" });
     const description = box.createEl("input", { type: "text", placeholder: "Description: one line that says when this card helps" });

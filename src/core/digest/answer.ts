@@ -1,6 +1,7 @@
 /** The strict JSON shape the LLM must answer in, and its validation: output from an LLM is untrusted. */
 
-export const CARD_FOLDERS = ["projects", "feedback", "reference", "debugging", "user", "teaching"] as const;
+import { CARD_FOLDERS } from "../card/schema";
+
 export const MAX_BODY_CHARS = 20_000;
 
 export type DigestAction =
@@ -44,7 +45,7 @@ export function validateAnswer(value: unknown): DigestAction {
       return { action: "skip", reason: str(v.reason, "reason", 500) || "no reason given" };
     case "create": {
       const folder = str(v.folder, "folder", 40);
-      if (!(CARD_FOLDERS as readonly string[]).includes(folder)) throw new AnswerError(`folder "${folder}" is not one of ${CARD_FOLDERS.join(", ")}`);
+      if (!CARD_FOLDERS.includes(folder)) throw new AnswerError(`folder "${folder}" is not one of ${CARD_FOLDERS.join(", ")}`);
       const fileName = safeName(str(v.fileName, "fileName", 100).replace(/\.md$/i, ""));
       const fm = v.frontmatter;
       if (!fm || typeof fm !== "object" || Array.isArray(fm)) throw new AnswerError("frontmatter is missing");

@@ -1,7 +1,7 @@
 /** The prompt for one queued conversation: the rules, the conversation, its candidates, similar cards, the answer shape. */
 
 import type { QueueEntry } from "../queue/queue-store";
-import { CARD_FOLDERS } from "./answer";
+import { CARD_FOLDERS } from "../card/schema";
 
 export interface SimilarForPrompt {
   path: string;

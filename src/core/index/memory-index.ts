@@ -1,6 +1,7 @@
 /** The live, incrementally updated index: what the plugin keeps in memory and the snapshot is written from. */
 
 import { baseName, headingText, titleText, type Card } from "../card/card";
+import { isRetired } from "../card/schema";
 import { tokenize } from "../text/tokenizer";
 import { DEFAULT_INDEX_OPTIONS, findSynonyms, prefixTerm, synonymPhrases, synonymTerm, type IndexOptions } from "./index-options";
 import type { FlatPostings, PostingSource } from "./postings";
@@ -23,9 +24,6 @@ export interface IndexedDoc {
 const BODY = 4;
 const HEADING = 2;
 const TITLE = 1;
-
-/** Cards in these states stay in the vault but are never recalled. */
-const RETIRED = new Set(["archived", "superseded", "merged"]);
 
 /**
  * A posting packs body term frequency and two flags into one number (tf * 4 + inHeading * 2 +
@@ -66,7 +64,7 @@ export class MemoryIndex implements PostingSource {
   /** Adds the card, or replaces the card at the same path. Archived and superseded cards are left out. */
   upsert(card: Card): void {
     this.remove(card.path);
-    if (RETIRED.has(card.status)) return;
+    if (isRetired(card.status)) return;
     const id = this.nextId++;
     const body = tokenize(card.body, this.indexOptions.tokenizer);
     const title = tokenize(titleText(card), this.indexOptions.tokenizer);

@@ -1,21 +1,9 @@
 /** The lint rules: each a pure function from the vault's context to findings. */
 
 import { baseName, type Card } from "../card/card";
+import { FOLDER_OF_TYPE, isRetired } from "../card/schema";
 import { findSecrets } from "../privacy/redact";
 import type { Finding, LintContext, Rule } from "./types";
-
-// Where each card type lives. Types not listed (decision, notes of the person's own) have no fixed folder.
-export const FOLDER_OF_TYPE: Readonly<Record<string, string>> = {
-  project: "projects",
-  subproject: "projects",
-  feedback: "feedback",
-  reference: "reference",
-  debugging: "debugging",
-  user: "user",
-  teaching: "teaching",
-  moc: "moc",
-  meta: "meta",
-};
 
 const MEMORY_INDEX = "MEMORY.md";
 // What Claude Code's auto memory loads of MEMORY.md.
@@ -191,7 +179,7 @@ export const unusedCard: Rule = (ctx) => {
   if (!ctx.lastRecalled) return [];
   const cutoff = ctx.now - ctx.settings.unusedDays * DAY;
   return cardsOnly(ctx)
-    .filter((c) => !["archived", "superseded", "merged"].includes(c.status) && c.mtime < cutoff && (ctx.lastRecalled?.get(c.path) ?? 0) < cutoff)
+    .filter((c) => !isRetired(c.status) && c.mtime < cutoff && (ctx.lastRecalled?.get(c.path) ?? 0) < cutoff)
     .map((c) => ({
       rule: "unused-card",
       severity: "info",

@@ -1,21 +1,12 @@
 /** The pure half of reviewing the queue by hand: summaries, merged candidates, card drafts, appends. */
 
 import { appendDated } from "../card/related";
+import { FOLDER_OF_TYPE } from "../card/schema";
 import { cardFrontmatter } from "../card/write-card";
 import type { Candidate, CandidateKind } from "./extract";
 import type { QueueEntry } from "./queue-store";
 
 export const CANDIDATE_KINDS: readonly CandidateKind[] = ["code", "decision", "constraint", "todo", "fact"];
-
-/** The folder each card type goes in, as the vault's schema has it. */
-export const TYPE_FOLDERS: Readonly<Record<string, string>> = {
-  project: "projects",
-  feedback: "feedback",
-  reference: "reference",
-  debugging: "debugging",
-  user: "user",
-  teaching: "teaching",
-};
 
 export interface EntrySummary {
   entry: QueueEntry;
@@ -82,7 +73,7 @@ export function slugify(name: string): string {
 
 /** The new card's vault-relative path and text, in the card schema. */
 export function draftCard(d: CardDraft, date: string): { path: string; text: string } {
-  const folder = TYPE_FOLDERS[d.type] ?? "reference";
+  const folder = FOLDER_OF_TYPE[d.type] ?? "reference";
   const fm = [cardFrontmatter({ ...d, date })];
   const body = [`# ${d.name}`, "", ...candidateLines(d.candidates), "", "## 相關", ...d.related.map((r) => `- [[${r}]]`), ""];
   return { path: `${folder}/${slugify(d.name)}.md`, text: fm.join("\n") + "\n" + body.join("\n") };

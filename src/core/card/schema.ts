@@ -1,0 +1,27 @@
+/** The card schema's fixed parts: which folder each type lives in, and which statuses retire a card. */
+
+/** Where each card type lives. Types not listed (decision, a person's own) have no fixed folder. */
+export const FOLDER_OF_TYPE: Readonly<Record<string, string>> = {
+  project: "projects",
+  subproject: "projects",
+  feedback: "feedback",
+  reference: "reference",
+  debugging: "debugging",
+  user: "user",
+  teaching: "teaching",
+  moc: "moc",
+  meta: "meta",
+};
+
+/** The folders new cards may be written to: the overview and meta folders are not for cards. */
+export const CARD_FOLDERS: readonly string[] = ["projects", "feedback", "reference", "debugging", "user", "teaching"];
+
+/** The types a person picks from when making a card by hand, one per card folder. */
+export const CARD_TYPES: readonly string[] = ["project", "feedback", "reference", "debugging", "user", "teaching"];
+
+/** Cards in these states stay in the vault but are never recalled, listed or counted as unused. */
+export const RETIRED_STATUSES: ReadonlySet<string> = new Set(["archived", "superseded", "merged"]);
+
+export function isRetired(status: string): boolean {
+  return RETIRED_STATUSES.has(status.toLowerCase());
+}
