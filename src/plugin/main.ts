@@ -2,7 +2,7 @@
 
 import { FileSystemAdapter, Notice, Plugin, debounce } from "obsidian";
 import { parseCard, type Card } from "../core/card/card";
-import { lastRecalled, lint, snapshotTime } from "../core/lint/lint";
+import { lint, recallHistory, snapshotTime } from "../core/lint/lint";
 import type { Finding } from "../core/lint/types";
 import { isCard, mergeConfig, type VaultMemoryConfig } from "../core/config";
 import { writeFileAtomic } from "../core/io/atomic";
@@ -113,7 +113,7 @@ export default class VaultMemoryPlugin extends Plugin {
       text.set(file.path, t);
       cards.push(parseCard(file.path, t, file.stat.mtime));
     }
-    return lint({ cards, text, settings: this.settings.lint, snapshot: snapshotTime(this.vaultPath), lastRecalled: lastRecalled(this.vaultPath) });
+    return lint({ cards, text, settings: this.settings.lint, snapshot: snapshotTime(this.vaultPath), lastRecalled: recallHistory(this.vaultPath)?.last });
   }
 
   async openLintReport(): Promise<void> {

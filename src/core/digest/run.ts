@@ -4,12 +4,13 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { baseName, parseCard, type Card } from "../card/card";
-import { indexOptionsOf, isCard, type VaultMemoryConfig } from "../config";
+import { isCard, type VaultMemoryConfig } from "../config";
+import type { MemoryIndex } from "../index/memory-index";
 import { buildIndexFromDisk } from "../index/build-from-disk";
 import { synonymPhrases } from "../index/index-options";
 import { scoreGroups } from "../index/scorer";
 import { writeFileAtomic } from "../io/atomic";
-import { formatReport, lastRecalled, lintVault } from "../lint/lint";
+import { formatReport, lintVault, recallHistory } from "../lint/lint";
 import { vaultFiles } from "../paths";
 import { listPending, markHandled, type QueueEntry } from "../queue/queue-store";
 import { buildQuery } from "../recall/query";
@@ -76,13 +77,16 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
     const pending = listPending(opts.vault).filter((e) => !opts.sessionIds || opts.sessionIds.includes(e.sessionId));
     const take = Math.min(settings.maxEntries, opts.limit ?? Infinity);
     let calls = 0;
+    // The vault is read once, and again only after a night's write changed it.
+    let vaultState: VaultState | undefined;
     for (const entry of pending.slice(0, take)) {
       if (calls >= settings.maxCalls) break;
       say(`digesting ${entry.sessionId} (${entry.project || "no project"})`);
-      const cards = cardPaths(opts.vault, opts.config);
-      const similar = similarCards(opts.vault, opts.config, entry);
-      const offered = new Map(similar.map((s) => [s.path, statSync(join(opts.vault, s.path)).mtimeMs]));
+      vaultState ??= readVaultState(opts.vault, opts.config);
+      const cards = vaultState.cards;
       const conversation = readInbox(opts.vault, entry);
+      const similar = similarCards(vaultState.index, conversation, entry);
+      const offered = new Map(similar.map((s) => [s.path, statSync(join(opts.vault, s.path)).mtimeMs]));
       calls++;
       const r = await runLlm(command, buildPrompt(rules, entry, conversation, similar), { timeoutMs: settings.timeoutSec * 1000, cwd: opts.vault, env: opts.env });
       if (r.timedOut || r.code !== 0) {
@@ -101,6 +105,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
         if (action.action === "skip" && entry.wanted) throw new AnswerError("the person asked to remember this conversation; it cannot be skipped");
         const outcome = applyAction(action, { vault: opts.vault, cards, offered, sessionId: entry.sessionId, date: now.toISOString().slice(0, 10), dryRun: !!opts.dryRun });
         if (!opts.dryRun) markHandled(opts.vault, entry.sessionId, { action: outcome.action, detail: outcome.path || outcome.detail }, now);
+        if (!opts.dryRun && outcome.action !== "skipped") vaultState = undefined;
         report.results.push({ sessionId: entry.sessionId, outcome });
         say(`  ${outcome.action} ${outcome.path || outcome.detail}`);
       } catch (err) {
@@ -118,18 +123,8 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
 /** Index pages, snapshot, lint, commit. */
 function tidy(opts: DigestOptions, report: DigestReport, now: Date): void {
   const cards = readCards(opts.vault);
-  const recalls = new Map<string, number>();
-  const last = lastRecalled(opts.vault);
   // The recall log's count per card is what "most recalled" means; without a log, recency decides.
-  try {
-    for (const l of readFileSync(vaultFiles.usageLog(opts.vault), "utf8").split("\n")) {
-      if (!l) continue;
-      for (const c of (JSON.parse(l) as { cards?: { path: string }[] }).cards ?? []) recalls.set(c.path, (recalls.get(c.path) ?? 0) + 1);
-    }
-  } catch {
-    void last;
-  }
-  writeFileAtomic(join(opts.vault, "MEMORY.md"), memoryIndex(cards, recalls));
+  writeFileAtomic(join(opts.vault, "MEMORY.md"), memoryIndex(cards, recallHistory(opts.vault)?.count ?? new Map()));
   for (const [path, text] of Object.entries(overviewPages(cards, now.toISOString().slice(0, 10)))) {
     const abs = join(opts.vault, path);
     // A page the person wrote by hand is theirs; only pages we generated are replaced.
@@ -226,16 +221,19 @@ function readCards(vault: string): Card[] {
   return listMarkdown(vault).map((f) => parseCard(f.path, readFileSync(f.abs, "utf8"), f.mtime));
 }
 
-function cardPaths(vault: string, config: VaultMemoryConfig): string[] {
-  return listMarkdown(vault, (p) => isCard(p, config)).map((f) => f.path);
+interface VaultState {
+  cards: string[];
+  index: MemoryIndex;
+}
+
+function readVaultState(vault: string, config: VaultMemoryConfig): VaultState {
+  return { cards: listMarkdown(vault, (p) => isCard(p, config)).map((f) => f.path), index: buildIndexFromDisk(vault, config).index };
 }
 
 /** The most similar cards, by the recall index and scorer, without recall's thresholds. */
-function similarCards(vault: string, config: VaultMemoryConfig, entry: QueueEntry): SimilarForPrompt[] {
-  const { index } = buildIndexFromDisk(vault, config);
-  const text = `${readInbox(vault, entry).slice(0, 3000)}\n${entry.candidates.map((c) => c.text).join("\n")}`;
-  const options = indexOptionsOf(config.index, undefined);
-  const groups = buildQuery(text, { ...options, synonyms: index.indexOptions.synonyms }, synonymPhrases(index.indexOptions));
+function similarCards(index: MemoryIndex, conversation: string, entry: QueueEntry): SimilarForPrompt[] {
+  const text = `${conversation.slice(0, 3000)}\n${entry.candidates.map((c) => c.text).join("\n")}`;
+  const groups = buildQuery(text, index.indexOptions, synonymPhrases(index.indexOptions));
   return scoreGroups(groups, index)
     .slice(0, 5)
     .map((s) => index.doc(s.doc))

@@ -126,7 +126,7 @@ export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource
 }
 
 /** Ties break on doc id so that the same snapshot always gives the same answer. */
-export function byScore(a: Scored, b: Scored): number {
+export function byScore(a: Pick<Scored, "doc" | "score">, b: Pick<Scored, "doc" | "score">): number {
   return b.score - a.score || a.doc - b.doc;
 }
 

@@ -61,7 +61,7 @@ export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_S
     text.set(f.path, t);
     cards.push(parseCard(f.path, t, f.mtime));
   }
-  return lint({ cards, text, settings, snapshot: snapshotTime(vault), lastRecalled: lastRecalled(vault), now });
+  return lint({ cards, text, settings, snapshot: snapshotTime(vault), lastRecalled: recallHistory(vault)?.last, now });
 }
 
 /** When the snapshot was written; undefined if there is none, "unreadable" if it is damaged. */
@@ -75,26 +75,37 @@ export function snapshotTime(vault: string): LintContext["snapshot"] {
   }
 }
 
-/** Last time each card was recalled, from the recall log; undefined when there is no log yet. */
-export function lastRecalled(vault: string): Map<string, number> | undefined {
+export interface RecallHistory {
+  /** Last time each card was recalled (epoch ms). */
+  last: Map<string, number>;
+  /** How many prompts recalled each card. */
+  count: Map<string, number>;
+}
+
+/** What the recall log says about each card; undefined when there is no log yet. */
+export function recallHistory(vault: string): RecallHistory | undefined {
   let text: string;
   try {
     text = readFileSync(vaultFiles.usageLog(vault), "utf8");
   } catch {
     return undefined;
   }
-  const last = new Map<string, number>();
+  const history: RecallHistory = { last: new Map(), count: new Map() };
   for (const line of text.split("\n")) {
     if (!line) continue;
     try {
       const e = JSON.parse(line) as { t?: string; cards?: { path?: string }[] };
       const t = Date.parse(e.t ?? "");
-      for (const c of e.cards ?? []) if (typeof c.path === "string" && t > (last.get(c.path) ?? 0)) last.set(c.path, t);
+      for (const c of e.cards ?? []) {
+        if (typeof c.path !== "string") continue;
+        if (t > (history.last.get(c.path) ?? 0)) history.last.set(c.path, t);
+        history.count.set(c.path, (history.count.get(c.path) ?? 0) + 1);
+      }
     } catch {
       /* a torn line */
     }
   }
-  return last;
+  return history;
 }
 
 /** The readable report: grouped by severity, then rule, with counts. */

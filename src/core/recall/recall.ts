@@ -59,11 +59,11 @@ export function recall(prompt: string, source: PostingSource, rules: RecallRules
     const info = source.doc(s.doc);
     if (info) candidates.push({ doc: s.doc, info, score: s.score * typeWeight(info, rules.signals) * recencyWeight(info, now, rules.signals) });
   }
-  candidates.sort((a, b) => byScore({ doc: a.doc, score: a.score, matched: 0 }, { doc: b.doc, score: b.score, matched: 0 }));
+  candidates.sort(byScore);
   if (candidates.length > 1 && rules.signals.linkBoost !== 1) {
     const linked = new Set(candidates[0].info.links);
     for (const c of candidates.slice(1)) if (linked.has(c.doc)) c.score *= rules.signals.linkBoost;
-    candidates.sort((a, b) => b.score - a.score || a.doc - b.doc);
+    candidates.sort(byScore);
   }
 
   const eligible = candidates.filter((c) => c.score >= t.minScore);
