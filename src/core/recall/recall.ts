@@ -34,6 +34,7 @@ export interface RecallContext {
 // Signals only reorder cards that text already found; the best few dozen by text are plenty.
 const RERANK_POOL = 12;
 const MAX_DESCRIPTION_CHARS = 200;
+const LINKED_CEILING = 0.999;
 
 export { RECALL_HEADER };
 
@@ -61,8 +62,12 @@ export function recall(prompt: string, source: PostingSource, rules: RecallRules
   }
   candidates.sort(byScore);
   if (candidates.length > 1 && rules.signals.linkBoost !== 1) {
-    const linked = new Set(candidates[0].info.links);
-    for (const c of candidates.slice(1)) if (linked.has(c.doc)) c.score *= rules.signals.linkBoost;
+    const top = candidates[0];
+    const linked = new Set(top.info.links);
+    // A boost earned from the top card lifts a card towards it, never past it: the top card is
+    // the one text found best, and a card it links to is its companion, not its replacement.
+    const ceiling = top.score * LINKED_CEILING;
+    for (const c of candidates.slice(1)) if (linked.has(c.doc)) c.score = Math.max(c.score, Math.min(ceiling, c.score * rules.signals.linkBoost));
     candidates.sort(byScore);
   }
 

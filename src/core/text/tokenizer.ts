@@ -2,16 +2,19 @@
 
 import { stem } from "./stemmer";
 import { CJK_PARTICLES, CJK_STOP_TERMS, ENGLISH_STOP_WORDS } from "./stopwords";
-import { T2S_PAIRS } from "./t2s-table";
+import { REGIONAL_PHRASES, T2S_PAIRS } from "./t2s-table";
 
 // Bumped whenever the terms produced for the same text change, so that a snapshot built by an
 // older tokenizer is refused instead of silently matching nothing.
-export const TOKENIZER_VERSION = 2;
+export const TOKENIZER_VERSION = 3;
 
 export interface TokenizerOptions {
   /** Fold English inflections: "notes" and "note", "deleted" and "delete" become one term. */
   stem: boolean;
-  /** Fold traditional Chinese characters into simplified, so one vault can hold both. */
+  /**
+   * Fold traditional Chinese characters into simplified, and Taiwan/Hong Kong words into the
+   * mainland's (連結 → 链接, 外掛 → 插件), so one vault can hold both.
+   */
   foldChinese: boolean;
 }
 
@@ -115,10 +118,11 @@ function emitWord(word: string, options: TokenizerOptions, emit: (term: string) 
 }
 
 function emitCjkRun(run: string, options: TokenizerOptions, emit: (term: string) => void): void {
-  const chars = Array.from(run);
+  let chars = Array.from(run);
   if (options.foldChinese) {
     const table = t2s();
     for (let i = 0; i < chars.length; i++) chars[i] = table.get(chars[i]) ?? chars[i];
+    chars = foldRegionalWords(chars);
   }
   if (chars.length === 1) {
     if (!CJK_STOP_TERMS.has(chars[0])) emit(chars[0]);
@@ -129,6 +133,40 @@ function emitCjkRun(run: string, options: TokenizerOptions, emit: (term: string)
     const bigram = chars[i] + chars[i + 1];
     if (!CJK_STOP_TERMS.has(bigram)) emit(bigram);
   }
+}
+
+/** Longest match first, so 乙太网路 becomes 以太网 rather than 以太网 + 路. */
+function foldRegionalWords(chars: string[]): string[] {
+  const words = regionalWords();
+  let out: string[] | undefined;
+  for (let i = 0; i < chars.length; ) {
+    let hit: string | undefined;
+    let len = Math.min(MAX_REGIONAL_LENGTH, chars.length - i);
+    while (len >= 2 && (hit = words.get(chars.slice(i, i + len).join(""))) === undefined) len--;
+    if (hit === undefined) {
+      out?.push(chars[i]);
+      i++;
+    } else {
+      out ??= chars.slice(0, i);
+      out.push(...Array.from(hit));
+      i += len;
+    }
+  }
+  return out ?? chars;
+}
+
+const MAX_REGIONAL_LENGTH = 4;
+let regionalMap: Map<string, string> | undefined;
+
+function regionalWords(): Map<string, string> {
+  if (!regionalMap) {
+    regionalMap = new Map();
+    for (const pair of REGIONAL_PHRASES.split("|")) {
+      const at = pair.indexOf(" ");
+      regionalMap.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+  }
+  return regionalMap;
 }
 
 let t2sMap: Map<string, string> | undefined;

@@ -117,6 +117,20 @@ describe("status and links", () => {
     // Without the boost, a-plain would win the tie on its lower id.
     expect(paths(recall("redis eviction policy maxmemory", index, rules(), "/v", { now: NOW })).slice(0, 2)).toEqual(["top.md", "b-linked.md"]);
   });
+
+  it("never lifts a linked card past the card that links to it", () => {
+    // Nearly equal texts (the linked card is a little longer): a 10% boost alone would put it first.
+    const index = indexOf({
+      "top.md": card({ name: "redis eviction", description: "x" }, "redis eviction policy maxmemory [[linked]]"),
+      "linked.md": card({ name: "redis eviction", description: "x" }, "redis eviction policy maxmemory lru cache"),
+    });
+    const r = rules();
+    const [first, second] = recall("redis eviction policy maxmemory", index, r, "/v", { now: NOW }).cards;
+    expect([first.path, second.path]).toEqual(["top.md", "linked.md"]);
+    expect(second.score).toBeLessThan(first.score);
+    r.signals.linkBoost = 1;
+    expect(recall("redis eviction policy maxmemory", index, r, "/v", { now: NOW }).cards[1].score).toBeLessThan(second.score);
+  });
 });
 
 describe("once per session", () => {
@@ -168,6 +182,22 @@ describe("language handling", () => {
     expect(tokenize("定時任務")).toEqual(tokenize("定时任务"));
     const index = indexOf({ "zh.md": card({ name: "部署网域", description: "x" }, "部署到自定义网域时的基础路径设置") });
     expect(paths(recall("vite 部署到自訂網域 base 路徑", index, rules(), "/v", { now: NOW }))).toEqual(["zh.md"]);
+  });
+
+  it.each([
+    ["點連結就跳轉", "点链接就跳转"],
+    ["外掛的設定檔案", "插件的设置文件"],
+    ["乙太網路", "以太网"],
+    ["作業系統的伺服器", "操作系统的服务器"],
+  ])("folds the Taiwan and Hong Kong word in %s into the mainland's", (regional, mainland) => {
+    expect(tokenize(regional)).toEqual(tokenize(mainland));
+  });
+
+  it("finds a mainland card from a Taiwan prompt", () => {
+    const index = indexOf({ "plugins.md": card({ name: "社区插件", description: "x" }, "安装社区插件之前先检查插件的设置文件") });
+    expect(paths(recall("社群外掛的設定檔案放在哪", index, rules(), "/v", { now: NOW }))).toEqual(["plugins.md"]);
+    // Only whole words fold: 掛 alone is still the character it was.
+    expect(tokenize("掛號")).toEqual(["挂号"]);
   });
 
   it("stems English and matches long words by prefix", () => {

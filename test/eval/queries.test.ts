@@ -1,0 +1,44 @@
+// The evaluation's question sets: a wrong expected path would count as a miss for ever, and a
+// question asked twice would count twice, so both are checked against the real vaults.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CORPUS, ROOT, SAMPLE_VAULT } from "../helpers";
+
+interface Question {
+  q: string;
+  expect: string[];
+}
+
+const read = (name: string): unknown => JSON.parse(readFileSync(join(ROOT, "eval", "queries", name), "utf8"));
+
+const SETS: [file: string, vault: string][] = [
+  ["sample.json", SAMPLE_VAULT],
+  ["en.json", join(CORPUS, "en")],
+  ["en-heldout.json", join(CORPUS, "en")],
+  ["zh.json", join(CORPUS, "zh")],
+  ["zh-heldout.json", join(CORPUS, "zh")],
+];
+
+describe("evaluation question sets", () => {
+  it.each(SETS)("%s names notes that exist, one to three per question", (file, vault) => {
+    const questions = read(file) as Question[];
+    for (const { q, expect: paths } of questions) {
+      expect(typeof q).toBe("string");
+      expect(paths.length, q).toBeGreaterThanOrEqual(1);
+      expect(paths.length, q).toBeLessThanOrEqual(3);
+      for (const p of paths) expect(existsSync(join(vault, p)), `${file}: ${p}`).toBe(true);
+    }
+  });
+
+  it("has at least 60 questions per language and 20 chit-chat prompts, none asked twice", () => {
+    const all = SETS.flatMap(([file]) => (read(file) as Question[]).map((x) => x.q));
+    expect(new Set(all).size).toBe(all.length);
+    const count = (lang: string): number => (read(`${lang}.json`) as Question[]).length + (read(`${lang}-heldout.json`) as Question[]).length;
+    expect(count("en")).toBeGreaterThanOrEqual(60);
+    expect(count("zh")).toBeGreaterThanOrEqual(60);
+    const chitchat = [...(read("chitchat.json") as string[]), ...(read("chitchat-heldout.json") as string[])];
+    expect(chitchat.length).toBeGreaterThanOrEqual(20);
+    expect(new Set(chitchat).size).toBe(chitchat.length);
+  });
+});
