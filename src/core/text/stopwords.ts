@@ -21,7 +21,7 @@ export const ACKNOWLEDGEMENT_WORDS: ReadonlySet<string> = new Set(
   (
     "ok okay k yes yeah yep yup no nope sure fine great good nice cool thanks thank thx ty please pls go ahead " +
     "continue proceed next done right alright agreed lgtm perfect awesome hi hello hey bye sounds looks " +
-    "excellent wonderful brilliant amazing works worked fixed"
+    "excellent wonderful brilliant amazing works worked fixed nevermind sweet hmm"
   ).split(" "),
 );
 

@@ -221,11 +221,11 @@ describe("language handling", () => {
     expect(requiredMatches(5, 2)).toBe(2);
   });
 
-  it.each(["ok continue", "Great, that worked — go ahead", "好的继续", "收到，繼續吧", "thanks!"])("treats %j as an acknowledgement", (p) => {
+  it.each(["ok continue", "Great, that worked — go ahead", "好的继续", "收到，繼續吧", "thanks!", "never mind, I renamed the file", "Got it."])("treats %j as an acknowledgement", (p) => {
     expect(isAcknowledgement(p)).toBe(true);
   });
 
-  it.each(["how do I embed a pdf", "为什么排程跑不起来", "okra recipes"])("does not treat %j as one", (p) => {
+  it.each(["how do I embed a pdf", "为什么排程跑不起来", "okra recipes", "never syncs my notes", "got itunes files in my vault"])("does not treat %j as one", (p) => {
     expect(isAcknowledgement(p)).toBe(false);
   });
 
