@@ -21,9 +21,11 @@ const ANSWERS: Record<string, unknown> = {
     action: "create",
     folder: "debugging",
     fileName: "task-scheduler-path",
-    frontmatter: { name: "Task Scheduler PATH", description: "Windows Task Scheduler runs with a short PATH; use absolute paths", type: "debugging", tags: ["windows", "scheduler"], project: "nightly" },
+    frontmatter: { name: "Task Scheduler PATH", description: "Windows Task Scheduler runs with a short PATH; use absolute paths", type: "debugging", tags: ["windows", "scheduler"], aliases: ["schtasks"], project: "nightly" },
     body: "Task Scheduler gives the nightly job a short PATH, so `claude` is not found. Use the absolute path.",
     related: ["launchd-cron-path"],
+    // The person said 任务计划程序; the card says Task Scheduler.
+    synonyms: [["任务计划程序", "Task Scheduler"]],
   },
   append: { action: "append", target: "reference/vite-custom-domain-base.md", section: "Also set `base` in the preview server when testing locally.", related: ["blog-site"] },
   skip: { action: "skip", reason: "small talk about the weather" },
@@ -110,7 +112,7 @@ describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI"
     expect(listHandled(vault).map((e) => e.sessionId).sort()).toEqual(["s-append", "s-create", "s-skip"]);
 
     const card = readFileSync(join(vault, "debugging", "task-scheduler-path.md"), "utf8");
-    expect(card).toMatch(/^---\nname: Task Scheduler PATH\ndescription: .+\ntype: debugging\ntags: \[windows, scheduler\]\nproject: nightly\nsource: session s-create\n/);
+    expect(card).toMatch(/^---\nname: Task Scheduler PATH\ndescription: .+\ntype: debugging\ntags: \[windows, scheduler\]\naliases: \[schtasks\]\nproject: nightly\nsource: session s-create\n/);
     expect(card).toContain("## 相關\n- [[launchd-cron-path]]");
     expect(readFileSync(join(vault, "debugging", "launchd-cron-path.md"), "utf8")).toContain("[[task-scheduler-path]]");
     const extended = readFileSync(join(vault, "reference", "vite-custom-domain-base.md"), "utf8");
@@ -132,6 +134,11 @@ describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI"
     expect(git("status", "--porcelain", "--", ".", ":(exclude).vault-memory").stdout).toBe("");
     const recall = runBridge(["recall", "--vault", vault], JSON.stringify({ prompt: "Task Scheduler PATH on windows for the nightly job", session_id: "after" }));
     expect(recall.stdout).toContain("task-scheduler-path.md");
+    // The person's own words reach the card through the synonyms note the night added to.
+    expect(readFileSync(join(vault, "meta", "synonyms.md"), "utf8")).toContain("- 任务计划程序, Task Scheduler\n");
+    expect(report).toMatch(/## Synonyms added \(1\)\n- 任务计划程序, Task Scheduler/);
+    const own = runBridge(["recall", "--vault", vault], JSON.stringify({ prompt: "Windows 上的任务计划程序怎么设置", session_id: "words" }));
+    expect(own.stdout).toContain("task-scheduler-path.md");
   });
 
   it("leaves a vault the linter finds no errors in", () => {

@@ -7,6 +7,7 @@ export interface NewCardFields {
   description: string;
   type: string;
   tags: readonly string[];
+  aliases?: readonly string[];
   project?: string;
   sessionId: string;
   /** YYYY-MM-DD. */
@@ -20,6 +21,7 @@ export function cardFrontmatter(f: NewCardFields): string {
     `description: ${yaml(f.description)}`,
     `type: ${yaml(f.type)}`,
     `tags: [${f.tags.map(yaml).join(", ")}]`,
+    ...(f.aliases?.length ? [`aliases: [${f.aliases.map(yaml).join(", ")}]`] : []),
     ...(f.project ? [`project: ${yaml(f.project)}`] : []),
     `source: ${yaml(`session ${f.sessionId}`)}`,
     `updated: ${f.date}`,

@@ -4,10 +4,29 @@ import { CARD_FOLDERS } from "../card/schema";
 
 export const MAX_BODY_CHARS = 20_000;
 
+/**
+ * Groups of words that mean the same in this vault, for its synonyms note: how the person asked
+ * (排程) beside the words the card uses (launchd), so that the next such prompt finds the card.
+ */
+export type SynonymGroups = string[][];
+
 export type DigestAction =
-  | { action: "create"; folder: string; fileName: string; frontmatter: { name: string; description: string; type: string; tags: string[]; project?: string }; body: string; related: string[] }
-  | { action: "append"; target: string; section: string; related: string[] }
+  | {
+      action: "create";
+      folder: string;
+      fileName: string;
+      frontmatter: { name: string; description: string; type: string; tags: string[]; aliases?: string[]; project?: string };
+      body: string;
+      related: string[];
+      synonyms?: SynonymGroups;
+    }
+  | { action: "append"; target: string; section: string; related: string[]; synonyms?: SynonymGroups }
   | { action: "skip"; reason: string };
+
+const MAX_GROUPS = 5;
+const MAX_PHRASES = 8;
+const MAX_PHRASE_CHARS = 40;
+const MAX_ALIASES = 8;
 
 export class AnswerError extends Error {}
 
@@ -57,11 +76,20 @@ export function validateAnswer(value: unknown): DigestAction {
       const tags = list(f.tags, "frontmatter.tags");
       if (tags.length === 0) throw new AnswerError("frontmatter needs at least one tag");
       const project = f.project === undefined ? undefined : str(f.project, "frontmatter.project", 100);
-      return { action: "create", folder, fileName, frontmatter: { name, description, type, tags, ...(project ? { project } : {}) }, body: body(v.body), related: list(v.related, "related").map(linkName) };
+      const aliases = f.aliases === undefined ? [] : list(f.aliases, "frontmatter.aliases").slice(0, MAX_ALIASES).map((a) => oneLine(a, "an alias", 80));
+      return {
+        action: "create",
+        folder,
+        fileName,
+        frontmatter: { name, description, type, tags, ...(aliases.length ? { aliases } : {}), ...(project ? { project } : {}) },
+        body: body(v.body),
+        related: list(v.related, "related").map(linkName),
+        synonyms: synonymGroups(v.synonyms),
+      };
     }
     case "append": {
       const target = safePath(str(v.target, "target", 300));
-      return { action: "append", target, section: body(v.section), related: list(v.related ?? [], "related").map(linkName) };
+      return { action: "append", target, section: body(v.section), related: list(v.related ?? [], "related").map(linkName), synonyms: synonymGroups(v.synonyms) };
     }
     default:
       throw new AnswerError(`action must be create, append or skip, not ${JSON.stringify(v.action)}`);
@@ -78,6 +106,32 @@ function str(v: unknown, field: string, max: number): string {
 function list(v: unknown, field: string): string[] {
   if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) throw new AnswerError(`${field} must be a list of strings`);
   return (v).map((x) => x.trim()).filter(Boolean).slice(0, 20);
+}
+
+/**
+ * Each phrase becomes part of one comma-separated line of the synonyms note, so it must not hold
+ * the separators, a line break, or what would turn the line into a heading, quote or link.
+ */
+function synonymGroups(v: unknown): SynonymGroups {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) throw new AnswerError("synonyms must be a list of lists of words");
+  if (v.length > MAX_GROUPS) throw new AnswerError(`synonyms holds more than ${MAX_GROUPS} groups`);
+  return v.map((group) => {
+    const byLower = new Map<string, string>();
+    for (const p of list(group, "synonyms")) if (!byLower.has(p.toLowerCase())) byLower.set(p.toLowerCase(), oneLine(p, "a synonym", MAX_PHRASE_CHARS));
+    const phrases = [...byLower.values()];
+    for (const p of phrases) {
+      if (/[,，、[\]|]|^[#>]|^[-*+]\s/.test(p)) throw new AnswerError(`synonym "${p}" holds a separator or markup`);
+    }
+    if (phrases.length < 2 || phrases.length > MAX_PHRASES) throw new AnswerError(`a synonym group needs 2 to ${MAX_PHRASES} different words`);
+    return phrases;
+  });
+}
+
+function oneLine(s: string, what: string, max: number): string {
+  if (/[\r\n]/.test(s)) throw new AnswerError(`${what} spans several lines`);
+  if (s.length > max) throw new AnswerError(`${what} is longer than ${max} characters`);
+  return s;
 }
 
 function body(v: unknown): string {

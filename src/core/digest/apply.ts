@@ -7,6 +7,7 @@ import { addRelatedLink, appendDated } from "../card/related";
 import { writeFileAtomic } from "../io/atomic";
 import { cardFrontmatter } from "../card/write-card";
 import { AnswerError, type DigestAction } from "./answer";
+import { addSynonymGroups, synonymsNotePath } from "./synonyms";
 
 export interface Applied {
   action: "created" | "extended" | "skipped";
@@ -15,6 +16,8 @@ export interface Applied {
   detail: string;
   /** Cards that got a link back. */
   linked: string[];
+  /** Synonym groups added to the vault's synonyms note. */
+  synonyms: string[][];
 }
 
 export interface ApplyContext {
@@ -26,10 +29,14 @@ export interface ApplyContext {
   sessionId: string;
   date: string;
   dryRun: boolean;
+  /** Vault-relative path of the synonyms note from the settings; "" for none. */
+  synonymsNote: string;
 }
 
 export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
-  if (a.action === "skip") return { action: "skipped", path: "", detail: a.reason, linked: [] };
+  if (a.action === "skip") return { action: "skipped", path: "", detail: a.reason, linked: [], synonyms: [] };
+  // Checked before anything is written, so a bad setting fails the entry without a half-done card.
+  if ((a.synonyms?.length ?? 0) > 0 && ctx.synonymsNote.trim() !== "") synonymsNotePath(ctx.synonymsNote);
   const related = resolveAll(a.related, ctx.cards);
   if (a.action === "append") {
     const when = ctx.offered.get(a.target);
@@ -45,7 +52,8 @@ export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
       writeFileAtomic(abs, text);
       linkBack(ctx, linked, a.target);
     }
-    return { action: "extended", path: a.target, detail: a.section.split("\n")[0].slice(0, 120), linked };
+    const synonyms = addSynonymGroups(ctx.vault, ctx.synonymsNote, a.synonyms ?? [], ctx.dryRun);
+    return { action: "extended", path: a.target, detail: a.section.split("\n")[0].slice(0, 120), linked, synonyms };
   }
   let path = `${a.folder}/${a.fileName}.md`;
   for (let i = 2; existsSync(join(ctx.vault, path)) || ctx.cards.includes(path); i++) path = `${a.folder}/${a.fileName}-${i}.md`;
@@ -64,7 +72,8 @@ export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
     writeFileAtomic(join(ctx.vault, path), text);
     linkBack(ctx, links, path);
   }
-  return { action: "created", path, detail: fm.description, linked: links };
+  const synonyms = addSynonymGroups(ctx.vault, ctx.synonymsNote, a.synonyms ?? [], ctx.dryRun);
+  return { action: "created", path, detail: fm.description, linked: links, synonyms };
 }
 
 /** Each related card links back to `path`, so the graph is two-way and nothing is an orphan. */

@@ -35,8 +35,9 @@ ${cards}
 </similar_cards>
 ${entry.wanted ? "\nThe person asked to remember this conversation: do not skip it.\n" : ""}
 Answer with one JSON object and nothing else, in one of these shapes:
-{"action": "append", "target": "<path of one of the similar cards>", "section": "<markdown to add>", "related": ["<card file name>"]}
-{"action": "create", "folder": "<one of ${CARD_FOLDERS.join(", ")}>", "fileName": "<file name without .md>", "frontmatter": {"name": "...", "description": "...", "type": "...", "tags": ["..."], "project": "${entry.project}"}, "body": "<markdown body>", "related": ["<card file name>"]}
+{"action": "append", "target": "<path of one of the similar cards>", "section": "<markdown to add>", "related": ["<card file name>"], "synonyms": [["<word>", "<word>"]]}
+{"action": "create", "folder": "<one of ${CARD_FOLDERS.join(", ")}>", "fileName": "<file name without .md>", "frontmatter": {"name": "...", "description": "...", "type": "...", "tags": ["..."], "aliases": ["..."], "project": "${entry.project}"}, "body": "<markdown body>", "related": ["<card file name>"], "synonyms": [["<word>", "<word>"]]}
 {"action": "skip", "reason": "<why it is not worth keeping>"}
-Prefer append when a similar card is on the same subject.`;
+Prefer append when a similar card is on the same subject.
+"aliases" (optional) are other names for the card's subject. "synonyms" (optional, at most 5 groups of 2 to 8 words, no commas) pair the words the person used in the conversation with the words the card uses when they differ (["排程", "定时任务", "launchd"]): they go into the vault's synonyms note so that the next prompt worded that way finds the card.`;
 }

@@ -103,7 +103,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
       try {
         const action = validateAnswer(extractJson(r.stdout));
         if (action.action === "skip" && entry.wanted) throw new AnswerError("the person asked to remember this conversation; it cannot be skipped");
-        const outcome = applyAction(action, { vault: opts.vault, cards, offered, sessionId: entry.sessionId, date: now.toISOString().slice(0, 10), dryRun: !!opts.dryRun });
+        const outcome = applyAction(action, { vault: opts.vault, cards, offered, sessionId: entry.sessionId, date: now.toISOString().slice(0, 10), dryRun: !!opts.dryRun, synonymsNote: opts.config.index.synonymsNote });
         if (!opts.dryRun) markHandled(opts.vault, entry.sessionId, { action: outcome.action, detail: outcome.path || outcome.detail }, now);
         if (!opts.dryRun && outcome.action !== "skipped") vaultState = undefined;
         report.results.push({ sessionId: entry.sessionId, outcome });
@@ -196,6 +196,7 @@ export function reportNote(r: DigestReport): string {
     `## Cards extended (${count(r, "extended")})`,
     ...r.results.filter((x) => x.outcome.action === "extended").map((x) => `- ${link(x.outcome.path)} — ${x.outcome.detail}`),
     "",
+    ...synonymLines(r),
     `## Skipped (${count(r, "skipped")})`,
     ...r.results.filter((x) => x.outcome.action === "skipped").map((x) => `- ${x.sessionId}: ${x.outcome.detail}`),
     "",
@@ -207,6 +208,12 @@ export function reportNote(r: DigestReport): string {
     "",
   ];
   return lines.join("\n");
+}
+
+/** Words the person used that the cards did not: listed so they can be checked in the synonyms note. */
+function synonymLines(r: DigestReport): string[] {
+  const groups = r.results.flatMap((x) => x.outcome.synonyms);
+  return groups.length === 0 ? [] : [`## Synonyms added (${groups.length})`, ...groups.map((g) => `- ${g.join(", ")}`), ""];
 }
 
 function readInbox(vault: string, e: QueueEntry): string {

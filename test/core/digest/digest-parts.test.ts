@@ -29,6 +29,14 @@ describe("validateAnswer", () => {
     ["a traversal target", { action: "append", target: "reference/../../x.md", section: "s", related: [] }, /not a card/],
     ["a hidden target", { action: "append", target: ".vault-memory/config.md", section: "s", related: [] }, /not a card/],
     ["a target that is not markdown", { action: "append", target: "reference/a.txt", section: "s", related: [] }, /not a markdown card/],
+    ["synonyms that are not a list of lists", { ...create, synonyms: "排程, launchd" }, /list of lists/],
+    ["a synonym group of one word", { ...create, synonyms: [["launchd", "LaunchD"]] }, /2 to 8 different words/],
+    ["more than five synonym groups", { ...create, synonyms: Array.from({ length: 6 }, (_, i) => [`a${i}`, `b${i}`]) }, /more than 5 groups/],
+    ["a synonym holding a comma", { ...create, synonyms: [["排程，定时", "cron"]] }, /separator or markup/],
+    ["a synonym that is a wikilink", { ...create, synonyms: [["[[secret]]", "cron"]] }, /separator or markup/],
+    ["a synonym that would be a heading", { ...create, synonyms: [["# Owned", "cron"]] }, /separator or markup/],
+    ["a synonym over two lines", { action: "append", target: "reference/a.md", section: "s", synonyms: [["cron\n- injected, line", "launchd"]] }, /several lines/],
+    ["an alias over two lines", { ...create, frontmatter: { ...create.frontmatter, aliases: ["a\nb"] } }, /several lines/],
   ])("refuses %s", (_, value, message) => {
     expect(() => validateAnswer(value)).toThrow(AnswerError);
     expect(() => validateAnswer(value)).toThrow(message);
@@ -38,6 +46,10 @@ describe("validateAnswer", () => {
     expect(validateAnswer({ ...create, body: "---\nname: evil\n---\nreal body", related: ["[[a|x]]"] })).toMatchObject({ action: "create", body: "real body", related: ["a"] });
     expect(validateAnswer({ action: "append", target: "reference/a.md", section: "more" })).toMatchObject({ action: "append", target: "reference/a.md" });
     expect(validateAnswer({ action: "skip", reason: "nothing new" })).toEqual({ action: "skip", reason: "nothing new" });
+    expect(validateAnswer({ ...create, frontmatter: { ...create.frontmatter, aliases: [" schtasks "] }, synonyms: [["排程", "launchd", "Launchd"]] })).toMatchObject({
+      frontmatter: { aliases: ["schtasks"] },
+      synonyms: [["排程", "launchd"]],
+    });
     expect(safePath("reference/sub/a.md")).toBe("reference/sub/a.md");
   });
 

@@ -1,0 +1,71 @@
+/** Adds the digest's synonym groups to the vault's synonyms note: appended lines, nothing rewritten. */
+
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseSynonyms } from "../index/index-options";
+import { writeFileAtomic } from "../io/atomic";
+import { baseName } from "../card/card";
+import { AnswerError, safePath, type SynonymGroups } from "./answer";
+import { RULES_NOTE } from "./rules-note";
+
+const NEW_NOTE = `---
+name: Synonyms
+description: Words that mean the same in this vault, one group per line; recall treats each word of a group as any other
+type: meta
+tags: [meta, recall]
+---
+# Synonyms
+
+One group per line, words separated by commas. Edit freely: the index reads this note when it is built.
+`;
+
+// Linked to the rules the digest always writes first, so the new note is not an orphan.
+const NEW_NOTE_RELATED = `\n## Related\n- [[${baseName(RULES_NOTE)}]]\n`;
+
+/** The note's vault-relative path, refused when the setting points outside the vault or at a non-note. */
+export function synonymsNotePath(notePath: string): string {
+  try {
+    return safePath(notePath.trim());
+  } catch {
+    throw new AnswerError(`the synonymsNote setting "${notePath}" is not a note in the vault`);
+  }
+}
+
+/**
+ * The groups not already in the note (a group is there when some line holds all its words), after
+ * they were appended. `notePath` is vault-relative, as in the settings.
+ */
+export function addSynonymGroups(vault: string, notePath: string, groups: SynonymGroups, dryRun: boolean): SynonymGroups {
+  if (groups.length === 0 || notePath.trim() === "") return [];
+  const abs = join(vault, synonymsNotePath(notePath));
+  const exists = existsSync(abs);
+  const text = exists ? readFileSync(abs, "utf8") : NEW_NOTE;
+  const known = parseSynonyms(text).map((g) => new Set(g.map((p) => p.toLowerCase())));
+  const fresh: SynonymGroups = [];
+  for (const group of groups) {
+    const words = group.map((p) => p.toLowerCase());
+    if (known.some((k) => words.every((w) => k.has(w)))) continue;
+    known.push(new Set(words));
+    fresh.push(group);
+  }
+  if (fresh.length > 0 && !dryRun) {
+    const next = insertGroups(text, fresh.map((g) => `- ${g.join(", ")}`));
+    writeFileAtomic(abs, exists ? next : next + NEW_NOTE_RELATED);
+  }
+  return fresh;
+}
+
+/**
+ * New lines go after the note's last group, so they stay above a closing "## Related" section the
+ * person keeps there; a note without groups gets them at its end.
+ */
+function insertGroups(text: string, lines: string[]): string {
+  const all = text.split("\n");
+  // Frontmatter lines hold commas too ("tags: [meta, recall]") but are not groups.
+  const close = all[0] === "---" ? all.indexOf("---", 1) : -1;
+  let at = -1;
+  for (let i = close + 1; i < all.length; i++) if (parseSynonyms(all[i]).length > 0) at = i;
+  if (at < 0) return `${text.trimEnd()}\n\n${lines.join("\n")}\n`;
+  all.splice(at + 1, 0, ...lines);
+  return all.join("\n");
+}
