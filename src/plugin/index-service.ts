@@ -6,20 +6,23 @@ import { indexOptionsOf, isCard, type VaultMemoryConfig } from "../core/config";
 import { MemoryIndex } from "../core/index/memory-index";
 import { vaultFiles } from "../core/paths";
 import { recall, type Recall } from "../core/recall/recall";
-import { writeSnapshot } from "../core/snapshot/write";
+import { writeSnapshotSliced } from "../core/snapshot/write";
 
 export interface IndexProgress {
   done: number;
   total: number;
 }
 
-// Edits arrive with every autosave. Writing the snapshot costs about 0.15 ms per card on Obsidian's
-// main thread, so larger vaults wait for a longer quiet spell before writing: a few seconds of
-// staleness costs recall nothing, a freeze while typing costs the person.
+// Edits arrive with every autosave. Writing the snapshot costs about 0.2 ms per card of Obsidian's
+// main thread (in slices), so larger vaults wait for a longer quiet spell before writing: a few
+// seconds of staleness costs recall nothing, and each write is work the person's machine does.
 const MIN_UPDATE_DELAY_MS = 1000;
 const UPDATE_DELAY_MS_PER_CARD = 1;
 // Let Obsidian paint between batches so a large first build does not freeze the window.
 const BATCH = 200;
+// The snapshot is written in slices this long, with a pause between them: serialising a vault of
+// thousands of notes takes a second or more, which in one piece would freeze typing and scrolling.
+const WRITE_SLICE_MS = 12;
 
 export class IndexService {
   private index: MemoryIndex;
@@ -28,6 +31,8 @@ export class IndexService {
   private ready = false;
   private pendingRebuild = false;
   private flushTimer: Debouncer<[], void> | null = null;
+  // The index must not change while a sliced write reads it, so rebuilds and flushes take turns.
+  private busy: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly app: App,
@@ -44,7 +49,31 @@ export class IndexService {
   }
 
   /** Reads every card from scratch and writes a fresh snapshot. */
-  async rebuild(onProgress?: (p: IndexProgress) => void): Promise<void> {
+  rebuild(onProgress?: (p: IndexProgress) => void): Promise<void> {
+    return this.exclusive(() => this.rebuildNow(onProgress));
+  }
+
+  /** Applies pending changes now and rewrites the snapshot if anything changed. */
+  flush(): Promise<void> {
+    return this.exclusive(() => this.flushNow());
+  }
+
+  /** Resolves once every rebuild and flush asked for so far is done. */
+  idle(): Promise<void> {
+    return this.busy;
+  }
+
+  private exclusive(task: () => Promise<void>): Promise<void> {
+    const run = this.busy.then(task, task);
+    this.busy = run.catch(() => undefined);
+    return run;
+  }
+
+  private async rebuildNow(onProgress?: (p: IndexProgress) => void): Promise<void> {
+    // Edits from here on are read again after the rebuild: the rebuild may read a file before them.
+    this.changed.clear();
+    this.removed.clear();
+    this.pendingRebuild = false;
     const cfg = this.config();
     const files = this.app.vault.getMarkdownFiles().filter((f) => isCard(f.path, cfg));
     const synonyms = this.app.vault.getAbstractFileByPath(cfg.index.synonymsNote);
@@ -63,9 +92,8 @@ export class IndexService {
     // The quiet spell depends on the vault's size, which may have changed.
     this.flushTimer?.cancel();
     this.flushTimer = null;
-    this.changed.clear();
-    this.removed.clear();
-    this.writeSnapshot();
+    await this.writeSnapshot();
+    if (this.changed.size > 0 || this.removed.size > 0 || this.pendingRebuild) this.flushSoon();
   }
 
   /** Schedules a flush once edits have been quiet for a while; repeated calls push it back. */
@@ -107,13 +135,9 @@ export class IndexService {
     this.flushSoon();
   }
 
-  /** Applies pending changes now and rewrites the snapshot if anything changed. */
-  async flush(): Promise<void> {
+  private async flushNow(): Promise<void> {
     if (!this.ready) return;
-    if (this.pendingRebuild) {
-      this.pendingRebuild = false;
-      return this.rebuild();
-    }
+    if (this.pendingRebuild) return this.rebuildNow();
     if (this.changed.size === 0 && this.removed.size === 0) return;
     const cfg = this.config();
     const removed = [...this.removed];
@@ -126,7 +150,7 @@ export class IndexService {
       if (file instanceof TFile && isCard(file.path, cfg)) await this.add(this.index, file);
       else this.index.remove(path);
     }
-    this.writeSnapshot();
+    await this.writeSnapshot();
   }
 
   /** A card's description, to use as a test prompt that should find something. */
@@ -148,9 +172,10 @@ export class IndexService {
     }
   }
 
-  private writeSnapshot(): void {
+  private async writeSnapshot(): Promise<void> {
     try {
-      writeSnapshot(vaultFiles.snapshot(this.vaultPath), this.index, this.config().recall);
+      const pause = (): Promise<void> => new Promise((r) => window.setTimeout(r, 0));
+      await writeSnapshotSliced(vaultFiles.snapshot(this.vaultPath), this.index, this.config().recall, pause, WRITE_SLICE_MS);
     } catch (err) {
       this.onError(`could not write the snapshot: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -7,7 +7,8 @@ import { vaultFiles } from "../../src/core/paths";
 import { SnapshotReader } from "../../src/core/snapshot/read";
 import VaultMemoryPlugin from "../../src/plugin/main";
 import { PreviewRecallModal } from "../../src/plugin/preview-modal";
-import { copyVault, hookJson, runBridge, SAMPLE_VAULT } from "../helpers";
+import { copyVault, CORPUS, hookJson, runBridge, SAMPLE_VAULT } from "../helpers";
+import { verifySnapshot } from "../../src/core/snapshot/verify";
 import { startPlugin } from "./start-plugin";
 
 let vault: string;
@@ -76,6 +77,42 @@ describe("the plugin", () => {
     expect(paths).not.toContain("user/user-profile.md");
     const out = runBridge(["recall", "--vault", vault], hookJson("zeppelin hangar quirk")).stdout;
     expect(out).toContain("new-card.md — zeppelin quirk fixed");
+  });
+
+  it("writes a large snapshot in slices, and keeps edits made while it writes", async () => {
+    vault = copyVault(join(CORPUS, "en"), "Help vault");
+    app = new App(vault);
+    await started();
+    const service = plugin.indexService!;
+    // Created through the vault, so the plugin hears of it as of any edit.
+    await app.vault.create("Plugins/Zeppelin.md", "---\ndescription: zeppelin docking\n---\nzeppelin docking bay");
+    // Count the pauses the write takes, and edit a card while it is paused.
+    let pauses = 0;
+    const timeout = window.setTimeout.bind(window);
+    window.setTimeout = ((fn: () => void, ms?: number) => {
+      if (ms === 0) pauses++;
+      return timeout(fn, ms);
+    }) as typeof window.setTimeout;
+    try {
+      const writing = service.flush();
+      await new Promise((r) => timeout(r, 0));
+      await app.vault.create("Plugins/Hangar.md", "---\ndescription: hangar doors\n---\nhangar doors zeppelin");
+      // A second flush while the first is paused mid-write waits its turn instead of changing
+      // the index under it: the first write must come out whole.
+      const second = service.flush();
+      await writing;
+      expect(pauses).toBeGreaterThan(0);
+      expect(verifySnapshot(vaultFiles.snapshot(vault)).cards).toBeGreaterThanOrEqual(174);
+      // Whole means every segment parses too, not only that its bytes match its hash.
+      const lines = readFileSync(vaultFiles.snapshot(vault), "utf8").trimEnd().split("\n");
+      for (const segment of lines.slice(2)) expect(() => JSON.parse(segment) as unknown).not.toThrow();
+      expect(snapshotPaths()).toContain("Plugins/Zeppelin.md");
+      await second;
+    } finally {
+      window.setTimeout = timeout;
+    }
+    expect(snapshotPaths()).toEqual(expect.arrayContaining(["Plugins/Zeppelin.md", "Plugins/Hangar.md"]));
+    expect(verifySnapshot(vaultFiles.snapshot(vault)).cards).toBe(175);
   });
 
   it("previews exactly what the hook prints, from the same scorer", async () => {

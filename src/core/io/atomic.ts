@@ -5,13 +5,14 @@ import { dirname } from "node:path";
 
 let counter = 0;
 
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+/** `data` may be given in parts, written in order, so that a large file need not be joined in memory first. */
+export function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[]): void {
   mkdirSync(dirname(path), { recursive: true });
   // pid + counter + time: two processes, or two writes in one process, never share a temp name.
   const tmp = `${path}.${process.pid}.${counter++}.${Date.now().toString(36)}.tmp`;
   const fd = openSync(tmp, "w");
   try {
-    writeSync(fd, typeof data === "string" ? Buffer.from(data, "utf8") : data);
+    for (const part of typeof data === "string" ? [Buffer.from(data, "utf8")] : data instanceof Uint8Array ? [data] : data) writeAll(fd, part);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -27,4 +28,9 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     }
     throw err;
   }
+}
+
+// writeSync may write less than asked for a large buffer; the rest must follow.
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
 }

@@ -13,9 +13,12 @@ export function fnv1aString(text: string): number {
   return h >>> 0;
 }
 
-/** FNV-1a over bytes: catches a segment that was cut or overwritten, cheaply enough for the hot path. */
-export function fnv1aBytes(bytes: Uint8Array, start = 0, end = bytes.length): number {
-  let h = FNV_OFFSET;
+/**
+ * FNV-1a over bytes: catches a segment that was cut or overwritten, cheaply enough for the hot path.
+ * Passing the hash of what came before as `seed` continues it, so pieces hash as their concatenation.
+ */
+export function fnv1aBytes(bytes: Uint8Array, start = 0, end = bytes.length, seed = FNV_OFFSET): number {
+  let h = seed;
   for (let i = start; i < end; i++) {
     h ^= bytes[i];
     h = Math.imul(h, FNV_PRIME);

@@ -5,7 +5,7 @@ import { idfOf, impactOf } from "../index/scorer";
 import { TOKENIZER_VERSION } from "../text/tokenizer";
 import { fnv1aBytes, fnv1aString } from "../io/hash";
 import { writeFileAtomic } from "../io/atomic";
-import { checksumOf } from "./checksum";
+import { checksumLabel } from "./checksum";
 import {
   DAY_MS,
   DOCS_PER_CHUNK,
@@ -19,13 +19,44 @@ import {
 } from "./format";
 
 /**
- * The snapshot's bytes. Impacts are computed with the index's own scoring rules, which the
- * header records in place of `rules.scoring`.
- *
- * This runs on Obsidian's main thread after every edit, so it builds JSON text directly rather
- * than going through objects and JSON.stringify.
+ * The snapshot's bytes, in parts to be written in order. Impacts are computed with the index's
+ * own scoring rules, which the header records in place of `rules.scoring`.
  */
-export function serializeSnapshot(index: MemoryIndex, rules: RecallRules, now = new Date()): Buffer {
+export function serializeSnapshot(index: MemoryIndex, rules: RecallRules, now = new Date()): Buffer[] {
+  const steps = snapshotSteps(index, rules, now);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * The same bytes, built in slices of about `sliceMs` with `pause()` awaited between them. In
+ * Obsidian this runs on the main thread after edits; a large vault takes a second or more to
+ * serialise, and the window must not freeze meanwhile. The index must not change until it is done.
+ */
+export async function serializeSnapshotSliced(index: MemoryIndex, rules: RecallRules, pause: () => Promise<void>, sliceMs: number, now = new Date()): Promise<Buffer[]> {
+  const steps = snapshotSteps(index, rules, now);
+  let sliceStart = performance.now();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (performance.now() - sliceStart >= sliceMs) {
+      await pause();
+      sliceStart = performance.now();
+    }
+  }
+}
+
+// Steps between chances to pause: small enough that one step is far below a frame.
+const TERMS_PER_STEP = 500;
+const BYTES_PER_STEP = 1 << 20;
+
+/**
+ * Builds JSON text directly rather than through objects and JSON.stringify, and yields between
+ * steps so that a caller can spread the work out.
+ */
+function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date): Generator<void, Buffer[]> {
   // Dense ids in path order: the snapshot is the same bytes for the same vault, whatever the edit history.
   const docs = [...index.docs()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const dense = new Int32Array(index.idLimit).fill(-1);
@@ -34,11 +65,13 @@ export function serializeSnapshot(index: MemoryIndex, rules: RecallRules, now = 
     dense[d.id] = i;
     lengthFactor[i] = index.lengthFactor(d);
   });
+  yield;
 
   const shardCount = shardCountFor(index.termCount());
   const shards: string[][] = Array.from({ length: shardCount }, () => []);
   const pairs: [number, number][] = [];
   const list: number[] = [];
+  let n = 0;
   for (const [term, postings] of index.termEntries()) {
     const idf = idfOf(postings.size, docs.length);
     pairs.length = 0;
@@ -53,9 +86,14 @@ export function serializeSnapshot(index: MemoryIndex, rules: RecallRules, now = 
     list.length = 0;
     for (const [d, packed] of pairs) list.push(d, impactOf(packed, idf, lengthFactor[d], index.rules));
     shards[fnv1aString(term) % shardCount].push(JSON.stringify(term) + ":[" + list.join(",") + "]");
+    if (++n % TERMS_PER_STEP === 0) yield;
   }
 
-  const segments: Buffer[] = shards.map((entries) => Buffer.from("{" + entries.join(",") + "}\n", "utf8"));
+  const segments: Buffer[] = [];
+  for (const entries of shards) {
+    segments.push(Buffer.from("{" + entries.join(",") + "}\n", "utf8"));
+    if (segments.length % 64 === 0) yield;
+  }
   for (let i = 0; i < docs.length; i += DOCS_PER_CHUNK) {
     const chunk: DocChunkSegment = docs.slice(i, i + DOCS_PER_CHUNK).map((d) => [
       d.path,
@@ -66,19 +104,36 @@ export function serializeSnapshot(index: MemoryIndex, rules: RecallRules, now = 
       [...new Set(d.linkTargets.flatMap((t) => index.resolveLink(t)).map((id) => dense[id]))].filter((n) => n >= 0).sort((a, b) => a - b),
     ]);
     segments.push(Buffer.from(JSON.stringify(chunk) + "\n", "utf8"));
+    yield;
   }
 
   let offset = 0;
-  const records = segments.map((seg) => {
+  let hashed = 0;
+  const records: string[] = [];
+  for (const seg of segments) {
     // The trailing newline is not part of the segment's JSON or its hash.
-    const rec = hex(offset, 10) + hex(seg.length - 1, 8) + hex(fnv1aBytes(seg, 0, seg.length - 1), 8);
+    records.push(hex(offset, 10) + hex(seg.length - 1, 8) + hex(fnv1aBytes(seg, 0, seg.length - 1), 8));
     offset += seg.length;
-    return rec;
-  });
+    hashed += seg.length;
+    if (hashed >= BYTES_PER_STEP) {
+      hashed = 0;
+      yield;
+    }
+  }
   if (records.some((r) => r.length !== RECORD_WIDTH)) throw new Error("snapshot too large for its record format");
   const table = Buffer.from(records.join("") + "\n", "utf8");
 
-  const body = Buffer.concat([table, ...segments]);
+  const body = [table, ...segments];
+  let checksum: number | undefined;
+  hashed = 0;
+  for (const part of body) {
+    checksum = fnv1aBytes(part, 0, part.length, checksum);
+    hashed += part.length;
+    if (hashed >= BYTES_PER_STEP) {
+      hashed = 0;
+      yield;
+    }
+  }
   const header: SnapshotHeader = {
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
@@ -87,20 +142,30 @@ export function serializeSnapshot(index: MemoryIndex, rules: RecallRules, now = 
     terms: index.termCount(),
     shards: shardCount,
     docChunks: segments.length - shardCount,
-    bodyBytes: body.length,
-    checksum: checksumOf(body),
+    bodyBytes: offset + table.length,
+    checksum: checksumLabel(checksum ?? fnv1aBytes(table)),
     createdAt: now.toISOString(),
     rules: { ...rules, scoring: index.rules },
     index: index.indexOptions,
   };
-  return Buffer.concat([Buffer.from(JSON.stringify(header) + "\n", "utf8"), body]);
+  return [Buffer.from(JSON.stringify(header) + "\n", "utf8"), ...body];
 }
 
 export function writeSnapshot(path: string, index: MemoryIndex, rules: RecallRules, now = new Date()): SnapshotHeader {
-  const bytes = serializeSnapshot(index, rules, now);
-  writeFileAtomic(path, bytes);
-  const headerEnd = bytes.indexOf(0x0a);
-  return JSON.parse(bytes.subarray(0, headerEnd).toString("utf8")) as SnapshotHeader;
+  const parts = serializeSnapshot(index, rules, now);
+  writeFileAtomic(path, parts);
+  return headerOf(parts);
+}
+
+/** `writeSnapshot` in slices, for Obsidian's main thread: see serializeSnapshotSliced. */
+export async function writeSnapshotSliced(path: string, index: MemoryIndex, rules: RecallRules, pause: () => Promise<void>, sliceMs: number): Promise<SnapshotHeader> {
+  const parts = await serializeSnapshotSliced(index, rules, pause, sliceMs);
+  writeFileAtomic(path, parts);
+  return headerOf(parts);
+}
+
+function headerOf(parts: readonly Buffer[]): SnapshotHeader {
+  return JSON.parse(parts[0].toString("utf8")) as SnapshotHeader;
 }
 
 function hex(n: number, width: number): string {

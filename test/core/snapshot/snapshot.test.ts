@@ -7,7 +7,7 @@ import type { MemoryIndex } from "../../../src/core/index/memory-index";
 import { recall } from "../../../src/core/recall/recall";
 import { SnapshotError, SnapshotReader } from "../../../src/core/snapshot/read";
 import { verifySnapshot } from "../../../src/core/snapshot/verify";
-import { serializeSnapshot, writeSnapshot } from "../../../src/core/snapshot/write";
+import { serializeSnapshot, serializeSnapshotSliced, writeSnapshot, writeSnapshotSliced } from "../../../src/core/snapshot/write";
 import { TOKENIZER_VERSION } from "../../../src/core/text/tokenizer";
 import { CORPUS, SAMPLE_VAULT, tempDir } from "../../helpers";
 
@@ -62,9 +62,22 @@ describe("snapshot round trip", () => {
 
   it("is the same bytes for the same vault, whatever order cards were added in", () => {
     const now = new Date("2026-01-01T00:00:00Z");
-    const a = serializeSnapshot(sample, config.recall, now);
-    const b = serializeSnapshot(buildIndexFromDisk(SAMPLE_VAULT, config).index, config.recall, now);
+    const a = Buffer.concat(serializeSnapshot(sample, config.recall, now));
+    const b = Buffer.concat(serializeSnapshot(buildIndexFromDisk(SAMPLE_VAULT, config).index, config.recall, now));
     expect(a.equals(b)).toBe(true);
+  });
+
+  it("is the same bytes when built in slices, pausing between them", async () => {
+    const now = new Date("2026-01-01T00:00:00Z");
+    const { index } = buildIndexFromDisk(join(CORPUS, "en"), config);
+    let pauses = 0;
+    const sliced = await serializeSnapshotSliced(index, config.recall, () => new Promise<void>((r) => setTimeout(() => { pauses++; r(); }, 0)), 0, now);
+    expect(Buffer.concat(sliced).equals(Buffer.concat(serializeSnapshot(index, config.recall, now)))).toBe(true);
+    // Every step is a chance to pause: one per 500 terms, per 64 shards, per chunk of cards, per MB hashed.
+    expect(pauses).toBeGreaterThan(index.termCount() / 500);
+    const path = join(tempDir(), "snap.jsonl");
+    await writeSnapshotSliced(path, index, config.recall, () => Promise.resolve(), 5);
+    expect(verifySnapshot(path).cards).toBe(index.docCount);
   });
 });
 
