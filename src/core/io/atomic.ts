@@ -5,11 +5,15 @@ import { dirname } from "node:path";
 
 let counter = 0;
 
+/** pid + counter + time: two processes, or two writes in one process, never share a temp name. */
+export function tempPathFor(path: string): string {
+  return `${path}.${process.pid}.${counter++}.${Date.now().toString(36)}.tmp`;
+}
+
 /** `data` may be given in parts, written in order, so that a large file need not be joined in memory first. */
 export function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[]): void {
   mkdirSync(dirname(path), { recursive: true });
-  // pid + counter + time: two processes, or two writes in one process, never share a temp name.
-  const tmp = `${path}.${process.pid}.${counter++}.${Date.now().toString(36)}.tmp`;
+  const tmp = tempPathFor(path);
   const fd = openSync(tmp, "w");
   try {
     for (const part of typeof data === "string" ? [Buffer.from(data, "utf8")] : data instanceof Uint8Array ? [data] : data) writeAll(fd, part);

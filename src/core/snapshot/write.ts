@@ -5,6 +5,7 @@ import { idfOf, impactOf } from "../index/scorer";
 import { TOKENIZER_VERSION } from "../text/tokenizer";
 import { fnv1aBytes, fnv1aString } from "../io/hash";
 import { writeFileAtomic } from "../io/atomic";
+import { writeFileAtomicAsync } from "../io/atomic-async";
 import { checksumLabel } from "./checksum";
 import {
   DAY_MS,
@@ -160,7 +161,7 @@ export function writeSnapshot(path: string, index: MemoryIndex, rules: RecallRul
 /** `writeSnapshot` in slices, for Obsidian's main thread: see serializeSnapshotSliced. */
 export async function writeSnapshotSliced(path: string, index: MemoryIndex, rules: RecallRules, pause: () => Promise<void>, sliceMs: number): Promise<SnapshotHeader> {
   const parts = await serializeSnapshotSliced(index, rules, pause, sliceMs);
-  writeFileAtomic(path, parts);
+  await writeFileAtomicAsync(path, parts);
   return headerOf(parts);
 }
 

@@ -1,0 +1,35 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { writeFileAtomic } from "../../../src/core/io/atomic";
+import { writeFileAtomicAsync } from "../../../src/core/io/atomic-async";
+import { tempDir } from "../../helpers";
+
+const parts = [Buffer.from("head\n"), Buffer.alloc(3 << 20, 0x61), Buffer.from("\ntail 記憶\n")];
+const whole = Buffer.concat(parts);
+const temps = (dir: string): string[] => readdirSync(dir).filter((f) => f.endsWith(".tmp"));
+
+describe.each([
+  ["writeFileAtomic", async (path: string, data: readonly Uint8Array[]) => writeFileAtomic(path, data)],
+  ["writeFileAtomicAsync", writeFileAtomicAsync],
+])("%s", (_, write) => {
+  it("writes the parts in order, replacing the file whole, into folders it makes", async () => {
+    const dir = tempDir();
+    const path = join(dir, "deep", "er", "snapshot.jsonl");
+    await write(path, parts);
+    expect(readFileSync(path).equals(whole)).toBe(true);
+    await write(path, [Buffer.from("second")]);
+    expect(readFileSync(path, "utf8")).toBe("second");
+    expect(temps(join(dir, "deep", "er"))).toEqual([]);
+  });
+
+  it("leaves neither a temp file nor a changed target when it cannot finish", async () => {
+    const dir = tempDir();
+    // A folder where the file should go: the final rename fails.
+    mkdirSync(join(dir, "taken"));
+    writeFileSync(join(dir, "taken", "inside.md"), "keep");
+    await expect(write(join(dir, "taken"), parts)).rejects.toThrow();
+    expect(temps(dir)).toEqual([]);
+    expect(readFileSync(join(dir, "taken", "inside.md"), "utf8")).toBe("keep");
+  });
+});
