@@ -1,6 +1,6 @@
 /** The queue review sidebar: read what was queued, tick candidates, and make or extend a card by hand. */
 
-import { ItemView, Notice, TFile, normalizePath, type WorkspaceLeaf } from "obsidian";
+import { ItemView, Notice, TFile, debounce, normalizePath, type WorkspaceLeaf } from "obsidian";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseCard } from "../core/card/card";
@@ -16,6 +16,10 @@ export const QUEUE_VIEW_TYPE = "vault-memory-queue";
 // Hooks write the queue from outside Obsidian, where no vault event fires; a cheap look at the
 // folder every two seconds keeps the view current.
 const POLL_MS = 2000;
+// Reading every card for the similarity indexes yields to Obsidian this often, so a vault of
+// thousands of cards never freezes the window; edits are gathered for this long before a reload.
+const CARDS_PER_BATCH = 100;
+const RELOAD_DELAY_MS = 1000;
 
 interface CardIndexes {
   similar: SimilarCards;
@@ -26,7 +30,10 @@ export class QueueReviewView extends ItemView {
   private openSession: string | null = null;
   private ticked = new Set<string>();
   private signature = "";
-  private indexes: CardIndexes | null = null;
+  // Until the first read finishes, nothing is similar and nothing is a duplicate.
+  private indexes: CardIndexes = { similar: new SimilarCards([]), duplicates: new NearDuplicateIndex() };
+  private reloading: Promise<void> | null = null;
+  private reloadAgain = false;
   private banner = "";
 
   constructor(
@@ -56,9 +63,44 @@ export class QueueReviewView extends ItemView {
     this.signature = this.queueSignature();
     this.registerInterval(window.setInterval(() => this.checkForChanges(), POLL_MS));
     // Card edits change what is similar and what is a duplicate.
-    this.registerEvent(this.app.vault.on("modify", () => (this.indexes = null)));
-    this.registerEvent(this.app.vault.on("create", () => (this.indexes = null)));
+    const reload = debounce(() => void this.reloadIndexes(), RELOAD_DELAY_MS, true);
+    this.registerEvent(this.app.vault.on("modify", () => reload()));
+    this.registerEvent(this.app.vault.on("create", () => reload()));
+    this.registerEvent(this.app.vault.on("delete", () => reload()));
+    this.registerEvent(this.app.vault.on("rename", () => reload()));
+    await this.reloadIndexes();
     this.render();
+  }
+
+  /**
+   * Reads every card through Obsidian's cache, in batches, and swaps the new indexes in whole.
+   * The old ones serve meanwhile: a suggestion a second stale costs nothing, a freeze does.
+   */
+  private reloadIndexes(): Promise<void> {
+    if (this.reloading) {
+      this.reloadAgain = true;
+      return this.reloading;
+    }
+    this.reloading = (async () => {
+      do {
+        this.reloadAgain = false;
+        const files = this.app.vault.getMarkdownFiles().filter((f) => this.isCard(f.path));
+        const cards = [];
+        for (let i = 0; i < files.length; i++) {
+          try {
+            cards.push(parseCard(files[i].path, await this.app.vault.cachedRead(files[i]), files[i].stat.mtime));
+          } catch {
+            // A card that cannot be read is left out of the suggestions; lint reports it.
+          }
+          if ((i + 1) % CARDS_PER_BATCH === 0) await new Promise((r) => window.setTimeout(r, 0));
+        }
+        const duplicates = new NearDuplicateIndex();
+        for (const c of cards) duplicates.add(c.path, c.body);
+        this.indexes = { similar: new SimilarCards(cards.map((c) => ({ path: c.path, name: c.name, description: c.description, body: c.body }))), duplicates };
+      } while (this.reloadAgain);
+      this.reloading = null;
+    })();
+    return this.reloading;
   }
 
   /** Re-renders if the queue changed on disk; keeps the open entry and its ticks where it can. */
@@ -267,14 +309,6 @@ export class QueueReviewView extends ItemView {
   }
 
   private cardIndexes(): CardIndexes {
-    if (this.indexes) return this.indexes;
-    const cards = this.app.vault.getMarkdownFiles().filter((f) => this.isCard(f.path)).map((f) => {
-      const abs = join(this.vaultPath, f.path);
-      return parseCard(f.path, readFileSync(abs, "utf8"), f.stat.mtime);
-    });
-    const duplicates = new NearDuplicateIndex();
-    for (const c of cards) duplicates.add(c.path, c.body);
-    this.indexes = { similar: new SimilarCards(cards.map((c) => ({ path: c.path, name: c.name, description: c.description, body: c.body }))), duplicates };
     return this.indexes;
   }
 

@@ -133,6 +133,23 @@ describe("queue review sidebar", () => {
     expect(listHandled(vault)[0].outcome).toEqual({ action: "extended", detail: "reference/vite-custom-domain-base.md" });
   });
 
+  it("reads cards through Obsidian in the background, and follows new and deleted cards", async () => {
+    const suggested = () => [...view.contentEl.querySelectorAll(".vault-memory-suggestion span")].map((s) => s.textContent);
+    const reopen = () => {
+      button("Back to the queue").click();
+      items()[1].click();
+    };
+    items()[1].click();
+    expect(suggested()).toContain("reference/vite-custom-domain-base.md");
+    await app.vault.create("reference/vite-cname-pages.md", "---\nname: vite CNAME on Pages\ndescription: vite base 路径 and CNAME\n---\nvite 部署 base 路径 CNAME public GitHub Pages 决定");
+    await app.vault.delete(app.vault.getFileByPath("reference/vite-custom-domain-base.md")!);
+    // Edits are gathered for a second, then the cards are read again.
+    await until(() => {
+      reopen();
+      return suggested().includes("reference/vite-cname-pages.md") && !suggested().includes("reference/vite-custom-domain-base.md");
+    });
+  });
+
   it("skips with a reason, and restores", () => {
     items()[1].click();
     view.contentEl.querySelector<HTMLInputElement>("input[placeholder='Reason (optional)']")!.value = "already known";
