@@ -17,7 +17,10 @@ export interface TranscriptSummary {
   lastTimestamp: string;
   gitBranch: string;
   cwd: string;
+  /** The conversation, less turns from its middle once it held more than MAX_KEPT_CHARS. */
   turns: Turn[];
+  /** Turns left out of `turns` to stay within that bound. */
+  omittedTurns: number;
 }
 
 const CHUNK = 1 << 20;
@@ -28,12 +31,17 @@ const USER = Buffer.from('"type":"user"');
 const ASSISTANT = Buffer.from('"type":"assistant"');
 // Past this a line is a tool result or a pasted file, not something a card is made from.
 const MAX_TURN_CHARS = 20_000;
+// A hook's memory must not grow with a conversation that runs for days: past this much text the
+// turns after the opening ones go first, since the start says what the session was about and
+// the end what it came to, and the condensed inbox keeps only those two anyway.
+const MAX_KEPT_CHARS = 4_000_000;
+const HEAD_CHARS = 1_000_000;
 
 /** Reads the transcript at `path`. Unknown and malformed lines are skipped, never fatal. */
 export function readTranscript(path: string): TranscriptSummary {
-  const summary: TranscriptSummary = { prompts: 0, assistantChars: 0, firstTimestamp: "", lastTimestamp: "", gitBranch: "", cwd: "", turns: [] };
+  const summary: TranscriptSummary = { prompts: 0, assistantChars: 0, firstTimestamp: "", lastTimestamp: "", gitBranch: "", cwd: "", turns: [], omittedTurns: 0 };
   const seenUuids = new Set<string>();
-  const assistantText = new Map<string, Turn>();
+  const state: ReadState = { seen: seenUuids, lastAssistant: undefined, kept: 0 };
   const fd = openSync(path, "r");
   try {
     const buf = Buffer.allocUnsafe(CHUNK);
@@ -48,12 +56,12 @@ export function readTranscript(path: string): TranscriptSummary {
         const piece = buf.subarray(start, nl);
         const line = carry.length > 0 ? Buffer.concat([...carry, piece]) : piece;
         carry = [];
-        handleLine(line, summary, seenUuids, assistantText);
+        handleLine(line, summary, state);
         start = nl + 1;
       }
       if (start < n) carry.push(Buffer.from(buf.subarray(start, n)));
     }
-    if (carry.length > 0) handleLine(Buffer.concat(carry), summary, seenUuids, assistantText);
+    if (carry.length > 0) handleLine(Buffer.concat(carry), summary, state);
   } finally {
     closeSync(fd);
   }
@@ -62,7 +70,16 @@ export function readTranscript(path: string): TranscriptSummary {
 
 type Json = Record<string, unknown>;
 
-function handleLine(line: Buffer, s: TranscriptSummary, seen: Set<string>, assistantText: Map<string, Turn>): void {
+interface ReadState {
+  seen: Set<string>;
+  /** Only the latest reply can still grow: its message id and turn. */
+  lastAssistant: { id: string; turn: Turn } | undefined;
+  /** Characters of text in the kept turns. */
+  kept: number;
+}
+
+function handleLine(line: Buffer, s: TranscriptSummary, state: ReadState): void {
+  const seen = state.seen;
   if (line.indexOf(USER) < 0 && line.indexOf(ASSISTANT) < 0) return;
   let entry: Json;
   try {
@@ -89,7 +106,7 @@ function handleLine(line: Buffer, s: TranscriptSummary, seen: Set<string>, assis
   if (entry.type === "user") {
     const text = realPromptText(entry, message);
     if (text === undefined) return;
-    s.turns.push({ role: "user", text: text.slice(0, MAX_TURN_CHARS), prompt: s.prompts });
+    keep(s, state, { role: "user", text: text.slice(0, MAX_TURN_CHARS), prompt: s.prompts });
     s.prompts++;
   } else if (entry.type === "assistant") {
     const text = textBlocks(message.content);
@@ -97,15 +114,30 @@ function handleLine(line: Buffer, s: TranscriptSummary, seen: Set<string>, assis
     s.assistantChars += text.length;
     // One response is written as one line per content block; join them by message id.
     const id = typeof message.id === "string" ? message.id : uuid;
-    const turn = assistantText.get(id);
-    if (turn && turn === s.turns[s.turns.length - 1]) {
-      turn.text = (turn.text + "\n" + text).slice(0, MAX_TURN_CHARS);
+    const last = state.lastAssistant;
+    if (last && last.id === id && last.turn === s.turns[s.turns.length - 1]) {
+      const before = last.turn.text.length;
+      last.turn.text = (last.turn.text + "\n" + text).slice(0, MAX_TURN_CHARS);
+      state.kept += last.turn.text.length - before;
     } else {
-      const t: Turn = { role: "assistant", text: text.slice(0, MAX_TURN_CHARS), prompt: Math.max(0, s.prompts - 1) };
-      assistantText.set(id, t);
-      s.turns.push(t);
+      const turn: Turn = { role: "assistant", text: text.slice(0, MAX_TURN_CHARS), prompt: Math.max(0, s.prompts - 1) };
+      state.lastAssistant = { id, turn };
+      keep(s, state, turn);
     }
   }
+}
+
+/** Adds a turn; past the bound, drops the oldest turns after the opening ones. */
+function keep(s: TranscriptSummary, state: ReadState, turn: Turn): void {
+  s.turns.push(turn);
+  state.kept += turn.text.length;
+  if (state.kept <= MAX_KEPT_CHARS) return;
+  let head = 0;
+  for (let chars = 0; head < s.turns.length - 1 && chars + s.turns[head].text.length <= HEAD_CHARS; head++) chars += s.turns[head].text.length;
+  let drop = 0;
+  while (state.kept > MAX_KEPT_CHARS && head + drop < s.turns.length - 1) state.kept -= s.turns[head + drop++].text.length;
+  s.turns.splice(head, drop);
+  s.omittedTurns += drop;
 }
 
 /** The prompt's text if the line is a prompt the person typed, by Claude Code's own rule. */

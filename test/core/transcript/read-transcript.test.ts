@@ -69,4 +69,27 @@ describe("assistant text", () => {
     expect(t.prompts).toBe(2);
     expect(t.assistantChars).toBe(long.length);
   });
+
+  it("keeps at most about 4 million characters of turns, dropping from the middle", () => {
+    // 600 exchanges of 15,000 characters each: 9 million characters of conversation.
+    const lines = [line.prompt("OPENING what this session is about")];
+    for (let i = 0; i < 600; i++) lines.push(line.reply(`reply ${i} ` + "x".repeat(15_000)), line.prompt(`prompt ${i + 1}`));
+    lines.push(line.reply("CLOSING what it came to"));
+    const t = read(lines);
+    const kept = t.turns.reduce((n, turn) => n + turn.text.length, 0);
+    expect(kept).toBeLessThanOrEqual(4_000_000);
+    expect(kept).toBeGreaterThan(3_900_000);
+    expect(t.turns[0].text).toContain("OPENING");
+    expect(t.turns.at(-1)?.text).toBe("CLOSING what it came to");
+    expect(t.turns.length + t.omittedTurns).toBe(1202);
+    // The counts are of the whole conversation, whatever was kept.
+    expect(t.prompts).toBe(601);
+    expect(t.assistantChars).toBeGreaterThan(9_000_000);
+    // What is kept is the opening stretch and an unbroken run up to the end.
+    const replies = t.turns.map((x) => /^reply (\d+)/.exec(x.text)?.[1]).filter(Boolean).map(Number);
+    const gap = replies.findIndex((r, i) => i > 0 && r !== replies[i - 1] + 1);
+    expect(gap).toBeGreaterThan(0);
+    expect(replies.slice(gap).every((r, i, a) => i === 0 || r === a[i - 1] + 1)).toBe(true);
+    expect(replies.at(-1)).toBe(599);
+  });
 });
