@@ -44,6 +44,9 @@ export class VaultMemorySettingTab extends PluginSettingTab {
     this.threshold("Minimum matched words", "A card must match at least this many different words of the prompt.", "minMatchedTerms");
     this.threshold("Maximum cards", "At most this many cards per prompt.", "maxCards");
     this.number("Character cap", "Hard limit on what recall adds to a prompt.", s.recall.maxChars, (n) => (s.recall.maxChars = n));
+    this.text("Synonyms note", "A note of words that mean the same, one group per line, comma-separated. The nightly digest adds the words you used. Leave empty for none.", s.index.synonymsNote, (v) => {
+      s.index.synonymsNote = v.trim();
+    });
 
     new Setting(containerEl).setName("Queue").setHeading();
     this.number("Minimum prompts", "Queue a conversation once you have asked at least this many real prompts.", s.queue.minPrompts, (n) => (s.queue.minPrompts = n));

@@ -25,6 +25,11 @@ describe("settings tab", () => {
     time.value = "04:30";
     time.dispatchEvent(new Event("input"));
     expect(settings.digest.time).toBe("04:30");
+    const synonyms = field("Synonyms note").querySelector("input")!;
+    expect(synonyms.value).toBe("meta/synonyms.md");
+    synonyms.value = " meta/words.md ";
+    synonyms.dispatchEvent(new Event("input"));
+    expect(settings.index.synonymsNote).toBe("meta/words.md");
     const toggle = field("orphan").querySelector<HTMLElement>(".checkbox-container")!;
     toggle.click();
     expect(settings.lint.disabled).toEqual(["orphan"]);
