@@ -4,7 +4,7 @@
  * A third row per set ranks without any threshold: how good the order alone is, whatever is shown.
  */
 
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultConfig } from "../src/core/config";
@@ -71,16 +71,19 @@ function measure(rank: Ranker, questions: Question[], chitchat: string[]): Metri
   return { hit5: hits / questions.length, mrr: rr / questions.length, silence: silent / chitchat.length, cards: injected / questions.length, misses };
 }
 
-// Chit-chat written in two rounds; the second, like the held-out questions, after the ranking was tuned.
-const chitchat = [...(queries("chitchat.json") as string[]), ...(queries("chitchat-heldout.json") as string[])];
-const sets: [string, string, Question[]][] = [["sample vault", join(root, "sample-vault"), queries("sample.json") as Question[]]];
-for (const lang of ["en", "zh"]) {
-  sets.push([`obsidian-help/${lang}`, join(corpus, lang), queries(`${lang}.json`) as Question[]]);
-  // Written blind to the ranker, after it was tuned on the set above: the honest figure.
-  if (existsSync(join(root, "eval", "queries", `${lang}-heldout.json`))) {
-    sets.push([`obsidian-help/${lang} (held out)`, join(corpus, lang), queries(`${lang}-heldout.json`) as Question[]]);
-  }
-}
+// Chit-chat written in rounds; the later ones, like the held-out questions, after the ranking was tuned.
+const chitchat = ["chitchat.json", "chitchat-heldout.json", "chitchat-ja.json"].flatMap((f) => queries(f) as string[]);
+// "(held out)" sets were written blind to the ranker, after it was tuned on the others: the honest figures.
+const SETS: [label: string, vault: string, file: string][] = [
+  ["sample vault", join(root, "sample-vault"), "sample.json"],
+  ["obsidian-help/en", join(corpus, "en"), "en.json"],
+  ["obsidian-help/en (held out)", join(corpus, "en"), "en-heldout.json"],
+  ["obsidian-help/zh", join(corpus, "zh"), "zh.json"],
+  ["obsidian-help/zh (held out)", join(corpus, "zh"), "zh-heldout.json"],
+  ["obsidian-help/zh-TW (held out)", join(corpus, "zh-TW"), "zh-TW-heldout.json"],
+  ["obsidian-help/ja (held out)", join(corpus, "ja"), "ja-heldout.json"],
+];
+const sets = SETS.map(([label, vault, file]): [string, string, Question[]] => [label, vault, queries(file) as Question[]]);
 const verbose = process.argv.includes("--misses");
 console.log(`${chitchat.length} chit-chat prompts per vault; goal: hit@5 ≥ 0.90, MRR ≥ 0.80, silence 100%, ≤ 3 cards\n`);
 console.log("| vault | questions | ranking | hit@5 | MRR | chit-chat silent | cards per prompt |");

@@ -14,6 +14,8 @@ import { isIndexable, type ScopeRules } from "./vault/scan";
 export interface IndexSettings {
   stem: boolean;
   foldChinese: boolean;
+  /** Cut Japanese where the script changes and leave out hiragana, which is mostly grammar. */
+  splitKana: boolean;
   /** 0 turns prefix matching off. */
   prefixLength: number;
   /** Vault-relative path of the synonyms note; "" for none. */
@@ -40,7 +42,7 @@ export function defaultConfig(): VaultMemoryConfig {
       maxChars: DEFAULT_MAX_CHARS,
       signals: { ...DEFAULT_SIGNALS, typeWeights: { ...DEFAULT_SIGNALS.typeWeights } },
     },
-    index: { stem: true, foldChinese: true, prefixLength: 5, synonymsNote: "meta/synonyms.md" },
+    index: { stem: true, foldChinese: true, splitKana: true, prefixLength: 5, synonymsNote: "meta/synonyms.md" },
     queue: { ...DEFAULT_QUEUE_RULES, excludeProjects: [] },
     lint: { ...DEFAULT_LINT_SETTINGS, disabled: [], excludeFolders: [...DEFAULT_LINT_SETTINGS.excludeFolders] },
     digest: { ...DEFAULT_DIGEST, command: [...DEFAULT_DIGEST.command] },
@@ -113,7 +115,7 @@ export function mergeConfig(raw: unknown, problems: string[] = []): VaultMemoryC
   }
   if (isObject(raw.index)) {
     const i = raw.index;
-    for (const key of ["stem", "foldChinese"] as const) {
+    for (const key of ["stem", "foldChinese", "splitKana"] as const) {
       if (typeof i[key] === "boolean") cfg.index[key] = i[key];
       else if (i[key] !== undefined) problems.push(`index.${key} must be true or false`);
     }
@@ -161,7 +163,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** The index options a config asks for, with the synonyms read from the vault's note. */
 export function indexOptionsOf(settings: IndexSettings, synonymsNoteText: string | undefined): IndexOptions {
   return {
-    tokenizer: { stem: settings.stem, foldChinese: settings.foldChinese },
+    tokenizer: { stem: settings.stem, foldChinese: settings.foldChinese, splitKana: settings.splitKana },
     prefixLength: settings.prefixLength,
     synonyms: synonymsNoteText ? parseSynonyms(synonymsNoteText) : [],
   };

@@ -18,6 +18,8 @@ const SETS: [file: string, vault: string][] = [
   ["en-heldout.json", join(CORPUS, "en")],
   ["zh.json", join(CORPUS, "zh")],
   ["zh-heldout.json", join(CORPUS, "zh")],
+  ["zh-TW-heldout.json", join(CORPUS, "zh-TW")],
+  ["ja-heldout.json", join(CORPUS, "ja")],
 ];
 
 describe("evaluation question sets", () => {
@@ -37,7 +39,7 @@ describe("evaluation question sets", () => {
     const count = (lang: string): number => (read(`${lang}.json`) as Question[]).length + (read(`${lang}-heldout.json`) as Question[]).length;
     expect(count("en")).toBeGreaterThanOrEqual(60);
     expect(count("zh")).toBeGreaterThanOrEqual(60);
-    const chitchat = [...(read("chitchat.json") as string[]), ...(read("chitchat-heldout.json") as string[])];
+    const chitchat = ["chitchat.json", "chitchat-heldout.json", "chitchat-ja.json"].flatMap((f) => read(f) as string[]);
     expect(chitchat.length).toBeGreaterThanOrEqual(20);
     expect(new Set(chitchat).size).toBe(chitchat.length);
   });

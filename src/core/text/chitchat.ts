@@ -4,7 +4,11 @@ import { ACKNOWLEDGEMENT_WORDS } from "./stopwords";
 
 // Openers in Chinese and Japanese, matched at the start of the prompt since they are not words
 // the tokenizer keeps apart.
-const CJK_OPENERS = ["好的", "好吧", "好", "收到", "谢谢", "謝謝", "多谢", "多謝", "可以", "行", "嗯", "对", "對", "没问题", "沒問題", "不用了", "了解", "明白", "ok", "はい", "ありがとう"];
+const CJK_OPENERS = [
+  ...["好的", "好吧", "好", "收到", "谢谢", "謝謝", "多谢", "多謝", "可以", "行", "嗯", "对", "對", "没问题", "沒問題", "不用了", "了解", "明白", "ok"],
+  ...["早上好", "你好", "辛苦了", "辛苦啦"],
+  ...["はい", "ありがとう", "了解", "承知", "なるほど", "おはよう", "こんにちは", "こんばんは", "お疲れ", "よろしく", "大丈夫"],
+];
 
 // English openers of more than one word, each of whose words alone may start a real question
 // ("never", "got", "all").

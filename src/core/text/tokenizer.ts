@@ -6,7 +6,7 @@ import { REGIONAL_PHRASES, T2S_PAIRS } from "./t2s-table";
 
 // Bumped whenever the terms produced for the same text change, so that a snapshot built by an
 // older tokenizer is refused instead of silently matching nothing.
-export const TOKENIZER_VERSION = 3;
+export const TOKENIZER_VERSION = 4;
 
 export interface TokenizerOptions {
   /** Fold English inflections: "notes" and "note", "deleted" and "delete" become one term. */
@@ -16,11 +16,16 @@ export interface TokenizerOptions {
    * mainland's (連結 → 链接, 外掛 → 插件), so one vault can hold both.
    */
   foldChinese: boolean;
+  /**
+   * Cut Japanese where the script changes (漢字, カタカナ, ひらがな) and leave out the hiragana
+   * runs: they are particles and endings ("ここまでにしましょう"), and their pairs match anything.
+   */
+  splitKana: boolean;
 }
 
 /** The user's original rules, kept for the evaluation's side-by-side baseline. */
-export const PLAIN_TOKENIZER: TokenizerOptions = { stem: false, foldChinese: false };
-export const DEFAULT_TOKENIZER: TokenizerOptions = { stem: true, foldChinese: true };
+export const PLAIN_TOKENIZER: TokenizerOptions = { stem: false, foldChinese: false, splitKana: false };
+export const DEFAULT_TOKENIZER: TokenizerOptions = { stem: true, foldChinese: true, splitKana: true };
 
 // Words longer than this are hashes, base64 or minified code: noise that bloats the index.
 const MAX_WORD_LENGTH = 40;
@@ -124,6 +129,40 @@ function emitCjkRun(run: string, options: TokenizerOptions, emit: (term: string)
     for (let i = 0; i < chars.length; i++) chars[i] = table.get(chars[i]) ?? chars[i];
     chars = foldRegionalWords(chars);
   }
+  if (options.splitKana && hasKana(run)) {
+    let start = 0;
+    for (let i = 1; i <= chars.length; i++) {
+      if (i < chars.length && scriptOf(chars[i]) === scriptOf(chars[start])) continue;
+      if (scriptOf(chars[start]) !== HIRAGANA) emitPairs(chars.slice(start, i), emit);
+      start = i;
+    }
+    return;
+  }
+  emitPairs(chars, emit);
+}
+
+const HIRAGANA = 1;
+const KATAKANA = 2;
+const OTHER = 0;
+
+function scriptOf(ch: string): number {
+  const cp = ch.charCodeAt(0);
+  if (cp >= 0x3040 && cp <= 0x309f) return HIRAGANA;
+  // The prolonged sound mark belongs with the katakana it lengthens (ノート).
+  if ((cp >= 0x30a0 && cp <= 0x30ff) || (cp >= 0x31f0 && cp <= 0x31ff)) return KATAKANA;
+  return OTHER;
+}
+
+// Chinese has no kana: a run without any is cut into pairs whole, as before.
+function hasKana(run: string): boolean {
+  for (let i = 0; i < run.length; i++) {
+    const c = run.charCodeAt(i);
+    if ((c >= 0x3040 && c <= 0x30ff) || (c >= 0x31f0 && c <= 0x31ff)) return true;
+  }
+  return false;
+}
+
+function emitPairs(chars: readonly string[], emit: (term: string) => void): void {
   if (chars.length === 1) {
     if (!CJK_STOP_TERMS.has(chars[0])) emit(chars[0]);
     return;

@@ -221,7 +221,7 @@ describe("language handling", () => {
     expect(requiredMatches(5, 2)).toBe(2);
   });
 
-  it.each(["ok continue", "Great, that worked — go ahead", "好的继续", "收到，繼續吧", "thanks!", "never mind, I renamed the file", "Got it."])("treats %j as an acknowledgement", (p) => {
+  it.each(["ok continue", "Great, that worked — go ahead", "好的继续", "收到，繼續吧", "thanks!", "never mind, I renamed the file", "Got it.", "おはよう！今日もよろしく", "なるほど、了解です"])("treats %j as an acknowledgement", (p) => {
     expect(isAcknowledgement(p)).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PLAIN_TOKENIZER, tokenize, uniqueTerms } from "../../../src/core/text/tokenizer";
+import { DEFAULT_TOKENIZER, PLAIN_TOKENIZER, tokenize, uniqueTerms } from "../../../src/core/text/tokenizer";
 
 describe("tokenize", () => {
   it.each([
@@ -29,6 +29,21 @@ describe("tokenize", () => {
   it("gives nothing for chit-chat in either language", () => {
     expect(uniqueTerms("好的继续")).toEqual([]);
     expect(uniqueTerms("好的，繼續")).toEqual([]);
+  });
+
+  it.each([
+    ["hiragana is grammar and goes", "ここまでにしましょう", []],
+    ["katakana and kanji runs are cut apart", "ノートのリンクを貼る", ["ノー", "ート", "リン", "ンク", "貼"]],
+    ["the prolonged sound mark stays with its katakana", "サーバー設定", ["サー", "ーバ", "バー", "設定"]],
+    ["kanji words keep their pairs", "機械学習のノート", ["機械", "械学", "学習", "ノー", "ート"]],
+    ["Chinese is untouched", "机器学习的笔记", ["机器", "器学", "学习", "笔记"]],
+  ])("Japanese: %s", (_, text, expected) => {
+    expect(tokenize(text, { ...DEFAULT_TOKENIZER, foldChinese: false })).toEqual(expected);
+  });
+
+  it("cuts Japanese into pairs across scripts when splitKana is off, as the user's rules did", () => {
+    expect(tokenize("ノートを", { ...DEFAULT_TOKENIZER, foldChinese: false, splitKana: false })).toEqual(["ノー", "ート"]);
+    expect(tokenize("ここまで", PLAIN_TOKENIZER)).toEqual(["ここ", "こま"]);
   });
 
   it("counts duplicates in tokenize and not in uniqueTerms", () => {
