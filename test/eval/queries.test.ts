@@ -19,6 +19,7 @@ const SETS: [file: string, vault: string][] = [
   ["zh.json", join(CORPUS, "zh")],
   ["zh-heldout.json", join(CORPUS, "zh")],
   ["zh-TW-heldout.json", join(CORPUS, "zh-TW")],
+  ["ja.json", join(CORPUS, "ja")],
   ["ja-heldout.json", join(CORPUS, "ja")],
 ];
 
@@ -39,7 +40,7 @@ describe("evaluation question sets", () => {
     const count = (lang: string): number => (read(`${lang}.json`) as Question[]).length + (read(`${lang}-heldout.json`) as Question[]).length;
     expect(count("en")).toBeGreaterThanOrEqual(60);
     expect(count("zh")).toBeGreaterThanOrEqual(60);
-    const chitchat = ["chitchat.json", "chitchat-heldout.json", "chitchat-ja.json"].flatMap((f) => read(f) as string[]);
+    const chitchat = ["chitchat.json", "chitchat-heldout.json", "chitchat-ja.json", "chitchat-ja-heldout.json"].flatMap((f) => read(f) as string[]);
     expect(chitchat.length).toBeGreaterThanOrEqual(20);
     expect(new Set(chitchat).size).toBe(chitchat.length);
   });
