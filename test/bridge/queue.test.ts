@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listPending, queueDirs } from "../../src/core/queue/queue-store";
-import { BRIDGE, runBridge, tempDir } from "../helpers";
+import { vaultFiles } from "../../src/core/paths";
+import { BRIDGE, copyVault, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
 import { jsonl, line } from "../fixtures/transcript";
 
 const LONG = "A reply long enough to count as real work in this conversation, with details.";
@@ -79,5 +80,29 @@ describe("remind as the SessionStart hook", () => {
     expect(r.stdout).toMatch(/^Vault Memory: 1 conversation waits to become cards \(oldest queued less than an hour ago\); the nightly digest has not run yet\.\n$/);
     writeFileSync(join(vault, ".vault-memory", "digest-status.json"), JSON.stringify({ finishedAt: new Date(Date.now() - 5 * 3_600_000).toISOString(), ok: false, error: "quota exceeded" }));
     expect(runBridge(["remind", "--vault", vault], "{}").stdout).toContain("the nightly digest failed 5 hours ago (quota exceeded)");
+  });
+
+  it("rebuilds a snapshot recall cannot use, and leaves a file that is not one alone", () => {
+    const vault = copyVault(SAMPLE_VAULT);
+    const snapshot = vaultFiles.snapshot(vault);
+    const recallOf = () => runBridge(["recall", "--vault", vault], JSON.stringify({ prompt: "为什么排程跑不起来", session_id: `s-${Math.random()}` })).stdout;
+    runBridge(["index", "--vault", vault]);
+    const bytes = readFileSync(snapshot, "utf8");
+    for (const broken of [
+      bytes.replace(/"tokenizer":\d+/, '"tokenizer":1'), // written by an older release
+      bytes.slice(0, bytes.length - 100), // cut short
+      null, // missing
+    ]) {
+      if (broken === null) unlinkSync(snapshot);
+      else writeFileSync(snapshot, broken);
+      expect(recallOf()).toBe("");
+      expect(runBridge(["remind", "--vault", vault], "{}")).toEqual({ status: 0, stdout: "", stderr: "" });
+      expect(recallOf()).toContain("launchd-cron-path.md");
+    }
+    expect(readFileSync(vaultFiles.log(vault), "utf8")).toMatch(/rebuilt the recall snapshot \(tokenizer-mismatch\): 15 cards/);
+    // Another tool's JSON at our path is not ours to replace.
+    writeFileSync(snapshot, '{"format":"someone-elses-index"}\n');
+    runBridge(["remind", "--vault", vault], "{}");
+    expect(readFileSync(snapshot, "utf8")).toBe('{"format":"someone-elses-index"}\n');
   });
 });

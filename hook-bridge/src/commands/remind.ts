@@ -1,4 +1,8 @@
-/** `remind`: the SessionStart hook. One short line when conversations wait in the queue. */
+/**
+ * `remind`: the SessionStart hook. One short line when conversations wait in the queue; and a
+ * snapshot that recall cannot use (missing, damaged, or written by an older release) is rebuilt,
+ * so recall does not stay silent until Obsidian next opens.
+ */
 
 import { readFileSync, writeSync } from "node:fs";
 import type { Args } from "../args";
@@ -6,6 +10,11 @@ import { vaultFlag } from "../vault";
 import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
 import { listPending } from "../../../src/core/queue/queue-store";
+import { loadConfig } from "../../../src/core/config";
+import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
+import { SnapshotError, type SnapshotProblem } from "../../../src/core/snapshot/read";
+import { verifySnapshot } from "../../../src/core/snapshot/verify";
+import { writeSnapshot } from "../../../src/core/snapshot/write";
 
 interface DigestStatus {
   finishedAt?: string;
@@ -18,12 +27,34 @@ export function remindCommand(args: Args, now = new Date()): number {
   try {
     const vault = vaultFlag(args);
     logPath = vaultFiles.log(vault);
+    const log = logPath;
+    repairSnapshot(vault, (message) => appendLog(log, "remind", message));
     const text = reminder(vault, now);
     if (text) writeSync(1, text + "\n");
   } catch (err) {
     if (logPath) appendLog(logPath, "remind", err instanceof Error ? err.message : String(err));
   }
   return 0;
+}
+
+/** Rebuilds the snapshot when recall could not use it; a file that is not ours is left alone. */
+export function repairSnapshot(vault: string, log: (message: string) => void): void {
+  const path = vaultFiles.snapshot(vault);
+  let problem: SnapshotProblem;
+  try {
+    verifySnapshot(path);
+    return;
+  } catch (err) {
+    if (!(err instanceof SnapshotError)) throw err;
+    problem = err.problem;
+  }
+  // Someone else's file at our path, or one we may not read, is not ours to replace.
+  if (problem === "not-a-snapshot" || problem === "unreadable") return;
+  const started = performance.now();
+  const config = loadConfig(vaultFiles.config(vault));
+  const { index } = buildIndexFromDisk(vault, config);
+  writeSnapshot(path, index, config.recall);
+  log(`rebuilt the recall snapshot (${problem}): ${index.docCount} cards in ${((performance.now() - started) / 1000).toFixed(2)} s`);
 }
 
 export function reminder(vault: string, now: Date): string {
