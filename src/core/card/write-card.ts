@@ -1,6 +1,6 @@
 /** Writes a new card's frontmatter in the schema, the same way for the sidebar and the digest. */
 
-import { stringify as yaml } from "../queue/yaml-line";
+import { stringify as yaml, stringifyList as yamlList } from "../queue/yaml-line";
 
 export interface NewCardFields {
   name: string;
@@ -20,8 +20,8 @@ export function cardFrontmatter(f: NewCardFields): string {
     `name: ${yaml(f.name)}`,
     `description: ${yaml(f.description)}`,
     `type: ${yaml(f.type)}`,
-    `tags: [${f.tags.map(yaml).join(", ")}]`,
-    ...(f.aliases?.length ? [`aliases: [${f.aliases.map(yaml).join(", ")}]`] : []),
+    `tags: ${yamlList(f.tags)}`,
+    ...(f.aliases?.length ? [`aliases: ${yamlList(f.aliases)}`] : []),
     ...(f.project ? [`project: ${yaml(f.project)}`] : []),
     `source: ${yaml(`session ${f.sessionId}`)}`,
     `updated: ${f.date}`,

@@ -7,3 +7,14 @@ export function stringify(value: string): string {
   const v = value.replace(/\r?\n/g, " ");
   return NEEDS_QUOTES.test(v) || /[:#"\\]/.test(v) ? JSON.stringify(v) : v;
 }
+
+/** One item of a flow sequence (`[a, b]`): there a comma or bracket would end or split the item. */
+export function stringifyItem(value: string): string {
+  const v = stringify(value);
+  return v.startsWith('"') || !/[,[\]{}]/.test(v) ? v : JSON.stringify(v);
+}
+
+/** A flow sequence of strings, each item quoted as it needs. */
+export function stringifyList(values: readonly string[]): string {
+  return `[${values.map(stringifyItem).join(", ")}]`;
+}
