@@ -7,7 +7,7 @@ import { addRelatedLink, appendDated } from "../card/related";
 import { writeFileAtomic } from "../io/atomic";
 import { cardFrontmatter } from "../card/write-card";
 import { AnswerError, type DigestAction } from "./answer";
-import { addSynonymGroups, synonymsNotePath } from "./synonyms";
+import { addSynonymGroups } from "./synonyms";
 
 export interface Applied {
   action: "created" | "extended" | "skipped";
@@ -35,15 +35,17 @@ export interface ApplyContext {
 
 export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
   if (a.action === "skip") return { action: "skipped", path: "", detail: a.reason, linked: [], synonyms: [] };
-  // Checked before anything is written, so a bad setting fails the entry without a half-done card.
-  if ((a.synonyms?.length ?? 0) > 0 && ctx.synonymsNote.trim() !== "") synonymsNotePath(ctx.synonymsNote);
   const related = resolveAll(a.related, ctx.cards);
+  // Synonyms are written once the answer is accepted but before the card: adding the same groups
+  // again changes nothing, so if the card's write fails and the entry is tried again, nothing doubles.
+  const addSynonyms = (): string[][] => addSynonymGroups(ctx.vault, ctx.synonymsNote, a.synonyms ?? [], ctx.dryRun);
   if (a.action === "append") {
     const when = ctx.offered.get(a.target);
     if (when === undefined) throw new AnswerError(`target ${a.target} was not one of the cards offered`);
     const abs = join(ctx.vault, a.target);
     if (!existsSync(abs)) throw new AnswerError(`target ${a.target} no longer exists`);
     if (statSync(abs).mtimeMs !== when) throw new AnswerError(`target ${a.target} was edited since it was suggested`);
+    const synonyms = addSynonyms();
     // Extended cards link to what the LLM named; a card already linked keeps its links as they are.
     let text = appendDated(readFileSync(abs, "utf8"), ctx.date, a.section, ctx.sessionId);
     for (const r of related) if (r !== a.target) text = addRelatedLink(text, baseName(r));
@@ -52,9 +54,9 @@ export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
       writeFileAtomic(abs, text);
       linkBack(ctx, linked, a.target);
     }
-    const synonyms = addSynonymGroups(ctx.vault, ctx.synonymsNote, a.synonyms ?? [], ctx.dryRun);
     return { action: "extended", path: a.target, detail: a.section.split("\n")[0].slice(0, 120), linked, synonyms };
   }
+  const synonyms = addSynonyms();
   let path = `${a.folder}/${a.fileName}.md`;
   for (let i = 2; existsSync(join(ctx.vault, path)) || ctx.cards.includes(path); i++) path = `${a.folder}/${a.fileName}-${i}.md`;
   // A new card must not be an orphan: with no related card named, it links to the best suggestion.
@@ -72,7 +74,6 @@ export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
     writeFileAtomic(join(ctx.vault, path), text);
     linkBack(ctx, links, path);
   }
-  const synonyms = addSynonymGroups(ctx.vault, ctx.synonymsNote, a.synonyms ?? [], ctx.dryRun);
   return { action: "created", path, detail: fm.description, linked: links, synonyms };
 }
 

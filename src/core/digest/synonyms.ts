@@ -16,7 +16,7 @@ tags: [meta, recall]
 ---
 # Synonyms
 
-One group per line, words separated by commas. Edit freely: the index reads this note when it is built.
+One group per line; separate its words with commas. Edit freely: the index reads this note when it is built.
 `;
 
 // Linked to the rules the digest always writes first, so the new note is not an orphan.
@@ -60,12 +60,14 @@ export function addSynonymGroups(vault: string, notePath: string, groups: Synony
  * person keeps there; a note without groups gets them at its end.
  */
 function insertGroups(text: string, lines: string[]): string {
-  const all = text.split("\n");
+  // The note keeps its own line endings, Windows ones included.
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const all = text.split(eol);
   // Frontmatter lines hold commas too ("tags: [meta, recall]") but are not groups.
   const close = all[0] === "---" ? all.indexOf("---", 1) : -1;
   let at = -1;
   for (let i = close + 1; i < all.length; i++) if (parseSynonyms(all[i]).length > 0) at = i;
-  if (at < 0) return `${text.trimEnd()}\n\n${lines.join("\n")}\n`;
+  if (at < 0) return `${text.trimEnd()}${eol}${eol}${lines.join(eol)}${eol}`;
   all.splice(at + 1, 0, ...lines);
-  return all.join("\n");
+  return all.join(eol);
 }

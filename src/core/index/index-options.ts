@@ -57,18 +57,24 @@ export function findSynonyms(tokens: readonly string[], phrases: string[][][]): 
   return found;
 }
 
+// A phrase longer than this, or of more words, is a sentence of prose that happens to hold a comma.
+const MAX_PHRASE_CHARS = 40;
+const MAX_PHRASE_WORDS = 5;
+
 /**
  * Parses a synonyms note: one group per line, phrases separated by commas (either width) or
- * 、; headings, frontmatter and lines with a single phrase are ignored. A leading "- " is allowed.
+ * 、; headings, quotes, frontmatter, lines with a single phrase, lines of prose and lines of links
+ * are ignored. A leading "- " is allowed.
  */
 export function parseSynonyms(text: string): string[][] {
-  const body = text.replace(/^---\n[\s\S]*?\n---\n/, "");
+  const body = text.replace(/\r\n?/g, "\n").replace(/^---\n[\s\S]*?\n---(?:\n|$)/, "");
   const groups: string[][] = [];
-  for (const raw of body.split(/\r?\n/)) {
+  for (const raw of body.split("\n")) {
     const line = raw.replace(/^\s*[-*+]\s+/, "").trim();
-    if (line === "" || line.startsWith("#") || line.startsWith(">")) continue;
+    if (line === "" || line.startsWith("#") || line.startsWith(">") || line.includes("[[")) continue;
     const phrases = line.split(/[,，、]/).map((p) => p.trim()).filter((p) => p !== "");
-    if (phrases.length >= 2) groups.push(phrases);
+    if (phrases.length < 2 || phrases.some((p) => p.length > MAX_PHRASE_CHARS || p.split(/\s+/).length > MAX_PHRASE_WORDS)) continue;
+    groups.push(phrases);
   }
   return groups;
 }

@@ -109,6 +109,13 @@ describe("synonyms from the digest", () => {
     expect(readFileSync(join(v, "meta/synonyms.md"), "utf8")).toContain("- DEPLOY, 部署\n- cron, crontab\n\n## Related");
   });
 
+  it("keeps a Windows note's line endings and its related links where they were", () => {
+    const crlf = "---\r\ntags: [meta, recall]\r\n---\r\n# Synonyms\r\n\r\n- 部署, deploy\r\n\r\n## Related\r\n- [[a]], [[b]]\r\n";
+    const v = vaultWith({ "meta/synonyms.md": crlf });
+    applyAction(scheduler, ctx(v));
+    expect(readFileSync(join(v, "meta/synonyms.md"), "utf8")).toBe(crlf.replace("- 部署, deploy\r\n", "- 部署, deploy\r\n- 任务计划程序, Task Scheduler\r\n"));
+  });
+
   it("refuses a synonyms setting outside the vault before writing the card", () => {
     const v = vaultWith({});
     expect(() => applyAction(scheduler, ctx(v, false, "../outside.md"))).toThrow(/synonymsNote setting/);
