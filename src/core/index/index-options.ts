@@ -1,6 +1,6 @@
 /** How text becomes index terms: fixed when a snapshot is written, and read back by every recall. */
 
-import { DEFAULT_TOKENIZER, PLAIN_TOKENIZER, tokenize, type TokenizerOptions } from "../text/tokenizer";
+import { DEFAULT_TOKENIZER, PLAIN_TOKENIZER, tokenizeQuery, type TokenizerOptions } from "../text/tokenizer";
 
 export interface IndexOptions {
   tokenizer: TokenizerOptions;
@@ -35,7 +35,8 @@ export function synonymTerm(group: number): string {
 
 /** Each synonym group's phrases as term sequences, ready for matching against a token list. */
 export function synonymPhrases(options: IndexOptions): string[][][] {
-  return options.synonyms.map((group) => group.map((phrase) => tokenize(phrase, options.tokenizer)).filter((t) => t.length > 0));
+  // A phrase is matched as a run of terms, so the mainland words a regional one would add are left out.
+  return options.synonyms.map((group) => group.map((phrase) => tokenizeQuery(phrase, options.tokenizer).terms).filter((t) => t.length > 0));
 }
 
 /**

@@ -2,7 +2,7 @@
 
 import { findSynonyms, prefixTerm, synonymTerm, type IndexOptions } from "../index/index-options";
 import type { QueryGroup } from "../index/scorer";
-import { tokenize } from "../text/tokenizer";
+import { tokenizeQuery } from "../text/tokenizer";
 
 // A pasted log can hold thousands of distinct words; each costs a segment read, and the first few
 // dozen already say what the prompt is about.
@@ -14,7 +14,7 @@ const PREFIX_SKIP_DF = 24;
 const SYNONYM_WEIGHT = 0.8;
 
 export function buildQuery(prompt: string, options: IndexOptions, phrases: string[][][]): QueryGroup[] {
-  const tokens = tokenize(prompt, options.tokenizer);
+  const { terms: tokens, regional } = tokenizeQuery(prompt, options.tokenizer);
   const groups = new Map<string, [string, number][]>();
   for (const term of tokens) {
     if (groups.has(term)) continue;
@@ -23,6 +23,16 @@ export function buildQuery(prompt: string, options: IndexOptions, phrases: strin
     const pfx = prefixTerm(term, options);
     if (pfx) alternatives.push([pfx, PREFIX_WEIGHT]);
     groups.set(term, alternatives);
+  }
+  // The mainland's word stands in for a regional one (文件 for 档案) in the group of its first pair,
+  // as a full-weight alternative: a card may use either, and must not count twice for both.
+  for (const [from, to] of regional) {
+    const at = tokenizeQuery(from, options.tokenizer).terms[0];
+    const alternatives = at === undefined ? undefined : groups.get(at);
+    for (const term of tokenizeQuery(to, options.tokenizer).terms) {
+      if (alternatives) alternatives.push([term, 1]);
+      else if (!groups.has(term) && groups.size < MAX_QUERY_TERMS) groups.set(term, [[term, 1]]);
+    }
   }
   // A synonym stands in for the word where its phrase starts in the prompt.
   for (const [g, at] of findSynonyms(tokens, phrases)) {

@@ -6,14 +6,14 @@ import { REGIONAL_PHRASES, T2S_PAIRS } from "./t2s-table";
 
 // Bumped whenever the terms produced for the same text change, so that a snapshot built by an
 // older tokenizer is refused instead of silently matching nothing.
-export const TOKENIZER_VERSION = 4;
+export const TOKENIZER_VERSION = 5;
 
 export interface TokenizerOptions {
   /** Fold English inflections: "notes" and "note", "deleted" and "delete" become one term. */
   stem: boolean;
   /**
-   * Fold traditional Chinese characters into simplified, and Taiwan/Hong Kong words into the
-   * mainland's (連結 → 链接, 外掛 → 插件), so one vault can hold both.
+   * Fold traditional Chinese characters into simplified, and add the mainland's word beside a
+   * Taiwan or Hong Kong one (連結 → also 链接, 外掛 → also 插件), so one vault can hold both.
    */
   foldChinese: boolean;
   /**
@@ -43,6 +43,21 @@ export function tokenize(text: string, options: TokenizerOptions = DEFAULT_TOKEN
   return out;
 }
 
+/** A regional word found in the text (in simplified characters) and the mainland's word for it. */
+export type RegionalWord = [regional: string, mainland: string];
+
+/**
+ * The prompt's terms, with the mainland words for its regional ones given apart rather than
+ * added: a query makes them alternatives of one word, so that 檔案 matching both 档案 and 文件 in a
+ * card counts once.
+ */
+export function tokenizeQuery(text: string, options: TokenizerOptions = DEFAULT_TOKENIZER): { terms: string[]; regional: RegionalWord[] } {
+  const terms: string[] = [];
+  const regional: RegionalWord[] = [];
+  forEachTerm(text, options, (term) => terms.push(term), (word) => regional.push(word));
+  return { terms, regional };
+}
+
 /** Distinct terms of `text`, in first-seen order. */
 export function uniqueTerms(text: string, options: TokenizerOptions = DEFAULT_TOKENIZER): string[] {
   return [...new Set(tokenize(text, options))];
@@ -50,7 +65,7 @@ export function uniqueTerms(text: string, options: TokenizerOptions = DEFAULT_TO
 
 // A hand-written scanner rather than a Unicode-property regex: compiling \p{Script=Han} costs a
 // cold hook process several milliseconds, more than the whole recall after it.
-function forEachTerm(text: string, options: TokenizerOptions, emit: (term: string) => void): void {
+function forEachTerm(text: string, options: TokenizerOptions, emit: (term: string) => void, onRegional?: (word: RegionalWord) => void): void {
   // NFKC folds full-width Latin and half-width kana; pure ASCII needs no folding.
   const s = (isAscii(text) ? text : text.normalize("NFKC")).toLowerCase();
   let start = 0;
@@ -60,7 +75,7 @@ function forEachTerm(text: string, options: TokenizerOptions, emit: (term: strin
     const k = classify(cp);
     if (k !== kind) {
       if (kind === WORD) emitWord(s.slice(start, i), options, emit);
-      else if (kind === CJK) emitCjkRun(s.slice(start, i), options, emit);
+      else if (kind === CJK) emitCjkRun(s.slice(start, i), options, emit, onRegional);
       start = i;
       kind = k;
     }
@@ -122,12 +137,13 @@ function emitWord(word: string, options: TokenizerOptions, emit: (term: string) 
   emit(options.stem ? stem(word) : word);
 }
 
-function emitCjkRun(run: string, options: TokenizerOptions, emit: (term: string) => void): void {
-  let chars = Array.from(run);
+function emitCjkRun(run: string, options: TokenizerOptions, emit: (term: string) => void, onRegional?: (word: RegionalWord) => void): void {
+  const chars = Array.from(run);
+  let regional: RegionalWord[] = [];
   if (options.foldChinese) {
     const table = t2s();
     for (let i = 0; i < chars.length; i++) chars[i] = table.get(chars[i]) ?? chars[i];
-    chars = foldRegionalWords(chars);
+    regional = regionalWordsIn(chars);
   }
   if (options.splitKana && hasKana(run)) {
     let start = 0;
@@ -136,9 +152,13 @@ function emitCjkRun(run: string, options: TokenizerOptions, emit: (term: string)
       if (scriptOf(chars[start]) !== HIRAGANA) emitPairs(chars.slice(start, i), emit);
       start = i;
     }
-    return;
+  } else emitPairs(chars, emit);
+  // Added after the run, never substituted: without word boundaries a regional word can be found
+  // across two words (运行程序 holds 行程), and replacing it would lose the words really there.
+  for (const word of regional) {
+    if (onRegional) onRegional(word);
+    else emitPairs(Array.from(word[1]), emit);
   }
-  emitPairs(chars, emit);
 }
 
 const HIRAGANA = 1;
@@ -174,24 +194,21 @@ function emitPairs(chars: readonly string[], emit: (term: string) => void): void
   }
 }
 
-/** Longest match first, so 乙太网路 becomes 以太网 rather than 以太网 + 路. */
-function foldRegionalWords(chars: string[]): string[] {
+/** The regional words in `chars` with the mainland's, longest match first (乙太网路, not 乙太网). */
+function regionalWordsIn(chars: readonly string[]): RegionalWord[] {
   const words = regionalWords();
-  let out: string[] | undefined;
+  const found: RegionalWord[] = [];
   for (let i = 0; i < chars.length; ) {
     let hit: string | undefined;
     let len = Math.min(MAX_REGIONAL_LENGTH, chars.length - i);
     while (len >= 2 && (hit = words.get(chars.slice(i, i + len).join(""))) === undefined) len--;
-    if (hit === undefined) {
-      out?.push(chars[i]);
-      i++;
-    } else {
-      out ??= chars.slice(0, i);
-      out.push(...Array.from(hit));
+    if (hit === undefined) i++;
+    else {
+      found.push([chars.slice(i, i + len).join(""), hit]);
       i += len;
     }
   }
-  return out ?? chars;
+  return found;
 }
 
 const MAX_REGIONAL_LENGTH = 4;

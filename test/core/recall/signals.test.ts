@@ -5,6 +5,7 @@ import { parseCard } from "../../../src/core/card/card";
 import { defaultConfig } from "../../../src/core/config";
 import { DEFAULT_INDEX_OPTIONS, parseSynonyms } from "../../../src/core/index/index-options";
 import { MemoryIndex } from "../../../src/core/index/memory-index";
+import { scoreGroups } from "../../../src/core/index/scorer";
 import { resolveProject } from "../../../src/core/project";
 import { buildQuery, requiredMatches } from "../../../src/core/recall/query";
 import { effectiveMinScore, recall } from "../../../src/core/recall/recall";
@@ -185,12 +186,31 @@ describe("language handling", () => {
   });
 
   it.each([
-    ["點連結就跳轉", "点链接就跳转"],
-    ["外掛的設定檔案", "插件的设置文件"],
-    ["乙太網路", "以太网"],
-    ["作業系統的伺服器", "操作系统的服务器"],
-  ])("folds the Taiwan and Hong Kong word in %s into the mainland's", (regional, mainland) => {
-    expect(tokenize(regional)).toEqual(tokenize(mainland));
+    ["點連結就跳轉", ["链接"]],
+    ["外掛的設定檔案", ["插件", "设置", "文件"]],
+    ["乙太網路", ["以太", "太网"]],
+    ["作業系統的伺服器", ["操作", "作系", "系统", "服务", "务器"]],
+  ])("adds the mainland's words beside the Taiwan and Hong Kong ones in %s", (regional, mainland) => {
+    expect(tokenize(regional)).toEqual(expect.arrayContaining(mainland));
+  });
+
+  it("makes the mainland word an alternative in the prompt, so a card using both counts once", () => {
+    const groups = buildQuery("外掛檔案", DEFAULT_INDEX_OPTIONS, []);
+    expect(groups.map((g) => g.term)).toEqual(["外挂", "挂档", "档案"]);
+    expect(groups[0].alternatives.map(([t]) => t)).toEqual(["外挂", "插件"]);
+    expect(groups[2].alternatives.map(([t]) => t)).toEqual(["档案", "文件"]);
+    // The card is indexed under both words; the prompt's score is the same as with one of them.
+    const both = indexOf({ "tw.md": card({ name: "x", description: "x" }, "外掛檔案") });
+    const one = indexOf({ "cn.md": card({ name: "x", description: "x" }, "外挂档案") });
+    const score = (index: MemoryIndex, path: string) => scoreGroups(groups, index).find((s) => index.doc(s.doc)?.path === path)?.matched;
+    expect(score(both, "tw.md")).toBe(3);
+    expect(score(one, "cn.md")).toBe(3);
+  });
+
+  it("keeps the words really there when a regional word straddles two of them", () => {
+    // 运行程序 holds 行程, Taiwan's 进程: the mainland text must still say 运行 and 程序.
+    expect(tokenize("运行程序")).toEqual(expect.arrayContaining(["运行", "行程", "程序"]));
+    expect(tokenize("数字元素")).toEqual(expect.arrayContaining(["数字", "字元", "元素"]));
   });
 
   it("finds a mainland card from a Taiwan prompt", () => {
