@@ -7,6 +7,7 @@ import { MemoryIndex } from "../core/index/memory-index";
 import { vaultFiles } from "../core/paths";
 import { recall, type Recall } from "../core/recall/recall";
 import { writeSnapshotSliced } from "../core/snapshot/write";
+import { yieldToUi } from "./yield-to-ui";
 
 export interface IndexProgress {
   done: number;
@@ -33,6 +34,9 @@ export class IndexService {
   private flushTimer: Debouncer<[], void> | null = null;
   // The index must not change while a sliced write reads it, so rebuilds and flushes take turns.
   private busy: Promise<void> = Promise.resolve();
+
+  /** How the work gives Obsidian its turn between slices; tests count the turns. */
+  pause: () => Promise<void> = yieldToUi;
 
   constructor(
     private readonly app: App,
@@ -71,20 +75,33 @@ export class IndexService {
 
   private async rebuildNow(onProgress?: (p: IndexProgress) => void): Promise<void> {
     // Edits from here on are read again after the rebuild: the rebuild may read a file before them.
+    const changed = [...this.changed];
+    const removed = [...this.removed];
     this.changed.clear();
     this.removed.clear();
     this.pendingRebuild = false;
-    const cfg = this.config();
-    const files = this.app.vault.getMarkdownFiles().filter((f) => isCard(f.path, cfg));
-    const synonyms = this.app.vault.getAbstractFileByPath(cfg.index.synonymsNote);
-    const synonymsText = synonyms instanceof TFile ? await this.app.vault.cachedRead(synonyms) : undefined;
-    const index = new MemoryIndex(cfg.recall.scoring, indexOptionsOf(cfg.index, synonymsText));
-    for (let i = 0; i < files.length; i++) {
-      await this.add(index, files[i]);
-      if ((i + 1) % BATCH === 0) {
-        onProgress?.({ done: i + 1, total: files.length });
-        await new Promise((r) => window.setTimeout(r, 0));
+    let index: MemoryIndex;
+    let files: TFile[];
+    try {
+      const cfg = this.config();
+      files = this.app.vault.getMarkdownFiles().filter((f) => isCard(f.path, cfg));
+      const synonyms = this.app.vault.getAbstractFileByPath(cfg.index.synonymsNote);
+      const synonymsText = synonyms instanceof TFile ? await this.app.vault.cachedRead(synonyms) : undefined;
+      index = new MemoryIndex(cfg.recall.scoring, indexOptionsOf(cfg.index, synonymsText));
+      for (let i = 0; i < files.length; i++) {
+        await this.add(index, files[i]);
+        if ((i + 1) % BATCH === 0) {
+          onProgress?.({ done: i + 1, total: files.length });
+          await this.pause();
+        }
       }
+    } catch (err) {
+      // Nothing is lost: what was pending stays pending, and the rebuild is asked for again.
+      for (const p of changed) this.changed.add(p);
+      for (const p of removed) this.removed.add(p);
+      this.pendingRebuild = true;
+      this.onError(`could not rebuild the index: ${err instanceof Error ? err.message : String(err)}`);
+      return;
     }
     onProgress?.({ done: files.length, total: files.length });
     this.index = index;
@@ -100,7 +117,7 @@ export class IndexService {
   flushSoon(): void {
     if (!this.flushTimer) {
       const delay = Math.max(MIN_UPDATE_DELAY_MS, this.index.docCount * UPDATE_DELAY_MS_PER_CARD);
-      this.flushTimer = debounce(() => void this.flush(), delay, true);
+      this.flushTimer = debounce(() => void this.flush().catch((err: unknown) => this.onError(String(err))), delay, true);
     }
     this.flushTimer();
   }
@@ -174,8 +191,7 @@ export class IndexService {
 
   private async writeSnapshot(): Promise<void> {
     try {
-      const pause = (): Promise<void> => new Promise((r) => window.setTimeout(r, 0));
-      await writeSnapshotSliced(vaultFiles.snapshot(this.vaultPath), this.index, this.config().recall, pause, WRITE_SLICE_MS);
+      await writeSnapshotSliced(vaultFiles.snapshot(this.vaultPath), this.index, this.config().recall, () => this.pause(), WRITE_SLICE_MS);
     } catch (err) {
       this.onError(`could not write the snapshot: ${err instanceof Error ? err.message : String(err)}`);
     }
