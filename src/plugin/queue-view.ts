@@ -1,6 +1,6 @@
 /** The queue review sidebar: read what was queued, tick candidates, and make or extend a card by hand. */
 
-import { ItemView, Notice, TFile, debounce, normalizePath, type WorkspaceLeaf } from "obsidian";
+import { ItemView, Notice, TFile, normalizePath, type WorkspaceLeaf } from "obsidian";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseCard } from "../core/card/card";
@@ -10,16 +10,16 @@ import { listHandled, listPending, markHandled, queueDirs, restoreHandled, type 
 import { CARD_TYPES } from "../core/card/schema";
 import { appendSection, CANDIDATE_KINDS, draftCard, mergeCandidates, newestFirst, summarize } from "../core/queue/review";
 import { SimilarCards } from "../core/queue/similar";
+import { yieldToUi } from "./yield-to-ui";
 
 export const QUEUE_VIEW_TYPE = "vault-memory-queue";
 
 // Hooks write the queue from outside Obsidian, where no vault event fires; a cheap look at the
 // folder every two seconds keeps the view current.
 const POLL_MS = 2000;
-// Reading every card for the similarity indexes yields to Obsidian this often, so a vault of
-// thousands of cards never freezes the window; edits are gathered for this long before a reload.
-const CARDS_PER_BATCH = 100;
-const RELOAD_DELAY_MS = 1000;
+// Reading every card for the similarity indexes gives Obsidian its turn this often, so a vault of
+// thousands of cards never freezes the window.
+const CARDS_PER_SLICE = 50;
 
 interface CardIndexes {
   similar: SimilarCards;
@@ -31,9 +31,13 @@ export class QueueReviewView extends ItemView {
   private ticked = new Set<string>();
   private signature = "";
   // Until the first read finishes, nothing is similar and nothing is a duplicate.
-  private indexes: CardIndexes = { similar: new SimilarCards([]), duplicates: new NearDuplicateIndex() };
+  private indexes: CardIndexes = { similar: new SimilarCards(), duplicates: new NearDuplicateIndex() };
+  // Cards changed since the indexes were read: they are read again when an entry is next shown.
+  private stale = true;
   private reloading: Promise<void> | null = null;
-  private reloadAgain = false;
+  // What the person typed into an entry's forms, so that a redraw (the entry grew, the indexes
+  // were read again) never throws it away.
+  private readonly drafts = new Map<string, Record<string, string>>();
   private banner = "";
 
   constructor(
@@ -62,43 +66,46 @@ export class QueueReviewView extends ItemView {
   async onOpen(): Promise<void> {
     this.signature = this.queueSignature();
     this.registerInterval(window.setInterval(() => this.checkForChanges(), POLL_MS));
-    // Card edits change what is similar and what is a duplicate.
-    const reload = debounce(() => void this.reloadIndexes(), RELOAD_DELAY_MS, true);
-    this.registerEvent(this.app.vault.on("modify", () => reload()));
-    this.registerEvent(this.app.vault.on("create", () => reload()));
-    this.registerEvent(this.app.vault.on("delete", () => reload()));
-    this.registerEvent(this.app.vault.on("rename", () => reload()));
-    await this.reloadIndexes();
+    // Card edits change what is similar and what is a duplicate; they are read again when needed,
+    // not on every autosave.
+    const stale = (): void => {
+      this.stale = true;
+    };
+    this.registerEvent(this.app.vault.on("modify", stale));
+    this.registerEvent(this.app.vault.on("create", stale));
+    this.registerEvent(this.app.vault.on("delete", stale));
+    this.registerEvent(this.app.vault.on("rename", stale));
     this.render();
+    await this.reloadIndexes();
   }
 
   /**
-   * Reads every card through Obsidian's cache, in batches, and swaps the new indexes in whole.
-   * The old ones serve meanwhile: a suggestion a second stale costs nothing, a freeze does.
+   * Reads every card through Obsidian's cache, in slices, and swaps the new indexes in whole; an
+   * open entry is drawn again with them. The old ones serve meanwhile.
    */
   private reloadIndexes(): Promise<void> {
-    if (this.reloading) {
-      this.reloadAgain = true;
-      return this.reloading;
-    }
+    if (this.reloading) return this.reloading;
+    this.stale = false;
     this.reloading = (async () => {
-      do {
-        this.reloadAgain = false;
+      try {
         const files = this.app.vault.getMarkdownFiles().filter((f) => this.isCard(f.path));
-        const cards = [];
+        const similar = new SimilarCards();
+        const duplicates = new NearDuplicateIndex();
         for (let i = 0; i < files.length; i++) {
           try {
-            cards.push(parseCard(files[i].path, await this.app.vault.cachedRead(files[i]), files[i].stat.mtime));
+            const c = parseCard(files[i].path, await this.app.vault.cachedRead(files[i]), files[i].stat.mtime);
+            similar.add({ path: c.path, name: c.name, description: c.description, body: c.body });
+            duplicates.add(c.path, c.body);
           } catch {
             // A card that cannot be read is left out of the suggestions; lint reports it.
           }
-          if ((i + 1) % CARDS_PER_BATCH === 0) await new Promise((r) => window.setTimeout(r, 0));
+          if ((i + 1) % CARDS_PER_SLICE === 0) await yieldToUi();
         }
-        const duplicates = new NearDuplicateIndex();
-        for (const c of cards) duplicates.add(c.path, c.body);
-        this.indexes = { similar: new SimilarCards(cards.map((c) => ({ path: c.path, name: c.name, description: c.description, body: c.body }))), duplicates };
-      } while (this.reloadAgain);
-      this.reloading = null;
+        this.indexes = { similar, duplicates };
+      } finally {
+        this.reloading = null;
+      }
+      if (this.openSession) this.render();
     })();
     return this.reloading;
   }
@@ -237,7 +244,7 @@ export class QueueReviewView extends ItemView {
     }
     const skip = root.createDiv({ cls: "vault-memory-section" });
     skip.createEl("h5", { text: "Skip" });
-    const reason = skip.createEl("input", { type: "text", placeholder: "Reason (optional)" });
+    const reason = this.keepDraft(e, "reason", skip.createEl("input", { type: "text", placeholder: "Reason (optional)" }), "");
     const sb = skip.createEl("button", { text: "Skip this conversation" });
     sb.addEventListener("click", () => this.finish(e, { action: "skipped", detail: reason.value.trim() }));
 
@@ -251,10 +258,10 @@ export class QueueReviewView extends ItemView {
     box.createEl("h5", { text: "New card" });
     const type = box.createEl("select");
     for (const t of CARD_TYPES) type.createEl("option", { text: t, value: t });
-    type.value = e.candidates.some((c) => c.kind === "decision") ? "project" : "reference";
-    const name = box.createEl("input", { type: "text", value: clip(firstPrompt, 60), placeholder: "Name" });
-    const description = box.createEl("input", { type: "text", placeholder: "Description: one line that says when this card helps" });
-    const tags = box.createEl("input", { type: "text", value: e.project ? e.project.toLowerCase() : "", placeholder: "Tags, comma separated" });
+    this.keepDraft(e, "type", type, e.candidates.some((c) => c.kind === "decision") ? "project" : "reference");
+    const name = this.keepDraft(e, "name", box.createEl("input", { type: "text", placeholder: "Name" }), clip(firstPrompt, 60));
+    const description = this.keepDraft(e, "description", box.createEl("input", { type: "text", placeholder: "Description: one line that says when this card helps" }), "");
+    const tags = this.keepDraft(e, "tags", box.createEl("input", { type: "text", placeholder: "Tags, comma separated" }), e.project ? e.project.toLowerCase() : "");
     const warning = box.createDiv({ cls: "vault-memory-duplicate" });
     const create = box.createEl("button", { text: "Create card", cls: "mod-cta" });
     let confirmed = false;
@@ -300,7 +307,18 @@ export class QueueReviewView extends ItemView {
     this.finish(e, { action: "extended", detail: path });
   }
 
+  /** Fills a form field from what was typed before this redraw, and remembers what is typed now. */
+  private keepDraft<T extends HTMLInputElement | HTMLSelectElement>(e: QueueEntry, key: string, field: T, initial: string): T {
+    let draft = this.drafts.get(e.sessionId);
+    if (!draft) this.drafts.set(e.sessionId, (draft = {}));
+    const fields = draft;
+    field.value = fields[key] ?? initial;
+    field.addEventListener(field instanceof HTMLSelectElement ? "change" : "input", () => (fields[key] = field.value));
+    return field;
+  }
+
   private finish(e: QueueEntry, outcome: { action: string; detail: string }): void {
+    this.drafts.delete(e.sessionId);
     markHandled(this.vaultPath, e.sessionId, outcome);
     new Notice(outcome.action === "skipped" ? "Skipped; you can restore it from the handled list." : `Done: ${outcome.action} ${outcome.detail}.`);
     this.openSession = null;
@@ -309,6 +327,7 @@ export class QueueReviewView extends ItemView {
   }
 
   private cardIndexes(): CardIndexes {
+    if (this.stale) void this.reloadIndexes();
     return this.indexes;
   }
 

@@ -164,6 +164,9 @@ describe("queue review sidebar", () => {
   it("follows a queue entry that changes on disk while it is open", async () => {
     items()[0].click();
     tick("We decided to resolve");
+    const description = () => view.contentEl.querySelector<HTMLInputElement>("input[placeholder^='Description']")!;
+    description().value = "Resolve the absolute path";
+    description().dispatchEvent(new Event("input"));
     const count = candidates().length;
     await new Promise((r) => setTimeout(r, 20));
     queueSession("newer", [
@@ -179,6 +182,8 @@ describe("queue review sidebar", () => {
     expect(candidates().length).toBeGreaterThan(count);
     expect(candidates().some((c) => c.textContent?.includes("Task Scheduler PATH"))).toBe(true);
     expect(candidates().find((c) => c.textContent?.includes("We decided to resolve"))?.querySelector("input")?.checked).toBe(true);
+    // What was typed survives the redraw.
+    expect(description().value).toBe("Resolve the absolute path");
   });
 
   it.skipIf(!canScreenshot)("looks right: screenshots of the list and of an open entry", () => {

@@ -24,7 +24,7 @@ const MAX_QUERY_CHARS = 4000;
 export class SimilarCards {
   private readonly search: MiniSearch<SimilarCardInput>;
 
-  constructor(cards: readonly SimilarCardInput[]) {
+  constructor(cards: readonly SimilarCardInput[] = []) {
     this.search = new MiniSearch<SimilarCardInput>({
       idField: "path",
       fields: ["name", "description", "body"],
@@ -35,6 +35,11 @@ export class SimilarCards {
       searchOptions: { boost: BOOST, combineWith: "OR" },
     });
     this.search.addAll(cards);
+  }
+
+  /** One more card, so that a large vault can be read in slices. */
+  add(card: SimilarCardInput): void {
+    this.search.add(card);
   }
 
   suggest(text: string, limit = 5): SimilarCard[] {
