@@ -100,6 +100,11 @@ describe("remind as the SessionStart hook", () => {
       expect(recallOf()).toContain("launchd-cron-path.md");
     }
     expect(readFileSync(vaultFiles.log(vault), "utf8")).toMatch(/rebuilt the recall snapshot \(tokenizer-mismatch\): 15 cards/);
+    // One written by a newer release is left for it, or two releases would take turns rewriting it.
+    const newer = readFileSync(snapshot, "utf8").replace(/"tokenizer":\d+/, '"tokenizer":99');
+    writeFileSync(snapshot, newer);
+    runBridge(["remind", "--vault", vault], "{}");
+    expect(readFileSync(snapshot, "utf8")).toBe(newer);
     // Another tool's JSON at our path is not ours to replace.
     writeFileSync(snapshot, '{"format":"someone-elses-index"}\n');
     runBridge(["remind", "--vault", vault], "{}");

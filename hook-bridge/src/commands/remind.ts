@@ -4,7 +4,7 @@
  * so recall does not stay silent until Obsidian next opens.
  */
 
-import { readFileSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import type { Args } from "../args";
 import { vaultFlag } from "../vault";
 import { appendLog } from "../../../src/core/io/log";
@@ -12,8 +12,10 @@ import { vaultFiles } from "../../../src/core/paths";
 import { listPending } from "../../../src/core/queue/queue-store";
 import { loadConfig } from "../../../src/core/config";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
-import { SnapshotError, type SnapshotProblem } from "../../../src/core/snapshot/read";
-import { verifySnapshot } from "../../../src/core/snapshot/verify";
+import { SNAPSHOT_VERSION } from "../../../src/core/snapshot/format";
+import { SnapshotError, SnapshotReader, type SnapshotProblem } from "../../../src/core/snapshot/read";
+import { TOKENIZER_VERSION } from "../../../src/core/text/tokenizer";
+import { listNotes } from "../../../src/core/vault/scan";
 import { writeSnapshot } from "../../../src/core/snapshot/write";
 
 interface DigestStatus {
@@ -28,7 +30,12 @@ export function remindCommand(args: Args, now = new Date()): number {
     const vault = vaultFlag(args);
     logPath = vaultFiles.log(vault);
     const log = logPath;
-    repairSnapshot(vault, (message) => appendLog(log, "remind", message));
+    try {
+      repairSnapshot(vault, (message) => appendLog(log, "remind", message));
+    } catch (err) {
+      // A failed repair must not cost the person the reminder.
+      appendLog(log, "remind", `could not rebuild the recall snapshot: ${err instanceof Error ? err.message : String(err)}`);
+    }
     const text = reminder(vault, now);
     if (text) writeSync(1, text + "\n");
   } catch (err) {
@@ -37,24 +44,53 @@ export function remindCommand(args: Args, now = new Date()): number {
   return 0;
 }
 
-/** Rebuilds the snapshot when recall could not use it; a file that is not ours is left alone. */
+// SessionStart waits for the hook, so a rebuild here must stay short: past this many notes the
+// log asks for the index command (or Obsidian) instead.
+const MAX_REPAIR_NOTES = 2000;
+
+/**
+ * Rebuilds the snapshot when recall could not use it: missing, cut short, unreadable as JSON, or
+ * written by an older release. One written by a newer release (Obsidian and Claude Code updated
+ * the bridge at different times) is left for that release, or the two would take turns rewriting
+ * it; so is a file that is not a snapshot at all. Only the header and size are read, not the whole file.
+ */
 export function repairSnapshot(vault: string, log: (message: string) => void): void {
   const path = vaultFiles.snapshot(vault);
   let problem: SnapshotProblem;
   try {
-    verifySnapshot(path);
+    SnapshotReader.open(path).close();
     return;
   } catch (err) {
     if (!(err instanceof SnapshotError)) throw err;
     problem = err.problem;
   }
-  // Someone else's file at our path, or one we may not read, is not ours to replace.
   if (problem === "not-a-snapshot" || problem === "unreadable") return;
-  const started = performance.now();
+  if ((problem === "tokenizer-mismatch" || problem === "old-version") && !olderThanOurs(path)) return;
   const config = loadConfig(vaultFiles.config(vault));
+  const notes = listNotes(vault, config).length;
+  if (notes > MAX_REPAIR_NOTES) {
+    log(`the recall snapshot needs rebuilding (${problem}); ${notes} notes is too many for a session start: open Obsidian or run the index command`);
+    return;
+  }
+  const started = performance.now();
   const { index } = buildIndexFromDisk(vault, config);
   writeSnapshot(path, index, config.recall);
   log(`rebuilt the recall snapshot (${problem}): ${index.docCount} cards in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+}
+
+function olderThanOurs(path: string): boolean {
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.alloc(4096);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const line = buf.subarray(0, n).toString("utf8").split("\n")[0];
+    const h = JSON.parse(line) as { version?: unknown; tokenizer?: unknown };
+    return Number(h.version) < SNAPSHOT_VERSION || (Number(h.version) === SNAPSHOT_VERSION && Number(h.tokenizer) < TOKENIZER_VERSION);
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function reminder(vault: string, now: Date): string {

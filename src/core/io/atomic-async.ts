@@ -7,19 +7,19 @@ import { tempPathFor } from "./atomic";
 export async function writeFileAtomicAsync(path: string, parts: readonly Uint8Array[]): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const tmp = tempPathFor(path);
-  const file = await open(tmp, "w");
   try {
-    for (const part of parts) {
-      for (let done = 0; done < part.length; ) done += (await file.write(part, done, part.length - done)).bytesWritten;
+    const file = await open(tmp, "w");
+    try {
+      for (const part of parts) {
+        for (let done = 0; done < part.length; ) done += (await file.write(part, done, part.length - done)).bytesWritten;
+      }
+      await file.sync();
+    } finally {
+      await file.close();
     }
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  try {
     await rename(tmp, path);
   } catch (err) {
-    // The temp file is ours and holds nothing the user wrote; leaving it would only litter.
+    // The temp file is ours and holds nothing the user wrote: a full disk must not keep it.
     await unlink(tmp).catch(() => undefined);
     throw err;
   }

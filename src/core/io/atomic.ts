@@ -14,21 +14,21 @@ export function tempPathFor(path: string): string {
 export function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[]): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = tempPathFor(path);
-  const fd = openSync(tmp, "w");
   try {
-    for (const part of typeof data === "string" ? [Buffer.from(data, "utf8")] : data instanceof Uint8Array ? [data] : data) writeAll(fd, part);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
+    const fd = openSync(tmp, "w");
+    try {
+      for (const part of typeof data === "string" ? [Buffer.from(data, "utf8")] : data instanceof Uint8Array ? [data] : data) writeAll(fd, part);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, path);
   } catch (err) {
-    // The temp file is ours and holds nothing the user wrote; leaving it would only litter.
+    // The temp file is ours and holds nothing the user wrote: a full disk must not keep it.
     try {
       unlinkSync(tmp);
     } catch {
-      /* already gone */
+      /* never made, or already gone */
     }
     throw err;
   }

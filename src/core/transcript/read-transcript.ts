@@ -36,6 +36,9 @@ const MAX_TURN_CHARS = 20_000;
 // the end what it came to, and the condensed inbox keeps only those two anyway.
 const MAX_KEPT_CHARS = 4_000_000;
 const HEAD_CHARS = 1_000_000;
+// Dropping down to this, well below the bound, means the next turns add without dropping again:
+// a conversation of a hundred thousand short turns is not scanned once per turn.
+const KEEP_AFTER_DROP_CHARS = 3_500_000;
 
 /** Reads the transcript at `path`. Unknown and malformed lines are skipped, never fatal. */
 export function readTranscript(path: string): TranscriptSummary {
@@ -135,7 +138,7 @@ function keep(s: TranscriptSummary, state: ReadState, turn: Turn): void {
   let head = 0;
   for (let chars = 0; head < s.turns.length - 1 && chars + s.turns[head].text.length <= HEAD_CHARS; head++) chars += s.turns[head].text.length;
   let drop = 0;
-  while (state.kept > MAX_KEPT_CHARS && head + drop < s.turns.length - 1) state.kept -= s.turns[head + drop++].text.length;
+  while (state.kept > KEEP_AFTER_DROP_CHARS && head + drop < s.turns.length - 1) state.kept -= s.turns[head + drop++].text.length;
   s.turns.splice(head, drop);
   s.omittedTurns += drop;
 }

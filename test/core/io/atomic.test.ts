@@ -23,6 +23,16 @@ describe.each([
     expect(temps(join(dir, "deep", "er"))).toEqual([]);
   });
 
+  it("removes its temp file when writing fails halfway, and leaves the target as it was", async () => {
+    const dir = tempDir();
+    const path = join(dir, "snapshot.jsonl");
+    writeFileSync(path, "before");
+    // A part that cannot be written stands in for a full disk after the first part.
+    await expect(write(path, [Buffer.from("first part"), { length: 5 } as unknown as Uint8Array])).rejects.toThrow();
+    expect(temps(dir)).toEqual([]);
+    expect(readFileSync(path, "utf8")).toBe("before");
+  });
+
   it("leaves neither a temp file nor a changed target when it cannot finish", async () => {
     const dir = tempDir();
     // A folder where the file should go: the final rename fails.

@@ -78,7 +78,7 @@ describe("assistant text", () => {
     const t = read(lines);
     const kept = t.turns.reduce((n, turn) => n + turn.text.length, 0);
     expect(kept).toBeLessThanOrEqual(4_000_000);
-    expect(kept).toBeGreaterThan(3_900_000);
+    expect(kept).toBeGreaterThan(3_400_000);
     expect(t.turns[0].text).toContain("OPENING");
     expect(t.turns.at(-1)?.text).toBe("CLOSING what it came to");
     expect(t.turns.length + t.omittedTurns).toBe(1202);
