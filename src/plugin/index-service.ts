@@ -153,8 +153,9 @@ export class IndexService {
   }
 
   private async flushNow(): Promise<void> {
-    if (!this.ready) return;
+    // A rebuild asked for again (after a failed one, or a synonyms edit) comes first, ready or not.
     if (this.pendingRebuild) return this.rebuildNow();
+    if (!this.ready) return;
     if (this.changed.size === 0 && this.removed.size === 0) return;
     const cfg = this.config();
     const removed = [...this.removed];

@@ -35,6 +35,7 @@ export class QueueReviewView extends ItemView {
   // Cards changed since the indexes were read: they are read again when an entry is next shown.
   private stale = true;
   private reloading: Promise<void> | null = null;
+  private loadedOnce = false;
   // What the person typed into an entry's forms, so that a redraw (the entry grew, the indexes
   // were read again) never throws it away.
   private readonly drafts = new Map<string, Record<string, string>>();
@@ -105,7 +106,10 @@ export class QueueReviewView extends ItemView {
       } finally {
         this.reloading = null;
       }
-      if (this.openSession) this.render();
+      // An entry opened before the first read showed no suggestions: draw it again once. Later
+      // reads wait for the next redraw, so an edit elsewhere never moves the person's cursor.
+      if (!this.loadedOnce && this.openSession) this.render();
+      this.loadedOnce = true;
     })();
     return this.reloading;
   }

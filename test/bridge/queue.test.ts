@@ -100,6 +100,13 @@ describe("remind as the SessionStart hook", () => {
       expect(recallOf()).toContain("launchd-cron-path.md");
     }
     expect(readFileSync(vaultFiles.log(vault), "utf8")).toMatch(/rebuilt the recall snapshot \(tokenizer-mismatch\): 15 cards/);
+    // A long header (it holds the synonyms note's groups) is still read to tell old from new.
+    writeFileSync(join(vault, "meta", "synonyms.md"), Array.from({ length: 400 }, (_, i) => `- word${i}, other${i}`).join("\n"));
+    runBridge(["index", "--vault", vault]);
+    writeFileSync(snapshot, readFileSync(snapshot, "utf8").replace(/"tokenizer":\d+/, '"tokenizer":1'));
+    expect(readFileSync(snapshot, "utf8").indexOf("\n")).toBeGreaterThan(8192);
+    runBridge(["remind", "--vault", vault], "{}");
+    expect(recallOf()).toContain("launchd-cron-path.md");
     // One written by a newer release is left for it, or two releases would take turns rewriting it.
     const newer = readFileSync(snapshot, "utf8").replace(/"tokenizer":\d+/, '"tokenizer":99');
     writeFileSync(snapshot, newer);

@@ -111,6 +111,19 @@ describe("the plugin", () => {
     expect(verifySnapshot(vaultFiles.snapshot(vault)).cards).toBe(175);
   });
 
+  it("tries again when the first index build fails", async () => {
+    // The synonyms note is read first; a failure there fails the whole build.
+    const read = app.vault.cachedRead.bind(app.vault);
+    app.vault.cachedRead = (file) => (file.path === "meta/synonyms.md" ? Promise.reject(new Error("disk busy")) : read(file));
+    plugin = await startPlugin(app);
+    await new Promise((r) => setTimeout(r, 50));
+    await plugin.indexService!.idle();
+    expect(existsSync(vaultFiles.snapshot(vault))).toBe(false);
+    app.vault.cachedRead = read;
+    await plugin.indexService!.flush();
+    expect(snapshotPaths()).toHaveLength(15);
+  });
+
   it("previews exactly what the hook prints, from the same scorer", async () => {
     await started();
     for (const prompt of ["为什么排程跑不起来", "vite 部署到自訂網域 base 路徑", "how do I write the commit message", "ok continue"]) {

@@ -78,13 +78,23 @@ export function repairSnapshot(vault: string, log: (message: string) => void): v
   log(`rebuilt the recall snapshot (${problem}): ${index.docCount} cards in ${((performance.now() - started) / 1000).toFixed(2)} s`);
 }
 
+// The header holds the synonyms note's groups, so it can be long; past this it is not ours.
+const MAX_HEADER_BYTES = 16 << 20;
+
 function olderThanOurs(path: string): boolean {
   const fd = openSync(path, "r");
   try {
-    const buf = Buffer.alloc(4096);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const line = buf.subarray(0, n).toString("utf8").split("\n")[0];
-    const h = JSON.parse(line) as { version?: unknown; tokenizer?: unknown };
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < MAX_HEADER_BYTES; ) {
+      const buf = Buffer.alloc(64 << 10);
+      const n = readSync(fd, buf, 0, buf.length, at);
+      if (n === 0) break;
+      const nl = buf.subarray(0, n).indexOf(0x0a);
+      chunks.push(buf.subarray(0, nl >= 0 ? nl : n));
+      if (nl >= 0) break;
+      at += n;
+    }
+    const h = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { version?: unknown; tokenizer?: unknown };
     return Number(h.version) < SNAPSHOT_VERSION || (Number(h.version) === SNAPSHOT_VERSION && Number(h.tokenizer) < TOKENIZER_VERSION);
   } catch {
     return false;

@@ -26,6 +26,8 @@ export type DigestAction =
 const MAX_GROUPS = 5;
 const MAX_PHRASES = 8;
 const MAX_PHRASE_CHARS = 40;
+// As many words as the synonyms note reads as one phrase: a longer one would be written and ignored.
+const MAX_PHRASE_WORDS = 5;
 const MAX_ALIASES = 8;
 
 export class AnswerError extends Error {}
@@ -122,6 +124,7 @@ function synonymGroups(v: unknown): SynonymGroups {
     const phrases = [...byLower.values()];
     for (const p of phrases) {
       if (/[,，、[\]|]|^[#>]|^[-*+]\s/.test(p)) throw new AnswerError(`synonym "${p}" holds a separator or markup`);
+      if (p.split(/\s+/).length > MAX_PHRASE_WORDS) throw new AnswerError(`synonym "${p}" is more than ${MAX_PHRASE_WORDS} words`);
     }
     if (phrases.length < 2 || phrases.length > MAX_PHRASES) throw new AnswerError(`a synonym group needs 2 to ${MAX_PHRASES} different words`);
     return phrases;

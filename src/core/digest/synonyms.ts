@@ -64,7 +64,8 @@ function insertGroups(text: string, lines: string[]): string {
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const all = text.split(eol);
   // Frontmatter lines hold commas too ("tags: [meta, recall]") but are not groups.
-  const close = all[0] === "---" ? all.indexOf("---", 1) : -1;
+  const fence = (line: string | undefined): boolean => line?.replace(/^\uFEFF/, "").trimEnd() === "---";
+  const close = fence(all[0]) ? all.findIndex((line, i) => i > 0 && fence(line)) : -1;
   let at = -1;
   for (let i = close + 1; i < all.length; i++) if (parseSynonyms(all[i]).length > 0) at = i;
   if (at < 0) return `${text.trimEnd()}${eol}${eol}${lines.join(eol)}${eol}`;

@@ -1,6 +1,6 @@
 /** How text becomes index terms: fixed when a snapshot is written, and read back by every recall. */
 
-import { DEFAULT_TOKENIZER, PLAIN_TOKENIZER, tokenizeQuery, type TokenizerOptions } from "../text/tokenizer";
+import { DEFAULT_TOKENIZER, mainlandVariant, PLAIN_TOKENIZER, tokenizeQuery, type TokenizerOptions } from "../text/tokenizer";
 
 export interface IndexOptions {
   tokenizer: TokenizerOptions;
@@ -35,8 +35,17 @@ export function synonymTerm(group: number): string {
 
 /** Each synonym group's phrases as term sequences, ready for matching against a token list. */
 export function synonymPhrases(options: IndexOptions): string[][][] {
-  // A phrase is matched as a run of terms, so the mainland words a regional one would add are left out.
-  return options.synonyms.map((group) => group.map((phrase) => tokenizeQuery(phrase, options.tokenizer).terms).filter((t) => t.length > 0));
+  // A phrase is matched as a run of terms, so the mainland words a regional one would add are left
+  // out of it; instead the mainland spelling joins the group as a phrase of its own (伺服器 → 服务器).
+  const terms = (phrase: string): string[] => tokenizeQuery(phrase, options.tokenizer).terms;
+  return options.synonyms.map((group) =>
+    group
+      .flatMap((phrase) => {
+        const variant = options.tokenizer.foldChinese ? mainlandVariant(phrase) : undefined;
+        return variant === undefined ? [terms(phrase)] : [terms(phrase), terms(variant)];
+      })
+      .filter((t) => t.length > 0),
+  );
 }
 
 /**
@@ -68,7 +77,7 @@ const MAX_PHRASE_WORDS = 5;
  * are ignored. A leading "- " is allowed.
  */
 export function parseSynonyms(text: string): string[][] {
-  const body = text.replace(/\r\n?/g, "\n").replace(/^---\n[\s\S]*?\n---(?:\n|$)/, "");
+  const body = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").replace(/^---[ \t]*\n[\s\S]*?\n---[ \t]*(?:\n|$)/, "");
   const groups: string[][] = [];
   for (const raw of body.split("\n")) {
     const line = raw.replace(/^\s*[-*+]\s+/, "").trim();

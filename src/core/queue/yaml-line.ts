@@ -3,9 +3,16 @@
 // Anything YAML could read as another type, or that holds syntax, gets quotes.
 const NEEDS_QUOTES = /^$|^[\s-?:,[\]{}#&*!|>'"%@`]|[:#]\s|\s$|^(?:true|false|yes|no|on|off|null|~|[-+]?\d[\d._]*(?:e[-+]?\d+)?)$/i;
 
+// Numbers in the other notations YAML reads (0x1F, .5, .inf, .nan) and dates, which it turns into times.
+const OTHER_SCALARS = /^[-+]?(?:0[xob]|\.\d|\.(?:inf|nan)$)|^\d{4}-\d\d-\d\d/i;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 export function stringify(value: string): string {
-  const v = value.replace(/\r?\n/g, " ");
-  return NEEDS_QUOTES.test(v) || /[:#"\\]/.test(v) ? JSON.stringify(v) : v;
+  // Control characters and lone surrogates would make the whole frontmatter unreadable.
+  // eslint-disable-next-line no-control-regex -- removing them is the point
+  const v = value.replace(LONE_SURROGATE, "\uFFFD").replace(/\r\n?|\n/g, " ").replace(/[\u0000-\u001f\u007f]/g, " ");
+  return NEEDS_QUOTES.test(v) || OTHER_SCALARS.test(v) || /[:#"\\]/.test(v) ? JSON.stringify(v) : v;
 }
 
 /** One item of a flow sequence (`[a, b]`): there a comma or bracket would end or split the item. */

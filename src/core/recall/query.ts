@@ -26,18 +26,23 @@ export function buildQuery(prompt: string, options: IndexOptions, phrases: strin
   }
   // The mainland's word stands in for a regional one (文件 for 档案) in the group of its first pair,
   // as a full-weight alternative: a card may use either, and must not count twice for both.
-  for (const [from, to] of regional) {
+  // Each regional word once: a prompt that repeats one must not grow a group without bound.
+  const add = (alternatives: [string, number][] | undefined, term: string, weight: number): void => {
+    if (alternatives && !alternatives.some(([t]) => t === term)) alternatives.push([term, weight]);
+  };
+  for (const [from, to] of new Map(regional)) {
     const at = tokenizeQuery(from, options.tokenizer).terms[0];
     const alternatives = at === undefined ? undefined : groups.get(at);
-    for (const term of tokenizeQuery(to, options.tokenizer).terms) {
-      if (alternatives) alternatives.push([term, 1]);
+    const mainland = tokenizeQuery(to, options.tokenizer).terms;
+    for (const term of mainland) {
+      if (alternatives) add(alternatives, term, 1);
       else if (!groups.has(term) && groups.size < MAX_QUERY_TERMS) groups.set(term, [[term, 1]]);
     }
+    // A synonym written in the mainland's word (服务器, backend) also stands for the regional one.
+    for (const [g] of findSynonyms(mainland, phrases)) add(alternatives ?? groups.get(mainland[0]), synonymTerm(g), SYNONYM_WEIGHT);
   }
   // A synonym stands in for the word where its phrase starts in the prompt.
-  for (const [g, at] of findSynonyms(tokens, phrases)) {
-    groups.get(tokens[at[0]])?.push([synonymTerm(g), SYNONYM_WEIGHT]);
-  }
+  for (const [g, at] of findSynonyms(tokens, phrases)) add(groups.get(tokens[at[0]]), synonymTerm(g), SYNONYM_WEIGHT);
   return [...groups].map(([term, alternatives]) => ({
     term,
     alternatives,

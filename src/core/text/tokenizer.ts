@@ -58,6 +58,21 @@ export function tokenizeQuery(text: string, options: TokenizerOptions = DEFAULT_
   return { terms, regional };
 }
 
+/**
+ * `text` in simplified characters with each regional word replaced by the mainland's, or
+ * undefined when it holds none. For short phrases a person chose (a synonyms note's), where
+ * replacing cannot straddle two words the way it can in running text.
+ */
+export function mainlandVariant(text: string): string | undefined {
+  const table = t2s();
+  const chars = Array.from(text.normalize("NFKC").toLowerCase(), (c) => table.get(c) ?? c);
+  const found = regionalWordsIn(chars);
+  if (found.length === 0) return undefined;
+  let out = chars.join("");
+  for (const [from, to] of found) out = out.replace(from, to);
+  return out;
+}
+
 /** Distinct terms of `text`, in first-seen order. */
 export function uniqueTerms(text: string, options: TokenizerOptions = DEFAULT_TOKENIZER): string[] {
   return [...new Set(tokenize(text, options))];

@@ -35,6 +35,7 @@ describe("validateAnswer", () => {
     ["a synonym holding a comma", { ...create, synonyms: [["排程，定时", "cron"]] }, /separator or markup/],
     ["a synonym that is a wikilink", { ...create, synonyms: [["[[secret]]", "cron"]] }, /separator or markup/],
     ["a synonym that would be a heading", { ...create, synonyms: [["# Owned", "cron"]] }, /separator or markup/],
+    ["a synonym of more words than the note reads as one", { ...create, synonyms: [["one two three four five six", "cron"]] }, /more than 5 words/],
     ["a synonym over two lines", { action: "append", target: "reference/a.md", section: "s", synonyms: [["cron\n- injected, line", "launchd"]] }, /several lines/],
     ["an alias over two lines", { ...create, frontmatter: { ...create.frontmatter, aliases: ["a\nb"] } }, /several lines/],
   ])("refuses %s", (_, value, message) => {

@@ -207,6 +207,18 @@ describe("language handling", () => {
     expect(score(one, "cn.md")).toBe(3);
   });
 
+  it("gives a regional word repeated many times one alternative, not one per repeat", () => {
+    const groups = buildQuery("檔案 ".repeat(5000), DEFAULT_INDEX_OPTIONS, []);
+    expect(groups.map((g) => g.alternatives.map(([t]) => t))).toEqual([["档案", "文件"]]);
+  });
+
+  it("lets a synonym written one way find a card written the other", () => {
+    const card1 = { "cn.md": card({ name: "x", description: "x" }, "部署到服务器之前先跑测试") };
+    expect(paths(recall("backend 之前先跑测试", indexOf(card1, parseSynonyms("- 伺服器, backend")), rules(), "/v", { now: NOW }))).toEqual(["cn.md"]);
+    const card2 = { "en.md": card({ name: "x", description: "x" }, "deploy the backend after the tests pass") };
+    expect(paths(recall("伺服器 deploy tests", indexOf(card2, parseSynonyms("- 服务器, backend")), rules(), "/v", { now: NOW }))).toEqual(["en.md"]);
+  });
+
   it("keeps the words really there when a regional word straddles two of them", () => {
     // 运行程序 holds 行程, Taiwan's 进程: the mainland text must still say 运行 and 程序.
     expect(tokenize("运行程序")).toEqual(expect.arrayContaining(["运行", "行程", "程序"]));
@@ -243,6 +255,7 @@ describe("language handling", () => {
     ];
     expect(parseSynonyms(note.join("\n"))).toEqual([["排程", "cron", "task scheduler"]]);
     expect(parseSynonyms(note.join("\r\n"))).toEqual([["排程", "cron", "task scheduler"]]);
+    expect(parseSynonyms("\uFEFF" + note.join("\n").replace("---\n#", "--- \n#"))).toEqual([["排程", "cron", "task scheduler"]]);
   });
 
   it("expands the prompt with the vault's synonyms note, read at index time", () => {
