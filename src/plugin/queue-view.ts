@@ -317,6 +317,8 @@ export class QueueReviewView extends ItemView {
     if (!draft) this.drafts.set(e.sessionId, (draft = {}));
     const fields = draft;
     field.value = fields[key] ?? initial;
+    // As an attribute too, for an input: a copy of the view's HTML (a screenshot, a test) shows it.
+    if (field instanceof HTMLInputElement) field.setAttribute("value", field.value);
     field.addEventListener(field instanceof HTMLSelectElement ? "change" : "input", () => (fields[key] = field.value));
     return field;
   }
