@@ -26,6 +26,11 @@ function run(args: string[], input = ""): { stdout: string; ms: number } {
   return { stdout: r.stdout, ms: performance.now() - started };
 }
 
+// Most of a hook's time is Node starting up; timing a bare `node -e ''` beside it says how much.
+const bareStarted = performance.now();
+spawnSync(process.execPath, ["-e", ""]);
+const bareMs = performance.now() - bareStarted;
+
 console.log(`$ node hook-bridge/dist/vault-memory.mjs index --vault sample-vault`);
 process.stdout.write(run(["index", "--vault", vault]).stdout);
 PROMPTS.forEach((prompt, i) => {
@@ -33,6 +38,6 @@ PROMPTS.forEach((prompt, i) => {
   // should show what a fresh prompt gets, however often it is run.
   const hook = JSON.stringify({ session_id: `demo-${Date.now()}-${i}`, hook_event_name: "UserPromptSubmit", cwd: root, prompt });
   const { stdout, ms } = run(["recall", "--vault", vault], hook);
-  console.log(`\n── prompt: ${prompt}   (hook process: ${ms.toFixed(0)} ms)`);
+  console.log(`\n── prompt: ${prompt}   (hook process: ${ms.toFixed(0)} ms, of which starting Node alone takes about ${bareMs.toFixed(0)} ms here)`);
   console.log(stdout.trimEnd() || "(nothing added to Claude's context)");
 });
