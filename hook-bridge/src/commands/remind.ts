@@ -4,7 +4,7 @@
  * so recall does not stay silent until Obsidian next opens.
  */
 
-import { closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import { readFileSync, writeSync } from "node:fs";
 import type { Args } from "../args";
 import { vaultFlag } from "../vault";
 import { appendLog } from "../../../src/core/io/log";
@@ -12,9 +12,7 @@ import { vaultFiles } from "../../../src/core/paths";
 import { listPending } from "../../../src/core/queue/queue-store";
 import { loadConfig } from "../../../src/core/config";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
-import { SNAPSHOT_VERSION } from "../../../src/core/snapshot/format";
 import { SnapshotError, SnapshotReader, type SnapshotProblem } from "../../../src/core/snapshot/read";
-import { TOKENIZER_VERSION } from "../../../src/core/text/tokenizer";
 import { listNotes } from "../../../src/core/vault/scan";
 import { writeSnapshot } from "../../../src/core/snapshot/write";
 
@@ -62,10 +60,10 @@ export function repairSnapshot(vault: string, log: (message: string) => void): v
     return;
   } catch (err) {
     if (!(err instanceof SnapshotError)) throw err;
+    if (err.newer) return;
     problem = err.problem;
   }
   if (problem === "not-a-snapshot" || problem === "unreadable") return;
-  if ((problem === "tokenizer-mismatch" || problem === "old-version") && !olderThanOurs(path)) return;
   const config = loadConfig(vaultFiles.config(vault));
   const notes = listNotes(vault, config).length;
   if (notes > MAX_REPAIR_NOTES) {
@@ -76,31 +74,6 @@ export function repairSnapshot(vault: string, log: (message: string) => void): v
   const { index } = buildIndexFromDisk(vault, config);
   writeSnapshot(path, index, config.recall);
   log(`rebuilt the recall snapshot (${problem}): ${index.docCount} cards in ${((performance.now() - started) / 1000).toFixed(2)} s`);
-}
-
-// The header holds the synonyms note's groups, so it can be long; past this it is not ours.
-const MAX_HEADER_BYTES = 16 << 20;
-
-function olderThanOurs(path: string): boolean {
-  const fd = openSync(path, "r");
-  try {
-    const chunks: Buffer[] = [];
-    for (let at = 0; at < MAX_HEADER_BYTES; ) {
-      const buf = Buffer.alloc(64 << 10);
-      const n = readSync(fd, buf, 0, buf.length, at);
-      if (n === 0) break;
-      const nl = buf.subarray(0, n).indexOf(0x0a);
-      chunks.push(buf.subarray(0, nl >= 0 ? nl : n));
-      if (nl >= 0) break;
-      at += n;
-    }
-    const h = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { version?: unknown; tokenizer?: unknown };
-    return Number(h.version) < SNAPSHOT_VERSION || (Number(h.version) === SNAPSHOT_VERSION && Number(h.tokenizer) < TOKENIZER_VERSION);
-  } catch {
-    return false;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 export function reminder(vault: string, now: Date): string {

@@ -1,6 +1,8 @@
 /** The strict JSON shape the LLM must answer in, and its validation: output from an LLM is untrusted. */
 
 import { CARD_FOLDERS } from "../card/schema";
+// The synonyms note's own limits: a longer phrase would be written and then ignored when read.
+import { MAX_PHRASE_CHARS, MAX_PHRASE_WORDS } from "../index/index-options";
 
 export const MAX_BODY_CHARS = 20_000;
 
@@ -25,9 +27,7 @@ export type DigestAction =
 
 const MAX_GROUPS = 5;
 const MAX_PHRASES = 8;
-const MAX_PHRASE_CHARS = 40;
-// As many words as the synonyms note reads as one phrase: a longer one would be written and ignored.
-const MAX_PHRASE_WORDS = 5;
+
 const MAX_ALIASES = 8;
 
 export class AnswerError extends Error {}

@@ -2,7 +2,7 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseSynonyms } from "../index/index-options";
+import { frontmatterLines, parseSynonyms } from "../index/index-options";
 import { writeFileAtomic } from "../io/atomic";
 import { baseName } from "../card/card";
 import { AnswerError, safePath, type SynonymGroups } from "./answer";
@@ -63,11 +63,8 @@ function insertGroups(text: string, lines: string[]): string {
   // The note keeps its own line endings, Windows ones included.
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const all = text.split(eol);
-  // Frontmatter lines hold commas too ("tags: [meta, recall]") but are not groups.
-  const fence = (line: string | undefined): boolean => line?.replace(/^\uFEFF/, "").trimEnd() === "---";
-  const close = fence(all[0]) ? all.findIndex((line, i) => i > 0 && fence(line)) : -1;
   let at = -1;
-  for (let i = close + 1; i < all.length; i++) if (parseSynonyms(all[i]).length > 0) at = i;
+  for (let i = frontmatterLines(all); i < all.length; i++) if (parseSynonyms(all[i]).length > 0) at = i;
   if (at < 0) return `${text.trimEnd()}${eol}${eol}${lines.join(eol)}${eol}`;
   all.splice(at + 1, 0, ...lines);
   return all.join(eol);

@@ -68,8 +68,8 @@ export function findSynonyms(tokens: readonly string[], phrases: string[][][]): 
 }
 
 // A phrase longer than this, or of more words, is a sentence of prose that happens to hold a comma.
-const MAX_PHRASE_CHARS = 40;
-const MAX_PHRASE_WORDS = 5;
+export const MAX_PHRASE_CHARS = 40;
+export const MAX_PHRASE_WORDS = 5;
 
 /**
  * Parses a synonyms note: one group per line, phrases separated by commas (either width) or
@@ -77,9 +77,9 @@ const MAX_PHRASE_WORDS = 5;
  * are ignored. A leading "- " is allowed.
  */
 export function parseSynonyms(text: string): string[][] {
-  const body = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").replace(/^---[ \t]*\n[\s\S]*?\n---[ \t]*(?:\n|$)/, "");
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
   const groups: string[][] = [];
-  for (const raw of body.split("\n")) {
+  for (const raw of lines.slice(frontmatterLines(lines))) {
     const line = raw.replace(/^\s*[-*+]\s+/, "").trim();
     if (line === "" || line.startsWith("#") || line.startsWith(">") || line.includes("[[")) continue;
     const phrases = line.split(/[,，、]/).map((p) => p.trim()).filter((p) => p !== "");
@@ -87,4 +87,15 @@ export function parseSynonyms(text: string): string[][] {
     groups.push(phrases);
   }
   return groups;
+}
+
+/**
+ * How many of `lines` a leading frontmatter block takes, 0 when there is none. Frontmatter lines
+ * hold commas too ("tags: [meta, recall]") but are not groups. A BOM and spaces after a fence pass.
+ */
+export function frontmatterLines(lines: readonly string[]): number {
+  const fence = (line: string | undefined): boolean => line?.replace(/^\uFEFF/, "").trimEnd() === "---";
+  if (!fence(lines[0])) return 0;
+  const close = lines.findIndex((line, i) => i > 0 && fence(line));
+  return close < 0 ? 0 : close + 1;
 }

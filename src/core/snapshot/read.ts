@@ -24,6 +24,8 @@ export class SnapshotError extends Error {
   constructor(
     readonly problem: SnapshotProblem,
     message: string,
+    /** For a format or tokenizer mismatch: whether a newer release wrote it (so ours must not replace it). */
+    readonly newer = false,
   ) {
     super(message);
     this.name = "SnapshotError";
@@ -158,10 +160,12 @@ function checkHeader(value: unknown): SnapshotHeader {
   const h = value as Partial<SnapshotHeader> | null;
   if (!h || typeof h !== "object" || h.format !== SNAPSHOT_FORMAT) throw new SnapshotError("not-a-snapshot", "file is not a Vault Memory snapshot");
   if (h.version !== SNAPSHOT_VERSION) {
-    throw new SnapshotError("old-version", `snapshot format ${String(h.version)} is not ${SNAPSHOT_VERSION}; run the index command again`);
+    const newer = Number(h.version) > SNAPSHOT_VERSION;
+    throw new SnapshotError("old-version", `snapshot format ${String(h.version)} is not ${SNAPSHOT_VERSION}; run the index command again`, newer);
   }
   if (h.tokenizer !== TOKENIZER_VERSION) {
-    throw new SnapshotError("tokenizer-mismatch", `snapshot tokenizer ${String(h.tokenizer)} is not ${TOKENIZER_VERSION}; run the index command again`);
+    const newer = Number(h.tokenizer) > TOKENIZER_VERSION;
+    throw new SnapshotError("tokenizer-mismatch", `snapshot tokenizer ${String(h.tokenizer)} is not ${TOKENIZER_VERSION}; run the index command again`, newer);
   }
   const ints = [h.cards, h.shards, h.docChunks, h.bodyBytes];
   if (!ints.every((n) => Number.isInteger(n) && (n as number) >= 0) || !h.shards || !h.rules || !h.index) {

@@ -64,6 +64,8 @@ export function tokenizeQuery(text: string, options: TokenizerOptions = DEFAULT_
  * replacing cannot straddle two words the way it can in running text.
  */
 export function mainlandVariant(text: string): string | undefined {
+  // Called for every synonym phrase on every recall: Latin phrases leave at once.
+  if (isAscii(text)) return undefined;
   const table = t2s();
   const chars = Array.from(text.normalize("NFKC").toLowerCase(), (c) => table.get(c) ?? c);
   const found = regionalWordsIn(chars);
@@ -160,7 +162,7 @@ function emitCjkRun(run: string, options: TokenizerOptions, emit: (term: string)
     for (let i = 0; i < chars.length; i++) chars[i] = table.get(chars[i]) ?? chars[i];
     regional = regionalWordsIn(chars);
   }
-  if (options.splitKana && hasKana(run)) {
+  if (options.splitKana && chars.some((c) => scriptOf(c) !== OTHER)) {
     let start = 0;
     for (let i = 1; i <= chars.length; i++) {
       if (i < chars.length && scriptOf(chars[i]) === scriptOf(chars[start])) continue;
@@ -180,21 +182,13 @@ const HIRAGANA = 1;
 const KATAKANA = 2;
 const OTHER = 0;
 
+// Chinese has no kana, so a Chinese run is always cut into pairs whole.
 function scriptOf(ch: string): number {
   const cp = ch.charCodeAt(0);
   if (cp >= 0x3040 && cp <= 0x309f) return HIRAGANA;
   // The prolonged sound mark belongs with the katakana it lengthens (ノート).
   if ((cp >= 0x30a0 && cp <= 0x30ff) || (cp >= 0x31f0 && cp <= 0x31ff)) return KATAKANA;
   return OTHER;
-}
-
-// Chinese has no kana: a run without any is cut into pairs whole, as before.
-function hasKana(run: string): boolean {
-  for (let i = 0; i < run.length; i++) {
-    const c = run.charCodeAt(i);
-    if ((c >= 0x3040 && c <= 0x30ff) || (c >= 0x31f0 && c <= 0x31ff)) return true;
-  }
-  return false;
 }
 
 function emitPairs(chars: readonly string[], emit: (term: string) => void): void {
