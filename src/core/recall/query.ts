@@ -26,10 +26,10 @@ export function buildQuery(prompt: string, options: IndexOptions, phrases: strin
   }
   // The mainland's word stands in for a regional one (文件 for 档案) in the group of its first pair,
   // as a full-weight alternative: a card may use either, and must not count twice for both.
-  // Each regional word once: a prompt that repeats one must not grow a group without bound.
   const add = (alternatives: [string, number][] | undefined, term: string, weight: number): void => {
     if (alternatives && !alternatives.some(([t]) => t === term)) alternatives.push([term, weight]);
   };
+  // Each regional word once: a prompt that repeats one must not grow a group without bound.
   for (const [from, to] of new Map(regional)) {
     const at = tokenizeQuery(from, options.tokenizer).terms[0];
     const alternatives = at === undefined ? undefined : groups.get(at);
