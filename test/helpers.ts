@@ -5,11 +5,30 @@ import { cpSync, existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sealHeader } from "../src/core/snapshot/write";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const SAMPLE_VAULT = join(ROOT, "sample-vault");
 export const CORPUS = resolve(ROOT, "..", "shared", "corpora", "obsidian-help");
 export const BRIDGE = join(ROOT, "hook-bridge", "dist", "vault-memory.mjs");
+/** Obsidian's help vaults beside the repository; a clone without them runs everything else. */
+export const HAS_CORPUS = existsSync(CORPUS);
+export const NO_CORPUS = `skipped: ${CORPUS} is missing (the shared corpus of real vaults)`;
+if (!HAS_CORPUS && !process.env.VM_QUIET_CORPUS) {
+  process.env.VM_QUIET_CORPUS = "1";
+  console.warn(`${NO_CORPUS}; corpus-scale tests are skipped, all others run on the sample vault and generated vaults`);
+}
+
+/**
+ * A snapshot's header edited as a test needs it, then sealed again with its checksum, so that
+ * a test of (say) an older tokenizer sees that problem and not a damaged header.
+ */
+export function editHeader(bytes: Buffer, edit: (header: string) => string): Buffer {
+  const nl = bytes.indexOf(0x0a);
+  const line = bytes.subarray(0, nl).toString("utf8");
+  const unsealed = line.replace(/,"headerSum":"[0-9a-f]{8}"\}$/, "}");
+  return Buffer.concat([Buffer.from(sealHeader(edit(unsealed)), "utf8"), bytes.subarray(nl)]);
+}
 
 export function tempDir(prefix = "vm-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));

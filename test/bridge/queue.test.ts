@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listPending, queueDirs } from "../../src/core/queue/queue-store";
 import { vaultFiles } from "../../src/core/paths";
-import { BRIDGE, copyVault, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
+import { BRIDGE, copyVault, editHeader, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
 import { jsonl, line } from "../fixtures/transcript";
 
 const LONG = "A reply long enough to count as real work in this conversation, with details.";
@@ -89,7 +89,7 @@ describe("remind as the SessionStart hook", () => {
     runBridge(["index", "--vault", vault]);
     const bytes = readFileSync(snapshot, "utf8");
     for (const broken of [
-      bytes.replace(/"tokenizer":\d+/, '"tokenizer":1'), // written by an older release
+      editHeader(Buffer.from(bytes), (h) => h.replace(/"tokenizer":\d+/, '"tokenizer":1')).toString(), // written by an older release
       bytes.slice(0, bytes.length - 100), // cut short
       null, // missing
     ]) {
@@ -103,12 +103,12 @@ describe("remind as the SessionStart hook", () => {
     // A long header (it holds the synonyms note's groups) is still read to tell old from new.
     writeFileSync(join(vault, "meta", "synonyms.md"), Array.from({ length: 400 }, (_, i) => `- word${i}, other${i}`).join("\n"));
     runBridge(["index", "--vault", vault]);
-    writeFileSync(snapshot, readFileSync(snapshot, "utf8").replace(/"tokenizer":\d+/, '"tokenizer":1'));
+    writeFileSync(snapshot, editHeader(readFileSync(snapshot), (h) => h.replace(/"tokenizer":\d+/, '"tokenizer":1')));
     expect(readFileSync(snapshot, "utf8").indexOf("\n")).toBeGreaterThan(8192);
     runBridge(["remind", "--vault", vault], "{}");
     expect(recallOf()).toContain("launchd-cron-path.md");
     // One written by a newer release is left for it, or two releases would take turns rewriting it.
-    const newer = readFileSync(snapshot, "utf8").replace(/"tokenizer":\d+/, '"tokenizer":99');
+    const newer = editHeader(readFileSync(snapshot), (h) => h.replace(/"tokenizer":\d+/, '"tokenizer":99')).toString();
     writeFileSync(snapshot, newer);
     runBridge(["remind", "--vault", vault], "{}");
     expect(readFileSync(snapshot, "utf8")).toBe(newer);

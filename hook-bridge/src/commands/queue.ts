@@ -34,7 +34,8 @@ export function queueCommand(args: Args, wanted = false): number {
       config.queue,
       { wanted },
     );
-    if (!result.queued && wanted) appendLog(logPath, name, `not queued: ${result.reason}`);
+    // Every turn that ends without queuing says why: a silent hook is indistinguishable from a broken one.
+    if (!result.queued) appendLog(logPath, name, `not queued: ${result.reason}`);
     return 0;
   } catch (err) {
     if (logPath) appendLog(logPath, name, err instanceof Error ? err.message : String(err));

@@ -6,8 +6,10 @@ import { readStdinSync } from "../stdin";
 import { vaultFlag } from "../vault";
 import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
+import { DeadlineExceeded } from "../../../src/core/index/scorer";
 import { recall } from "../../../src/core/recall/recall";
-import { SnapshotReader } from "../../../src/core/snapshot/read";
+import { SnapshotError, SnapshotReader } from "../../../src/core/snapshot/read";
+import { noteSnapshotDamage } from "../../../src/core/snapshot/damage";
 import { resolveProject } from "../../../src/core/project";
 import { loadSeen, rememberSeen } from "../../../src/core/recall/session-store";
 import { appendUsage, promptHash } from "../../../src/core/recall/usage-log";
@@ -20,12 +22,13 @@ const DEFAULT_DEADLINE_MS = 2000;
 
 export function recallCommand(args: Args): number {
   let logPath = "";
+  let vault = "";
   const failOpen = (reason: string): number => {
     if (logPath) appendLog(logPath, "recall", reason);
     return 0;
   };
   try {
-    const vault = vaultFlag(args);
+    vault = vaultFlag(args);
     logPath = vaultFiles.log(vault);
     const deadline = numberFlag(args, "deadline-ms") ?? DEFAULT_DEADLINE_MS;
 
@@ -38,7 +41,7 @@ export function recallCommand(args: Args): number {
     const sessions = vaultFiles.sessions(vault);
     const seen = loadSeen(sessions, payload.sessionId);
     try {
-      const ctx = { project: resolveProject(payload.cwd), seen };
+      const ctx = { project: resolveProject(payload.cwd), seen, deadline };
       result = recall(payload.prompt, reader, withOverrides(reader.header.rules, args), vault, ctx);
     } finally {
       reader.close();
@@ -66,6 +69,10 @@ export function recallCommand(args: Args): number {
     }
     return 0;
   } catch (err) {
+    if (err instanceof DeadlineExceeded) return failOpen(`gave up: scoring ran ${err.message}`);
+    // Silence now, a rebuild at the next session start: printing from a damaged file could name
+    // cards that do not exist.
+    if (err instanceof SnapshotError && err.problem === "corrupt" && vault) noteSnapshotDamage(vault, vaultFiles.snapshot(vault), err.message);
     return failOpen(err instanceof Error ? err.message : String(err));
   }
 }

@@ -15,6 +15,7 @@ import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import { SnapshotError, SnapshotReader, type SnapshotProblem } from "../../../src/core/snapshot/read";
 import { listNotes } from "../../../src/core/vault/scan";
 import { writeSnapshot } from "../../../src/core/snapshot/write";
+import { snapshotDamage } from "../../../src/core/snapshot/damage";
 
 interface DigestStatus {
   finishedAt?: string;
@@ -50,14 +51,17 @@ const MAX_REPAIR_NOTES = 2000;
  * Rebuilds the snapshot when recall could not use it: missing, cut short, unreadable as JSON, or
  * written by an older release. One written by a newer release (Obsidian and Claude Code updated
  * the bridge at different times) is left for that release, or the two would take turns rewriting
- * it; so is a file that is not a snapshot at all. Only the header and size are read, not the whole file.
+ * it; so is a file that is not a snapshot at all. Only the header and size are read, not the whole
+ * file, and the note a recall leaves when a segment it read was damaged.
  */
 export function repairSnapshot(vault: string, log: (message: string) => void): void {
   const path = vaultFiles.snapshot(vault);
   let problem: SnapshotProblem;
   try {
     SnapshotReader.open(path).close();
-    return;
+    const damage = snapshotDamage(vault, path);
+    if (damage === undefined) return;
+    problem = "corrupt";
   } catch (err) {
     if (!(err instanceof SnapshotError)) throw err;
     if (err.newer) return;

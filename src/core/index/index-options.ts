@@ -60,7 +60,12 @@ export function findSynonyms(tokens: readonly string[], phrases: string[][][]): 
       for (let i = 0; i + phrase.length <= tokens.length; i++) {
         let ok = true;
         for (let j = 0; j < phrase.length && ok; j++) ok = tokens[i + j] === phrase[j];
-        if (ok) found.set(g, [...(found.get(g) ?? []), i]);
+        if (!ok) continue;
+        // Appended in place: copying the list per occurrence made a prompt that repeats a
+        // synonym thousands of times quadratic (18 s for one word pasted 48,000 times).
+        const at = found.get(g);
+        if (at) at.push(i);
+        else found.set(g, [i]);
       }
     }
   });

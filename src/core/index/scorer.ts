@@ -83,7 +83,7 @@ export function scoreDocs(terms: readonly string[], source: PostingSource, keep:
  * Why typed arrays: a hook process runs this once, cold, in V8's interpreter, over postings of
  * thousands of docs. Flat arrays indexed by doc id cost a fraction of a Map of objects there.
  */
-export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource, keep: (s: Scored) => boolean = () => true): Scored[] {
+export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource, keep: (s: Scored) => boolean = () => true, deadline = Infinity): Scored[] {
   const scores = new Float64Array(source.idLimit);
   const matched = new Uint16Array(source.idLimit);
   const best = new Float64Array(source.idLimit);
@@ -92,6 +92,8 @@ export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource
   const touched: number[] = [];
   const inGroup: number[] = [];
   for (let g = 0; g < groups.length; g++) {
+    // Checked inside the loop, not after it: a hook that answers late has already failed.
+    if (deadline !== Infinity && performance.now() > deadline) throw new DeadlineExceeded(deadline);
     const group = groups[g];
     inGroup.length = 0;
     for (let a = 0; a < group.alternatives.length; a++) {
@@ -123,6 +125,14 @@ export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource
     if (keep(s)) out.push(s);
   }
   return out.sort(byScore);
+}
+
+/** Thrown when scoring runs past the caller's deadline (a `performance.now()` time). */
+export class DeadlineExceeded extends Error {
+  constructor(readonly deadline: number) {
+    super(`past the ${Math.round(deadline)} ms deadline`);
+    this.name = "DeadlineExceeded";
+  }
 }
 
 /** Ties break on doc id so that the same snapshot always gives the same answer. */

@@ -1,4 +1,4 @@
-/** Keeps secrets and private passages out of everything Vault Memory writes. */
+/** Keeps secrets and private passages out of everything Vault Memory writes or sends. */
 
 import { RECALL_HEADER } from "../recall/recall-header";
 
@@ -8,42 +8,128 @@ export interface SecretPattern {
   id: string;
   /** Must be global. Group 1, when present, is kept (a key's name), and the rest replaced. */
   re: RegExp;
+  /**
+   * Literals one of which any match contains. A pattern whose hints are all absent is not run:
+   * the queue hook redacts every turn of a long transcript, and `includes` is far cheaper than
+   * a regex scan, so seventy shapes cost about what a handful would.
+   */
+  hints?: readonly string[];
 }
 
-// Value-shaped secrets of common providers, then generic shapes. Order matters: specific first,
-// so a GitHub token inside `GITHUB_TOKEN=...` is named for what it is.
+// The shapes follow the families of gitleaks' and secretlint's rule sets: a provider's token
+// prefix where it has one (cheap and precise), then shapes that need their context (a key's name,
+// a command's flag), then generic ones. Specific first, so a GitHub token inside
+// `GITHUB_TOKEN=...` is named for what it is. A value already redacted is never matched again.
+const B = "(?<![A-Za-z0-9_])"; // a token's start: not in the middle of a longer word
+const p = (id: string, source: string, hints?: readonly string[], flags = "g"): SecretPattern => ({ id, re: new RegExp(source, flags), hints });
+
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
-  { id: "private-key", re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|$)/g },
-  { id: "anthropic-key", re: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
-  { id: "openai-key", re: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
-  { id: "github-token", re: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})/g },
-  { id: "gitlab-token", re: /\bglpat-[A-Za-z0-9_-]{20,}/g },
-  { id: "aws-access-key", re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[A-Z0-9]{16}\b/g },
-  { id: "google-api-key", re: /\bAIza[0-9A-Za-z_-]{35}\b/g },
-  { id: "slack-token", re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
-  { id: "slack-webhook", re: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]+/g },
-  { id: "stripe-key", re: /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}/g },
-  { id: "npm-token", re: /\bnpm_[A-Za-z0-9]{36}\b/g },
-  { id: "huggingface-token", re: /\bhf_[A-Za-z0-9]{30,}\b/g },
-  { id: "sendgrid-key", re: /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g },
-  { id: "twilio-key", re: /\bSK[0-9a-fA-F]{32}\b/g },
-  { id: "jwt", re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
-  { id: "bearer-token", re: /(\b[Bb]earer\s+)[A-Za-z0-9._~+/=-]{12,}/g },
-  { id: "basic-auth-header", re: /(\bAuthorization:\s*Basic\s+)[A-Za-z0-9+/=]{8,}/gi },
-  { id: "url-password", re: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+(?=@)/gi },
-  // KEY=value and KEY: value where the name says it is secret (.env files, shell exports, YAML).
-  {
-    id: "secret-assignment",
-    re: /(\b[A-Za-z0-9_.-]*(?:SECRET|TOKEN|PASSWORD|PASSWD|PWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CLIENT_?SECRET|AUTH|CREDENTIALS?)[A-Za-z0-9_.-]*["']?\s*[:=]\s*["']?)(?!\[REDACTED\])[^\s"'`,;]{6,}/gi,
-  },
-  // Any .env-style line whose value is long and random-looking.
-  { id: "env-line", re: /(^|\n)((?:export\s+)?[A-Z][A-Z0-9_]{2,}=["']?)(?![^\n]*\[REDACTED\])[A-Za-z0-9+/_\-.]{24,}/g },
+  // Key material: everything between the armour lines, and all that follows an unclosed one.
+  p("private-key", String.raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)`, ["PRIVATE KEY"]),
+  p("putty-private-key", String.raw`PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC: [0-9a-f]+|$)`, ["PuTTY-User-Key-File"]),
+  p("age-secret-key", String.raw`AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`, ["AGE-SECRET-KEY-1"]),
+  // AI providers.
+  p("anthropic-key", String.raw`${B}sk-ant-[A-Za-z0-9_-]{20,}`, ["sk-ant-"]),
+  p("openai-key", String.raw`${B}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`, ["sk-"]),
+  p("groq-key", String.raw`${B}gsk_[A-Za-z0-9]{40,}`, ["gsk_"]),
+  p("replicate-token", String.raw`${B}r8_[A-Za-z0-9]{30,}`, ["r8_"]),
+  p("perplexity-key", String.raw`${B}pplx-[A-Za-z0-9]{40,}`, ["pplx-"]),
+  p("xai-key", String.raw`${B}xai-[A-Za-z0-9]{60,}`, ["xai-"]),
+  p("huggingface-token", String.raw`${B}hf_[A-Za-z0-9]{30,}`, ["hf_"]),
+  // Code hosts and package registries.
+  p("github-token", String.raw`${B}(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})`, ["gh", "github_pat_"]),
+  p("gitlab-token", String.raw`${B}(?:glpat|gldt|glrt|glptt|glft|glsoat|glcbt)-[A-Za-z0-9_-]{20,}|${B}GR1348941[A-Za-z0-9_-]{20,}`, ["gl", "GR1348941"]),
+  p("bitbucket-token", String.raw`${B}ATBB[A-Za-z0-9_=.-]{28,}`, ["ATBB"]),
+  p("npm-token", String.raw`${B}npm_[A-Za-z0-9]{36}`, ["npm_"]),
+  p("pypi-token", String.raw`${B}pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}`, ["pypi-"]),
+  p("rubygems-key", String.raw`${B}rubygems_[a-f0-9]{48}`, ["rubygems_"]),
+  p("nuget-key", String.raw`${B}oy2[a-z0-9]{43}`, ["oy2"]),
+  p("docker-hub-token", String.raw`${B}dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}`, ["dckr_"]),
+  p("clojars-token", String.raw`${B}CLOJARS_[a-z0-9]{60}`, ["CLOJARS_"]),
+  // Clouds and hosting.
+  p("aws-access-key", String.raw`${B}(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z0-9]{16}(?![A-Za-z0-9])`, ["AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "APKA", "AROA", "ASCA"]),
+  // A secret access key is 40 characters of base64 with nothing to mark it but the word "aws"
+  // or "secret" before it; both cases are required so that a 40-digit hex commit id never matches.
+  p("aws-secret-key", String.raw`((?:aws|AWS|Aws|secret|Secret|SECRET)[^\n]{0,40}?)(?<![A-Za-z0-9/+])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`),
+  p("google-api-key", String.raw`${B}AIza[0-9A-Za-z_-]{35}`, ["AIza"]),
+  p("google-oauth-token", String.raw`${B}ya29\.[0-9A-Za-z_-]{20,}`, ["ya29."]),
+  p("google-refresh-token", String.raw`${B}1//0[0-9A-Za-z_-]{40,}`, ["1//0"]),
+  p("google-client-secret", String.raw`${B}GOCSPX-[0-9A-Za-z_-]{28}`, ["GOCSPX-"]),
+  p("azure-storage-key", String.raw`((?:AccountKey|SharedAccessKey|SharedSecret)\s*=\s*)[A-Za-z0-9+/=]{20,}`, ["AccountKey", "SharedAccessKey", "SharedSecret"], "gi"),
+  p("azure-sas-signature", String.raw`((?:[?&;]|\b)sig=)[A-Za-z0-9%+/=]{16,}`, ["sig="], "gi"),
+  p("azure-ad-client-secret", String.raw`${B}[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`, ["Q~"]),
+  p("digitalocean-token", String.raw`${B}do[opr]_v1_[a-f0-9]{64}`, ["_v1_"]),
+  p("alibaba-access-key", String.raw`${B}LTAI[A-Za-z0-9]{20}(?![A-Za-z0-9])`, ["LTAI"]),
+  p("heroku-key", String.raw`${B}HRKU-[A-Za-z0-9_-]{30,}`, ["HRKU-"]),
+  p("databricks-token", String.raw`${B}dapi[a-f0-9]{32}(?:-\d)?`, ["dapi"]),
+  p("doppler-token", String.raw`${B}dp\.(?:pt|st|sa|scim|audit)\.[A-Za-z0-9]{40,}`, ["dp."]),
+  p("vault-token", String.raw`${B}hv[sbr]\.[A-Za-z0-9_-]{24,}`, ["hvs.", "hvb.", "hvr."]),
+  p("terraform-token", String.raw`${B}[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}`, [".atlasv1."]),
+  p("pulumi-token", String.raw`${B}pul-[a-f0-9]{40}`, ["pul-"]),
+  p("supabase-token", String.raw`${B}sbp_[a-f0-9]{40}`, ["sbp_"]),
+  p("planetscale-token", String.raw`${B}pscale_(?:tkn|pw|oauth)_[A-Za-z0-9=_.-]{32,}`, ["pscale_"]),
+  p("fly-token", String.raw`${B}fm[12]_[A-Za-z0-9+/=_-]{40,}`, ["fm1_", "fm2_"]),
+  // Payments and commerce.
+  p("stripe-key", String.raw`${B}(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}`, ["_live_", "_test_"]),
+  p("stripe-webhook-secret", String.raw`${B}whsec_[A-Za-z0-9+/=]{24,}`, ["whsec_"]),
+  p("shopify-token", String.raw`${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`, ["shp"]),
+  p("square-token", String.raw`${B}(?:sq0atp|sq0csp)-[0-9A-Za-z_-]{22,}|${B}EAAA[A-Za-z0-9_-]{60,}`, ["sq0", "EAAA"]),
+  p("braintree-token", String.raw`access_token\$production\$[a-z0-9]{16}\$[a-f0-9]{32}`, ["access_token$"]),
+  // Messaging and mail.
+  p("slack-token", String.raw`${B}xox[abposrce]-[A-Za-z0-9-]{10,}`, ["xox"]),
+  p("slack-app-token", String.raw`${B}xapp-\d-[A-Z0-9]+-\d+-[A-Za-z0-9]+`, ["xapp-"]),
+  p("slack-webhook", String.raw`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+`, ["hooks.slack.com"]),
+  p("discord-webhook", String.raw`https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]+`, ["/api/webhooks/"]),
+  p("discord-bot-token", String.raw`${B}[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])`),
+  p("telegram-bot-token", String.raw`${B}\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])`, [":AA"]),
+  p("twilio-key", String.raw`${B}SK[0-9a-fA-F]{32}(?![A-Za-z0-9])`, ["SK"]),
+  p("sendgrid-key", String.raw`${B}SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`, ["SG."]),
+  p("mailgun-key", String.raw`${B}key-[0-9a-f]{32}(?![A-Za-z0-9])`, ["key-"]),
+  p("mailchimp-key", String.raw`${B}[0-9a-f]{32}-us\d{1,2}(?![A-Za-z0-9])`, ["-us"]),
+  // Work tools and observability.
+  p("linear-key", String.raw`${B}lin_(?:api|oauth)_[A-Za-z0-9]{40}`, ["lin_"]),
+  p("notion-token", String.raw`${B}(?:secret_[A-Za-z0-9]{43}|ntn_[0-9]{11}[A-Za-z0-9]{32,})`, ["secret_", "ntn_"]),
+  p("atlassian-token", String.raw`${B}ATATT3[A-Za-z0-9_=-]{100,}`, ["ATATT3"]),
+  p("airtable-token", String.raw`${B}pat[A-Za-z0-9]{14}\.[a-f0-9]{64}`, ["pat"]),
+  p("figma-token", String.raw`${B}figd_[A-Za-z0-9_-]{40,}`, ["figd_"]),
+  p("sentry-token", String.raw`${B}(?:sntrys_[A-Za-z0-9+/=_]{50,}|sntryu_[a-f0-9]{64})`, ["sntry"]),
+  p("grafana-token", String.raw`${B}(?:glc_[A-Za-z0-9+/]{32,}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})`, ["glc_", "glsa_"]),
+  p("newrelic-key", String.raw`${B}NR(?:AK|II|JS)-[A-Za-z0-9]{19,}`, ["NRAK-", "NRII-", "NRJS-"]),
+  p("dynatrace-token", String.raw`${B}dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}`, ["dt0c01."]),
+  p("postman-key", String.raw`${B}PMAK-[a-f0-9]{24}-[a-f0-9]{34}`, ["PMAK-"]),
+  p("onepassword-token", String.raw`${B}ops_eyJ[A-Za-z0-9+/=_-]{40,}`, ["ops_eyJ"]),
+  // Shapes that need their context: a credential in a URL, a header, a command's flags.
+  p("jwt", String.raw`${B}eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, ["eyJ"]),
+  p("bearer-token", String.raw`(\b[Bb]earer\s+)[A-Za-z0-9._~+/=-]{12,}`, ["earer"]),
+  p("basic-auth-header", String.raw`(\bAuthorization:\s*Basic\s+)[A-Za-z0-9+/=]{8,}`, undefined, "gi"),
+  p("url-password", String.raw`(\b[a-z][a-z0-9+.-]*://[^\s:/@]+:)[^\s@/]+(?=@)`, ["://"], "gi"),
+  p("curl-user", String.raw`(\bcurl\b[^\n]*?\s(?:-u|--user)[\s=]*['"]?[^\s:'"]+:)[^\s'"]+`, ["curl"]),
+  p("mysql-password-flag", String.raw`(\bmysql(?:dump|admin|sh)?\b[^\n]*?\s-p)(?!\s|-)[^\s'"]+`, ["mysql"]),
+  p("password-flag", String.raw`(\b(?:sshpass|docker\s+login|podman\s+login|helm\s+repo\s+add|mongo(?:sh|dump|restore)?)\b[^\n]*?\s(?:-p|--password)[\s=]+['"]?)[^\s'"]+`),
+  p("netrc-password", String.raw`(\bmachine\s+\S+\s+login\s+\S+\s+password\s+)\S+`, ["machine"]),
+  // A password stated in prose ("the password is …", 密码是 …); the value must hold a digit or a
+  // symbol, so that "the password is required" stays as written.
+  p("prose-password", String.raw`((?:\bpassword|\bpassphrase|密码|密碼|口令|パスワード)\s*(?:is|was|:|：|是|为|為|は)\s*["'“]?)(?=[^\s"'”,;，。]*[0-9!@#$%^&*])(?!\[REDACTED\])[^\s"'”,;，。]{6,}`, undefined, "gi"),
+  // KEY=value and KEY: value where the name says it is secret (.env files, shell exports, YAML,
+  // JSON, connection strings). The word must end the name or a part of it, so "Author",
+  // "tokenizer" and "passwordless" are not names of secrets; and a template placeholder
+  // ("{{author}}", "${TOKEN}", "<your-key>") is not a value.
+  p(
+    "secret-assignment",
+    String.raw`(\b[A-Za-z0-9_.-]*(?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE)[_.-]?KEY|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]*["']?\s*[:=]\s*["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.)[^\s"'\x60,;]{6,}`,
+    undefined,
+    "gi",
+  ),
+  // Any .env-style assignment, on its own line or inline ("run it with FOO=…"), whose value is
+  // long and random-looking: letters and digits both, and not a path.
+  p("env-line", String.raw`(^|[\s;(])((?:export\s+)?[A-Z][A-Z0-9_]{2,}=["']?)(?![^\n]*\[REDACTED\])(?![./~])(?=[A-Za-z0-9+/_\-.]*\d)(?=[A-Za-z0-9+/_\-.]*[A-Za-z])[A-Za-z0-9+/_\-.]{24,}`),
 ];
 
 /** Replaces every secret-shaped value with [REDACTED]; keeps names, so the text still reads. */
 export function redactSecrets(text: string): string {
   let out = text;
-  for (const { id, re } of SECRET_PATTERNS) {
+  for (const { id, re, hints } of SECRET_PATTERNS) {
+    if (hints && !hints.some((h) => out.includes(h))) continue;
     re.lastIndex = 0;
     out = out.replace(re, (...m: unknown[]) => {
       const groups = m.slice(1, -2).filter((g): g is string => typeof g === "string");
@@ -57,16 +143,33 @@ export function redactSecrets(text: string): string {
 /** Which secret shapes `text` holds, for the linter: ids only, never the values. */
 export function findSecrets(text: string): string[] {
   const found = new Set<string>();
-  for (const { id, re } of SECRET_PATTERNS) {
+  for (const { id, re, hints } of SECRET_PATTERNS) {
+    if (hints && !hints.some((h) => text.includes(h))) continue;
     re.lastIndex = 0;
     for (const m of text.matchAll(re)) if (!m[0].includes(REDACTED)) found.add(id);
   }
   return [...found];
 }
 
-/** Removes `<private>…</private>` passages; an unclosed one hides everything after it. */
+const PRIVATE_TAG = /<(\/?)private>/gi;
+
+/**
+ * Removes `<private>…</private>` passages. Tags nest, so a passage ends only where its own tag
+ * closes ("<private>a <private>b</private> still private</private>"); an unclosed one hides
+ * everything after it, and a stray closing tag is dropped.
+ */
 export function stripPrivate(text: string): string {
-  return text.replace(/<private>[\s\S]*?(?:<\/private>|$)/gi, "");
+  if (!/<\/?private>/i.test(text)) return text;
+  let out = "";
+  let depth = 0;
+  let from = 0;
+  PRIVATE_TAG.lastIndex = 0;
+  for (let m = PRIVATE_TAG.exec(text); m; m = PRIVATE_TAG.exec(text)) {
+    if (depth === 0) out += text.slice(from, m.index);
+    depth = m[1] ? Math.max(0, depth - 1) : depth + 1;
+    from = m.index + m[0].length;
+  }
+  return depth === 0 ? out + text.slice(from) : out;
 }
 
 /** Removes what our own recall hook added, so the queue never stores our injected lines. */
@@ -79,7 +182,7 @@ export function stripRecallBlock(text: string): string {
   return stripRecallBlock(text.slice(0, at) + lines.slice(i).join("\n"));
 }
 
-/** Everything that must happen to text before it touches disk. */
+/** Everything that must happen to text before it is cut, stored or sent. */
 export function sanitize(text: string): string {
   return redactSecrets(stripRecallBlock(stripPrivate(text)));
 }

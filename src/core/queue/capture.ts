@@ -1,12 +1,11 @@
 /** The Stop hook's work: decide whether a session is worth keeping, and queue it privately. */
 
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { sanitize } from "../privacy/redact";
 import { resolveProject } from "../project";
-import { readTranscript, type Turn } from "../transcript/read-transcript";
+import { readTranscript, TranscriptError, MAX_LINE_BYTES, type TranscriptSummary, type Turn } from "../transcript/read-transcript";
 import { extractCandidates } from "./extract";
-import { handledPath, inboxRelPath, isSafeSessionId, pendingPath, QUEUE_VERSION, readEntry, writePending, type QueueEntry } from "./queue-store";
+import { handledPath, inboxRelPath, isSafeSessionId, pendingPath, QUEUE_VERSION, readEntry, withSessionLock, writePending, type QueueEntry } from "./queue-store";
 
 export interface QueueRules {
   /** Real prompts the person must have asked. */
@@ -33,48 +32,60 @@ const MAX_CONDENSED_CHARS = 200_000;
 
 export function captureSession(vault: string, payload: StopPayload, rules: QueueRules, opts: { wanted?: boolean; now?: Date } = {}): CaptureResult {
   if (payload.stopHookActive) return { queued: false, reason: "stop hook already active" };
+  if (!payload.sessionId) return { queued: false, reason: "no session id" };
   if (!isSafeSessionId(payload.sessionId)) return { queued: false, reason: "session id is not a plain id" };
-  if (!payload.transcriptPath || !existsSync(payload.transcriptPath)) return { queued: false, reason: "no transcript" };
+  if (!payload.transcriptPath) return { queued: false, reason: "no transcript path" };
   const project = resolveProject(payload.cwd);
   if (isExcluded(project, payload.cwd, rules.excludeProjects)) return { queued: false, reason: `project ${project} is excluded` };
 
-  const t = readTranscript(payload.transcriptPath);
+  let t: TranscriptSummary;
+  try {
+    t = readTranscript(payload.transcriptPath);
+  } catch (err) {
+    if (err instanceof TranscriptError) return { queued: false, reason: err.message };
+    throw err;
+  }
+  const skipped = t.overlongLines > 0 ? ` (${t.overlongLines} line(s) over ${MAX_LINE_BYTES >> 20} MiB skipped)` : "";
   if (!opts.wanted) {
-    if (t.prompts < rules.minPrompts) return { queued: false, reason: `${t.prompts} prompt(s), fewer than ${rules.minPrompts}` };
-    if (t.assistantChars < rules.minChars) return { queued: false, reason: `${t.assistantChars} characters of reply, fewer than ${rules.minChars}` };
+    if (t.prompts < rules.minPrompts) return { queued: false, reason: `${t.prompts} prompt(s), fewer than ${rules.minPrompts}${skipped}` };
+    if (t.assistantChars < rules.minChars) return { queued: false, reason: `${t.assistantChars} characters of reply, fewer than ${rules.minChars}${skipped}` };
   }
 
   const now = (opts.now ?? new Date()).toISOString();
-  // Privacy first: nothing below sees a turn before it has been sanitised.
-  const turns: Turn[] = t.turns.map((turn) => ({ ...turn, text: sanitize(turn.text) })).filter((turn) => turn.text.trim() !== "");
-  const previous = readEntry(pendingPath(vault, payload.sessionId));
-  const handled = readEntry<QueueEntry & { handledAt?: string }>(handledPath(vault, payload.sessionId));
-  if (previous && previous.prompts === t.prompts && previous.assistantChars === t.assistantChars && !opts.wanted) {
-    return { queued: false, reason: "already queued, unchanged" };
-  }
-  if (!previous && handled && handled.prompts >= t.prompts && !opts.wanted) {
-    return { queued: false, reason: "already handled, unchanged" };
-  }
-  const entry: QueueEntry = {
-    version: QUEUE_VERSION,
-    sessionId: payload.sessionId,
-    project,
-    cwd: payload.cwd,
-    gitBranch: t.gitBranch || gitBranchOf(payload.cwd),
-    firstTimestamp: t.firstTimestamp,
-    lastTimestamp: t.lastTimestamp,
-    prompts: t.prompts,
-    assistantChars: t.assistantChars,
-    transcriptPath: payload.transcriptPath,
-    inbox: inboxRelPath(payload.sessionId),
-    candidates: extractCandidates(turns),
-    queuedAt: previous?.queuedAt ?? now,
-    updatedAt: now,
-    ...(opts.wanted || previous?.wanted ? { wanted: true } : {}),
-    ...(handled?.handledAt ? { resumedAfter: handled.handledAt } : {}),
-  };
-  writePending(vault, entry, condense(entry, turns));
-  return { queued: true, entry };
+  // The reader has sanitised every turn: nothing here sees text before privacy has been applied.
+  const turns: Turn[] = t.turns.filter((turn) => turn.text.trim() !== "");
+  // The Stop hook and "remember this" can run at once for one session; read-merge-write under the
+  // session's lock, or one of them writes over the other and a wanted mark is lost.
+  return withSessionLock(vault, payload.sessionId, (): CaptureResult => {
+    const previous = readEntry(pendingPath(vault, payload.sessionId));
+    const handled = readEntry<QueueEntry & { handledAt?: string }>(handledPath(vault, payload.sessionId));
+    if (previous && previous.prompts === t.prompts && previous.assistantChars === t.assistantChars && !opts.wanted) {
+      return { queued: false, reason: "already queued, unchanged" };
+    }
+    if (!previous && handled && handled.prompts >= t.prompts && !opts.wanted) {
+      return { queued: false, reason: "already handled, unchanged" };
+    }
+    const entry: QueueEntry = {
+      version: QUEUE_VERSION,
+      sessionId: payload.sessionId,
+      project,
+      cwd: payload.cwd,
+      gitBranch: t.gitBranch || gitBranchOf(payload.cwd),
+      firstTimestamp: t.firstTimestamp,
+      lastTimestamp: t.lastTimestamp,
+      prompts: t.prompts,
+      assistantChars: t.assistantChars,
+      transcriptPath: payload.transcriptPath,
+      inbox: inboxRelPath(payload.sessionId),
+      candidates: extractCandidates(turns),
+      queuedAt: previous?.queuedAt ?? now,
+      updatedAt: now,
+      ...(opts.wanted || previous?.wanted ? { wanted: true } : {}),
+      ...(handled?.handledAt ? { resumedAfter: handled.handledAt } : {}),
+    };
+    writePending(vault, entry, condense(entry, turns));
+    return { queued: true, entry };
+  });
 }
 
 /** The conversation as markdown: prompts and replies, no tool output. */

@@ -1,6 +1,6 @@
 /** The capture queue on disk: one entry and one inbox file per session, under the hidden folder. */
 
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../io/atomic";
 import { HIDDEN_DIR } from "../paths";
@@ -57,6 +57,56 @@ export function handledPath(vault: string, sessionId: string): string {
 
 export function inboxRelPath(sessionId: string): string {
   return `${HIDDEN_DIR}/inbox/${sessionId}.md`;
+}
+
+// A queue write takes milliseconds; a lock older than this was left by a process that died.
+const SESSION_LOCK_STALE_MS = 10_000;
+// Within the Stop hook's 30 s: a wait this long means the holder is stuck, not busy.
+const SESSION_LOCK_WAIT_MS = 12_000;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Runs `fn` holding the session's queue lock, a file created exclusively beside its entry. Hooks
+ * are short synchronous processes, so waiting is a sleep between tries, not a callback.
+ */
+export function withSessionLock<T>(vault: string, sessionId: string, fn: () => T): T {
+  const lock = `${pendingPath(vault, sessionId)}.lock`;
+  mkdirSync(queueDirs.pending(vault), { recursive: true });
+  const started = Date.now();
+  for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
+    try {
+      closeSync(openSync(lock, "wx"));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+    let age = 0;
+    try {
+      age = Date.now() - statSync(lock).mtimeMs;
+    } catch {
+      continue; // released between the two calls
+    }
+    if (age > SESSION_LOCK_STALE_MS) {
+      // Moved aside, not removed, and only by one taker: the rename fails for the others.
+      try {
+        renameSync(lock, `${lock}.stale-${Date.now()}`);
+      } catch {
+        /* another process took it over first */
+      }
+      continue;
+    }
+    if (Date.now() - started > SESSION_LOCK_WAIT_MS) throw new Error(`session ${sessionId} is locked by another hook (${lock})`);
+    Atomics.wait(pause, 0, 0, delay);
+  }
+  try {
+    return fn();
+  } finally {
+    try {
+      unlinkSync(lock);
+    } catch {
+      /* moved aside as stale by another process: nothing of ours is left */
+    }
+  }
 }
 
 export function readEntry<T extends QueueEntry = QueueEntry>(path: string): T | undefined {

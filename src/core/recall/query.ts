@@ -12,9 +12,20 @@ const PREFIX_WEIGHT = 0.5;
 // A word already found in this many cards needs no prefix to be found.
 const PREFIX_SKIP_DF = 24;
 const SYNONYM_WEIGHT = 0.8;
+// A prompt with a pasted log or file can run to megabytes. Its question sits at the start or the
+// end, and a few thousand characters of the paste already hold more words than MAX_QUERY_TERMS:
+// scoring all of it only makes the hook slower than Claude Code's timeout.
+export const MAX_PROMPT_HEAD_CHARS = 8_000;
+export const MAX_PROMPT_TAIL_CHARS = 2_000;
+
+/** The part of a prompt that is scored: all of a typed one, the two ends of a long paste. */
+export function scoredPromptText(prompt: string): string {
+  if (prompt.length <= MAX_PROMPT_HEAD_CHARS + MAX_PROMPT_TAIL_CHARS) return prompt;
+  return prompt.slice(0, MAX_PROMPT_HEAD_CHARS) + "\n" + prompt.slice(prompt.length - MAX_PROMPT_TAIL_CHARS);
+}
 
 export function buildQuery(prompt: string, options: IndexOptions, phrases: string[][][]): QueryGroup[] {
-  const { terms: tokens, regional } = tokenizeQuery(prompt, options.tokenizer);
+  const { terms: tokens, regional } = tokenizeQuery(scoredPromptText(prompt), options.tokenizer);
   const groups = new Map<string, [string, number][]>();
   for (const term of tokens) {
     if (groups.has(term)) continue;

@@ -29,6 +29,8 @@ export interface RecallContext {
   /** Cards already injected in this session: the next-best card takes their slot. */
   seen?: ReadonlySet<string>;
   now?: number;
+  /** A `performance.now()` time past which scoring gives up (DeadlineExceeded) instead of answering late. */
+  deadline?: number;
 }
 
 // Signals only reorder cards that text already found; the best few dozen by text are plenty.
@@ -52,7 +54,7 @@ export function recall(prompt: string, source: PostingSource, rules: RecallRules
   const need = requiredMatches(groups.length, t.minMatchedTerms);
   // Signals can lift a card by at most their product, so cards that could not reach the floor are cut early.
   const liftCeiling = maxLift(rules);
-  const ranked = scoreGroups(groups, source, (s) => s.matched >= need && s.score * liftCeiling >= t.minScore).slice(0, RERANK_POOL);
+  const ranked = scoreGroups(groups, source, (s) => s.matched >= need && s.score * liftCeiling >= t.minScore, ctx.deadline).slice(0, RERANK_POOL);
 
   const now = ctx.now ?? Date.now();
   const candidates: Candidate[] = [];

@@ -12,7 +12,10 @@ import type { ScoringRules, ThresholdRules } from "../index/scorer";
 import type { SignalRules } from "../recall/signals";
 
 export const SNAPSHOT_FORMAT = "vault-memory-snapshot";
-export const SNAPSHOT_VERSION = 1;
+// 2: the header carries its own checksum (headerSum), and recall checks every segment it reads.
+export const SNAPSHOT_VERSION = 2;
+/** How the header line ends: `,"headerSum":"xxxxxxxx"}`, the FNV-1a of the line without it. */
+export const HEADER_SUM_KEY = ',"headerSum":"';
 /** offset (10 hex) + length (8 hex) + FNV-1a (8 hex). */
 export const RECORD_WIDTH = 26;
 export const DOCS_PER_CHUNK = 32;
@@ -39,6 +42,8 @@ export interface SnapshotHeader {
   bodyBytes: number;
   /** Checksum of everything after the header line, for full verification off the hot path. */
   checksum: string;
+  /** FNV-1a of the header's own JSON without this field, so a damaged limit or count is caught. */
+  headerSum?: string;
   createdAt: string;
   rules: RecallRules;
   index: IndexOptions;

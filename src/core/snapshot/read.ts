@@ -4,10 +4,11 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { IndexOptions } from "../index/index-options";
 import type { DocInfo, FlatPostings, PostingSource } from "../index/postings";
 import { TOKENIZER_VERSION } from "../text/tokenizer";
-import { fnv1aString } from "../io/hash";
+import { fnv1aBytes, fnv1aString } from "../io/hash";
 import {
   DAY_MS,
   DOCS_PER_CHUNK,
+  HEADER_SUM_KEY,
   MAX_HEADER_BYTES,
   RECORD_WIDTH,
   SNAPSHOT_FORMAT,
@@ -119,13 +120,10 @@ export class SnapshotReader implements PostingSource {
     }
     const buf = Buffer.allocUnsafe(length);
     readExactly(this.fd, buf, this.segmentsStart + offset);
-    // The per-segment hash is checked by verifySnapshot, not here: hashing in a cold process costs
-    // more than the rest of a recall. A segment must still be one JSON value and end where the
-    // table says, which a torn or shifted file does not.
-    const first = buf[0];
-    const last = buf[length - 1];
-    if (!((first === 0x7b && last === 0x7d) || (first === 0x5b && last === 0x5d))) {
-      throw new SnapshotError("corrupt", `segment ${i} is not where the table says`);
+    // Only the segments a recall reads are hashed, a few hundred KB at most, so the check costs
+    // little; without it one flipped byte in a path printed a card that does not exist.
+    if (fnv1aBytes(buf) !== parseInt(text.slice(18, 26), 16)) {
+      throw new SnapshotError("corrupt", `segment ${i} does not match its checksum`);
     }
     try {
       return JSON.parse(buf.toString("utf8"));
@@ -149,11 +147,24 @@ function readHeader(fd: number): { header: SnapshotHeader; headerBytes: number }
 }
 
 function parseJson(bytes: Buffer): unknown {
+  const text = bytes.toString("utf8");
+  let value: unknown;
   try {
-    return JSON.parse(bytes.toString("utf8"));
+    value = JSON.parse(text);
   } catch {
     throw new SnapshotError("corrupt", "snapshot header is not valid JSON");
   }
+  // The format and version are checked first (an older release's header has no sum), then the
+  // sum, before any other field is trusted.
+  const h = value as Partial<SnapshotHeader> | null;
+  if (h && typeof h === "object" && h.format === SNAPSHOT_FORMAT && h.version === SNAPSHOT_VERSION) {
+    const at = text.lastIndexOf(HEADER_SUM_KEY);
+    const sum = at < 0 ? "" : text.slice(at + HEADER_SUM_KEY.length, -2);
+    if (at < 0 || parseInt(sum, 16) !== fnv1aString(text.slice(0, at) + "}") || h.headerSum !== sum) {
+      throw new SnapshotError("corrupt", "snapshot header does not match its checksum");
+    }
+  }
+  return value;
 }
 
 function checkHeader(value: unknown): SnapshotHeader {

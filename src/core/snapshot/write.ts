@@ -10,6 +10,7 @@ import { checksumLabel } from "./checksum";
 import {
   DAY_MS,
   DOCS_PER_CHUNK,
+  HEADER_SUM_KEY,
   RECORD_WIDTH,
   SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION,
@@ -149,7 +150,7 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date): Gene
     rules: { ...rules, scoring: index.rules },
     index: index.indexOptions,
   };
-  return [Buffer.from(JSON.stringify(header) + "\n", "utf8"), ...body];
+  return [Buffer.from(sealHeader(JSON.stringify(header)) + "\n", "utf8"), ...body];
 }
 
 export function writeSnapshot(path: string, index: MemoryIndex, rules: RecallRules, now = new Date()): SnapshotHeader {
@@ -163,6 +164,11 @@ export async function writeSnapshotSliced(path: string, index: MemoryIndex, rule
   const parts = await serializeSnapshotSliced(index, rules, pause, sliceMs);
   await writeFileAtomicAsync(path, parts);
   return headerOf(parts);
+}
+
+/** The header's JSON with its own checksum as the last field (see HEADER_SUM_KEY). */
+export function sealHeader(json: string): string {
+  return json.slice(0, -1) + HEADER_SUM_KEY + hex(fnv1aString(json), 8) + '"}';
 }
 
 function headerOf(parts: readonly Buffer[]): SnapshotHeader {

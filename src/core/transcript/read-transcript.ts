@@ -1,6 +1,7 @@
 /** Streams a Claude Code transcript (JSON lines) into the parts capture needs, with bounded memory. */
 
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { sanitize } from "../privacy/redact";
 
 export interface Turn {
   role: "user" | "assistant";
@@ -21,6 +22,18 @@ export interface TranscriptSummary {
   turns: Turn[];
   /** Turns left out of `turns` to stay within that bound. */
   omittedTurns: number;
+  /** Lines longer than MAX_LINE_BYTES, skipped unread. */
+  overlongLines: number;
+  /** Whether the file was longer than MAX_TRANSCRIPT_BYTES and only its start was read. */
+  cutShort: boolean;
+}
+
+/** A transcript that cannot be read as one: its message says why, for the hook's log. */
+export class TranscriptError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TranscriptError";
+  }
 }
 
 const CHUNK = 1 << 20;
@@ -31,6 +44,12 @@ const USER = Buffer.from('"type":"user"');
 const ASSISTANT = Buffer.from('"type":"assistant"');
 // Past this a line is a tool result or a pasted file, not something a card is made from.
 const MAX_TURN_CHARS = 20_000;
+// One line is one message; a longer one is a pasted file or a tool's output, and keeping all of it
+// to find its end is how a line buffer grew to gigabytes on a file with no newlines.
+export const MAX_LINE_BYTES = 8 << 20;
+// Claude Code's transcripts of long sessions run to tens of megabytes; past this the rest is left
+// unread, so the Stop hook ends within its timeout whatever file it is given.
+export const MAX_TRANSCRIPT_BYTES = 512 << 20;
 // A hook's memory must not grow with a conversation that runs for days: past this much text the
 // turns after the opening ones go first, since the start says what the session was about and
 // the end what it came to, and the condensed inbox keeps only those two anyway.
@@ -40,35 +59,82 @@ const HEAD_CHARS = 1_000_000;
 // a conversation of a hundred thousand short turns is not scanned once per turn.
 const KEEP_AFTER_DROP_CHARS = 3_500_000;
 
-/** Reads the transcript at `path`. Unknown and malformed lines are skipped, never fatal. */
+/**
+ * Reads the transcript at `path`. Unknown and malformed lines are skipped, never fatal; a path
+ * that is not a regular `.jsonl` file throws TranscriptError. Every turn is sanitised here, before
+ * it is cut to MAX_TURN_CHARS: a cut first could halve a key into a shape no rule knows.
+ */
 export function readTranscript(path: string): TranscriptSummary {
-  const summary: TranscriptSummary = { prompts: 0, assistantChars: 0, firstTimestamp: "", lastTimestamp: "", gitBranch: "", cwd: "", turns: [], omittedTurns: 0 };
+  const summary: TranscriptSummary = { prompts: 0, assistantChars: 0, firstTimestamp: "", lastTimestamp: "", gitBranch: "", cwd: "", turns: [], omittedTurns: 0, overlongLines: 0, cutShort: false };
   const seenUuids = new Set<string>();
   const state: ReadState = { seen: seenUuids, lastAssistant: undefined, kept: 0 };
-  const fd = openSync(path, "r");
+  const fd = openRegularFile(path);
   try {
     const buf = Buffer.allocUnsafe(CHUNK);
     let carry: Buffer[] = [];
+    let carried = 0;
+    // Inside a line already known to be too long: its bytes are dropped up to the next newline.
+    let skipping = false;
     let position = 0;
     for (;;) {
-      const n = readSync(fd, buf, 0, CHUNK, position);
+      const n = readSync(fd, buf, 0, Math.min(CHUNK, MAX_TRANSCRIPT_BYTES - position), position);
       if (n === 0) break;
       position += n;
       let start = 0;
       for (let nl = buf.indexOf(0x0a, 0); nl >= 0 && nl < n; nl = buf.indexOf(0x0a, start)) {
-        const piece = buf.subarray(start, nl);
-        const line = carry.length > 0 ? Buffer.concat([...carry, piece]) : piece;
+        if (!skipping) {
+          const piece = buf.subarray(start, nl);
+          if (carried + piece.length > MAX_LINE_BYTES) summary.overlongLines++;
+          else handleLine(carry.length > 0 ? Buffer.concat([...carry, piece]) : piece, summary, state);
+        }
         carry = [];
-        handleLine(line, summary, state);
+        carried = 0;
+        skipping = false;
         start = nl + 1;
       }
-      if (start < n) carry.push(Buffer.from(buf.subarray(start, n)));
+      if (start < n && !skipping) {
+        if (carried + (n - start) > MAX_LINE_BYTES) {
+          summary.overlongLines++;
+          skipping = true;
+          carry = [];
+          carried = 0;
+        } else {
+          carry.push(Buffer.from(buf.subarray(start, n)));
+          carried += n - start;
+        }
+      }
+      if (position >= MAX_TRANSCRIPT_BYTES) {
+        summary.cutShort = readSync(fd, Buffer.allocUnsafe(1), 0, 1, position) > 0;
+        break;
+      }
     }
-    if (carry.length > 0) handleLine(Buffer.concat(carry), summary, state);
+    if (carry.length > 0 && !summary.cutShort) handleLine(Buffer.concat(carry), summary, state);
   } finally {
     closeSync(fd);
   }
   return summary;
+}
+
+/**
+ * Opens `path` only if it is a regular `.jsonl` file. A hook payload is input like any other: a
+ * device (`/dev/zero` never ends), a FIFO (blocks forever on open) or some other file is refused
+ * before it is read. Opened non-blocking and checked again, in case it was swapped in between.
+ */
+function openRegularFile(path: string): number {
+  if (!path.endsWith(".jsonl")) throw new TranscriptError("transcript is not a .jsonl file");
+  let isFile: boolean;
+  try {
+    isFile = statSync(path).isFile();
+  } catch (err) {
+    throw new TranscriptError(`no transcript (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  if (!isFile) throw new TranscriptError("transcript is not a regular file");
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw new TranscriptError("transcript is not a regular file");
+  }
+  return fd;
 }
 
 type Json = Record<string, unknown>;
@@ -109,12 +175,13 @@ function handleLine(line: Buffer, s: TranscriptSummary, state: ReadState): void 
   if (entry.type === "user") {
     const text = realPromptText(entry, message);
     if (text === undefined) return;
-    keep(s, state, { role: "user", text: text.slice(0, MAX_TURN_CHARS), prompt: s.prompts });
+    keep(s, state, { role: "user", text: sanitize(text).slice(0, MAX_TURN_CHARS), prompt: s.prompts });
     s.prompts++;
   } else if (entry.type === "assistant") {
-    const text = textBlocks(message.content);
-    if (!text) return;
-    s.assistantChars += text.length;
+    const raw = textBlocks(message.content);
+    if (!raw) return;
+    s.assistantChars += raw.length;
+    const text = sanitize(raw);
     // One response is written as one line per content block; join them by message id.
     const id = typeof message.id === "string" ? message.id : uuid;
     const last = state.lastAssistant;

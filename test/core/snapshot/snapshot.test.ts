@@ -9,15 +9,20 @@ import { SnapshotError, SnapshotReader } from "../../../src/core/snapshot/read";
 import { verifySnapshot } from "../../../src/core/snapshot/verify";
 import { serializeSnapshot, serializeSnapshotSliced, writeSnapshot, writeSnapshotSliced } from "../../../src/core/snapshot/write";
 import { TOKENIZER_VERSION } from "../../../src/core/text/tokenizer";
-import { CORPUS, SAMPLE_VAULT, tempDir } from "../../helpers";
+import { SNAPSHOT_VERSION } from "../../../src/core/snapshot/format";
+import { CORPUS, editHeader, HAS_CORPUS, NO_CORPUS, SAMPLE_VAULT, tempDir } from "../../helpers";
+import { generateVault } from "../../fixtures/generated-vault";
 
 const config = defaultConfig();
 let sample: MemoryIndex;
-let zh: MemoryIndex;
+let generated: MemoryIndex;
+let generatedDir: string;
 
 beforeAll(() => {
   sample = buildIndexFromDisk(SAMPLE_VAULT, config).index;
-  zh = buildIndexFromDisk(join(CORPUS, "zh"), config).index;
+  generatedDir = join(tempDir(), "generated");
+  generateVault(generatedDir, 400);
+  generated = buildIndexFromDisk(generatedDir, config).index;
 });
 
 function written(index: MemoryIndex): string {
@@ -38,7 +43,7 @@ function problemOf(path: string): string {
 describe("snapshot round trip", () => {
   it.each([
     ["sample vault", () => sample, ["为什么排程跑不起来", "vite 部署到自訂網域 base 路徑", "commit message style", "hook stdout"]],
-    ["zh help vault", () => zh, ["如何在笔记里嵌入 PDF", "同步 仓库 手机", "模板 插件"]],
+    ["a generated 400-note vault", () => generated, ["如何在笔记里嵌入 PDF", "同步 仓库 手机", "模板 插件", "backup sync plugin", "canvas graph template"]],
   ])("recalls the same cards from disk as from memory: %s", (_, index, prompts) => {
     const reader = SnapshotReader.open(written(index()));
     try {
@@ -56,7 +61,7 @@ describe("snapshot round trip", () => {
   it("records format, tokenizer, card count and a checksum that verifies", () => {
     const path = written(sample);
     const header = verifySnapshot(path);
-    expect(header).toMatchObject({ format: "vault-memory-snapshot", version: 1, tokenizer: TOKENIZER_VERSION, cards: sample.docCount });
+    expect(header).toMatchObject({ format: "vault-memory-snapshot", version: SNAPSHOT_VERSION, tokenizer: TOKENIZER_VERSION, cards: sample.docCount });
     expect(header.checksum).toMatch(/^fnv1a32:[0-9a-f]{8}$/);
   });
 
@@ -69,7 +74,7 @@ describe("snapshot round trip", () => {
 
   it("is the same bytes when built in slices, pausing between them", async () => {
     const now = new Date("2026-01-01T00:00:00Z");
-    const { index } = buildIndexFromDisk(join(CORPUS, "en"), config);
+    const index = generated;
     let pauses = 0;
     const sliced = await serializeSnapshotSliced(index, config.recall, () => new Promise<void>((r) => setTimeout(() => { pauses++; r(); }, 0)), 0, now);
     expect(Buffer.concat(sliced).equals(Buffer.concat(serializeSnapshot(index, config.recall, now)))).toBe(true);
@@ -95,8 +100,10 @@ describe("a broken snapshot is refused with a reason", () => {
     ["cut inside the header", (p) => truncateSync(p, 20), "partial"],
     ["not ours", (p) => writeFileSync(p, '{"hello":"world"}\n'), "not-a-snapshot"],
     ["garbage", (p) => writeFileSync(p, "\u0000\u0001binary\n"), "corrupt"],
-    ["an older format", (p, b) => writeFileSync(p, Buffer.concat([Buffer.from(headerLine(b).replace('"version":1', '"version":0')), b.subarray(b.indexOf(0x0a))])), "old-version"],
-    ["another tokenizer", (p, b) => writeFileSync(p, Buffer.concat([Buffer.from(headerLine(b).replace(`"tokenizer":${TOKENIZER_VERSION}`, '"tokenizer":99')), b.subarray(b.indexOf(0x0a))])), "tokenizer-mismatch"],
+    ["an older format", (p, b) => writeFileSync(p, Buffer.concat([Buffer.from(headerLine(b).replace(`"version":${SNAPSHOT_VERSION}`, '"version":1').replace(/,"headerSum":"[0-9a-f]+"/, "")), b.subarray(b.indexOf(0x0a))])), "old-version"],
+    ["another tokenizer", (p, b) => writeFileSync(p, editHeader(b, (h) => h.replace(`"tokenizer":${TOKENIZER_VERSION}`, '"tokenizer":99'))), "tokenizer-mismatch"],
+    ["a header whose card limit was changed", (p, b) => writeFileSync(p, Buffer.from(b.toString("latin1").replace('"maxCards":5', '"maxCards":3'), "latin1")), "corrupt"],
+    ["a header with its checksum removed", (p, b) => writeFileSync(p, Buffer.from(b.toString("latin1").replace(/,"headerSum":"[0-9a-f]+"/, ""), "latin1")), "corrupt"],
     [
       "a flipped byte inside a segment",
       (p, b) => {
@@ -114,5 +121,19 @@ describe("a broken snapshot is refused with a reason", () => {
 
   it("missing", () => {
     expect(problemOf(join(tempDir(), "snapshot.jsonl"))).toBe("missing");
+  });
+});
+
+describe.skipIf(!HAS_CORPUS)(`the zh help vault round trip (${HAS_CORPUS ? "corpus present" : NO_CORPUS})`, () => {
+  it("recalls the same cards from disk as from memory", () => {
+    const zh = buildIndexFromDisk(join(CORPUS, "zh"), config).index;
+    const reader = SnapshotReader.open(written(zh));
+    try {
+      for (const prompt of ["如何在笔记里嵌入 PDF", "同步 仓库 手机", "模板 插件"]) {
+        expect(recall(prompt, reader, config.recall, "/v").text).toBe(recall(prompt, zh, config.recall, "/v").text);
+      }
+    } finally {
+      reader.close();
+    }
   });
 });
