@@ -60,9 +60,14 @@ export class ConnectModal extends Modal {
           .setButtonText(this.mode === "install" ? "Connect" : "Disconnect")
           .setCta()
           .onClick(() => {
-            if (this.mode === "install") writeBridge(this.ctx.pluginDir, BRIDGE_SOURCE);
-            const backup = applyChange(plan.change);
-            new Notice(`${this.mode === "install" ? "Connected" : "Disconnected"} Claude Code${backup ? `; backup at ${backup}` : ""}.`);
+            try {
+              if (this.mode === "install") writeBridge(this.ctx.pluginDir, BRIDGE_SOURCE);
+              const backup = applyChange(plan.change);
+              new Notice(`${this.mode === "install" ? "Connected" : "Disconnected"} Claude Code${backup ? `; backup at ${backup}` : ""}.`);
+            } catch (err) {
+              // A click handler's error would reach only the developer console.
+              new Notice(`Could not ${this.mode === "install" ? "connect" : "disconnect"} Claude Code: ${err instanceof Error ? err.message : String(err)}`);
+            }
             this.close();
           }),
       )

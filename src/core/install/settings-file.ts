@@ -1,6 +1,6 @@
 /** Merges our hooks into Claude Code's settings.json, and takes them out again, keeping everything else. */
 
-import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { writeFileAtomic } from "../io/atomic";
 import { hookCommand, isOurCommand, OUR_HOOKS, type Platform } from "./hook-commands";
 
@@ -97,33 +97,66 @@ export function detectIndent(text: string): string | number {
 }
 
 export interface SettingsChange {
+  /** As the person named it: shown, and where the backup goes. */
   path: string;
+  /** The file written: a symlink's target, so a link into a dotfiles repository stays a link. */
+  target: string;
+  /** The existing file's permissions: it may hold an API key, so a rewrite must not widen them. */
+  mode?: number;
   before: string;
   after: string;
   changed: boolean;
 }
 
+function resolveTarget(path: string): string {
+  if (!lstatSync(path, { throwIfNoEntry: false })) return path;
+  try {
+    return realpathSync(path);
+  } catch {
+    throw new SettingsFileError(`${path} is a link to ${readlinkSync(path)}, which does not exist. It was left untouched; fix the link and try again.`);
+  }
+}
+
+// A rename replaces a file whatever its own permissions, so a file made read-only must be refused
+// here. The mode bits are read too, since root passes access().
+function isReadOnly(path: string, mode: number): boolean {
+  if ((mode & 0o200) === 0) return true;
+  try {
+    accessSync(path, constants.W_OK);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** What install (or uninstall) would write; nothing is written. */
 export function planChange(path: string, mode: "install" | "uninstall", target: InstallTarget): SettingsChange {
-  const before = existsSync(path) ? readFileSync(path, "utf8") : "";
+  const file = resolveTarget(path);
+  const st = statSync(file, { throwIfNoEntry: false });
+  if (st && isReadOnly(file, st.mode)) throw new SettingsFileError(`${path} is read-only. It was left untouched; make it writable (chmod u+w) and run ${mode} again.`);
+  const before = st ? readFileSync(file, "utf8") : "";
   const settings = parseSettings(before, path);
   const next = mode === "install" ? withOurHooks(settings, target) : withoutOurHooks(settings);
   const indent = detectIndent(before);
   const after = JSON.stringify(next, null, indent) + "\n";
   // Unchanged content means an unchanged file, byte for byte, whatever its formatting.
   const same = JSON.stringify(settings) === JSON.stringify(next);
-  return { path, before, after: same ? before : after, changed: !same };
+  return { path, target: file, mode: st ? st.mode & 0o777 : undefined, before, after: same ? before : after, changed: !same };
 }
 
 /** Writes a planned change: a backup of the old file first, then the new one atomically. */
 export function applyChange(change: SettingsChange, now = new Date()): string | undefined {
   if (!change.changed) return undefined;
   let backup: string | undefined;
-  if (existsSync(change.path)) {
-    backup = `${change.path}.vault-memory-backup-${now.toISOString().replace(/[:.]/g, "-")}`;
-    copyFileSync(change.path, backup);
+  if (change.mode !== undefined) {
+    // Beside the name the person knows, not in a linked dotfiles repository; never over an
+    // earlier backup, which an install and uninstall in the same millisecond would share a name with.
+    const stem = `${change.path}.vault-memory-backup-${now.toISOString().replace(/[:.]/g, "-")}`;
+    backup = stem;
+    for (let i = 1; existsSync(backup); i++) backup = `${stem}-${i}`;
+    writeFileAtomic(backup, readFileSync(change.target), { mode: change.mode });
   }
-  writeFileAtomic(change.path, change.after);
+  writeFileAtomic(change.target, change.after, { mode: change.mode });
   return backup;
 }
 

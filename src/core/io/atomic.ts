@@ -1,6 +1,6 @@
 /** Writes that a crash or a concurrent reader never sees half-done: temp file, fsync, rename. */
 
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 
 let counter = 0;
@@ -10,13 +10,19 @@ export function tempPathFor(path: string): string {
   return `${path}.${process.pid}.${counter++}.${Date.now().toString(36)}.tmp`;
 }
 
-/** `data` may be given in parts, written in order, so that a large file need not be joined in memory first. */
-export function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[]): void {
+/**
+ * `data` may be given in parts, written in order, so that a large file need not be joined in memory
+ * first. `mode` is for replacing a file whose permissions matter: the rename would otherwise swap
+ * them for the umask's default.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[], opts: { mode?: number } = {}): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = tempPathFor(path);
   try {
-    const fd = openSync(tmp, "w");
+    const fd = openSync(tmp, "w", opts.mode);
     try {
+      // Set before any byte is written, and exactly: the umask may have taken bits off at open.
+      if (opts.mode !== undefined) fchmodSync(fd, opts.mode);
       for (const part of typeof data === "string" ? [Buffer.from(data, "utf8")] : data instanceof Uint8Array ? [data] : data) writeAll(fd, part);
       fsyncSync(fd);
     } finally {

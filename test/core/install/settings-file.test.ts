@@ -1,10 +1,13 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hookCommand } from "../../../src/core/install/hook-commands";
 import { applyChange, planChange, SettingsFileError } from "../../../src/core/install/settings-file";
 import { runBridge, SAMPLE_VAULT, copyVault, tempDir } from "../../helpers";
+
+// Modes, links and backslashes in names are POSIX matters.
+const posix = process.platform !== "win32";
 
 const target = { platform: "linux" as const, node: "/usr/local/bin/node", bridge: "/home/me/My Vault/.obsidian/plugins/vault-memory/vault-memory.mjs", vault: "/home/me/My Vault" };
 
@@ -65,6 +68,41 @@ describe("safety", () => {
     expect(readdirSync(join(path, "..")).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 
+  it.runIf(posix)("keeps a private file private, and its backup too, through install and uninstall", () => {
+    const path = setup("other keys, tab-indented");
+    chmodSync(path, 0o600);
+    for (const mode of ["install", "uninstall"] as const) {
+      const backup = applyChange(planChange(path, mode, target));
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      expect(statSync(backup!).mode & 0o777).toBe(0o600);
+    }
+  });
+
+  it.runIf(posix)("writes through a symlinked settings file to its target; the link stays a link", () => {
+    const dotfiles = tempDir();
+    const real = join(dotfiles, "claude-settings.json");
+    writeFileSync(real, FILES["other keys, tab-indented"]);
+    chmodSync(real, 0o600);
+    const path = join(tempDir(), "settings.json");
+    symlinkSync(real, path);
+    const backup = applyChange(planChange(path, "install", target));
+    expect(lstatSync(path).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(path)).toBe(real);
+    expect(readFileSync(real, "utf8")).toContain("vault-memory.mjs");
+    expect(statSync(real).mode & 0o777).toBe(0o600);
+    expect(readFileSync(backup!, "utf8")).toBe(FILES["other keys, tab-indented"]);
+    expect(planChange(path, "install", target).changed).toBe(false);
+    for (const dir of [dotfiles, join(path, "..")]) expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it.runIf(posix)("refuses a read-only file, writing nothing", () => {
+    const path = setup("other keys, tab-indented");
+    chmodSync(path, 0o444);
+    expect(() => planChange(path, "install", target)).toThrow(/read-only/);
+    expect(readFileSync(path, "utf8")).toBe(FILES["other keys, tab-indented"]);
+    expect(readdirSync(join(path, ".."))).toEqual(["settings.json"]);
+  });
+
   it.each([
     ["a comment", '{\n  // my settings\n  "model": "opus"\n}\n', /line 2/],
     ["a trailing comma", '{\n  "model": "opus",\n}\n', /line 3/],
@@ -108,6 +146,34 @@ describe("install from the bridge", () => {
     expect(runBridge(["install", "--vault", vault, "--settings", settings, "--yes"]).stdout).toContain("already up to date");
     expect(runBridge(["uninstall", "--vault", vault, "--settings", settings, "--yes"]).stdout).toContain("Disconnected");
     expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ model: "opus" });
+  });
+
+  it.runIf(posix)("refuses a read-only settings file with a clear error and exit 1, writing nothing", () => {
+    const vault = copyVault(SAMPLE_VAULT);
+    const settings = join(tempDir(), "settings.json");
+    writeFileSync(settings, "{}\n");
+    chmodSync(settings, 0o444);
+    const r = runBridge(["install", "--vault", vault, "--settings", settings, "--yes"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^vault-memory install: .*settings\.json is read-only.*\n$/);
+    expect(readFileSync(settings, "utf8")).toBe("{}\n");
+    expect(readdirSync(join(settings, ".."))).toEqual(["settings.json"]);
+  });
+
+  it.runIf(posix)("keeps a private settings file private, and writes through a symlink", () => {
+    const vault = copyVault(SAMPLE_VAULT);
+    const real = join(tempDir(), "dotfiles-settings.json");
+    writeFileSync(real, '{\n  "env": {"ANTHROPIC_API_KEY": "sk-test"}\n}\n');
+    chmodSync(real, 0o600);
+    const settings = join(tempDir(), "settings.json");
+    symlinkSync(real, settings);
+    const r = runBridge(["install", "--vault", vault, "--settings", settings, "--yes"]);
+    expect(r.status).toBe(0);
+    const backup = /backup: (.*)\)/.exec(r.stdout)![1];
+    expect(lstatSync(settings).isSymbolicLink()).toBe(true);
+    expect(readFileSync(real, "utf8")).toContain("vault-memory.mjs");
+    expect(statSync(real).mode & 0o777).toBe(0o600);
+    expect(statSync(backup).mode & 0o777).toBe(0o600);
   });
 
   it("refuses a broken settings file with a clear error and exit 1", () => {
