@@ -30,4 +30,14 @@ describe("Connect Claude Code", () => {
     again.open();
     expect(again.contentEl.textContent).toContain("Nothing to change");
   });
+
+  it.runIf(process.platform !== "win32")("refuses a vault whose path has a backslash, offering nothing to confirm", () => {
+    const vault = copyVault(SAMPLE_VAULT, "back\\slash");
+    const settingsPath = join(tempDir(), "settings.json");
+    writeFileSync(settingsPath, "{}\n");
+    const modal = new ConnectModal(new App(vault) as never, { vaultPath: vault, pluginDir: join(vault, ".obsidian", "plugins", "vault-memory"), settingsPath }, "install");
+    modal.open();
+    expect(modal.contentEl.querySelector(".vault-memory-error")?.textContent).toMatch(/backslash/);
+    expect(modal.contentEl.querySelectorAll("button")).toHaveLength(0);
+  });
 });

@@ -13,11 +13,16 @@ export function bridgeHome(vault: string, configDir = ".obsidian"): string {
   return existsSync(pluginDir) ? pluginDir : join(vault, HIDDEN_DIR, "bin");
 }
 
+/** Whether the bridge at `path` is already `source`, so install can say whether it would copy it. */
+export function bridgeIsCurrent(path: string, source: string): boolean {
+  return existsSync(path) && readFileSync(path, "utf8") === source;
+}
+
 /** Writes the bridge's source to `dir`, only when it differs, so hooks never run a half-written file. */
 export function writeBridge(dir: string, source: string): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, BRIDGE_FILE);
-  if (!existsSync(path) || readFileSync(path, "utf8") !== source) writeFileAtomic(path, source);
+  if (!bridgeIsCurrent(path, source)) writeFileAtomic(path, source);
   return path;
 }
 
@@ -30,6 +35,11 @@ export interface ConnectOptions {
 }
 
 export function planConnect(o: ConnectOptions, mode: "install" | "uninstall"): { change: SettingsChange; description: string } {
+  // Outside Windows a backslash is a plain character that the file URL escapes, and Node's ES module
+  // loader refuses such a URL: every hook would fail on every prompt. Uninstall must still work.
+  if (mode === "install" && o.platform !== "win32" && o.bridge.includes("\\")) {
+    throw new Error(`the path ${o.bridge} has a backslash, and Node cannot run the hooks from there; rename the folder without "\\" and run install again.`);
+  }
   const change = planChange(o.settingsPath, mode, { platform: o.platform, node: o.node, bridge: o.bridge, vault: o.vault });
   return { change, description: describeChange(change) };
 }

@@ -148,6 +148,19 @@ describe("install from the bridge", () => {
     expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ model: "opus" });
   });
 
+  it("without --yes writes nothing anywhere, not even the bridge copy, and says it would copy it", () => {
+    const vault = copyVault(SAMPLE_VAULT, "Look Vault");
+    const settings = join(tempDir(), "settings.json");
+    writeFileSync(settings, "{}\n");
+    const r = runBridge(["install", "--vault", vault, "--settings", settings]);
+    expect(r.status).toBe(0);
+    expect(existsSync(join(vault, ".vault-memory", "bin"))).toBe(false);
+    expect(r.stdout).toContain(`Would copy the bridge to ${join(vault, ".vault-memory", "bin", "vault-memory.mjs")}`);
+    expect(r.stdout).toContain("Nothing was written");
+    expect(readdirSync(join(settings, ".."))).toEqual(["settings.json"]);
+    expect(readFileSync(settings, "utf8")).toBe("{}\n");
+  });
+
   it.runIf(posix)("refuses a read-only settings file with a clear error and exit 1, writing nothing", () => {
     const vault = copyVault(SAMPLE_VAULT);
     const settings = join(tempDir(), "settings.json");
@@ -158,6 +171,7 @@ describe("install from the bridge", () => {
     expect(r.stderr).toMatch(/^vault-memory install: .*settings\.json is read-only.*\n$/);
     expect(readFileSync(settings, "utf8")).toBe("{}\n");
     expect(readdirSync(join(settings, ".."))).toEqual(["settings.json"]);
+    expect(existsSync(join(vault, ".vault-memory", "bin"))).toBe(false);
   });
 
   it.runIf(posix)("keeps a private settings file private, and writes through a symlink", () => {
@@ -174,6 +188,17 @@ describe("install from the bridge", () => {
     expect(readFileSync(real, "utf8")).toContain("vault-memory.mjs");
     expect(statSync(real).mode & 0o777).toBe(0o600);
     expect(statSync(backup).mode & 0o777).toBe(0o600);
+  });
+
+  it.runIf(posix)("refuses, in one line, a vault whose path has a backslash, where Node could not run the hooks", () => {
+    const vault = copyVault(SAMPLE_VAULT, "back\\slash vault");
+    const settings = join(tempDir(), "settings.json");
+    writeFileSync(settings, "{}\n");
+    const r = runBridge(["install", "--vault", vault, "--settings", settings, "--yes"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^vault-memory install: [^\n]*backslash[^\n]*\n$/);
+    expect(readFileSync(settings, "utf8")).toBe("{}\n");
+    expect(existsSync(join(vault, ".vault-memory", "bin"))).toBe(false);
   });
 
   it("refuses a broken settings file with a clear error and exit 1", () => {
