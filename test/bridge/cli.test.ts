@@ -128,3 +128,15 @@ describe("usage", () => {
     expect(runBridge(["frobnicate"]).status).toBe(2);
   });
 });
+
+describe("lint from a terminal", () => {
+  it("points to Obsidian for fixes instead of offering one the command cannot apply", () => {
+    const v = copyVault(SAMPLE_VAULT);
+    writeFileSync(join(v, "reference", "no-tags.md"), "---\nname: No tags\ndescription: A card without tags\ntype: reference\n---\n# No tags\n\nSee [[hook-output-rules]].\n");
+    const r = runBridge(["lint", "--vault", v]);
+    expect(r.stdout).toContain("reference/no-tags.md");
+    expect(r.stdout).not.toContain("[fix available]");
+    expect(r.stdout).toContain("[fix in Obsidian]");
+    expect(r.stdout).toMatch(/\d+ of these can be fixed from Obsidian: Vault Memory: Open lint report\./);
+  });
+});

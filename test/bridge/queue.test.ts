@@ -80,6 +80,9 @@ describe("remind as the SessionStart hook", () => {
     expect(r.stdout).toMatch(/^Vault Memory: 1 conversation waits to become cards \(oldest queued less than an hour ago\); the nightly digest has not run yet\.\n$/);
     writeFileSync(join(vault, ".vault-memory", "digest-status.json"), JSON.stringify({ finishedAt: new Date(Date.now() - 5 * 3_600_000).toISOString(), ok: false, error: "quota exceeded" }));
     expect(runBridge(["remind", "--vault", vault], "{}").stdout).toContain("the nightly digest failed 5 hours ago (quota exceeded)");
+    // A night that ran but could not file its only entry says so.
+    writeFileSync(join(vault, ".vault-memory", "digest-status.json"), JSON.stringify({ finishedAt: new Date(Date.now() - 2 * 3_600_000).toISOString(), ok: true, failed: 1, left: 1 }));
+    expect(runBridge(["remind", "--vault", vault], "{}").stdout).toContain("the nightly digest last ran 2 hours ago and could not file 1 conversation (see its report in meta/digest).");
   });
 
   it("rebuilds a snapshot recall cannot use, and leaves a file that is not one alone", () => {

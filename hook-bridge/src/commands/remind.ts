@@ -21,6 +21,8 @@ interface DigestStatus {
   finishedAt?: string;
   ok?: boolean;
   error?: string;
+  /** Entries whose answer was refused or whose call failed; they stay in the queue. */
+  failed?: number;
 }
 
 export function remindCommand(args: Args, now = new Date()): number {
@@ -88,7 +90,7 @@ export function reminder(vault: string, now: Date): string {
   const last = !status?.finishedAt
     ? "the nightly digest has not run yet"
     : status.ok
-      ? `the nightly digest last ran ${ago(status.finishedAt, now)}`
+      ? `the nightly digest last ran ${ago(status.finishedAt, now)}${status.failed ? ` and could not file ${status.failed} conversation${status.failed === 1 ? "" : "s"} (see its report in meta/digest)` : ""}`
       : `the nightly digest failed ${ago(status.finishedAt, now)}${status.error ? ` (${status.error.slice(0, 80)})` : ""}`;
   const n = pending.length;
   return `Vault Memory: ${n} conversation${n === 1 ? "" : "s"} wait${n === 1 ? "s" : ""} to become cards (oldest queued ${ago(oldest, now)}); ${last}.`;

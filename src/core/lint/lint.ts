@@ -121,8 +121,12 @@ export function formatReport(findings: readonly Finding[]): string {
     for (const rule of rules) {
       const items = group.filter((f) => f.rule === rule);
       lines.push("", `${severity.toUpperCase()} ${rule} (${items.length})`);
-      for (const f of items) lines.push(`  ${f.file || "(vault)"}${f.line > 0 ? `:${f.line}` : ""}  ${f.message}${f.fix ? "  [fix available]" : ""}`);
+      for (const f of items) lines.push(`  ${f.file || "(vault)"}${f.line > 0 ? `:${f.line}` : ""}  ${f.message}${f.fix ? "  [fix in Obsidian]" : ""}`);
     }
   }
+  // Fixes go through Obsidian (processFrontMatter, renames that update links), which a terminal
+  // does not have; the report says where they are rather than offering what it cannot do.
+  const fixable = findings.filter((f) => f.fix).length;
+  if (fixable > 0) lines.push("", `${fixable} of these can be fixed from Obsidian: Vault Memory: Open lint report.`);
   return lines.join("\n") + "\n";
 }
