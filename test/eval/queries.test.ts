@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CORPUS, ROOT, SAMPLE_VAULT } from "../helpers";
+import { CORPUS, HAS_CORPUS, NO_CORPUS, ROOT, SAMPLE_VAULT } from "../helpers";
 
 interface Question {
   q: string;
@@ -24,7 +24,8 @@ const SETS: [file: string, vault: string][] = [
 ];
 
 describe("evaluation question sets", () => {
-  it.each(SETS)("%s names notes that exist, one to three per question", (file, vault) => {
+  it.for(SETS)("%s names notes that exist, one to three per question", ([file, vault], ctx) => {
+    if (vault !== SAMPLE_VAULT && !HAS_CORPUS) return ctx.skip(NO_CORPUS);
     const questions = read(file) as Question[];
     for (const { q, expect: paths } of questions) {
       expect(typeof q).toBe("string");

@@ -7,7 +7,10 @@ import { vaultFiles } from "../../src/core/paths";
 import { SnapshotReader } from "../../src/core/snapshot/read";
 import VaultMemoryPlugin from "../../src/plugin/main";
 import { PreviewRecallModal } from "../../src/plugin/preview-modal";
-import { copyVault, CORPUS, hookJson, runBridge, SAMPLE_VAULT } from "../helpers";
+import { copyVault, hookJson, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
+import { generateVault } from "../fixtures/generated-vault";
+
+const GENERATED_NOTES = 2500;
 import { verifySnapshot } from "../../src/core/snapshot/verify";
 import { startPlugin } from "./start-plugin";
 
@@ -80,7 +83,10 @@ describe("the plugin", () => {
   });
 
   it("writes a large snapshot in slices, and keeps edits made while it writes", async () => {
-    vault = copyVault(join(CORPUS, "en"), "Help vault");
+    // Generated, so that a fresh clone runs it too, and large enough that serialising it takes
+    // many of the write's 12 ms slices on any machine (the help vault's 173 notes could take one).
+    vault = join(tempDir(), "Large vault");
+    generateVault(vault, GENERATED_NOTES);
     app = new App(vault);
     await started();
     const service = plugin.indexService!;
@@ -101,14 +107,14 @@ describe("the plugin", () => {
     const second = service.flush();
     await writing;
     expect(pauses).toBeGreaterThan(0);
-    expect(verifySnapshot(vaultFiles.snapshot(vault)).cards).toBeGreaterThanOrEqual(174);
+    expect(verifySnapshot(vaultFiles.snapshot(vault)).cards).toBeGreaterThanOrEqual(GENERATED_NOTES + 1);
     // Whole means every segment parses too, not only that its bytes match its hash.
     const lines = readFileSync(vaultFiles.snapshot(vault), "utf8").trimEnd().split("\n");
     for (const segment of lines.slice(2)) expect(() => JSON.parse(segment) as unknown).not.toThrow();
     expect(snapshotPaths()).toContain("Plugins/Zeppelin.md");
     await second;
     expect(snapshotPaths()).toEqual(expect.arrayContaining(["Plugins/Zeppelin.md", "Plugins/Hangar.md"]));
-    expect(verifySnapshot(vaultFiles.snapshot(vault)).cards).toBe(175);
+    expect(verifySnapshot(vaultFiles.snapshot(vault)).cards).toBe(GENERATED_NOTES + 2);
   });
 
   it("tries again when the first index build fails", async () => {
