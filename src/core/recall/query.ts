@@ -18,16 +18,29 @@ const SYNONYM_WEIGHT = 0.8;
 export const MAX_PROMPT_HEAD_CHARS = 8_000;
 export const MAX_PROMPT_TAIL_CHARS = 2_000;
 
-/** The part of a prompt that is scored: all of a typed one, the two ends of a long paste. */
-export function scoredPromptText(prompt: string): string {
-  if (prompt.length <= MAX_PROMPT_HEAD_CHARS + MAX_PROMPT_TAIL_CHARS) return prompt;
-  return prompt.slice(0, MAX_PROMPT_HEAD_CHARS) + "\n" + prompt.slice(prompt.length - MAX_PROMPT_TAIL_CHARS);
+/**
+ * The parts of a prompt that are scored: all of a typed one; the two ends of a long paste, each
+ * cut at a space near its limit so that no word is halved into a new term.
+ */
+export function scoredPromptParts(prompt: string): string[] {
+  if (prompt.length <= MAX_PROMPT_HEAD_CHARS + MAX_PROMPT_TAIL_CHARS) return [prompt];
+  let head = prompt.slice(0, MAX_PROMPT_HEAD_CHARS);
+  const lastSpace = head.search(/\s\S*$/);
+  if (lastSpace > MAX_PROMPT_HEAD_CHARS / 2) head = head.slice(0, lastSpace);
+  let tail = prompt.slice(prompt.length - MAX_PROMPT_TAIL_CHARS);
+  const firstSpace = tail.search(/\s/);
+  if (firstSpace >= 0 && firstSpace < MAX_PROMPT_TAIL_CHARS / 2) tail = tail.slice(firstSpace + 1);
+  return [head, tail];
 }
 
 export function buildQuery(prompt: string, options: IndexOptions, phrases: string[][][]): QueryGroup[] {
-  const { terms: tokens, regional } = tokenizeQuery(scoredPromptText(prompt), options.tokenizer);
+  const parts = scoredPromptParts(prompt).map((text) => tokenizeQuery(text, options.tokenizer));
+  const tokens = parts.flatMap((p) => p.terms);
+  const regional = parts.flatMap((p) => p.regional);
   const groups = new Map<string, [string, number][]>();
-  for (const term of tokens) {
+  // A question asked after a paste sits at its very end: terms are taken from the start of the
+  // head and the end of the tail in turn, so neither end's words are crowded out by the paste's.
+  for (const term of parts.length === 1 ? tokens : alternate(parts[0].terms, [...parts[1].terms].reverse())) {
     if (groups.has(term)) continue;
     if (groups.size >= MAX_QUERY_TERMS) break;
     const alternatives: [string, number][] = [[term, 1]];
@@ -59,6 +72,13 @@ export function buildQuery(prompt: string, options: IndexOptions, phrases: strin
     alternatives,
     optional: alternatives.length > 1 && alternatives[1][0].endsWith("*") ? { index: 1, skipAboveDf: PREFIX_SKIP_DF } : undefined,
   }));
+}
+
+function* alternate<T>(a: readonly T[], b: readonly T[]): Generator<T> {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (i < a.length) yield a[i];
+    if (i < b.length) yield b[i];
+  }
 }
 
 /**
