@@ -24,6 +24,7 @@ export async function digestCommand(args: Args): Promise<number> {
       "\n",
   );
   for (const f of report.failures) writeSync(2, `failed ${f.sessionId}: ${f.reason}\n`);
+  if (report.notify) writeSync(2, `warning: ${report.notify}\n`);
   if (!report.ok) writeSync(2, `digest stopped: ${report.error}\n`);
   return report.ok ? 0 : 1;
 }

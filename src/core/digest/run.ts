@@ -1,6 +1,5 @@
 /** The nightly digest: queue → cards, then tidy, snapshot, commit and report. Run by the plugin and by cron. */
 
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { baseName, parseCard, type Card } from "../card/card";
@@ -19,11 +18,12 @@ import { listMarkdown } from "../vault/scan";
 import { AnswerError, extractJson, validateAnswer } from "./answer";
 import { applyAction, type Applied } from "./apply";
 import { commitVault, type GitOutcome } from "./git";
-import { classifyFailure, resolveBinary, runLlm } from "./llm";
+import { classifyFailure, resolveBinary } from "./llm";
 import { acquireLock, releaseLock } from "./lock";
 import { GENERATED_MARK, memoryIndex, overviewPages } from "./pages";
 import { buildPrompt, type SimilarForPrompt } from "./prompt";
 import { DEFAULT_RULES, RULES_NOTE } from "./rules-note";
+import { runCommand } from "./run-command";
 
 export { DEFAULT_DIGEST, type DigestSettings } from "./settings";
 
@@ -50,6 +50,8 @@ export interface DigestReport {
   lint?: string;
   git?: GitOutcome;
   reportPath?: string;
+  /** Why the report command failed, when it did. */
+  notify?: string;
   startedAt: string;
   finishedAt: string;
 }
@@ -67,7 +69,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
   try {
     const binary = settings.binary || resolveBinary(settings.command[0], opts.env);
     if (!binary) {
-      return finish(opts, { ...report, ok: false, error: `cannot find "${settings.command[0]}" on the login shell's PATH; set the LLM command's absolute path in the digest settings` });
+      return await finish(opts, { ...report, ok: false, error: `cannot find "${settings.command[0]}" on the login shell's PATH; set the LLM command's absolute path in the digest settings` });
     }
     const command = [binary, ...settings.command.slice(1), ...(settings.model ? ["--model", settings.model] : [])];
     const rulesPath = join(opts.vault, RULES_NOTE);
@@ -88,7 +90,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
       const similar = similarCards(vaultState.index, conversation, entry);
       const offered = new Map(similar.map((s) => [s.path, statSync(join(opts.vault, s.path)).mtimeMs]));
       calls++;
-      const r = await runLlm(command, buildPrompt(rules, entry, conversation, similar), { timeoutMs: settings.timeoutSec * 1000, cwd: opts.vault, env: opts.env });
+      const r = await runCommand(command, buildPrompt(rules, entry, conversation, similar), { timeoutMs: settings.timeoutSec * 1000, cwd: opts.vault, env: opts.env });
       if (r.timedOut || r.code !== 0) {
         const kind = classifyFailure(r);
         const reason = kind === "timeout" ? `no answer within ${settings.timeoutSec} s` : `${kind}: ${(r.stderr || r.stdout).trim().slice(0, 300)}`;
@@ -114,7 +116,8 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
     }
     report.left = listPending(opts.vault).length - (opts.dryRun ? report.results.length : 0);
     if (!opts.dryRun) tidy(opts, report, now);
-    return finish(opts, report);
+    // Awaited here so that the lock is held until the report command is done too.
+    return await finish(opts, report);
   } finally {
     if (!opts.dryRun) releaseLock(lockPath);
   }
@@ -147,7 +150,7 @@ function snapshotToGit(opts: DigestOptions, report: DigestReport, now: Date): vo
   }
 }
 
-function finish(opts: DigestOptions, report: DigestReport, writeStatus = true): DigestReport {
+async function finish(opts: DigestOptions, report: DigestReport, writeStatus = true): Promise<DigestReport> {
   report.finishedAt = new Date().toISOString();
   if (opts.dryRun) return report;
   const date = report.startedAt.slice(0, 10);
@@ -170,7 +173,14 @@ function finish(opts: DigestOptions, report: DigestReport, writeStatus = true): 
     );
   }
   const cmd = opts.config.digest.reportCommand.trim();
-  if (cmd) spawnSync(process.platform === "win32" ? "cmd" : "/bin/sh", process.platform === "win32" ? ["/c", cmd] : ["-c", cmd], { input: text, timeout: 60_000 });
+  if (cmd) {
+    // The same runner and deadline as an LLM call: a hung mailer holds the lock no longer than a
+    // hung model would, and what it started is killed with it.
+    const secs = opts.config.digest.timeoutSec;
+    const r = await runCommand(process.platform === "win32" ? ["cmd", "/c", cmd] : ["/bin/sh", "-c", cmd], text, { timeoutMs: secs * 1000, env: opts.env });
+    if (r.timedOut) report.notify = `report command: no end within ${secs} s, stopped`;
+    else if (r.code !== 0) report.notify = `report command failed (${r.code === null ? "no exit code" : `exit ${r.code}`}): ${(r.stderr || r.stdout).trim().slice(0, 300)}`;
+  }
   return report;
 }
 

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AnswerError, extractJson, safePath, validateAnswer } from "../../../src/core/digest/answer";
 import { commitVault, MAX_DELETIONS } from "../../../src/core/digest/git";
-import { classifyFailure, runLlm } from "../../../src/core/digest/llm";
+import { classifyFailure } from "../../../src/core/digest/llm";
+import { runCommand } from "../../../src/core/digest/run-command";
 import { acquireLock, releaseLock, STALE_MS } from "../../../src/core/digest/lock";
 import { isDue, lastScheduled } from "../../../src/core/digest/schedule";
 import { tempDir } from "../../helpers";
@@ -62,9 +63,9 @@ describe("validateAnswer", () => {
   });
 });
 
-describe("runLlm", () => {
+describe("runCommand", () => {
   it("passes the prompt on stdin and returns stdout", async () => {
-    const r = await runLlm(["/bin/sh", "-c", "cat | tr a-z A-Z"], "hello", { timeoutMs: 10_000 });
+    const r = await runCommand(["/bin/sh", "-c", "cat | tr a-z A-Z"], "hello", { timeoutMs: 10_000 });
     expect(r).toMatchObject({ code: 0, stdout: "HELLO", timedOut: false });
   });
 
@@ -72,7 +73,7 @@ describe("runLlm", () => {
     const marker = join(tempDir(), "grandchild-alive");
     const started = Date.now();
     // A shell that starts a grandchild which would write the marker after 3 s.
-    const r = await runLlm(["/bin/sh", "-c", `(sleep 3; echo alive > ${JSON.stringify(marker)}) & sleep 30`], "", { timeoutMs: 500 });
+    const r = await runCommand(["/bin/sh", "-c", `(sleep 3; echo alive > ${JSON.stringify(marker)}) & sleep 30`], "", { timeoutMs: 500 });
     expect(r.timedOut).toBe(true);
     expect(Date.now() - started).toBeLessThan(5000);
     await new Promise((res) => setTimeout(res, 3500));
