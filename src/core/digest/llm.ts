@@ -1,9 +1,44 @@
-/** The LLM command: which binary, and what a failed call means. */
+/** The LLM command: which binary, which flags, and what a failed call means. */
 
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, isAbsolute, join } from "node:path";
+import { basename, delimiter, isAbsolute, join } from "node:path";
 import type { CommandResult } from "./run-command";
+
+// The answer is data to be checked before anything is written, so the model gets nothing to act
+// with, whatever the person's own Claude Code settings allow (a defaultMode of acceptEdits or
+// bypassPermissions let an answer write cards past every check). Each flag was tried against the
+// real CLI: no built-in tools; no MCP servers (none are given, and strict ignores all others);
+// only the person's user settings, so a vault's own .claude/ (hooks, an apiKeyHelper) never
+// runs; no hooks, or Vault Memory's own would recall into and queue from its own digest; and
+// nothing approved without asking, should a tool ever be offered again.
+const CLAUDE_FLAGS = ["--tools", "", "--strict-mcp-config", "--setting-sources", "user", "--settings", '{"disableAllHooks":true}', "--permission-mode", "dontAsk"];
+
+// A person's flag that would add back what CLAUDE_FLAGS takes away: the CLI adds repeated --tools
+// and --mcp-config together rather than keeping the last, and the others would fight ours.
+const REFUSED_FLAGS = ["--tools", "--allowedTools", "--allowed-tools", "--mcp-config", "--settings", "--setting-sources", "--permission-mode", "--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--plugin-dir", "--plugin-url"];
+
+/** Whether a binary is Claude Code, by its name (claude, claude.exe, claude.cmd). */
+export function isClaude(binary: string): boolean {
+  return /^claude(\.(exe|cmd|bat))?$/i.test(basename(binary.replace(/\\/g, "/")));
+}
+
+/**
+ * The full command line for the LLM: the person's command with its binary resolved, their model,
+ * and, when the binary is Claude Code, the flags that leave the model nothing to act with. A
+ * custom command that is not claude is run as configured. Throws when the person's flags would
+ * undo ours.
+ */
+export function llmCommand(binary: string, command: readonly string[], model: string): string[] {
+  const args = command.slice(1);
+  // The binary setting may point at a wrapper of any name while the command still says claude.
+  const claude = isClaude(binary) || isClaude(command[0]);
+  if (claude) {
+    const bad = args.find((a) => REFUSED_FLAGS.some((f) => a === f || a.startsWith(`${f}=`)));
+    if (bad) throw new Error(`the digest's LLM command must not set ${bad.split("=")[0]}: the digest runs claude without tools, MCP servers or hooks, and adds its own flags for that`);
+  }
+  return [binary, ...args, ...(model ? ["--model", model] : []), ...(claude ? CLAUDE_FLAGS : [])];
+}
 
 /**
  * Finds the LLM binary: as configured if absolute, else on this process's PATH, else on the

@@ -18,7 +18,7 @@ import { listMarkdown } from "../vault/scan";
 import { AnswerError, extractJson, validateAnswer } from "./answer";
 import { applyAction, type Applied } from "./apply";
 import { commitVault, type GitOutcome } from "./git";
-import { classifyFailure, resolveBinary } from "./llm";
+import { classifyFailure, llmCommand, resolveBinary } from "./llm";
 import { acquireLock, releaseLock } from "./lock";
 import { GENERATED_MARK, memoryIndex, overviewPages } from "./pages";
 import { buildPrompt, type SimilarForPrompt } from "./prompt";
@@ -71,7 +71,12 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
     if (!binary) {
       return await finish(opts, { ...report, ok: false, error: `cannot find "${settings.command[0]}" on the login shell's PATH; set the LLM command's absolute path in the digest settings` });
     }
-    const command = [binary, ...settings.command.slice(1), ...(settings.model ? ["--model", settings.model] : [])];
+    let command: string[];
+    try {
+      command = llmCommand(binary, settings.command, settings.model);
+    } catch (err) {
+      return await finish(opts, { ...report, ok: false, error: err instanceof Error ? err.message : String(err) });
+    }
     const rulesPath = join(opts.vault, RULES_NOTE);
     if (!existsSync(rulesPath) && !opts.dryRun) writeFileAtomic(rulesPath, DEFAULT_RULES);
     const rules = existsSync(rulesPath) ? readFileSync(rulesPath, "utf8") : DEFAULT_RULES;
