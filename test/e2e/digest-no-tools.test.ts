@@ -134,5 +134,8 @@ describe.skipIf(!claudeAvailable)("a digest answer that calls tools, with the re
     for (const b of requests) expect((JSON.parse(b) as { tools?: unknown[] }).tools ?? []).toEqual([]);
     expect(requests.some((b) => b.includes("hook success") || b.includes("Vault Memory matched"))).toBe(false);
     expect(readdirSync(marks)).toEqual([]);
+    // The call is not kept as a session: no transcript of the conversation under HOME.
+    const transcripts = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl")) : []);
+    expect(transcripts(join(home, ".claude", "projects"))).toEqual([]);
   }, 90_000);
 });

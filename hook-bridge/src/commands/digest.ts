@@ -14,6 +14,12 @@ export async function digestCommand(args: Args): Promise<number> {
   for (const p of problems) writeSync(2, `warning: ${p}; using defaults for it\n`);
   const dryRun = args.flags.has("dry-run");
   const report = await runDigest({ vault, config, dryRun, limit: numberFlag(args, "limit"), onProgress: (l) => writeSync(1, l + "\n") });
+  if (!report.ok && report.results.length === 0 && report.failures.length === 0) {
+    // Stopped before the first entry: a summary of zeros ("dry run, nothing written: would have
+    // created 0…") would read as if the queue were empty.
+    writeSync(2, `digest stopped: ${report.error}; ${report.left} ${report.left === 1 ? "conversation waits" : "conversations wait"} in the queue\n`);
+    return 1;
+  }
   const created = report.results.filter((r) => r.outcome.action === "created").length;
   const extended = report.results.filter((r) => r.outcome.action === "extended").length;
   const skipped = report.results.filter((r) => r.outcome.action === "skipped").length;

@@ -11,8 +11,10 @@ import type { CommandResult } from "./run-command";
 // real CLI: no built-in tools; no MCP servers (none are given, and strict ignores all others);
 // only the person's user settings, so a vault's own .claude/ (hooks, an apiKeyHelper) never
 // runs; no hooks, or Vault Memory's own would recall into and queue from its own digest; and
-// nothing approved without asking, should a tool ever be offered again.
-const CLAUDE_FLAGS = ["--tools", "", "--strict-mcp-config", "--setting-sources", "user", "--settings", '{"disableAllHooks":true}', "--permission-mode", "dontAsk"];
+// nothing approved without asking, should a tool ever be offered again. Nor is the call saved as
+// a session: it would sit in the person's `claude --resume` list and keep a second copy of every
+// queued conversation under ~/.claude.
+const CLAUDE_FLAGS = ["--tools", "", "--strict-mcp-config", "--setting-sources", "user", "--settings", '{"disableAllHooks":true}', "--permission-mode", "dontAsk", "--no-session-persistence"];
 
 // A person's flag that would add back what CLAUDE_FLAGS takes away: the CLI adds repeated --tools
 // and --mcp-config together rather than keeping the last, and the others would fight ours.

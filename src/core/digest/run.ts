@@ -60,16 +60,23 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
   const now = opts.now ?? new Date();
   const say = opts.onProgress ?? (() => {});
   const settings = opts.config.digest;
-  const report: DigestReport = { ok: true, dryRun: !!opts.dryRun, results: [], failures: [], left: 0, startedAt: now.toISOString(), finishedAt: "" };
+  // What waits is known before anything can stop the run, so a run that stops at once still
+  // reports the queue as it is, not as empty.
+  const report: DigestReport = { ok: true, dryRun: !!opts.dryRun, results: [], failures: [], left: listPending(opts.vault).length, startedAt: now.toISOString(), finishedAt: "" };
   const lockPath = join(vaultFiles.dir(opts.vault), "digest.lock");
   if (!opts.dryRun) {
     const lock = acquireLock(lockPath, now.getTime());
     if (!lock.ok) return finish(opts, { ...report, ok: false, error: `another digest is running (${lock.holder.host}, pid ${lock.holder.pid}, since ${lock.holder.startedAt})` }, false);
   }
   try {
-    const binary = settings.binary || resolveBinary(settings.command[0], opts.env);
+    // A binary the person set is checked like a found one: used as given, a missing one failed
+    // every entry one by one while the run still reported success.
+    const binary = resolveBinary(settings.binary || settings.command[0], opts.env);
     if (!binary) {
-      return await finish(opts, { ...report, ok: false, error: `cannot find "${settings.command[0]}" on the login shell's PATH; set the LLM command's absolute path in the digest settings` });
+      const error = settings.binary
+        ? `the LLM binary "${settings.binary}" set in the digest settings does not exist or is not executable`
+        : `cannot find "${settings.command[0]}" on the login shell's PATH; set the LLM command's absolute path in the digest settings`;
+      return await finish(opts, { ...report, ok: false, error });
     }
     let command: string[];
     try {
