@@ -1,6 +1,7 @@
 /** Settings shared by the plugin and the hook bridge, with defaults and a forgiving loader. */
 
 import { readFileSync } from "node:fs";
+import { DEFAULT_HINTS_PROPERTY } from "./card/hints";
 import { parseSynonyms, type IndexOptions } from "./index/index-options";
 import { DEFAULT_SCORING, DEFAULT_THRESHOLDS } from "./index/scorer";
 import { DEFAULT_DIGEST, type DigestSettings } from "./digest/settings";
@@ -20,6 +21,8 @@ export interface IndexSettings {
   prefixLength: number;
   /** Vault-relative path of the synonyms note; "" for none. */
   synonymsNote: string;
+  /** The frontmatter list property that holds a card's recall hints (the questions it answers). */
+  hintsProperty: string;
 }
 
 export interface VaultMemoryConfig extends ScopeRules {
@@ -42,7 +45,7 @@ export function defaultConfig(): VaultMemoryConfig {
       maxChars: DEFAULT_MAX_CHARS,
       signals: { ...DEFAULT_SIGNALS, typeWeights: { ...DEFAULT_SIGNALS.typeWeights } },
     },
-    index: { stem: true, foldChinese: true, splitKana: true, prefixLength: 5, synonymsNote: "meta/synonyms.md" },
+    index: { stem: true, foldChinese: true, splitKana: true, prefixLength: 5, synonymsNote: "meta/synonyms.md", hintsProperty: DEFAULT_HINTS_PROPERTY },
     queue: { ...DEFAULT_QUEUE_RULES, excludeProjects: [] },
     lint: { ...DEFAULT_LINT_SETTINGS, disabled: [], excludeFolders: [...DEFAULT_LINT_SETTINGS.excludeFolders] },
     digest: { ...DEFAULT_DIGEST, command: [...DEFAULT_DIGEST.command] },
@@ -123,6 +126,9 @@ export function mergeConfig(raw: unknown, problems: string[] = []): VaultMemoryC
     else if (i.prefixLength !== undefined) problems.push("index.prefixLength must be a whole number");
     if (typeof i.synonymsNote === "string") cfg.index.synonymsNote = i.synonymsNote;
     else if (i.synonymsNote !== undefined) problems.push("index.synonymsNote must be a string");
+    // A property name, not a path: YAML keys with spaces or colons would need quoting everywhere.
+    if (typeof i.hintsProperty === "string" && /^[A-Za-z0-9_-]{1,40}$/.test(i.hintsProperty)) cfg.index.hintsProperty = i.hintsProperty;
+    else if (i.hintsProperty !== undefined) problems.push("index.hintsProperty must be a property name of letters, digits, - or _");
   }
   return cfg;
 }
@@ -166,6 +172,7 @@ export function indexOptionsOf(settings: IndexSettings, synonymsNoteText: string
     tokenizer: { stem: settings.stem, foldChinese: settings.foldChinese, splitKana: settings.splitKana },
     prefixLength: settings.prefixLength,
     synonyms: synonymsNoteText ? parseSynonyms(synonymsNoteText) : [],
+    hintsProperty: settings.hintsProperty,
   };
 }
 

@@ -11,11 +11,13 @@ export interface IndexOptions {
   prefixLength: number;
   /** Groups of phrases that mean the same, from the vault's synonyms note. */
   synonyms: string[][];
+  /** The frontmatter property holding each card's recall hints; "" reads none. */
+  hintsProperty: string;
 }
 
-export const DEFAULT_INDEX_OPTIONS: IndexOptions = { tokenizer: DEFAULT_TOKENIZER, prefixLength: 5, synonyms: [] };
-/** The user's original rules: no stemming, no folding, no prefixes, no synonyms. */
-export const PLAIN_INDEX_OPTIONS: IndexOptions = { tokenizer: PLAIN_TOKENIZER, prefixLength: 0, synonyms: [] };
+export const DEFAULT_INDEX_OPTIONS: IndexOptions = { tokenizer: DEFAULT_TOKENIZER, prefixLength: 5, synonyms: [], hintsProperty: "questions" };
+/** The user's original rules: no stemming, no folding, no prefixes, no synonyms, no hints. */
+export const PLAIN_INDEX_OPTIONS: IndexOptions = { tokenizer: PLAIN_TOKENIZER, prefixLength: 0, synonyms: [], hintsProperty: "" };
 
 const PREFIX_MARK = "*";
 const SYNONYM_MARK = "~";
