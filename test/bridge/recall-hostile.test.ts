@@ -50,7 +50,7 @@ describe("the bounds behind it", () => {
   it("gives up inside the scoring loop once the deadline has passed", () => {
     const source = { docCount: 1, idLimit: 1, indexOptions: undefined as never, postings: () => [0, 100], doc: () => undefined };
     const groups = [{ term: "a", alternatives: [["a", 1]] as const }, { term: "b", alternatives: [["b", 1]] as const }];
-    expect(() => scoreGroups(groups, source, () => true, performance.now() - 1)).toThrow(DeadlineExceeded);
-    expect(scoreGroups(groups, source, () => true, performance.now() + 10_000)).toHaveLength(1);
+    expect(() => scoreGroups(groups, source, () => true, { deadline: performance.now() - 1 })).toThrow(DeadlineExceeded);
+    expect(scoreGroups(groups, source, () => true, { deadline: performance.now() + 10_000 })).toHaveLength(1);
   });
 });

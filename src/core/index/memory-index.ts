@@ -1,6 +1,7 @@
 /** The live, incrementally updated index: what the plugin keeps in memory and the snapshot is written from. */
 
 import { baseName, headingText, titleText, type Card } from "../card/card";
+import { hintsOf } from "../card/hints";
 import { isRetired } from "../card/schema";
 import { tokenize } from "../text/tokenizer";
 import { DEFAULT_INDEX_OPTIONS, findSynonyms, prefixTerm, synonymPhrases, synonymTerm, type IndexOptions } from "./index-options";
@@ -19,6 +20,12 @@ export interface IndexedDoc {
   length: number;
   /** Distinct terms of body and title, so removal touches only this doc's postings. */
   terms: string[];
+  /** The recall hints as written, for showing which one matched. */
+  hints: string[];
+  /** Distinct terms of the hints, for removal. */
+  hintTerms: string[];
+  /** Distinct words of each hint (prefixes and synonyms not counted). */
+  hintSizes: number[];
 }
 
 const BODY = 4;
@@ -28,7 +35,8 @@ const TITLE = 1;
 /**
  * A posting packs body term frequency and two flags into one number (tf * 4 + inHeading * 2 +
  * inTitle), so a term's postings are one Map of numbers: the cheapest shape to build for
- * thousands of notes.
+ * thousands of notes. Hints are kept apart (doc → bitmask of the hints holding the term), since
+ * a hint counts by how much of it a prompt covers, not by how many words it has.
  */
 type TermPostings = Map<number, number>;
 
@@ -36,6 +44,7 @@ export class MemoryIndex implements PostingSource {
   private readonly byPath = new Map<string, IndexedDoc>();
   private readonly byId = new Map<number, IndexedDoc>();
   private readonly terms = new Map<string, TermPostings>();
+  private readonly hintTerms = new Map<string, TermPostings>();
   // Lower-cased file name → ids, since wikilinks resolve by name, case-insensitively.
   private readonly byName = new Map<string, Set<number>>();
   private readonly phrases: string[][][];
@@ -69,6 +78,7 @@ export class MemoryIndex implements PostingSource {
     const body = tokenize(card.body, this.indexOptions.tokenizer);
     const title = tokenize(titleText(card), this.indexOptions.tokenizer);
     const headings = tokenize(headingText(card), this.indexOptions.tokenizer);
+    const hintList = this.indexOptions.hintsProperty ? hintsOf(card, this.indexOptions.hintsProperty) : [];
     const packed = new Map<string, number>();
     // Body counts add up in steps of BODY; the title and heading flags are bits set once.
     const add = (term: string, delta: number): void => {
@@ -88,6 +98,26 @@ export class MemoryIndex implements PostingSource {
     addAll(body, BODY);
     addAll(title, TITLE);
     addAll(headings, HEADING);
+    // A hint's words, prefixes and synonyms, as for the body, each marked with the hints holding it.
+    const masks = new Map<string, number>();
+    const hintSizes: number[] = [];
+    hintList.forEach((hint, i) => {
+      const terms = tokenize(hint, this.indexOptions.tokenizer);
+      hintSizes.push(new Set(terms).size);
+      const bit = 1 << i;
+      const mark = (t: string): void => void masks.set(t, (masks.get(t) ?? 0) | bit);
+      for (const term of terms) {
+        mark(term);
+        const pfx = prefixTerm(term, this.indexOptions);
+        if (pfx) mark(pfx);
+      }
+      for (const [g] of findSynonyms(terms, this.phrases)) mark(synonymTerm(g));
+    });
+    for (const [term, mask] of masks) {
+      let postings = this.hintTerms.get(term);
+      if (!postings) this.hintTerms.set(term, (postings = new Map<number, number>()));
+      postings.set(id, mask);
+    }
 
     for (const [term, p] of packed) {
       let postings = this.terms.get(term);
@@ -104,6 +134,9 @@ export class MemoryIndex implements PostingSource {
       linkTargets: [...new Set(card.links.map((l) => l.target))],
       length: body.length,
       terms: [...packed.keys()],
+      hints: hintList,
+      hintTerms: [...masks.keys()],
+      hintSizes,
     };
     this.byPath.set(doc.path, doc);
     this.byId.set(id, doc);
@@ -127,6 +160,12 @@ export class MemoryIndex implements PostingSource {
       postings.delete(doc.id);
       if (postings.size === 0) this.terms.delete(term);
     }
+    for (const term of doc.hintTerms) {
+      const postings = this.hintTerms.get(term);
+      if (!postings) continue;
+      postings.delete(doc.id);
+      if (postings.size === 0) this.hintTerms.delete(term);
+    }
     return true;
   }
 
@@ -138,13 +177,27 @@ export class MemoryIndex implements PostingSource {
     return this.byPath.values();
   }
 
+  /** Distinct keys the snapshot will hold: terms and hint terms. */
   termCount(): number {
-    return this.terms.size;
+    return this.terms.size + this.hintTerms.size;
   }
 
-  /** Every term with its postings: doc id → tf * 4 + inHeading * 2 + inTitle. */
+  /** Every term with its postings: doc id → tf * 8 + inHints * 4 + inHeading * 2 + inTitle. */
   termEntries(): IterableIterator<[string, ReadonlyMap<number, number>]> {
     return this.terms.entries();
+  }
+
+  /** Every hint term with its postings: doc id → bitmask of the doc's hints that hold it. */
+  hintEntries(): IterableIterator<[string, ReadonlyMap<number, number>]> {
+    return this.hintTerms.entries();
+  }
+
+  hintPostings(term: string): FlatPostings | undefined {
+    const postings = this.hintTerms.get(term);
+    if (!postings) return undefined;
+    const out: number[] = [];
+    for (const [id, mask] of postings) out.push(id, mask);
+    return out;
   }
 
   postings(term: string): FlatPostings | undefined {

@@ -10,6 +10,12 @@ import type { IndexOptions } from "./index-options";
 export type FlatPostings = readonly number[];
 export const POSTING_WIDTH = 2;
 export const IMPACT_SCALE = 1000;
+/**
+ * Hint postings live beside the others under this mark plus the term: pairs of doc id and a
+ * bitmask of which of the doc's hints hold the term. No impact is stored, since what a hint is
+ * worth depends on how much of it the prompt covers, which only the prompt can say.
+ */
+export const HINT_MARK = "?";
 
 /** What recall needs to know about a card beyond its postings: what it prints and how it reranks. */
 export interface DocInfo {
@@ -22,6 +28,10 @@ export interface DocInfo {
   project: string;
   /** Ids of the cards this card links to, as the same source numbers them. */
   links: readonly number[];
+  /** The card's recall hints, where the source keeps their text (the live index; a snapshot does not). */
+  hints?: readonly string[];
+  /** How many distinct terms each hint has, for how much of it a prompt covers. */
+  hintSizes?: readonly number[];
 }
 
 export interface PostingSource {
@@ -31,5 +41,7 @@ export interface PostingSource {
   /** One more than the largest doc id, so scorers can size flat arrays. */
   readonly idLimit: number;
   postings(term: string): FlatPostings | undefined;
+  /** Which of each doc's hints hold `term`: pairs of doc id and hint bitmask (see HINT_MARK). */
+  hintPostings?(term: string): FlatPostings | undefined;
   doc(id: number): DocInfo | undefined;
 }

@@ -11,6 +11,11 @@ export interface ScoringRules {
   titleBonus: number;
   /** Added once per query term found in a heading other than the first, if not in the title field. */
   headingBonus: number;
+  /**
+   * What a recall hint that is the whole prompt adds, per unit of IDF of the words it shares
+   * (see hintScores): like the title bonus, but scaled by how much of the prompt one hint covers.
+   */
+  hintBonus: number;
 }
 
 export interface ThresholdRules {
@@ -30,9 +35,21 @@ export interface Scored {
   score: number;
   /** Distinct query terms this doc matched. */
   matched: number;
+  /** Which of the doc's hints the prompt matched best, when one added to its score. */
+  hint?: number;
+  /** What that hint added to `score`, and how many of its words the prompt has (see hintCoverage). */
+  hintScore?: number;
+  hintMatched?: number;
 }
 
-export const DEFAULT_SCORING: ScoringRules = { k1: 1.2, b: 0.75, titleBonus: 3, headingBonus: 1 };
+export interface ScoreOptions {
+  /** A `performance.now()` time past which scoring gives up (DeadlineExceeded). */
+  deadline?: number;
+  /** ScoringRules.hintBonus; 0 or absent scores no hints. */
+  hintBonus?: number;
+}
+
+export const DEFAULT_SCORING: ScoringRules = { k1: 1.2, b: 0.75, titleBonus: 3, headingBonus: 1, hintBonus: 5 };
 export const DEFAULT_THRESHOLDS: ThresholdRules = { minScore: 15, scaleWithVault: 1, relativeToTop: 0.5, minMatchedTerms: 2, maxCards: 5 };
 
 /** BM25's inverse document frequency: rarer terms weigh more. */
@@ -51,7 +68,8 @@ export function idfOf(df: number, docCount: number): number {
 export function impactOf(packed: number, idf: number, lengthFactor: number, rules: ScoringRules): number {
   const tf = packed >>> 2;
   const bm25 = tf === 0 ? 0 : (tf * (rules.k1 + 1)) / (tf + lengthFactor);
-  const title = (packed & 1) === 1 ? rules.titleBonus : (packed & 2) === 2 ? rules.headingBonus : 0;
+  const heading = (packed & 2) === 2 ? rules.headingBonus : 0;
+  const title = (packed & 1) === 1 ? rules.titleBonus : heading;
   return Math.round(idf * (bm25 + title) * IMPACT_SCALE);
 }
 
@@ -83,7 +101,8 @@ export function scoreDocs(terms: readonly string[], source: PostingSource, keep:
  * Why typed arrays: a hook process runs this once, cold, in V8's interpreter, over postings of
  * thousands of docs. Flat arrays indexed by doc id cost a fraction of a Map of objects there.
  */
-export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource, keep: (s: Scored) => boolean = () => true, deadline = Infinity): Scored[] {
+export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource, keep: (s: Scored) => boolean = () => true, opts: ScoreOptions = {}): Scored[] {
+  const deadline = opts.deadline ?? Infinity;
   const scores = new Float64Array(source.idLimit);
   const matched = new Uint16Array(source.idLimit);
   const best = new Float64Array(source.idLimit);
@@ -91,17 +110,20 @@ export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource
   const stamp = new Uint32Array(source.idLimit);
   const touched: number[] = [];
   const inGroup: number[] = [];
+  const hints = opts.hintBonus && source.hintPostings ? new HintScores(source, opts.hintBonus) : undefined;
   for (let g = 0; g < groups.length; g++) {
     // Checked inside the loop, not after it: a hook that answers late has already failed.
     if (deadline !== Infinity && performance.now() > deadline) throw new DeadlineExceeded(deadline);
     const group = groups[g];
     inGroup.length = 0;
+    let df = 0;
     for (let a = 0; a < group.alternatives.length; a++) {
       const [term, weight] = group.alternatives[a];
       const opt = group.optional;
       if (opt && a === opt.index && (source.postings(group.alternatives[0][0])?.length ?? 0) / POSTING_WIDTH >= opt.skipAboveDf) continue;
       const list = source.postings(term);
       if (!list) continue;
+      if (a === 0) df = list.length / POSTING_WIDTH;
       for (let i = 0; i < list.length; i += POSTING_WIDTH) {
         const doc = list[i];
         const gain = list[i + 1] * weight;
@@ -118,13 +140,86 @@ export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource
       matched[doc]++;
       best[doc] = 0;
     }
+    hints?.addGroup(group, df);
   }
   const out: Scored[] = [];
+  const extra = hints?.finish();
+  if (extra) {
+    for (const [doc, h] of extra) {
+      if (matched[doc] === 0) touched.push(doc);
+      scores[doc] += h.score * IMPACT_SCALE;
+    }
+  }
   for (const doc of touched) {
-    const s = { doc, score: scores[doc] / IMPACT_SCALE, matched: matched[doc] };
+    const h = extra?.get(doc);
+    const s: Scored = { doc, score: scores[doc] / IMPACT_SCALE, matched: Math.max(matched[doc], h?.matched ?? 0) };
+    if (h) Object.assign(s, { hint: h.hint, hintScore: h.score, hintMatched: h.matched });
     if (keep(s)) out.push(s);
   }
   return out.sort(byScore);
+}
+
+// A card may have up to MAX_HINTS hints; a doc's hints are numbered in 4 bits.
+const HINT_BITS = 4;
+
+/**
+ * The hint part of a score. Hints are title-like text: each prompt word found in any of a card's
+ * hints adds hintBonus × its IDF, once per card however many hints hold it, so six hints do not
+ * outrank one good title by having more words. But a hint is a whole question, and one shared word
+ * is not that question: a card's hints count only when one hint holds at least two of the prompt's
+ * words (all of them, for a one-word prompt).
+ */
+class HintScores {
+  private readonly counts = new Map<number, number>();
+  private readonly sums = new Map<number, number>();
+  private readonly keyBest = new Map<number, number>();
+  private readonly docBest = new Map<number, number>();
+  private groups = 0;
+
+  constructor(
+    private readonly source: PostingSource,
+    private readonly bonus: number,
+  ) {}
+
+  /** `df`: the docs whose body or title holds the group's word, for its IDF. */
+  addGroup(group: QueryGroup, df: number): void {
+    this.groups++;
+    this.keyBest.clear();
+    this.docBest.clear();
+    let hintDf = 0;
+    for (let a = 0; a < group.alternatives.length; a++) {
+      const [term, weight] = group.alternatives[a];
+      const list = this.source.hintPostings!(term);
+      if (!list) continue;
+      if (a === 0) hintDf = list.length / POSTING_WIDTH;
+      for (let i = 0; i < list.length; i += POSTING_WIDTH) {
+        const doc = list[i];
+        if ((this.docBest.get(doc) ?? 0) < weight) this.docBest.set(doc, weight);
+        const base = doc << HINT_BITS;
+        for (let mask = list[i + 1], h = 0; mask !== 0; mask >>>= 1, h++) {
+          if ((mask & 1) === 1 && (this.keyBest.get(base + h) ?? 0) < weight) this.keyBest.set(base + h, weight);
+        }
+      }
+    }
+    if (this.docBest.size === 0) return;
+    // The word's IDF as the rest of the score has it; a word only hints hold, by the hints.
+    const idf = idfOf(Math.max(df > 0 ? df : hintDf, 1), Math.max(this.source.docCount, 1));
+    for (const [doc, weight] of this.docBest) this.sums.set(doc, (this.sums.get(doc) ?? 0) + idf * weight);
+    for (const key of this.keyBest.keys()) this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+
+  /** Per doc: its best hint (most prompt words), what hints add, and how many words that hint matched. */
+  finish(): Map<number, { hint: number; score: number; matched: number }> {
+    const need = Math.min(2, this.groups);
+    const out = new Map<number, { hint: number; score: number; matched: number }>();
+    for (const [key, count] of this.counts) {
+      if (count < need) continue;
+      const doc = key >>> HINT_BITS;
+      const prev = out.get(doc);
+      if (!prev || count > prev.matched) out.set(doc, { hint: key & ((1 << HINT_BITS) - 1), score: this.bonus * (this.sums.get(doc) ?? 0), matched: count });
+    }
+    return out;
+  }
 }
 
 /** Thrown when scoring runs past the caller's deadline (a `performance.now()` time). */
@@ -133,6 +228,18 @@ export class DeadlineExceeded extends Error {
     super(`past the ${Math.round(deadline)} ms deadline`);
     this.name = "DeadlineExceeded";
   }
+}
+
+/**
+ * The score once the matched hint counts by how much of the hint the prompt covers, too: a chat
+ * line that shares one rare word with a long question ("大丈夫") is not that question. Scoring
+ * knows only the prompt's side; the hint's length comes with the doc, read for the few best.
+ */
+export function withHintCoverage(s: Scored, hintSizes: readonly number[] | undefined): number {
+  if (s.hint === undefined || !s.hintScore) return s.score;
+  const size = hintSizes?.[s.hint] ?? 0;
+  const coverage = size > 0 ? Math.min(1, (s.hintMatched ?? 0) / size) : 1;
+  return s.score - s.hintScore * (1 - coverage);
 }
 
 /** Ties break on doc id so that the same snapshot always gives the same answer. */

@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { synonymPhrases } from "../index/index-options";
 import type { DocInfo, PostingSource } from "../index/postings";
-import { byScore, idfOf, scoreGroups } from "../index/scorer";
+import { byScore, idfOf, scoreGroups, withHintCoverage } from "../index/scorer";
 import { isAcknowledgement } from "../text/chitchat";
 import type { RecallRules } from "../snapshot/format";
 import { buildQuery, requiredMatches } from "./query";
@@ -15,6 +15,8 @@ export interface RecalledCard {
   path: string;
   description: string;
   score: number;
+  /** The hint the prompt matched best (its index, and its text where the source keeps it). */
+  hint?: { index: number; text?: string };
 }
 
 export interface Recall {
@@ -44,6 +46,7 @@ interface Candidate {
   doc: number;
   info: DocInfo;
   score: number;
+  hint?: number;
 }
 
 export function recall(prompt: string, source: PostingSource, rules: RecallRules, vaultRoot: string, ctx: RecallContext = {}): Recall {
@@ -54,13 +57,17 @@ export function recall(prompt: string, source: PostingSource, rules: RecallRules
   const need = requiredMatches(groups.length, t.minMatchedTerms);
   // Signals can lift a card by at most their product, so cards that could not reach the floor are cut early.
   const liftCeiling = maxLift(rules);
-  const ranked = scoreGroups(groups, source, (s) => s.matched >= need && s.score * liftCeiling >= t.minScore, ctx.deadline).slice(0, RERANK_POOL);
+  const ranked = scoreGroups(groups, source, (s) => s.matched >= need && s.score * liftCeiling >= t.minScore, {
+    deadline: ctx.deadline,
+    // An acknowledgement is not a question, so it cannot match one: hints add nothing to it.
+    hintBonus: isAcknowledgement(prompt) ? 0 : rules.scoring.hintBonus,
+  }).slice(0, RERANK_POOL);
 
   const now = ctx.now ?? Date.now();
   const candidates: Candidate[] = [];
   for (const s of ranked) {
     const info = source.doc(s.doc);
-    if (info) candidates.push({ doc: s.doc, info, score: s.score * typeWeight(info, rules.signals) * recencyWeight(info, now, rules.signals) });
+    if (info) candidates.push({ doc: s.doc, info, score: withHintCoverage(s, info.hintSizes) * typeWeight(info, rules.signals) * recencyWeight(info, now, rules.signals), hint: s.hint });
   }
   candidates.sort(byScore);
   if (candidates.length > 1 && rules.signals.linkBoost !== 1) {
@@ -82,7 +89,12 @@ export function recall(prompt: string, source: PostingSource, rules: RecallRules
     .map((c, rank) => ({ c, rank, tier: projectTier(c.info, project) }))
     .sort((a, b) => a.tier - b.tier || a.rank - b.rank)
     .slice(0, t.maxCards)
-    .map(({ c }) => ({ path: c.info.path, description: c.info.description, score: c.score }));
+    .map(({ c }): RecalledCard => ({
+      path: c.info.path,
+      description: c.info.description,
+      score: c.score,
+      ...(c.hint === undefined ? {} : { hint: { index: c.hint, text: c.info.hints?.[c.hint] } }),
+    }));
   return { cards: picked, text: formatRecall(picked, vaultRoot, rules.maxChars) };
 }
 

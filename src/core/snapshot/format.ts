@@ -53,9 +53,10 @@ export interface SnapshotHeader {
 export type ShardSegment = Record<string, number[]>;
 /**
  * Doc chunk segment, one row per doc id starting at chunk × DOCS_PER_CHUNK:
- * [path, description, type, updated (epoch days), project, linked doc ids].
+ * [path, description, type, updated (epoch days), project, linked doc ids], and the number of
+ * words in each recall hint when the card has hints.
  */
-export type DocRow = [string, string, string, number, string, number[]];
+export type DocRow = [string, string, string, number, string, number[]] | [string, string, string, number, string, number[], number[]];
 export type DocChunkSegment = DocRow[];
 export const DAY_MS = 86_400_000;
 

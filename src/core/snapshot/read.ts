@@ -2,7 +2,7 @@
 
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { IndexOptions } from "../index/index-options";
-import type { DocInfo, FlatPostings, PostingSource } from "../index/postings";
+import { HINT_MARK, type DocInfo, type FlatPostings, type PostingSource } from "../index/postings";
 import { TOKENIZER_VERSION } from "../text/tokenizer";
 import { fnv1aBytes, fnv1aString } from "../io/hash";
 import {
@@ -93,6 +93,10 @@ export class SnapshotReader implements PostingSource {
     return Object.hasOwn(seg, term) ? seg[term] : undefined;
   }
 
+  hintPostings(term: string): FlatPostings | undefined {
+    return this.postings(HINT_MARK + term);
+  }
+
   doc(id: number): DocInfo | undefined {
     if (!Number.isInteger(id) || id < 0 || id >= this.header.cards) return undefined;
     const chunk = Math.floor(id / DOCS_PER_CHUNK);
@@ -102,7 +106,10 @@ export class SnapshotReader implements PostingSource {
       this.chunkCache.set(chunk, seg);
     }
     const row = seg[id - chunk * DOCS_PER_CHUNK];
-    return row ? { path: row[0], description: row[1], type: row[2], updated: row[3] * DAY_MS, project: row[4], links: row[5] } : undefined;
+    if (!row) return undefined;
+    const info: DocInfo = { path: row[0], description: row[1], type: row[2], updated: row[3] * DAY_MS, project: row[4], links: row[5] };
+    if (row.length > 6) info.hintSizes = row[6];
+    return info;
   }
 
   close(): void {

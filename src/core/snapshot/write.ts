@@ -2,6 +2,7 @@
 
 import type { MemoryIndex } from "../index/memory-index";
 import { idfOf, impactOf } from "../index/scorer";
+import { HINT_MARK } from "../index/postings";
 import { TOKENIZER_VERSION } from "../text/tokenizer";
 import { fnv1aBytes, fnv1aString } from "../io/hash";
 import { writeFileAtomic } from "../io/atomic";
@@ -16,6 +17,7 @@ import {
   SNAPSHOT_VERSION,
   shardCountFor,
   type DocChunkSegment,
+  type DocRow,
   type RecallRules,
   type SnapshotHeader,
 } from "./format";
@@ -90,6 +92,16 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date): Gene
     shards[fnv1aString(term) % shardCount].push(JSON.stringify(term) + ":[" + list.join(",") + "]");
     if (++n % TERMS_PER_STEP === 0) yield;
   }
+  for (const [term, postings] of index.hintEntries()) {
+    pairs.length = 0;
+    for (const [id, mask] of postings) if (dense[id] >= 0) pairs.push([dense[id], mask]);
+    pairs.sort((a, b) => a[0] - b[0]);
+    list.length = 0;
+    for (const [d, mask] of pairs) list.push(d, mask);
+    const key = HINT_MARK + term;
+    shards[fnv1aString(key) % shardCount].push(JSON.stringify(key) + ":[" + list.join(",") + "]");
+    if (++n % TERMS_PER_STEP === 0) yield;
+  }
 
   const segments: Buffer[] = [];
   for (const entries of shards) {
@@ -97,14 +109,18 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date): Gene
     if (segments.length % 64 === 0) yield;
   }
   for (let i = 0; i < docs.length; i += DOCS_PER_CHUNK) {
-    const chunk: DocChunkSegment = docs.slice(i, i + DOCS_PER_CHUNK).map((d) => [
-      d.path,
-      d.description,
-      d.type,
-      Math.round(d.updated / DAY_MS),
-      d.project,
-      [...new Set(d.linkTargets.flatMap((t) => index.resolveLink(t)).map((id) => dense[id]))].filter((n) => n >= 0).sort((a, b) => a - b),
-    ]);
+    const chunk: DocChunkSegment = docs.slice(i, i + DOCS_PER_CHUNK).map((d): DocRow => {
+      const row: DocRow = [
+        d.path,
+        d.description,
+        d.type,
+        Math.round(d.updated / DAY_MS),
+        d.project,
+        [...new Set(d.linkTargets.flatMap((t) => index.resolveLink(t)).map((id) => dense[id]))].filter((n) => n >= 0).sort((a, b) => a - b),
+      ];
+      // Only cards with hints carry their sizes, so a vault without hints writes what it always did.
+      return d.hintSizes.length > 0 ? [...row, d.hintSizes] : row;
+    });
     segments.push(Buffer.from(JSON.stringify(chunk) + "\n", "utf8"));
     yield;
   }
