@@ -22,7 +22,7 @@ export class PreviewRecallModal extends Modal {
       .setName("Prompt")
       .setDesc("Write a prompt as you would to Claude Code.")
       .addTextArea((text) =>
-        text.setPlaceholder("为什么排程跑不起来").onChange((value) => {
+        text.setPlaceholder("Why does my nightly job fail?").onChange((value) => {
           this.prompt = value;
         }),
       );
@@ -49,6 +49,8 @@ export class PreviewRecallModal extends Modal {
       const item = list.createEl("li");
       item.createSpan({ text: card.path, cls: "vault-memory-card-path" });
       item.createSpan({ text: ` score ${card.score.toFixed(1)}`, cls: "vault-memory-card-score" });
+      // Which hint brought the card up, so a bad hint can be found and fixed in the card's properties.
+      if (card.hint?.text) item.createDiv({ text: `Matched hint: ${card.hint.text}`, cls: "vault-memory-card-hint" });
     }
   }
 

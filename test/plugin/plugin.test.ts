@@ -180,4 +180,19 @@ describe("Preview recall modal", () => {
     expect(modal.contentEl.querySelector(".vault-memory-empty")?.textContent).toMatch(/Nothing would be added/);
     modal.close();
   });
+
+  it("shows which recall hint brought a card up", async () => {
+    await started();
+    await app.vault.create(
+      "reference/version-history.md",
+      '---\nname: Version history\ndescription: Snapshots kept for a year\ntype: reference\nquestions: ["how do I back up my vault", "get back a deleted note"]\n---\nSnapshots of every file are kept for a year.\n',
+    );
+    await plugin.indexService!.flush();
+    const modal = new PreviewRecallModal(app as never, (p) => plugin.indexService!.preview(p));
+    modal.open();
+    modal.render("how should I back up my vault?");
+    expect(modal.contentEl.querySelector(".vault-memory-card-path")?.textContent).toBe("reference/version-history.md");
+    expect(modal.contentEl.querySelector(".vault-memory-card-hint")?.textContent).toBe("Matched hint: how do I back up my vault");
+    modal.close();
+  });
 });
