@@ -4,7 +4,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { IndexOptions } from "../index/index-options";
 import { HINT_MARK, type DocInfo, type FlatPostings, type PostingSource } from "../index/postings";
 import { TOKENIZER_VERSION } from "../text/tokenizer";
-import { fnv1aBytes, fnv1aString } from "../io/hash";
+import { fnv1aString, fnv1aWords } from "../io/hash";
 import {
   DAY_MS,
   DOCS_PER_CHUNK,
@@ -129,7 +129,7 @@ export class SnapshotReader implements PostingSource {
     readExactly(this.fd, buf, this.segmentsStart + offset);
     // Only the segments a recall reads are hashed, a few hundred KB at most, so the check costs
     // little; without it one flipped byte in a path printed a card that does not exist.
-    if (fnv1aBytes(buf) !== parseInt(text.slice(18, 26), 16)) {
+    if (fnv1aWords(buf) !== parseInt(text.slice(18, 26), 16)) {
       throw new SnapshotError("corrupt", `segment ${i} does not match its checksum`);
     }
     try {

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import type { SnapshotHeader } from "./format";
 import { checksumOf } from "./checksum";
 import { RECORD_WIDTH } from "./format";
-import { fnv1aBytes } from "../io/hash";
+import { fnv1aWords } from "../io/hash";
 import { SnapshotError, SnapshotReader } from "./read";
 
 export function verifySnapshot(path: string): SnapshotHeader {
@@ -24,7 +24,7 @@ export function verifySnapshot(path: string): SnapshotHeader {
     const offset = parseInt(rec.slice(0, 10), 16);
     const length = parseInt(rec.slice(10, 18), 16);
     const start = segmentsStart + offset;
-    if (fnv1aBytes(body, start, start + length) !== parseInt(rec.slice(18, 26), 16)) {
+    if (fnv1aWords(body, start, start + length) !== parseInt(rec.slice(18, 26), 16)) {
       throw new SnapshotError("corrupt", `segment ${i} does not match its checksum`);
     }
   }

@@ -4,7 +4,7 @@ import type { MemoryIndex } from "../index/memory-index";
 import { idfOf, impactOf } from "../index/scorer";
 import { HINT_MARK } from "../index/postings";
 import { TOKENIZER_VERSION } from "../text/tokenizer";
-import { fnv1aBytes, fnv1aString } from "../io/hash";
+import { fnv1aBytes, fnv1aString, fnv1aWords } from "../io/hash";
 import { writeFileAtomic } from "../io/atomic";
 import { writeFileAtomicAsync } from "../io/atomic-async";
 import { checksumLabel } from "./checksum";
@@ -130,7 +130,7 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date): Gene
   const records: string[] = [];
   for (const seg of segments) {
     // The trailing newline is not part of the segment's JSON or its hash.
-    records.push(hex(offset, 10) + hex(seg.length - 1, 8) + hex(fnv1aBytes(seg, 0, seg.length - 1), 8));
+    records.push(hex(offset, 10) + hex(seg.length - 1, 8) + hex(fnv1aWords(seg, 0, seg.length - 1), 8));
     offset += seg.length;
     hashed += seg.length;
     if (hashed >= BYTES_PER_STEP) {

@@ -10,6 +10,7 @@ import { verifySnapshot } from "../../../src/core/snapshot/verify";
 import { serializeSnapshot, serializeSnapshotSliced, writeSnapshot, writeSnapshotSliced } from "../../../src/core/snapshot/write";
 import { TOKENIZER_VERSION } from "../../../src/core/text/tokenizer";
 import { SNAPSHOT_VERSION } from "../../../src/core/snapshot/format";
+import { fnv1aWords } from "../../../src/core/io/hash";
 import { CORPUS, editHeader, HAS_CORPUS, NO_CORPUS, SAMPLE_VAULT, tempDir } from "../../helpers";
 import { generateVault } from "../../fixtures/generated-vault";
 
@@ -134,6 +135,20 @@ describe.skipIf(!HAS_CORPUS)(`the zh help vault round trip (${HAS_CORPUS ? "corp
       }
     } finally {
       reader.close();
+    }
+  });
+});
+
+describe("the segment hash", () => {
+  it("is the same whether the bytes are aligned or not, and sees every byte", () => {
+    const bytes = Buffer.from(Array.from({ length: 1001 }, (_, i) => (i * 37) % 256));
+    const shifted = Buffer.alloc(1002);
+    bytes.copy(shifted, 1);
+    expect(fnv1aWords(shifted, 1, 1002)).toBe(fnv1aWords(bytes));
+    for (const at of [0, 3, 500, 999, 1000]) {
+      const copy = Buffer.from(bytes);
+      copy[at] ^= 0x01;
+      expect(fnv1aWords(copy), `byte ${at}`).not.toBe(fnv1aWords(bytes));
     }
   });
 });
