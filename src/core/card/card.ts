@@ -1,6 +1,7 @@
 /** The card model: any Obsidian note, read into the fields that recall, lint and the digest use. */
 
 import type matterFn from "gray-matter";
+import { linkTarget } from "./links";
 import { firstParagraph, headings, proseLines, stripInline, wikiLinks, type Heading, type WikiLink } from "./markdown";
 
 export interface Card {
@@ -142,8 +143,7 @@ function date(value: unknown): number {
 }
 
 function linkText(value: string): string {
-  const m = /^\[\[([^\]]+)\]\]$/.exec(value);
-  return m ? m[1].split("|")[0].split("#")[0] : value;
+  return /^\[\[([^\]]+)\]\]$/.test(value) ? linkTarget(value) : value;
 }
 
 // `parent: "[[main]]"` and `related: ["[[x]]"]` are links too, as Obsidian's graph counts them.
@@ -153,7 +153,7 @@ function frontmatterLinks(data: Record<string, unknown>): WikiLink[] {
     for (const item of Array.isArray(value) ? value : [value]) {
       if (typeof item !== "string") continue;
       for (const m of item.matchAll(/\[\[([^\][\n]+?)\]\]/g)) {
-        const target = m[1].split("|")[0].split("#")[0].replace(/\.md$/i, "").trim();
+        const target = linkTarget(m[1]);
         if (target) out.push({ target, embed: false, line: -1 });
       }
     }

@@ -1,5 +1,7 @@
 /** Reads the parts of a markdown body that recall and lint care about: headings, links, first paragraph. */
 
+import { linkTarget } from "./links";
+
 export interface Heading {
   level: number;
   text: string;
@@ -57,13 +59,6 @@ export function wikiLinks(lines: readonly string[]): WikiLink[] {
     }
   });
   return out;
-}
-
-/** `folder/name#heading|alias` → `folder/name`; a link to a heading in the same note gives "". */
-export function linkTarget(inner: string): string {
-  const noAlias = inner.split("|")[0];
-  const noAnchor = noAlias.split("#")[0];
-  return noAnchor.replace(/\.md$/i, "").trim();
 }
 
 /**

@@ -2,6 +2,7 @@
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { LinkResolver } from "../card/links";
 import { baseName } from "../card/card";
 import { addRelatedLink, appendDated } from "../card/related";
 import { writeFileAtomic } from "../io/atomic";
@@ -88,12 +89,8 @@ function linkBack(ctx: ApplyContext, targets: readonly string[], path: string): 
   }
 }
 
+/** The cards the LLM named (by name or path), resolved as a wikilink to them would be. */
 function resolveAll(names: readonly string[], cards: readonly string[]): string[] {
-  const byName = new Map(cards.map((c) => [baseName(c).toLowerCase(), c]));
-  const out = new Set<string>();
-  for (const n of names) {
-    const hit = cards.includes(n) ? n : cards.includes(`${n}.md`) ? `${n}.md` : byName.get(baseName(n).toLowerCase());
-    if (hit) out.add(hit);
-  }
-  return [...out];
+  const resolver = new LinkResolver(cards);
+  return [...new Set(names.map((n) => resolver.resolve(n)).filter((p): p is string => p !== undefined))];
 }

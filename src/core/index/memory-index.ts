@@ -1,7 +1,8 @@
 /** The live, incrementally updated index: what the plugin keeps in memory and the snapshot is written from. */
 
-import { baseName, headingText, titleText, type Card } from "../card/card";
+import { headingText, titleText, type Card } from "../card/card";
 import { hintsOf } from "../card/hints";
+import { LinkResolver } from "../card/links";
 import { isRetired } from "../card/schema";
 import { tokenize } from "../text/tokenizer";
 import { DEFAULT_INDEX_OPTIONS, findSynonyms, prefixTerm, synonymPhrases, synonymTerm, type IndexOptions } from "./index-options";
@@ -45,8 +46,8 @@ export class MemoryIndex implements PostingSource {
   private readonly byId = new Map<number, IndexedDoc>();
   private readonly terms = new Map<string, TermPostings>();
   private readonly hintTerms = new Map<string, TermPostings>();
-  // Lower-cased file name → ids, since wikilinks resolve by name, case-insensitively.
-  private readonly byName = new Map<string, Set<number>>();
+  // Wikilinks resolve as lint and Obsidian resolve them, so recall's link boost sees the same links.
+  private readonly links = new LinkResolver();
   private readonly phrases: string[][][];
   private nextId = 0;
   private totalLength = 0;
@@ -140,10 +141,7 @@ export class MemoryIndex implements PostingSource {
     };
     this.byPath.set(doc.path, doc);
     this.byId.set(id, doc);
-    const name = baseName(doc.path).toLowerCase();
-    let ids = this.byName.get(name);
-    if (!ids) this.byName.set(name, (ids = new Set()));
-    ids.add(id);
+    this.links.add(doc.path);
     this.totalLength += body.length;
   }
 
@@ -152,7 +150,7 @@ export class MemoryIndex implements PostingSource {
     if (!doc) return false;
     this.byPath.delete(path);
     this.byId.delete(doc.id);
-    this.byName.get(baseName(path).toLowerCase())?.delete(doc.id);
+    this.links.remove(path);
     this.totalLength -= doc.length;
     for (const term of doc.terms) {
       const postings = this.terms.get(term);
@@ -218,19 +216,16 @@ export class MemoryIndex implements PostingSource {
     return this.rules.k1 * (1 - this.rules.b + (this.rules.b * doc.length) / (avg > 0 ? avg : 1));
   }
 
-  /** Ids a wikilink target resolves to: by path for `folder/name`, else by file name. */
-  resolveLink(target: string): number[] {
-    const t = target.toLowerCase();
-    if (t.includes("/")) {
-      const doc = this.byPath.get(target + ".md") ?? this.byPath.get(target);
-      return doc ? [doc.id] : [];
-    }
-    return [...(this.byName.get(t) ?? [])];
+  /** Ids a wikilink target, written in the note at `from`, resolves to. */
+  resolveLink(target: string, from = ""): number[] {
+    const path = this.links.resolve(target, from);
+    const doc = path === undefined ? undefined : this.byPath.get(path);
+    return doc ? [doc.id] : [];
   }
 
   doc(id: number): (IndexedDoc & { links: number[] }) | undefined {
     const doc = this.byId.get(id);
     if (!doc) return undefined;
-    return { ...doc, links: doc.linkTargets.flatMap((t) => this.resolveLink(t)) };
+    return { ...doc, links: [...new Set(doc.linkTargets.flatMap((t) => this.resolveLink(t, doc.path)))] };
   }
 }

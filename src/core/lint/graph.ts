@@ -1,35 +1,15 @@
-/** Resolves wikilinks the way Obsidian does, and builds the vault's link graph from them. */
+/** The vault's link graph, from wikilinks resolved by the one resolver. */
 
-import { baseName, type Card } from "../card/card";
+import type { Card } from "../card/card";
+import { LinkResolver } from "../card/links";
 import type { LinkGraph } from "./types";
 
 // Obsidian resolves links to other file types too; those are attachments, not cards to write.
 const ATTACHMENT = /\.(png|jpe?g|gif|svg|webp|bmp|pdf|mp3|mp4|webm|ogg|wav|m4a|mov|canvas|base|excalidraw)$/i;
 
 export function buildGraph(cards: readonly Card[]): LinkGraph {
-  const byPath = new Map<string, string>();
-  const byName = new Map<string, string[]>();
-  for (const c of cards) {
-    byPath.set(c.path.toLowerCase().replace(/\.md$/, ""), c.path);
-    const name = baseName(c.path).toLowerCase();
-    byName.set(name, [...(byName.get(name) ?? []), c.path]);
-  }
-  const resolve = (target: string, from = ""): string | undefined => {
-    const t = target.replace(/\\/g, "/").replace(/^\/+/, "").toLowerCase().replace(/\.md$/, "");
-    if (t === "") return undefined;
-    if (!t.includes("/")) {
-      const hits = byName.get(t);
-      if (!hits) return undefined;
-      // Several notes share the name: Obsidian prefers the one closest to the linking note.
-      const dir = from.slice(0, from.lastIndexOf("/") + 1).toLowerCase();
-      return hits.find((p) => p.toLowerCase().startsWith(dir)) ?? hits[0];
-    }
-    const exact = byPath.get(t);
-    if (exact) return exact;
-    // A partial path ("folder/name") matches any note whose path ends with it.
-    for (const [p, real] of byPath) if (p.endsWith("/" + t)) return real;
-    return undefined;
-  };
+  const resolver = new LinkResolver(cards.map((c) => c.path));
+  const resolve = (target: string, from = ""): string | undefined => resolver.resolve(target, from);
   const out = new Map<string, Set<string>>();
   const inc = new Map<string, Set<string>>();
   const missing = new Map<string, { file: string; line: number }[]>();

@@ -116,7 +116,7 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date): Gene
         d.type,
         Math.round(d.updated / DAY_MS),
         d.project,
-        [...new Set(d.linkTargets.flatMap((t) => index.resolveLink(t)).map((id) => dense[id]))].filter((n) => n >= 0).sort((a, b) => a - b),
+        [...new Set(d.linkTargets.flatMap((t) => index.resolveLink(t, d.path)).map((id) => dense[id]))].filter((n) => n >= 0).sort((a, b) => a - b),
       ];
       // Only cards with hints carry their sizes, so a vault without hints writes what it always did.
       return d.hintSizes.length > 0 ? [...row, d.hintSizes] : row;
