@@ -9,7 +9,7 @@ export default defineConfig([
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ["eslint.config.mjs", "eslint.manifest.config.mjs", "esbuild.config.mjs", "vitest.config.ts", "scripts/*.mjs"] },
+        projectService: { allowDefaultProject: ["eslint.config.mjs", "eslint.manifest.config.mjs", "esbuild.config.mjs", "vitest.config.ts", "scripts/*.mjs", "eval/*.mjs"] },
       },
     },
   },
@@ -21,13 +21,13 @@ export default defineConfig([
   {
     // The core and the bridge run in Node as well as in desktop Obsidian (the plugin is
     // desktop-only because it spawns processes), so Node built-ins are expected there.
-    files: ["src/core/**/*.ts", "hook-bridge/**/*.ts", "scripts/**", "test/**"],
+    files: ["src/core/**/*.ts", "hook-bridge/**/*.ts", "scripts/**", "eval/**", "test/**"],
     rules: { "obsidianmd/no-nodejs-modules": "off" },
   },
   {
     // Tests and the fake drive Obsidian's API from outside, and scripts are terminal programs:
     // the rules about how a plugin should behave inside Obsidian do not apply to them.
-    files: ["test/**", "scripts/**"],
+    files: ["test/**", "scripts/**", "eval/**"],
     rules: {
       "no-console": "off",
       "obsidianmd/rule-custom-message": "off",

@@ -4,6 +4,7 @@ import { writeSync } from "node:fs";
 import { parseArgs } from "./args";
 import { indexCommand } from "./commands/index";
 import { digestCommand } from "./commands/digest";
+import { enrichCommand } from "./commands/enrich";
 import { installCommand } from "./commands/install";
 import { lintCommand } from "./commands/lint";
 import { queueCommand } from "./commands/queue";
@@ -26,6 +27,8 @@ commands:
   lint     check the vault's health [--json]; exits 1 when there are errors
   digest   turn the queue into cards with the LLM command, then tidy, commit and report
            [--dry-run] [--limit N]
+  enrich   write recall hints (the questions each card answers) with the LLM command, for
+           cards that have none or changed since [--dry-run] [--limit N]
   install  connect the hooks in ~/.claude/settings.json [--settings FILE] [--yes]
   uninstall remove exactly those hooks again [--settings FILE] [--yes]
 `;
@@ -51,6 +54,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return lintCommand(args);
       case "digest":
         return await digestCommand(args);
+      case "enrich":
+        return await enrichCommand(args);
       case "install":
       case "uninstall":
         return installCommand(args, args.command);

@@ -5,6 +5,7 @@ import { DEFAULT_HINTS_PROPERTY } from "./card/hints";
 import { parseSynonyms, type IndexOptions } from "./index/index-options";
 import { DEFAULT_SCORING, DEFAULT_THRESHOLDS } from "./index/scorer";
 import { DEFAULT_DIGEST, type DigestSettings } from "./digest/settings";
+import { DEFAULT_ENRICH, MAX_QUESTIONS, type EnrichSettings } from "./enrich/settings";
 import { DEFAULT_LINT_SETTINGS, type LintSettings } from "./lint/types";
 import { DEFAULT_QUEUE_RULES, type QueueRules } from "./queue/capture";
 import { DEFAULT_SIGNALS } from "./recall/signals";
@@ -31,6 +32,7 @@ export interface VaultMemoryConfig extends ScopeRules {
   queue: QueueRules;
   lint: LintSettings;
   digest: DigestSettings;
+  enrich: EnrichSettings;
 }
 
 export const DEFAULT_MAX_CHARS = 2000;
@@ -49,6 +51,7 @@ export function defaultConfig(): VaultMemoryConfig {
     queue: { ...DEFAULT_QUEUE_RULES, excludeProjects: [] },
     lint: { ...DEFAULT_LINT_SETTINGS, disabled: [], excludeFolders: [...DEFAULT_LINT_SETTINGS.excludeFolders] },
     digest: { ...DEFAULT_DIGEST, command: [...DEFAULT_DIGEST.command] },
+    enrich: { ...DEFAULT_ENRICH },
   };
 }
 
@@ -115,6 +118,23 @@ export function mergeConfig(raw: unknown, problems: string[] = []): VaultMemoryC
       if (typeof value === "string") cfg.digest[key] = value;
       else if (value !== undefined) problems.push(`digest.${key} must be a string`);
     }
+  }
+  if (isObject(raw.enrich)) {
+    const { alsoLanguage, ...numbers } = raw.enrich;
+    const e = cfg.enrich;
+    overlayNumbers(e as unknown as Record<string, number>, numbers, "enrich", problems);
+    // Whole numbers in range: a batch of 0 cards or 2.5 questions would ask for nothing useful.
+    e.perNight = Math.floor(e.perNight);
+    if (!Number.isInteger(e.batchSize) || e.batchSize < 1 || e.batchSize > 20) {
+      problems.push("enrich.batchSize must be a whole number from 1 to 20");
+      e.batchSize = DEFAULT_ENRICH.batchSize;
+    }
+    if (!Number.isInteger(e.questionsPerCard) || e.questionsPerCard < 1 || e.questionsPerCard > MAX_QUESTIONS) {
+      problems.push(`enrich.questionsPerCard must be a whole number from 1 to ${MAX_QUESTIONS}`);
+      e.questionsPerCard = DEFAULT_ENRICH.questionsPerCard;
+    }
+    if (typeof alsoLanguage === "string" && /^(?:|[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)$/.test(alsoLanguage.trim())) e.alsoLanguage = alsoLanguage.trim();
+    else if (alsoLanguage !== undefined) problems.push('enrich.alsoLanguage must be a language tag such as "en" or "zh-TW", or ""');
   }
   if (isObject(raw.index)) {
     const i = raw.index;

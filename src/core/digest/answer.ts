@@ -3,6 +3,8 @@
 import { CARD_FOLDERS } from "../card/schema";
 // The synonyms note's own limits: a longer phrase would be written and then ignored when read.
 import { MAX_PHRASE_CHARS, MAX_PHRASE_WORDS } from "../index/index-options";
+import { findSecrets } from "../privacy/redact";
+import { MAX_QUESTION_CHARS, MAX_QUESTIONS } from "../enrich/settings";
 
 export const MAX_BODY_CHARS = 20_000;
 
@@ -21,8 +23,9 @@ export type DigestAction =
       body: string;
       related: string[];
       synonyms?: SynonymGroups;
+      questions?: string[];
     }
-  | { action: "append"; target: string; section: string; related: string[]; synonyms?: SynonymGroups }
+  | { action: "append"; target: string; section: string; related: string[]; synonyms?: SynonymGroups; questions?: string[] }
   | { action: "skip"; reason: string };
 
 const MAX_GROUPS = 5;
@@ -87,15 +90,50 @@ export function validateAnswer(value: unknown): DigestAction {
         body: body(v.body),
         related: list(v.related, "related").map(linkName),
         synonyms: synonymGroups(v.synonyms),
+        questions: v.questions === undefined ? [] : validateQuestions(v.questions),
       };
     }
     case "append": {
       const target = safePath(str(v.target, "target", 300));
-      return { action: "append", target, section: body(v.section), related: list(v.related ?? [], "related").map(linkName), synonyms: synonymGroups(v.synonyms) };
+      return {
+        action: "append",
+        target,
+        section: body(v.section),
+        related: list(v.related ?? [], "related").map(linkName),
+        synonyms: synonymGroups(v.synonyms),
+        questions: v.questions === undefined ? [] : validateQuestions(v.questions),
+      };
     }
     default:
       throw new AnswerError(`action must be create, append or skip, not ${JSON.stringify(v.action)}`);
   }
+}
+
+// Invisible or line-breaking characters: YAML 1.1 readers break lines at U+2028/9, and the rest
+// hide what a hint says from the person reading the card.
+// eslint-disable-next-line no-control-regex -- finding them is the point
+const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Recall hints as the LLM gave them: a list of one-line strings, each short, with nothing that
+ * could break the frontmatter they are written into or hide from the person. Whitespace is
+ * collapsed as recall reads it, so the version record's hash matches what is read back; repeats
+ * are dropped. Anything else refuses the list whole: an answer this far off is not trusted in part.
+ */
+export function validateQuestions(v: unknown, max = MAX_QUESTIONS): string[] {
+  if (!Array.isArray(v)) throw new AnswerError("questions must be a list of strings");
+  if (v.length > max) throw new AnswerError(`questions holds ${v.length} entries, more than ${max}`);
+  const out = new Map<string, string>();
+  for (const q of v) {
+    if (typeof q !== "string") throw new AnswerError("questions must be a list of strings");
+    if (/[\r\n]/.test(q)) throw new AnswerError("a question spans several lines");
+    if (UNSAFE_CHARS.test(q)) throw new AnswerError("a question holds control or invisible characters");
+    const s = q.replace(/\s+/g, " ").trim();
+    if (s.length > MAX_QUESTION_CHARS) throw new AnswerError(`a question is longer than ${MAX_QUESTION_CHARS} characters`);
+    if (findSecrets(s).length > 0) throw new AnswerError("a question looks like it holds a secret");
+    if (s !== "" && !out.has(s.toLowerCase())) out.set(s.toLowerCase(), s);
+  }
+  return [...out.values()];
 }
 
 function str(v: unknown, field: string, max: number): string {

@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { basename, delimiter, isAbsolute, join } from "node:path";
 import type { CommandResult } from "./run-command";
+import type { DigestSettings } from "./settings";
 
 // The answer is data to be checked before anything is written, so the model gets nothing to act
 // with, whatever the person's own Claude Code settings allow (a defaultMode of acceptEdits or
@@ -40,6 +41,28 @@ export function llmCommand(binary: string, command: readonly string[], model: st
     if (bad) throw new Error(`the digest's LLM command must not set ${bad.split("=")[0]}: the digest runs claude without tools, MCP servers or hooks, and adds its own flags for that`);
   }
   return [binary, ...args, ...(model ? ["--model", model] : []), ...(claude ? CLAUDE_FLAGS : [])];
+}
+
+/**
+ * The command line the settings ask for, or why there is none: the digest and enrich stop on the
+ * same missing binary and the same refused flags, with the same words.
+ */
+export function settingsCommand(settings: Pick<DigestSettings, "binary" | "command" | "model">, env?: NodeJS.ProcessEnv): { command: string[] } | { error: string } {
+  // A binary the person set is checked like a found one: used as given, a missing one failed
+  // every entry one by one while the run still reported success.
+  const binary = resolveBinary(settings.binary || settings.command[0], env);
+  if (!binary) {
+    return {
+      error: settings.binary
+        ? `the LLM binary "${settings.binary}" set in the digest settings does not exist or is not executable`
+        : `cannot find "${settings.command[0]}" on the login shell's PATH; set the LLM command's absolute path in the digest settings`,
+    };
+  }
+  try {
+    return { command: llmCommand(binary, settings.command, settings.model) };
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
 }
 
 /**

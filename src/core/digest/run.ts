@@ -18,7 +18,7 @@ import { listMarkdown } from "../vault/scan";
 import { AnswerError, extractJson, validateAnswer } from "./answer";
 import { applyAction, type Applied } from "./apply";
 import { commitVault, type GitOutcome } from "./git";
-import { classifyFailure, llmCommand, resolveBinary } from "./llm";
+import { classifyFailure, settingsCommand } from "./llm";
 import { acquireLock, releaseLock } from "./lock";
 import { GENERATED_MARK, memoryIndex, overviewPages } from "./pages";
 import { buildPrompt, type SimilarForPrompt } from "./prompt";
@@ -69,21 +69,9 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
     if (!lock.ok) return finish(opts, { ...report, ok: false, error: `another digest is running (${lock.holder.host}, pid ${lock.holder.pid}, since ${lock.holder.startedAt})` }, false);
   }
   try {
-    // A binary the person set is checked like a found one: used as given, a missing one failed
-    // every entry one by one while the run still reported success.
-    const binary = resolveBinary(settings.binary || settings.command[0], opts.env);
-    if (!binary) {
-      const error = settings.binary
-        ? `the LLM binary "${settings.binary}" set in the digest settings does not exist or is not executable`
-        : `cannot find "${settings.command[0]}" on the login shell's PATH; set the LLM command's absolute path in the digest settings`;
-      return await finish(opts, { ...report, ok: false, error });
-    }
-    let command: string[];
-    try {
-      command = llmCommand(binary, settings.command, settings.model);
-    } catch (err) {
-      return await finish(opts, { ...report, ok: false, error: err instanceof Error ? err.message : String(err) });
-    }
+    const llm = settingsCommand(settings, opts.env);
+    if ("error" in llm) return await finish(opts, { ...report, ok: false, error: llm.error });
+    const command = llm.command;
     const rulesPath = join(opts.vault, RULES_NOTE);
     if (!existsSync(rulesPath) && !opts.dryRun) writeFileAtomic(rulesPath, DEFAULT_RULES);
     const rules = existsSync(rulesPath) ? readFileSync(rulesPath, "utf8") : DEFAULT_RULES;

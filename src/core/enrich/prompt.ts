@@ -1,0 +1,44 @@
+/** The prompt for one batch of cards: what each says, and the questions to write for it. */
+
+import { sanitize } from "../privacy/redact";
+import { MAX_QUESTION_CHARS } from "./settings";
+
+export interface CardForPrompt {
+  path: string;
+  name: string;
+  description: string;
+  body: string;
+}
+
+// Enough of a card to know what it answers; a batch stays a few thousand tokens.
+export const MAX_BODY_CHARS = 1500;
+
+export function buildEnrichPrompt(cards: readonly CardForPrompt[], questionsPerCard: number, alsoLanguage = ""): string {
+  const blocks = cards.map((c) => {
+    // The card's own text cannot open or close another card's block.
+    const body = sanitize(c.body).slice(0, MAX_BODY_CHARS).replace(/<(\/?)card\b/gi, "< $1card").trim();
+    return `<card path=${JSON.stringify(c.path)}>\nname: ${oneLine(c.name)}\ndescription: ${oneLine(c.description)}\n<body>\n${body}\n</body>\n</card>`;
+  });
+  const also = alsoLanguage
+    ? `\nThe person also asks in ${languageName(alsoLanguage)} (${alsoLanguage}): for a card written in another language, write about half of its questions in ${languageName(alsoLanguage)}.`
+    : "";
+  return `You write recall hints for a memory vault of markdown cards.
+For each card below, write ${questionsPerCard} questions or short phrases a person would type, in the middle of their work, when that card holds the answer. Use the words they would use, which are often not the card's own; cover the different needs the card meets rather than rewording one question.
+Write each card's questions in the language the card is written in.${also}
+Each one line of at most ${MAX_QUESTION_CHARS} characters, without numbering or quotes. Never write a secret, token or password.
+
+${blocks.join("\n\n")}
+
+Answer with one JSON object and nothing else:
+{"cards": [{"path": "<the card's path exactly as given>", "questions": ["...", "..."]}]}`;
+}
+
+const oneLine = (s: string): string => sanitize(s).replace(/\s+/g, " ").trim().slice(0, 300);
+
+function languageName(tag: string): string {
+  try {
+    return new Intl.DisplayNames(["en"], { type: "language" }).of(tag) ?? tag;
+  } catch {
+    return tag;
+  }
+}
