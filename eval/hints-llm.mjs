@@ -75,7 +75,9 @@ async function main() {
     if (done >= failAfter) fail("API Error: 429 rate limit: usage limit reached for this period");
     appendFileSync(log, JSON.stringify(promptPaths(prompt)) + "\n");
   }
-  const answer = JSON.stringify(answerPrompt(loadAnswers(file), prompt));
+  // A digest prompt (the stand-in set as the digest's binary): it writes hints only, so it skips.
+  const digest = promptPaths(prompt).length === 0 && prompt.includes("Decide what to keep from one conversation");
+  const answer = JSON.stringify(digest ? { action: "skip", reason: "the stand-in LLM writes recall hints only" } : answerPrompt(loadAnswers(file), prompt));
   process.stdout.write(json ? JSON.stringify({ type: "result", subtype: "success", is_error: false, result: answer }) + "\n" : answer + "\n");
 }
 

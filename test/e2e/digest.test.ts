@@ -4,6 +4,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseCard } from "../../src/core/card/card";
+import { hintsOf, hintState } from "../../src/core/card/hints";
 import { defaultConfig, type VaultMemoryConfig } from "../../src/core/config";
 import { runDigest } from "../../src/core/digest/run";
 import { lintVault } from "../../src/core/lint/lint";
@@ -26,6 +28,8 @@ const ANSWERS: Record<string, unknown> = {
     related: ["launchd-cron-path"],
     // The person said 任务计划程序; the card says Task Scheduler.
     synonyms: [["任务计划程序", "Task Scheduler"]],
+    // What recall will also match the card by: the questions it answers.
+    questions: ["why can't the scheduled task find claude?", "任务计划程序 找不到命令"],
   },
   append: { action: "append", target: "reference/vite-custom-domain-base.md", section: "Also set `base` in the preview server when testing locally.", related: ["blog-site"] },
   skip: { action: "skip", reason: "small talk about the weather" },
@@ -68,6 +72,9 @@ describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI"
     git("-c", "user.name=t", "-c", "user.email=t@t", "add", "-A");
     git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start");
     stub.reply = (body) => {
+      // The night's enrich, after the queue: a question for each card of the batch.
+      const cards = [...body.matchAll(/<card path=\\"([^"\\]+)\\">/g)].map((c) => c[1]);
+      if (cards.length > 0) return JSON.stringify({ cards: cards.map((path) => ({ path, questions: [`what does ${path} say?`] })) });
       const m = /CASE-(\w+)/.exec(body);
       const a = m ? ANSWERS[m[1]] : undefined;
       return typeof a === "string" ? a : JSON.stringify(a ?? { action: "skip", reason: "no case" });
@@ -114,6 +121,13 @@ describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI"
     const card = readFileSync(join(vault, "debugging", "task-scheduler-path.md"), "utf8");
     expect(card).toMatch(/^---\nname: Task Scheduler PATH\ndescription: .+\ntype: debugging\ntags: \[windows, scheduler\]\naliases: \[schtasks\]\nproject: nightly\nsource: session s-create\n/);
     expect(card).toContain("## 相關\n- [[launchd-cron-path]]");
+    expect(card).toMatch(/\nquestions:\n {2}- why can't the scheduled task find claude\?\n {2}- 任务计划程序 找不到命令\nquestions-for: [0-9a-f]{8} [0-9a-f]{8}\n---\n/);
+    expect(hintState(parseCard("debugging/task-scheduler-path.md", card), "questions")).toBe("current");
+    // After the queue, the night enriched cards that had no hints, within the same budget.
+    expect(r.enriched?.written.length).toBeGreaterThan(0);
+    expect(r.enriched?.written.map((w) => w.path)).not.toContain("debugging/task-scheduler-path.md");
+    const enriched = r.enriched?.written[0]?.path ?? "";
+    expect(hintsOf(parseCard(enriched, readFileSync(join(vault, enriched), "utf8")), "questions")).toEqual([`what does ${enriched} say?`]);
     expect(readFileSync(join(vault, "debugging", "launchd-cron-path.md"), "utf8")).toContain("[[task-scheduler-path]]");
     const extended = readFileSync(join(vault, "reference", "vite-custom-domain-base.md"), "utf8");
     expect(extended).toMatch(/## \d{4}-\d{2}-\d{2}\n\nAlso set `base` in the preview server/);
@@ -128,6 +142,7 @@ describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI"
     const report = readFileSync(join(vault, "meta", "digest", `${today}.md`), "utf8");
     expect(report).toMatch(/## Cards created \(1\)\n- \[\[task-scheduler-path\]\]/);
     expect(report).toMatch(/## Failures \(4\)/);
+    expect(report).toMatch(/## Cards enriched \([1-9]\d*\)\n- \[\[/);
     expect(report).toMatch(/Queue left: 4\./);
     expect(JSON.parse(readFileSync(join(vault, ".vault-memory", "digest-status.json"), "utf8"))).toMatchObject({ ok: true, created: 1, extended: 1, skipped: 1, failed: 4, left: 4 });
     expect(git("log", "-1", "--format=%B").stdout).toMatch(/vault-memory digest .*\n\n- created debugging\/task-scheduler-path\.md\n- extended reference\/vite-custom-domain-base\.md/);

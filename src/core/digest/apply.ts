@@ -3,7 +3,11 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { LinkResolver } from "../card/links";
-import { baseName } from "../card/card";
+import { baseName, parseCard } from "../card/card";
+import { FrontmatterError } from "../card/frontmatter-edit";
+import { withHints } from "../card/hint-fields";
+import { DEFAULT_HINTS_PROPERTY, hintsOf, hintState } from "../card/hints";
+import { MAX_QUESTIONS } from "../enrich/settings";
 import { addRelatedLink, appendDated } from "../card/related";
 import { writeFileAtomic } from "../io/atomic";
 import { cardFrontmatter } from "../card/write-card";
@@ -32,6 +36,8 @@ export interface ApplyContext {
   dryRun: boolean;
   /** Vault-relative path of the synonyms note from the settings; "" for none. */
   synonymsNote: string;
+  /** The frontmatter property of recall hints (the questions a card answers); `questions` if not given. */
+  hintsProperty?: string;
 }
 
 export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
@@ -48,8 +54,10 @@ export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
     if (statSync(abs).mtimeMs !== when) throw new AnswerError(`target ${a.target} was edited since it was suggested`);
     const synonyms = addSynonyms();
     // Extended cards link to what the LLM named; a card already linked keeps its links as they are.
-    let text = appendDated(readFileSync(abs, "utf8"), ctx.date, a.section, ctx.sessionId);
+    const original = readFileSync(abs, "utf8");
+    let text = appendDated(original, ctx.date, a.section, ctx.sessionId);
     for (const r of related) if (r !== a.target) text = addRelatedLink(text, baseName(r));
+    text = extendedHints(a.target, original, text, a.questions ?? [], ctx.hintsProperty ?? DEFAULT_HINTS_PROPERTY);
     const linked = related.filter((r) => r !== a.target);
     if (!ctx.dryRun) {
       writeFileAtomic(abs, text);
@@ -63,7 +71,7 @@ export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
   // A new card must not be an orphan: with no related card named, it links to the best suggestion.
   const links = related.length > 0 ? related : [...ctx.offered.keys()].slice(0, 1);
   const fm = a.frontmatter;
-  const text = [
+  let text = [
     cardFrontmatter({ ...fm, sessionId: ctx.sessionId, date: ctx.date }),
     a.body.startsWith("# ") ? a.body : `# ${fm.name}\n\n${a.body}`,
     "",
@@ -71,11 +79,34 @@ export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
     ...links.map((l) => `- [[${baseName(l)}]]`),
     "",
   ].join("\n");
+  // Recorded against the card as written, so that enrich finds it current and asks nothing more.
+  if (a.questions?.length) text = withHints(path, text, ctx.hintsProperty ?? DEFAULT_HINTS_PROPERTY, a.questions);
   if (!ctx.dryRun) {
     writeFileAtomic(join(ctx.vault, path), text);
     linkBack(ctx, links, path);
   }
   return { action: "created", path, detail: fm.description, linked: links, synonyms };
+}
+
+/**
+ * An extended card's hints: the new section's questions first, then those written before for the
+ * card, so the list still covers what the card said already. Hints the person wrote or changed
+ * are theirs and kept as they are, and so is a card whose frontmatter cannot be edited: the
+ * section matters more than its hints, which enrich can write once the card is fixed.
+ */
+function extendedHints(path: string, original: string, text: string, questions: readonly string[], property: string): string {
+  if (questions.length === 0) return text;
+  const before = parseCard(path, original);
+  const state = hintState(before, property);
+  if (state === "person's") return text;
+  const earlier = state === "missing" ? [] : hintsOf(before, property);
+  const merged = [...new Map([...questions, ...earlier].map((q) => [q.toLowerCase(), q])).values()].slice(0, MAX_QUESTIONS);
+  try {
+    return withHints(path, text, property, merged);
+  } catch (err) {
+    if (err instanceof FrontmatterError) return text;
+    throw err;
+  }
 }
 
 /** Each related card links back to `path`, so the graph is two-way and nothing is an orphan. */

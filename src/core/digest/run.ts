@@ -24,6 +24,8 @@ import { GENERATED_MARK, memoryIndex, overviewPages } from "./pages";
 import { buildPrompt, type SimilarForPrompt } from "./prompt";
 import { DEFAULT_RULES, RULES_NOTE } from "./rules-note";
 import { runCommand } from "./run-command";
+import { enrichCards, type EnrichReport } from "../enrich/enrich";
+import { diskStore } from "../enrich/store";
 
 export { DEFAULT_DIGEST, type DigestSettings } from "./settings";
 
@@ -52,6 +54,8 @@ export interface DigestReport {
   reportPath?: string;
   /** Why the report command failed, when it did. */
   notify?: string;
+  /** Recall hints written after the queue, when there was budget left. */
+  enriched?: EnrichReport;
   startedAt: string;
   finishedAt: string;
 }
@@ -71,7 +75,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
   try {
     const llm = settingsCommand(settings, opts.env);
     if ("error" in llm) return await finish(opts, { ...report, ok: false, error: llm.error });
-    const command = llm.command;
+    const ask = (prompt: string) => runCommand(llm.command, prompt, { timeoutMs: settings.timeoutSec * 1000, cwd: opts.vault, env: opts.env });
     const rulesPath = join(opts.vault, RULES_NOTE);
     if (!existsSync(rulesPath) && !opts.dryRun) writeFileAtomic(rulesPath, DEFAULT_RULES);
     const rules = existsSync(rulesPath) ? readFileSync(rulesPath, "utf8") : DEFAULT_RULES;
@@ -90,7 +94,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
       const similar = similarCards(vaultState.index, conversation, entry);
       const offered = new Map(similar.map((s) => [s.path, statSync(join(opts.vault, s.path)).mtimeMs]));
       calls++;
-      const r = await runCommand(command, buildPrompt(rules, entry, conversation, similar), { timeoutMs: settings.timeoutSec * 1000, cwd: opts.vault, env: opts.env });
+      const r = await ask(buildPrompt(rules, entry, conversation, similar, opts.config.enrich.alsoLanguage));
       if (r.timedOut || r.code !== 0) {
         const kind = classifyFailure(r);
         const reason = kind === "timeout" ? `no answer within ${settings.timeoutSec} s` : `${kind}: ${(r.stderr || r.stdout).trim().slice(0, 300)}`;
@@ -105,7 +109,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
       try {
         const action = validateAnswer(extractJson(r.stdout));
         if (action.action === "skip" && entry.wanted) throw new AnswerError("the person asked to remember this conversation; it cannot be skipped");
-        const outcome = applyAction(action, { vault: opts.vault, cards, offered, sessionId: entry.sessionId, date: now.toISOString().slice(0, 10), dryRun: !!opts.dryRun, synonymsNote: opts.config.index.synonymsNote });
+        const outcome = applyAction(action, { vault: opts.vault, cards, offered, sessionId: entry.sessionId, date: now.toISOString().slice(0, 10), dryRun: !!opts.dryRun, synonymsNote: opts.config.index.synonymsNote, hintsProperty: opts.config.index.hintsProperty });
         if (!opts.dryRun) markHandled(opts.vault, entry.sessionId, { action: outcome.action, detail: outcome.path || outcome.detail }, now);
         if (!opts.dryRun && outcome.action !== "skipped") vaultState = undefined;
         report.results.push({ sessionId: entry.sessionId, outcome });
@@ -115,6 +119,16 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
       }
     }
     report.left = listPending(opts.vault).length - (opts.dryRun ? report.results.length : 0);
+    // After the queue, inside the same lock and budget: a few cards a night get their hints, so a
+    // vault catches up without one long run, and a night that stopped on quota asks nothing more.
+    if (report.ok && opts.config.enrich.perNight > 0 && calls < settings.maxCalls) {
+      const enriched = await enrichCards({ store: diskStore(opts.vault, opts.config), config: opts.config, ask, maxCalls: settings.maxCalls - calls, limit: opts.config.enrich.perNight, dryRun: opts.dryRun, onProgress: say });
+      report.enriched = enriched;
+      if (!enriched.ok) {
+        report.ok = false;
+        report.error = `enrich ${enriched.error ?? "stopped"}`;
+      }
+    }
     if (!opts.dryRun) tidy(opts, report, now);
     // Awaited here so that the lock is held until the report command is done too.
     return await finish(opts, report);
@@ -166,7 +180,7 @@ async function finish(opts: DigestOptions, report: DigestReport, writeStatus = t
     writeFileAtomic(
       vaultFiles.digestStatus(opts.vault),
       JSON.stringify(
-        { startedAt: report.startedAt, finishedAt: report.finishedAt, ok: report.ok, error: report.error, created: count(report, "created"), extended: count(report, "extended"), skipped: count(report, "skipped"), failed: report.failures.length, left: report.left, git: report.git?.status },
+        { startedAt: report.startedAt, finishedAt: report.finishedAt, ok: report.ok, error: report.error, created: count(report, "created"), extended: count(report, "extended"), skipped: count(report, "skipped"), enriched: report.enriched?.written.length ?? 0, failed: report.failures.length, left: report.left, git: report.git?.status },
         null,
         2,
       ) + "\n",
@@ -210,6 +224,7 @@ export function reportNote(r: DigestReport): string {
     `## Skipped (${count(r, "skipped")})`,
     ...r.results.filter((x) => x.outcome.action === "skipped").map((x) => `- ${x.sessionId}: ${x.outcome.detail}`),
     "",
+    ...enrichedLines(r),
     `## Failures (${r.failures.length})`,
     ...r.failures.map((f) => `- ${f.sessionId}: ${f.reason} (kept in the queue)`),
     "",
@@ -218,6 +233,20 @@ export function reportNote(r: DigestReport): string {
     "",
   ];
   return lines.join("\n");
+}
+
+/** Cards given recall hints after the queue, and those that were due but got none. */
+function enrichedLines(r: DigestReport): string[] {
+  const e = r.enriched;
+  if (!e) return [];
+  const link = (p: string): string => `[[${baseName(p)}]]`;
+  return [
+    `## Cards enriched (${e.written.length})`,
+    ...e.written.map((w) => `- ${link(w.path)} — ${w.questions.length} ${w.questions.length === 1 ? "question" : "questions"}`),
+    ...e.skipped.map((x) => `- not enriched: ${link(x.path)} — ${x.reason}`),
+    `Cards left to enrich: ${e.left}.`,
+    "",
+  ];
 }
 
 /** Words the person used that the cards did not: listed so they can be checked in the synonyms note. */

@@ -1,7 +1,9 @@
-import { existsSync, readFileSync, utimesSync, writeFileSync, mkdirSync } from "node:fs";
+import { existsSync, readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCard } from "../../../src/core/card/card";
+import { withHints } from "../../../src/core/card/hint-fields";
+import { hintsOf, hintState } from "../../../src/core/card/hints";
 import { applyAction } from "../../../src/core/digest/apply";
 import { defaultConfig } from "../../../src/core/config";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
@@ -122,5 +124,36 @@ describe("synonyms from the digest", () => {
     expect(existsSync(join(v, "debugging/task-scheduler-path.md"))).toBe(false);
     // No synonyms note configured: the card is written and the groups are dropped.
     expect(applyAction(scheduler, ctx(v, false, "")).synonyms).toEqual([]);
+  });
+});
+
+describe("recall hints from the digest", () => {
+  const ctx = (v: string, cards: string[], offered = new Map<string, number>()) => ({ vault: v, cards, offered, sessionId: "s", date: "2026-11-30", dryRun: false, synonymsNote: "" });
+  const stateOf = (v: string, p: string) => hintState(parseCard(p, readFileSync(join(v, p), "utf8")), "questions");
+  const hints = (v: string, p: string) => hintsOf(parseCard(p, readFileSync(join(v, p), "utf8")), "questions");
+
+  it("writes a created card's questions with their version, so enrich finds it current", () => {
+    const v = vaultWith({ "reference/r.md": "---\nname: r\n---\nR.\n" });
+    const out = applyAction(
+      { action: "create", folder: "debugging", fileName: "x", frontmatter: { name: "X", description: "d", type: "debugging", tags: ["t"] }, body: "new", related: ["r"], questions: ["why does x fail?", "null"] },
+      ctx(v, ["reference/r.md"]),
+    );
+    expect(hints(v, out.path)).toEqual(["why does x fail?", "null"]);
+    expect(stateOf(v, out.path)).toBe("current");
+    // The card that links back changed: its own hints (none here) are enrich's to write.
+    expect(readFileSync(join(v, "reference/r.md"), "utf8")).not.toContain("questions");
+  });
+
+  it("adds an extended card's new questions before those written for it, and keeps the person's own", () => {
+    const mine = "---\nname: a\nquestions:\n  - my own question\n---\nMine.\n";
+    const ours = withHints("reference/b.md", "---\nname: b\n---\nOurs.\n", "questions", ["old question"]);
+    const v = vaultWith({ "reference/a.md": mine, "reference/b.md": ours });
+    const offered = new Map(["reference/a.md", "reference/b.md"].map((p) => [p, statSync(join(v, p)).mtimeMs]));
+    applyAction({ action: "append", target: "reference/a.md", section: "more", related: [], questions: ["new question"] }, ctx(v, [...offered.keys()], offered));
+    applyAction({ action: "append", target: "reference/b.md", section: "more", related: [], questions: ["new question"] }, ctx(v, [...offered.keys()], offered));
+    expect(hints(v, "reference/a.md")).toEqual(["my own question"]);
+    expect(readFileSync(join(v, "reference/a.md"), "utf8")).toMatch(/^---\nname: a\nquestions:\n {2}- my own question\n---\nMine\.\n/);
+    expect(hints(v, "reference/b.md")).toEqual(["new question", "old question"]);
+    expect(stateOf(v, "reference/b.md")).toBe("current");
   });
 });
