@@ -5,7 +5,7 @@ import { DEFAULT_HINTS_PROPERTY } from "./card/hints";
 import { parseSynonyms, type IndexOptions } from "./index/index-options";
 import { DEFAULT_SCORING, DEFAULT_THRESHOLDS } from "./index/scorer";
 import { DEFAULT_DIGEST, type DigestSettings } from "./digest/settings";
-import { DEFAULT_ENRICH, MAX_QUESTIONS, type EnrichSettings } from "./enrich/settings";
+import { DEFAULT_ENRICH, LANGUAGE_TAG, MAX_QUESTIONS, type EnrichSettings } from "./enrich/settings";
 import { DEFAULT_LINT_SETTINGS, type LintSettings } from "./lint/types";
 import { DEFAULT_QUEUE_RULES, type QueueRules } from "./queue/capture";
 import { DEFAULT_SIGNALS } from "./recall/signals";
@@ -133,7 +133,7 @@ export function mergeConfig(raw: unknown, problems: string[] = []): VaultMemoryC
       problems.push(`enrich.questionsPerCard must be a whole number from 1 to ${MAX_QUESTIONS}`);
       e.questionsPerCard = DEFAULT_ENRICH.questionsPerCard;
     }
-    if (typeof alsoLanguage === "string" && /^(?:|[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)$/.test(alsoLanguage.trim())) e.alsoLanguage = alsoLanguage.trim();
+    if (typeof alsoLanguage === "string" && LANGUAGE_TAG.test(alsoLanguage.trim())) e.alsoLanguage = alsoLanguage.trim();
     else if (alsoLanguage !== undefined) problems.push('enrich.alsoLanguage must be a language tag such as "en" or "zh-TW", or ""');
   }
   if (isObject(raw.index)) {

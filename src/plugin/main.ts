@@ -11,6 +11,7 @@ import { vaultFiles } from "../core/paths";
 import { IndexService } from "./index-service";
 import { checkConnection, ConnectModal, type ConnectContext, type ConnectionCheck } from "./connect";
 import { DigestScheduler } from "./digest-scheduler";
+import { EnrichRunner } from "./enrich-command";
 import { join } from "node:path";
 import { LINT_VIEW_TYPE, LintReportView } from "./lint-view";
 import { PreviewRecallModal } from "./preview-modal";
@@ -28,6 +29,7 @@ export default class VaultMemoryPlugin extends Plugin {
   indexService: IndexService | null = null;
   private statusBar: HTMLElement | null = null;
   digest: DigestScheduler | null = null;
+  enrich: EnrichRunner | null = null;
   vaultPath = "";
 
   async onload(): Promise<void> {
@@ -58,6 +60,8 @@ export default class VaultMemoryPlugin extends Plugin {
     this.addCommand({ id: "open-queue", name: "Open memory queue", callback: () => void this.openQueue() });
     this.digest = new DigestScheduler(this.vaultPath, () => this.settings, () => this.updateStatusBar());
     this.addCommand({ id: "run-digest", name: "Run digest now", callback: () => void this.digest?.run() });
+    this.enrich = new EnrichRunner(this.app, this.vaultPath, () => this.settings);
+    this.addCommand({ id: "enrich-cards", name: "Enrich cards", callback: () => void this.enrich?.run() });
     this.addCommand({ id: "check-connection", name: "Check connection", callback: () => this.checkConnection() });
     this.statusBar = this.addStatusBarItem();
     this.statusBar.addClass("vault-memory-status");

@@ -4,6 +4,7 @@ import { App, PluginSettingTab, Setting, debounce, type Plugin } from "obsidian"
 import type { VaultMemoryConfig } from "../core/config";
 import type { ThresholdRules } from "../core/index/scorer";
 import { RULES } from "../core/lint/rules";
+import { LANGUAGE_TAG, MAX_QUESTIONS } from "../core/enrich/settings";
 
 export interface SettingsHost {
   settings: VaultMemoryConfig;
@@ -69,6 +70,18 @@ export class VaultMemorySettingTab extends PluginSettingTab {
     this.number("LLM calls per night", "At most this many calls per run.", s.digest.maxCalls, (n) => (s.digest.maxCalls = n));
     this.number("Timeout per call", "Seconds before a call is stopped, with everything it started.", s.digest.timeoutSec, (n) => (s.digest.timeoutSec = n));
     this.text("Report command", "Optional: a shell command the daily report is piped to, e.g. mail -s report me@example.com.", s.digest.reportCommand, (v) => (s.digest.reportCommand = v.trim()));
+
+    new Setting(containerEl).setName("Recall hints").setHeading();
+    this.number("Cards enriched per night", "After the queue, the nightly digest writes the questions this many cards answer, for cards that have none. 0 turns it off.", s.enrich.perNight, (n) => (s.enrich.perNight = Math.floor(n)));
+    this.number("Cards per call", "How many cards each call to the LLM command writes questions for (1 to 20).", s.enrich.batchSize, (n) => {
+      if (Number.isInteger(n) && n >= 1 && n <= 20) s.enrich.batchSize = n;
+    });
+    this.number("Questions per card", `How many questions to ask for per card (1 to ${MAX_QUESTIONS}).`, s.enrich.questionsPerCard, (n) => {
+      if (Number.isInteger(n) && n >= 1 && n <= MAX_QUESTIONS) s.enrich.questionsPerCard = n;
+    });
+    this.text("Also in language", "Questions are written in each card's language. Name one more language you ask in, such as en or zh-TW, to get some in it too. Leave empty for none.", s.enrich.alsoLanguage, (v) => {
+      if (LANGUAGE_TAG.test(v.trim())) s.enrich.alsoLanguage = v.trim();
+    });
 
     new Setting(containerEl).setName("Lint rules").setHeading();
     for (const id of Object.keys(RULES)) {

@@ -418,10 +418,17 @@ export class Workspace extends Events {
 
 export class FileManager {
   constructor(private readonly vault: Vault) {}
-  /** As Obsidian does: parse the YAML frontmatter, let `fn` change it, write it back. */
+  /**
+   * As Obsidian does: parse the YAML frontmatter (throwing on YAML it cannot read, and creating a
+   * block in a note without one), let `fn` change it, write the block back in block style with
+   * the body as it was. Calls are counted, so a test can tell a write went through here.
+   */
+  processFrontMatterCalls = 0;
   async processFrontMatter(file: TFile, fn: (fm: Record<string, unknown>) => void): Promise<void> {
+    this.processFrontMatterCalls++;
     const text = await this.vault.read(file);
-    const parsed = matter(text);
+    // Options turn gray-matter's cache off: a cached parse would hand back another note's object.
+    const parsed = matter(text, {});
     const data = { ...(parsed.data as Record<string, unknown>) };
     fn(data);
     await this.vault.modify(file, matter.stringify(parsed.content, data));

@@ -60,7 +60,7 @@ describe("the plugin", () => {
 
   it("registers its commands without default hotkeys", async () => {
     await started();
-    expect([...app.commands.keys()].sort()).toEqual(["vault-memory:check-connection", "vault-memory:open-lint-report", "vault-memory:open-queue", "vault-memory:preview-recall", "vault-memory:rebuild-index", "vault-memory:run-digest"]);
+    expect([...app.commands.keys()].sort()).toEqual(["vault-memory:check-connection", "vault-memory:enrich-cards", "vault-memory:open-lint-report", "vault-memory:open-queue", "vault-memory:preview-recall", "vault-memory:rebuild-index", "vault-memory:run-digest"]);
   });
 
   it("follows create, modify, rename and delete, debounced into one snapshot write", async () => {

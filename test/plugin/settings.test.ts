@@ -14,7 +14,7 @@ describe("settings tab", () => {
     const tab = new VaultMemorySettingTab(app as never, { plugin: plugin as never, settings, saveSettings: async () => void saves++, connect: () => {} });
     tab.display();
     const headings = [...tab.containerEl.querySelectorAll(".setting-item-heading .setting-item-name")].map((h) => h.textContent);
-    expect(headings).toEqual(["Recall", "Queue", "Nightly digest", "Lint rules"]);
+    expect(headings).toEqual(["Recall", "Queue", "Nightly digest", "Recall hints", "Lint rules"]);
     for (const name of tab.containerEl.querySelectorAll(".setting-item-name")) {
       const text = name.textContent ?? "";
       // Sentence case: after the first word, only acronyms and brand names ("Claude Code") keep capitals.
@@ -30,6 +30,18 @@ describe("settings tab", () => {
     synonyms.value = " meta/words.md ";
     synonyms.dispatchEvent(new Event("input"));
     expect(settings.index.synonymsNote).toBe("meta/words.md");
+    const set = (label: string, value: string) => {
+      const input = field(label).querySelector("input")!;
+      input.value = value;
+      input.dispatchEvent(new Event("input"));
+    };
+    set("Cards enriched per night", "5");
+    set("Cards per call", "0");
+    set("Questions per card", "4");
+    set("Also in language", "zh-TW");
+    expect(settings.enrich).toEqual({ perNight: 5, batchSize: 6, questionsPerCard: 4, alsoLanguage: "zh-TW" });
+    set("Also in language", "not a language!");
+    expect(settings.enrich.alsoLanguage).toBe("zh-TW");
     const toggle = field("orphan").querySelector<HTMLElement>(".checkbox-container")!;
     toggle.click();
     expect(settings.lint.disabled).toEqual(["orphan"]);

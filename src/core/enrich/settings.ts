@@ -4,6 +4,9 @@
 export const MAX_QUESTIONS = 8;
 export const MAX_QUESTION_CHARS = 200;
 
+/** A BCP 47 language tag such as "en" or "zh-TW", or "" for none. */
+export const LANGUAGE_TAG = /^(?:|[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)$/;
+
 export interface EnrichSettings {
   /** At most this many cards enriched by each nightly digest, after its queue. */
   perNight: number;

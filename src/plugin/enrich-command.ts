@@ -1,0 +1,78 @@
+/** "Enrich cards" in Obsidian: the core's enrich run, with cards read and written through Obsidian. */
+
+import { Notice, type App } from "obsidian";
+import { isCard, type VaultMemoryConfig } from "../core/config";
+import type { CardStore } from "../core/enrich/store";
+import { enrichVault, type EnrichReport } from "../core/enrich/run";
+
+/**
+ * The vault as Obsidian has it. Hints go through processFrontMatter, so Obsidian's editor, its
+ * metadata cache and any open view of the card see the change as one of its own edits.
+ */
+export function obsidianStore(app: App, config: VaultMemoryConfig): CardStore {
+  const file = (path: string) => app.vault.getFileByPath(path);
+  return {
+    list: async () =>
+      app.vault
+        .getMarkdownFiles()
+        .map((f) => f.path)
+        .filter((p) => isCard(p, config))
+        .sort(),
+    read: async (path) => {
+      const f = file(path);
+      if (!f) throw new Error(`${path} is no longer in the vault`);
+      return app.vault.read(f);
+    },
+    setProperties: async (path, expected, fields) => {
+      if (!isCard(path, config)) throw new Error(`${path} is not a card in the memory folder`);
+      const f = file(path);
+      if (!f || (await app.vault.read(f)) !== expected) return "changed";
+      await app.fileManager.processFrontMatter(f, (fm: Record<string, unknown>) => {
+        for (const [key, value] of Object.entries(fields)) fm[key] = typeof value === "string" ? value : [...value];
+      });
+      return "written";
+    },
+  };
+}
+
+export class EnrichRunner {
+  private running = false;
+
+  constructor(
+    private readonly app: App,
+    private readonly vaultPath: string,
+    private readonly config: () => VaultMemoryConfig,
+  ) {}
+
+  /** Runs now, with progress in a notice; a run already going is not started twice. */
+  async run(): Promise<EnrichReport | undefined> {
+    if (this.running) {
+      new Notice("Enrich is already running.");
+      return undefined;
+    }
+    this.running = true;
+    const notice = new Notice("Vault Memory enrich: starting…", 0);
+    try {
+      const config = this.config();
+      const report = await enrichVault({
+        vault: this.vaultPath,
+        config,
+        store: obsidianStore(this.app, config),
+        onProgress: (line) => notice.setMessage(`Vault Memory enrich: ${line.trim()}`),
+      });
+      const n = report.written.length;
+      new Notice(
+        report.ok
+          ? `Vault Memory: enriched ${n} ${n === 1 ? "card" : "cards"}, ${report.skipped.length} skipped; ${report.left} left.`
+          : `Vault Memory enrich stopped: ${report.error ?? "unknown error"} (${n} enriched, ${report.left} left).`,
+      );
+      return report;
+    } catch (err) {
+      new Notice(`Vault Memory enrich failed: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    } finally {
+      notice.hide();
+      this.running = false;
+    }
+  }
+}

@@ -1,0 +1,61 @@
+// @vitest-environment happy-dom
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { parseCard } from "../../src/core/card/card";
+import { hintsOf, hintState } from "../../src/core/card/hints";
+import type VaultMemoryPlugin from "../../src/plugin/main";
+import { App, Notice } from "../fakes/obsidian";
+import { ROOT, SAMPLE_VAULT, copyVault, markdownFiles, tempDir } from "../helpers";
+import { startPlugin } from "./start-plugin";
+
+let plugin: VaultMemoryPlugin | undefined;
+afterEach(() => {
+  plugin?.unload();
+  delete process.env.VAULT_MEMORY_HINTS_FILE;
+});
+
+async function waitFor(cond: () => boolean, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("the Enrich cards command", () => {
+  it("asks the LLM command and writes each card's hints through processFrontMatter, and only inside the memory folder", async () => {
+    const vault = copyVault(SAMPLE_VAULT, "Enrich vault");
+    const answers = join(tempDir(), "a.jsonl");
+    writeFileSync(answers, markdownFiles(vault).map((path) => JSON.stringify({ path, questions: [`what is in ${path}?`, "second question"] })).join("\n"));
+    process.env.VAULT_MEMORY_HINTS_FILE = answers;
+    const app = new App(vault);
+    plugin = await startPlugin(app);
+    plugin.settings.memoryFolder = "debugging";
+    plugin.settings.digest.binary = join(ROOT, "eval", "hints-llm.mjs");
+    const outside = readFileSync(join(vault, "reference", "hook-output-rules.md"), "utf8");
+    const command = app.commands.get("vault-memory:enrich-cards");
+    expect(command?.name).toBe("Enrich cards");
+    expect(command?.hotkeys ?? []).toEqual([]);
+    const shown = Notice.shown.length;
+    command?.callback?.();
+    await waitFor(() => Notice.shown.slice(shown).some((n) => /enriched \d+ cards/.test(n.message)));
+    expect(Notice.shown.slice(shown).map((n) => n.message)).toContainEqual("Vault Memory: enriched 3 cards, 0 skipped; 0 left.");
+    // Progress went to one lasting notice, set line by line and hidden at the end.
+    const progress = Notice.shown.slice(shown).find((n) => n.duration === 0);
+    expect(progress?.message).toMatch(/^Vault Memory enrich: wrote 2 questions to debugging\//);
+    expect(progress?.hidden).toBe(true);
+    expect(app.fileManager.processFrontMatterCalls).toBe(3);
+    for (const p of markdownFiles(join(vault, "debugging"))) {
+      const card = parseCard(`debugging/${p}`, readFileSync(join(vault, "debugging", p), "utf8"));
+      expect(hintsOf(card, "questions")).toEqual([`what is in debugging/${p}?`, "second question"]);
+      expect(hintState(card, "questions")).toBe("current");
+    }
+    expect(readFileSync(join(vault, "reference", "hook-output-rules.md"), "utf8")).toBe(outside);
+
+    // A second run has nothing to do.
+    const again = await plugin.enrich?.run();
+    expect(again).toMatchObject({ ok: true, calls: 0, written: [] });
+    expect(app.fileManager.processFrontMatterCalls).toBe(3);
+  });
+});
