@@ -2,9 +2,13 @@
  * `npm run eval`: recall quality on real vaults, the user's plain rules side by side with the
  * current ranking. Prints hit@5, MRR, silence on chit-chat and the mean number of cards injected.
  * A third row per set ranks without any threshold: how good the order alone is, whatever is shown.
+ * Where recorded hints exist (the shared corpus's obsidian-help-hints), "current + hints" rows
+ * rank a copy of the vault enriched through the real enrich pipeline, with a stand-in LLM
+ * command that answers each batch from the recorded file.
  */
 
-import { readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultConfig } from "../src/core/config";
@@ -15,10 +19,12 @@ import { applyThresholds, scoreDocs } from "../src/core/index/scorer";
 import { recall } from "../src/core/recall/recall";
 import { parseCard } from "../src/core/card/card";
 import { listNotes } from "../src/core/vault/scan";
+import { enrichVault } from "../src/core/enrich/run";
 import { PLAIN_TOKENIZER, uniqueTerms } from "../src/core/text/tokenizer";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const corpus = join(root, "..", "shared", "corpora", "obsidian-help");
+const recordedHints = join(root, "..", "shared", "corpora", "obsidian-help-hints");
 const queries = (name: string): unknown => JSON.parse(readFileSync(join(root, "eval", "queries", name), "utf8"));
 
 interface Question {
@@ -49,6 +55,24 @@ function currentRanker(vault: string, index: MemoryIndex, unfiltered = false): R
   const rules = defaultConfig().recall;
   if (unfiltered) rules.thresholds = { ...rules.thresholds, minScore: 0, minMatchedTerms: 1, relativeToTop: 0 };
   return (prompt) => recall(prompt, index, rules, vault).cards.map((c) => c.path);
+}
+
+/**
+ * A temporary copy of `vault` with hints written by `enrich`, the LLM stood in for by a script
+ * that answers from the recorded file; undefined when there is no recording for it.
+ */
+async function enrichedCopy(vault: string): Promise<string | undefined> {
+  const lang = vault.slice(corpus.length + 1);
+  const answers = join(recordedHints, `${lang}.jsonl`);
+  if (!vault.startsWith(corpus) || !existsSync(answers)) return undefined;
+  const copy = join(mkdtempSync(join(tmpdir(), "vm-eval-")), lang);
+  cpSync(vault, copy, { recursive: true });
+  const config = defaultConfig();
+  config.digest.command = [process.execPath, join(root, "eval", "hints-llm.mjs"), "--answers", answers];
+  config.digest.maxCalls = 1000;
+  const report = await enrichVault({ vault: copy, config });
+  if (!report.ok) throw new Error(`enrich of ${lang} stopped: ${report.error}`);
+  return copy;
 }
 
 function measure(rank: Ranker, questions: Question[], chitchat: string[]): Metrics {
@@ -92,13 +116,23 @@ console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: |");
 const allMisses: string[] = [];
 const pct = (x: number): string => `${Math.round(x * 100)}%`;
 const built = new Map<string, { plain: Ranker; index: MemoryIndex }>();
+const enriched = new Map<string, { vault: string; index: MemoryIndex } | undefined>();
 for (const [name, vault, questions] of sets) {
   let b = built.get(vault);
   if (!b) built.set(vault, (b = { plain: plainRanker(vault), index: buildIndexFromDisk(vault, defaultConfig()).index }));
+  if (!enriched.has(vault)) {
+    const copy = await enrichedCopy(vault);
+    enriched.set(vault, copy ? { vault: copy, index: buildIndexFromDisk(copy, defaultConfig()).index } : undefined);
+  }
+  const e = enriched.get(vault);
   for (const [label, ranker] of [
     ["plain rules", b.plain],
     ["current", currentRanker(vault, b.index)],
     ["current, no thresholds", currentRanker(vault, b.index, true)],
+    ...(e ? ([
+      ["current + hints", currentRanker(e.vault, e.index)],
+      ["current + hints, no thresholds", currentRanker(e.vault, e.index, true)],
+    ] as const) : []),
   ] as const) {
     // The sample vault's cards belong to projects, which rank after global cards once no floor
     // holds the weak global ones back: that row would measure the project rule, not the order.
@@ -106,7 +140,7 @@ for (const [name, vault, questions] of sets) {
     const m = measure(ranker, questions, chitchat);
     const [silent, cards] = label.endsWith("no thresholds") ? ["—", "—"] : [pct(m.silence), m.cards.toFixed(1)];
     console.log(`| ${name} | ${questions.length} | ${label} | ${m.hit5.toFixed(2)} | ${m.mrr.toFixed(2)} | ${silent} | ${cards} |`);
-    if (label === "current") allMisses.push(...m.misses.map((x) => `[${name}] ${x}`));
+    if (label === "current" || label === "current + hints") allMisses.push(...m.misses.map((x) => `[${name}, ${label}] ${x}`));
   }
 }
 if (verbose) console.log("\nMisses of the current ranking:\n" + allMisses.join("\n"));
