@@ -53,14 +53,15 @@ export function recall(prompt: string, source: PostingSource, rules: RecallRules
   const options = source.indexOptions;
   const groups = buildQuery(prompt, options, synonymPhrases(options));
   if (groups.length === 0) return { cards: [], text: "" };
-  const t = { ...rules.thresholds, minScore: effectiveMinScore(rules, source.docCount, prompt) };
+  const ack = isAcknowledgement(prompt);
+  const t = { ...rules.thresholds, minScore: effectiveMinScore(rules, source.docCount, prompt, ack) };
   const need = requiredMatches(groups.length, t.minMatchedTerms);
   // Signals can lift a card by at most their product, so cards that could not reach the floor are cut early.
   const liftCeiling = maxLift(rules);
   const ranked = scoreGroups(groups, source, (s) => s.matched >= need && s.score * liftCeiling >= t.minScore, {
     deadline: ctx.deadline,
     // An acknowledgement is not a question, so it cannot match one: hints add nothing to it.
-    hintBonus: isAcknowledgement(prompt) ? 0 : rules.scoring.hintBonus,
+    hintBonus: ack ? 0 : rules.scoring.hintBonus,
   }).slice(0, RERANK_POOL);
 
   const now = ctx.now ?? Date.now();
@@ -108,10 +109,10 @@ const REFERENCE_VAULT_CARDS = 258;
  * A prompt that opens with an acknowledgement ("great, that worked, next step") is chit-chat
  * unless it says something specific, so its floor is doubled.
  */
-export function effectiveMinScore(rules: RecallRules, docCount: number, prompt: string): number {
+export function effectiveMinScore(rules: RecallRules, docCount: number, prompt: string, ack = isAcknowledgement(prompt)): number {
   const t = rules.thresholds;
   const scale = t.scaleWithVault > 0 ? idfOf(1, Math.max(docCount, 2)) / idfOf(1, REFERENCE_VAULT_CARDS) : 1;
-  return t.minScore * scale * (isAcknowledgement(prompt) ? 2 : 1);
+  return t.minScore * scale * (ack ? 2 : 1);
 }
 
 function maxLift(rules: RecallRules): number {
