@@ -1,5 +1,6 @@
 /** Settings shared by the plugin and the hook bridge, with defaults and a forgiving loader. */
 
+import { TIME_OF_DAY } from "./digest/schedule";
 import { readFileSync } from "node:fs";
 import { DEFAULT_HINTS_PROPERTY } from "./card/hints";
 import { parseSynonyms, type IndexOptions } from "./index/index-options";
@@ -112,7 +113,7 @@ export function mergeConfig(raw: unknown, problems: string[] = []): VaultMemoryC
     overlayNumbers(cfg.digest as unknown as Record<string, number>, numbers, "digest", problems);
     if (Array.isArray(command) && command.length > 0 && command.every((x) => typeof x === "string")) cfg.digest.command = command;
     else if (command !== undefined) problems.push("digest.command must be a non-empty list of strings");
-    if (typeof time === "string" && /^\d{1,2}:\d{2}$/.test(time)) cfg.digest.time = time;
+    if (typeof time === "string" && TIME_OF_DAY.test(time.trim())) cfg.digest.time = time.trim();
     else if (time !== undefined) problems.push("digest.time must look like 03:00");
     for (const [key, value] of [["binary", binary], ["model", model], ["reportCommand", reportCommand]] as const) {
       if (typeof value === "string") cfg.digest[key] = value;

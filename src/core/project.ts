@@ -1,7 +1,7 @@
 /** The one project resolver, shared by capture and recall: which project a hook's `cwd` belongs to. */
 
-import { statSync } from "node:fs";
-import { basename, dirname, resolve } from "node:path";
+import { readFileSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 
 /**
  * The base name of the git top-level above `cwd`, else of `cwd` itself. It looks for `.git` on
@@ -10,15 +10,42 @@ import { basename, dirname, resolve } from "node:path";
  */
 export function resolveProject(cwd: string): string {
   if (!cwd) return "";
-  const start = resolve(cwd);
-  for (let dir = start; ; dir = dirname(dir)) {
+  const top = gitTopLevel(cwd);
+  return basename(top ?? resolve(cwd));
+}
+
+/** The nearest folder at or above `cwd` that holds a `.git` folder or file, if any. */
+export function gitTopLevel(cwd: string): string | undefined {
+  if (!cwd) return undefined;
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     try {
-      statSync(`${dir}/.git`);
-      return basename(dir);
+      statSync(join(dir, ".git"));
+      return dir;
     } catch {
       /* not here */
     }
-    if (dirname(dir) === dir) break;
+    if (dirname(dir) === dir) return undefined;
   }
-  return basename(start);
+}
+
+/**
+ * The checked-out branch (or the start of a detached commit) of the repository above `cwd`,
+ * read from `HEAD` rather than asked of git; "" outside a repository. A `.git` file points at the
+ * real git folder (worktrees, submodules).
+ */
+export function gitBranchOf(cwd: string): string {
+  const top = gitTopLevel(cwd);
+  if (!top) return "";
+  try {
+    let gitDir = join(top, ".git");
+    if (statSync(gitDir).isFile()) {
+      const to = /^gitdir:\s*(.+)$/m.exec(readFileSync(gitDir, "utf8"))?.[1]?.trim();
+      if (!to) return "";
+      gitDir = isAbsolute(to) ? to : join(top, to);
+    }
+    const head = readFileSync(join(gitDir, "HEAD"), "utf8").trim();
+    return head.startsWith("ref: refs/heads/") ? head.slice("ref: refs/heads/".length) : head.slice(0, 12);
+  } catch {
+    return "";
+  }
 }

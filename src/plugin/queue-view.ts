@@ -1,5 +1,6 @@
 /** The queue review sidebar: read what was queued, tick candidates, and make or extend a card by hand. */
 
+import { clip } from "../core/text/clip";
 import { ItemView, Notice, TFile, normalizePath, type WorkspaceLeaf } from "obsidian";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -365,10 +366,6 @@ export class QueueReviewView extends ItemView {
 
 function candidateKey(c: Candidate): string {
   return `${c.kind}\u0000${c.turn}\u0000${c.text}`;
-}
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : text.slice(0, max - 1) + "…";
 }
 
 function today(): string {

@@ -1,5 +1,6 @@
 /** The settings tab; settings are saved to data.json and mirrored to the bridge's config.json. */
 
+import { TIME_OF_DAY } from "../core/digest/schedule";
 import { App, PluginSettingTab, Setting, debounce, type Plugin } from "obsidian";
 import type { VaultMemoryConfig } from "../core/config";
 import type { ThresholdRules } from "../core/index/scorer";
@@ -58,7 +59,7 @@ export class VaultMemorySettingTab extends PluginSettingTab {
 
     new Setting(containerEl).setName("Nightly digest").setHeading();
     this.text("Time", "When the digest runs each night (HH:MM). A night missed while Obsidian was closed runs at the next start.", s.digest.time, (v) => {
-      if (/^\d{1,2}:\d{2}$/.test(v.trim())) s.digest.time = v.trim();
+      if (TIME_OF_DAY.test(v.trim())) s.digest.time = v.trim();
     });
     this.text("LLM command", "The command and its flags; the prompt is sent on standard input.", s.digest.command.join(" "), (v) => {
       const parts = v.trim().split(/\s+/).filter(Boolean);

@@ -1,8 +1,11 @@
 /** When the nightly digest is due: the last scheduled time, and whether a run has happened since. */
 
+/** `HH:MM` as the settings hold a time of day; hours to 23 and minutes to 59. */
+export const TIME_OF_DAY = /^([01]?\d|2[0-3]):([0-5]\d)$/;
+
 /** The latest moment at `time` (HH:MM, local) that is not after `now`. */
 export function lastScheduled(now: Date, time: string): Date {
-  const m = /^(\d{1,2}):(\d{2})$/.exec(time.trim());
+  const m = TIME_OF_DAY.exec(time.trim());
   const [h, min] = m ? [Number(m[1]), Number(m[2])] : [3, 0];
   const at = new Date(now);
   at.setHours(h, min, 0, 0);

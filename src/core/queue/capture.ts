@@ -1,8 +1,6 @@
 /** The Stop hook's work: decide whether a session is worth keeping, and queue it privately. */
 
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { resolveProject } from "../project";
+import { gitBranchOf, resolveProject } from "../project";
 import { readTranscript, TranscriptError, MAX_LINE_BYTES, type TranscriptSummary, type Turn } from "../transcript/read-transcript";
 import { extractCandidates } from "./extract";
 import { handledPath, inboxRelPath, isSafeSessionId, pendingPath, QUEUE_VERSION, readEntry, withSessionLock, writePending, type QueueEntry } from "./queue-store";
@@ -113,17 +111,4 @@ export function isExcluded(project: string, cwd: string, globs: readonly string[
     const re = new RegExp("^" + g.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".") + "$", "i");
     return re.test(project) || re.test(cwd);
   });
-}
-
-/** The branch from `.git/HEAD`, read rather than asked of git: hooks spawn no processes. */
-function gitBranchOf(cwd: string): string {
-  for (let dir = cwd; dir && dir !== join(dir, ".."); dir = join(dir, "..")) {
-    try {
-      const head = readFileSync(join(dir, ".git", "HEAD"), "utf8").trim();
-      return head.startsWith("ref: refs/heads/") ? head.slice("ref: refs/heads/".length) : head.slice(0, 12);
-    } catch {
-      /* not here */
-    }
-  }
-  return "";
 }

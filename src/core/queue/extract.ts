@@ -1,5 +1,6 @@
 /** Rule-based extraction: typed candidates for cards, pulled from a condensed conversation. */
 
+import { clip } from "../text/clip";
 import type { Turn } from "../transcript/read-transcript";
 
 export type CandidateKind = "code" | "decision" | "constraint" | "todo" | "fact";
@@ -43,7 +44,7 @@ export function extractCandidates(turns: readonly Turn[]): Candidate[] {
     const prose = turn.text.replace(FENCE, " ");
     for (const sentence of sentences(prose)) {
       const kind = RULES.find(([, re]) => re.test(sentence))?.[0] ?? (FACT.test(sentence) ? "fact" : undefined);
-      if (kind) push({ kind, text: clip(sentence), turn: i });
+      if (kind) push({ kind, text: clip(sentence, MAX_CHARS), turn: i });
     }
   });
   return out;
@@ -59,6 +60,4 @@ function sentences(text: string): string[] {
     .filter((s) => s !== "");
 }
 
-function clip(text: string): string {
-  return text.length <= MAX_CHARS ? text : text.slice(0, MAX_CHARS - 1) + "…";
-}
+

@@ -1,5 +1,6 @@
 /** The capture queue on disk: one entry and one inbox file per session, under the hidden folder. */
 
+import { isSafeSessionId } from "../session-id";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../io/atomic";
@@ -42,10 +43,7 @@ export const queueDirs = {
   inbox: (vault: string): string => join(vault, HIDDEN_DIR, "inbox"),
 };
 
-/** Session ids name files, so anything that is not a plain id is refused. */
-export function isSafeSessionId(id: string): boolean {
-  return /^[A-Za-z0-9_-]{1,128}$/.test(id);
-}
+export { isSafeSessionId };
 
 export function pendingPath(vault: string, sessionId: string): string {
   return join(queueDirs.pending(vault), `${sessionId}.json`);

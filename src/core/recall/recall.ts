@@ -5,6 +5,7 @@ import { synonymPhrases } from "../index/index-options";
 import type { DocInfo, PostingSource } from "../index/postings";
 import { byScore, idfOf, scoreGroups, withHintCoverage } from "../index/scorer";
 import { isAcknowledgement } from "../text/chitchat";
+import { clip } from "../text/clip";
 import type { RecallRules } from "../snapshot/format";
 import { buildQuery, requiredMatches } from "./query";
 import { RECALL_HEADER } from "./recall-header";
@@ -140,9 +141,4 @@ export function formatRecall(cards: readonly RecalledCard[], vaultRoot: string, 
     used += line.length + 1;
   }
   return lines.length === 1 ? "" : lines.join("\n") + "\n";
-}
-
-function clip(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max ? text : chars.slice(0, max - 1).join("") + "…";
 }

@@ -1,5 +1,6 @@
 /** Which cards each Claude Code session has already been given, so none is injected twice. */
 
+import { isSafeSessionId } from "../session-id";
 import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -14,8 +15,7 @@ export interface SessionRecord {
 }
 
 function fileFor(dir: string, sessionId: string): string | undefined {
-  // Session ids are UUIDs; anything else is not used as a file name.
-  return /^[A-Za-z0-9_-]{1,128}$/.test(sessionId) ? join(dir, `${sessionId}.json`) : undefined;
+  return isSafeSessionId(sessionId) ? join(dir, `${sessionId}.json`) : undefined;
 }
 
 export function loadSeen(dir: string, sessionId: string): Set<string> {

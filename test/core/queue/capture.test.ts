@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { captureSession, DEFAULT_QUEUE_RULES, isExcluded } from "../../../src/core/queue/capture";
-import { listPending, markHandled, pendingPath } from "../../../src/core/queue/queue-store";
+import { listPending, markHandled } from "../../../src/core/queue/queue-store";
 import { RECALL_HEADER } from "../../../src/core/recall/recall-header";
 import { tempDir } from "../../helpers";
 import { jsonl, line } from "../../fixtures/transcript";
@@ -111,7 +111,9 @@ describe("captureSession", () => {
   it("refuses session ids that are not plain ids", () => {
     const s = setup([line.prompt("a"), line.reply(LONG), line.prompt("b"), line.reply(LONG)]);
     expect(captureSession(s.vault, { ...s.payload, sessionId: "../../etc" }, DEFAULT_QUEUE_RULES)).toMatchObject({ queued: false });
-    mkdirSync(join(s.vault, "x"));
-    expect(() => pendingPath(s.vault, "ok-id")).not.toThrow();
+    expect(captureSession(s.vault, { ...s.payload, sessionId: "a/b" }, DEFAULT_QUEUE_RULES)).toMatchObject({ queued: false, reason: "session id is not a plain id" });
+    // Nothing was written for either, inside the vault or beside it.
+    expect(existsSync(join(s.vault, ".vault-memory"))).toBe(false);
+    expect(existsSync(join(s.vault, "..", "etc.json"))).toBe(false);
   });
 });

@@ -1,20 +1,14 @@
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCard } from "../../../src/core/card/card";
 import { defaultConfig } from "../../../src/core/config";
 import { DEFAULT_INDEX_OPTIONS, parseSynonyms } from "../../../src/core/index/index-options";
 import { MemoryIndex } from "../../../src/core/index/memory-index";
 import { scoreGroups } from "../../../src/core/index/scorer";
-import { resolveProject } from "../../../src/core/project";
 import { buildQuery, requiredMatches } from "../../../src/core/recall/query";
 import { effectiveMinScore, recall } from "../../../src/core/recall/recall";
-import { loadSeen, rememberSeen } from "../../../src/core/recall/session-store";
 import { DEFAULT_SIGNALS, projectTier, recencyWeight, typeWeight } from "../../../src/core/recall/signals";
-import { appendUsage, promptHash } from "../../../src/core/recall/usage-log";
 import { isAcknowledgement } from "../../../src/core/text/chitchat";
 import { tokenize } from "../../../src/core/text/tokenizer";
-import { tempDir } from "../../helpers";
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 30);
@@ -71,21 +65,6 @@ describe("recency", () => {
 });
 
 describe("project", () => {
-  it("resolves the git top-level of the cwd, else the cwd's name", () => {
-    const root = join(tempDir(), "my-repo");
-    mkdirSync(join(root, ".git"), { recursive: true });
-    mkdirSync(join(root, "src", "deep"), { recursive: true });
-    expect(resolveProject(join(root, "src", "deep"))).toBe("my-repo");
-    const worktree = join(tempDir(), "wt");
-    mkdirSync(worktree);
-    writeFileSync(join(worktree, ".git"), "gitdir: /elsewhere\n");
-    expect(resolveProject(worktree)).toBe("wt");
-    const plain = join(tempDir(), "plain folder");
-    mkdirSync(plain);
-    expect(resolveProject(plain)).toBe("plain folder");
-    expect(resolveProject("")).toBe("");
-  });
-
   it("ranks the current project's cards first, then global cards, then other projects'", () => {
     const body = "release checklist run tests bump version tag and push";
     const index = indexOf({
@@ -148,33 +127,6 @@ describe("once per session", () => {
     expect(first).toHaveLength(1);
     expect(second).toHaveLength(1);
     expect(second).not.toEqual(first);
-  });
-
-  it("keeps a record per session, and expires old records", () => {
-    const dir = join(tempDir(), "sessions");
-    rememberSeen(dir, "s-1", new Set(), ["a.md", "b.md"], NOW);
-    rememberSeen(dir, "s-1", loadSeen(dir, "s-1"), ["c.md"], NOW);
-    expect([...loadSeen(dir, "s-1")].sort()).toEqual(["a.md", "b.md", "c.md"]);
-    expect(loadSeen(dir, "s-2").size).toBe(0);
-    expect(loadSeen(dir, "../escape").size).toBe(0);
-    rememberSeen(dir, "../escape", new Set(), ["x.md"], NOW);
-    const old = join(dir, "s-1.json");
-    utimesSync(old, new Date(NOW - 8 * DAY), new Date(NOW - 8 * DAY));
-    utimesSync(join(dir, ".swept"), new Date(NOW - 2 * DAY), new Date(NOW - 2 * DAY));
-    rememberSeen(dir, "s-3", new Set(), ["z.md"], NOW);
-    expect(loadSeen(dir, "s-1").size).toBe(0);
-    expect(loadSeen(dir, "s-3").size).toBe(1);
-  });
-});
-
-describe("usage log", () => {
-  it("records a hash of the prompt, never its text", () => {
-    const file = join(tempDir(), "recall-log.jsonl");
-    appendUsage(file, { t: "2026-11-30T00:00:00Z", session: "s", prompt: promptHash("my secret project name"), cards: [{ path: "a.md", score: 20 }], ms: 3 });
-    const text = readFileSync(file, "utf8");
-    expect(text).not.toContain("secret");
-    expect(JSON.parse(text)).toMatchObject({ prompt: promptHash("my secret project name"), cards: [{ path: "a.md" }] });
-    expect(promptHash("a")).not.toBe(promptHash("b"));
   });
 });
 
