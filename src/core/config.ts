@@ -3,29 +3,15 @@
 import { TIME_OF_DAY } from "./digest/schedule";
 import { readFileSync } from "node:fs";
 import { DEFAULT_HINTS_PROPERTY } from "./card/hints";
-import { parseSynonyms, type IndexOptions } from "./index/index-options";
+import type { IndexSettings } from "./index/index-options";
 import { DEFAULT_SCORING, DEFAULT_THRESHOLDS } from "./index/scorer";
 import { DEFAULT_DIGEST, type DigestSettings } from "./digest/settings";
 import { DEFAULT_ENRICH, LANGUAGE_TAG, MAX_QUESTIONS, type EnrichSettings } from "./enrich/settings";
 import { DEFAULT_LINT_SETTINGS, type LintSettings } from "./lint/types";
 import { DEFAULT_QUEUE_RULES, type QueueRules } from "./queue/capture";
 import { DEFAULT_SIGNALS } from "./recall/signals";
-import type { RecallRules } from "./snapshot/format";
-import { isIndexable, type ScopeRules } from "./vault/scan";
-
-/** How notes become index terms; changing any of these rebuilds the index. */
-export interface IndexSettings {
-  stem: boolean;
-  foldChinese: boolean;
-  /** Cut Japanese where the script changes and leave out hiragana, which is mostly grammar. */
-  splitKana: boolean;
-  /** 0 turns prefix matching off. */
-  prefixLength: number;
-  /** Vault-relative path of the synonyms note; "" for none. */
-  synonymsNote: string;
-  /** The frontmatter list property that holds a card's recall hints (the questions it answers). */
-  hintsProperty: string;
-}
+import type { RecallRules } from "./recall/rules";
+import type { ScopeRules } from "./vault/scan";
 
 export interface VaultMemoryConfig extends ScopeRules {
   recall: RecallRules;
@@ -187,17 +173,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** The index options a config asks for, with the synonyms read from the vault's note. */
-export function indexOptionsOf(settings: IndexSettings, synonymsNoteText: string | undefined): IndexOptions {
-  return {
-    tokenizer: { stem: settings.stem, foldChinese: settings.foldChinese, splitKana: settings.splitKana },
-    prefixLength: settings.prefixLength,
-    synonyms: synonymsNoteText ? parseSynonyms(synonymsNoteText) : [],
-    hintsProperty: settings.hintsProperty,
-  };
-}
-
-/** Whether a vault-relative path is a card: indexable, and not the synonyms note (which is settings). */
-export function isCard(path: string, config: VaultMemoryConfig): boolean {
-  return isIndexable(path, config) && path !== config.index.synonymsNote;
-}
+// Their homes are the modules that use them; they are here too so that callers holding a config
+// need one import.
+export { indexOptionsOf, type IndexSettings } from "./index/index-options";
+export { isCard } from "./vault/scan";

@@ -3,7 +3,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setFrontmatter, type FrontmatterValue } from "../card/frontmatter-edit";
-import { isCard, type VaultMemoryConfig } from "../config";
+import type { VaultMemoryConfig } from "../config";
+import { isCard } from "../vault/scan";
 import { writeFileAtomic } from "../io/atomic";
 import { listMarkdown } from "../vault/scan";
 

@@ -3,8 +3,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCard } from "../card/card";
-import { indexOptionsOf, isCard, type VaultMemoryConfig } from "../config";
-import { listNotes } from "../vault/scan";
+import type { VaultMemoryConfig } from "../config";
+import { indexOptionsOf } from "./index-options";
+import { isCard, listNotes } from "../vault/scan";
 import { MemoryIndex } from "./memory-index";
 
 export interface BuildProgress {

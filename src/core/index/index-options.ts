@@ -106,3 +106,28 @@ export function frontmatterLines(lines: readonly string[]): number {
   const close = lines.findIndex((line, i) => i > 0 && fence(line));
   return close < 0 ? 0 : close + 1;
 }
+
+/** How notes become index terms; changing any of these rebuilds the index. */
+export interface IndexSettings {
+  stem: boolean;
+  foldChinese: boolean;
+  /** Cut Japanese where the script changes and leave out hiragana, which is mostly grammar. */
+  splitKana: boolean;
+  /** 0 turns prefix matching off. */
+  prefixLength: number;
+  /** Vault-relative path of the synonyms note; "" for none. */
+  synonymsNote: string;
+  /** The frontmatter list property that holds a card's recall hints (the questions it answers). */
+  hintsProperty: string;
+}
+
+
+/** The index options a config asks for, with the synonyms read from the vault's note. */
+export function indexOptionsOf(settings: IndexSettings, synonymsNoteText: string | undefined): IndexOptions {
+  return {
+    tokenizer: { stem: settings.stem, foldChinese: settings.foldChinese, splitKana: settings.splitKana },
+    prefixLength: settings.prefixLength,
+    synonyms: synonymsNoteText ? parseSynonyms(synonymsNoteText) : [],
+    hintsProperty: settings.hintsProperty,
+  };
+}

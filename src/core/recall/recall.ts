@@ -6,7 +6,7 @@ import type { DocInfo, PostingSource } from "../index/postings";
 import { byScore, idfOf, scoreGroups, withHintCoverage } from "../index/scorer";
 import { isAcknowledgement } from "../text/chitchat";
 import { clip } from "../text/clip";
-import type { RecallRules } from "../snapshot/format";
+import type { RecallRules } from "./rules";
 import { buildQuery, requiredMatches } from "./query";
 import { RECALL_HEADER } from "./recall-header";
 import { projectTier, recencyWeight, typeWeight } from "./signals";

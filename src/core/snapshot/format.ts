@@ -8,8 +8,7 @@
  */
 
 import type { IndexOptions } from "../index/index-options";
-import type { ScoringRules, ThresholdRules } from "../index/scorer";
-import type { SignalRules } from "../recall/signals";
+import type { RecallRules } from "../recall/rules";
 
 export const SNAPSHOT_FORMAT = "vault-memory-snapshot";
 // 2: the header carries its own checksum (headerSum), and recall checks every segment it reads.
@@ -21,14 +20,6 @@ export const RECORD_WIDTH = 26;
 export const DOCS_PER_CHUNK = 32;
 /** A header larger than this is not ours. */
 export const MAX_HEADER_BYTES = 1 << 16;
-
-export interface RecallRules {
-  scoring: ScoringRules;
-  thresholds: ThresholdRules;
-  /** Hard cap on the characters recall prints. */
-  maxChars: number;
-  signals: SignalRules;
-}
 
 export interface SnapshotHeader {
   format: typeof SNAPSHOT_FORMAT;

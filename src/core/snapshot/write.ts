@@ -18,9 +18,9 @@ import {
   shardCountFor,
   type DocChunkSegment,
   type DocRow,
-  type RecallRules,
   type SnapshotHeader,
 } from "./format";
+import type { RecallRules } from "../recall/rules";
 
 /**
  * The snapshot's bytes, in parts to be written in order. Impacts are computed with the index's

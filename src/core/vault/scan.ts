@@ -62,3 +62,8 @@ export function listMarkdown(vault: string, keep: (path: string) => boolean = (p
 function trimSlashes(p: string): string {
   return p.replace(/^\/+|\/+$/g, "");
 }
+
+/** Whether a vault-relative path is a card: indexable, and not the synonyms note (which is settings). */
+export function isCard(path: string, config: ScopeRules & { index: { synonymsNote: string } }): boolean {
+  return isIndexable(path, config) && path !== config.index.synonymsNote;
+}
