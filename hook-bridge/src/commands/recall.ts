@@ -14,7 +14,7 @@ import { resolveProject } from "../../../src/core/project";
 import { loadSeen, rememberSeen } from "../../../src/core/recall/session-store";
 import { appendUsage, promptHash } from "../../../src/core/recall/usage-log";
 import { rememberSession } from "../cold";
-import type { RecallRules } from "../../../src/core/snapshot/format";
+import type { RecallRules } from "../../../src/core/recall/rules";
 
 // Far inside Claude Code's hook timeout (we register 10 s; its default is 30 s). Every step is
 // synchronous, so the deadline is checked between steps rather than by a timer.
