@@ -48,7 +48,8 @@ export function recallCommand(args: Args): number {
     }
     // Printing late is worse than printing nothing: Claude Code may already have moved on.
     const elapsed = performance.now();
-    if (elapsed > deadline) return failOpen(`gave up: recall took ${Math.round(elapsed)} ms, over the ${deadline} ms deadline`);
+    // performance.now() counts from the process's start, which is what Claude Code waits on.
+    if (elapsed > deadline) return failOpen(`gave up: ${Math.round(elapsed)} ms since the hook started, over the ${deadline} ms deadline`);
     if (result.text) writeSync(1, result.text);
     // Bookkeeping after the answer is out, and never at the answer's expense.
     if (REMEMBER.test(payload.prompt)) {

@@ -58,8 +58,8 @@ export function extractJson(raw: string): unknown {
 }
 
 /**
- * Checks every field. `targets` are the vault-relative paths of the cards that were offered for
- * appending, with their mtimes at that moment; anything else is refused.
+ * Checks every field's type, size and shape; whether an append's target was one of the cards
+ * offered, and unchanged since, is checked when the answer is applied (see applyAction).
  */
 export function validateAnswer(value: unknown): DigestAction {
   if (!value || typeof value !== "object" || Array.isArray(value)) throw new AnswerError("the answer is not a JSON object");

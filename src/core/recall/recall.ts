@@ -36,7 +36,7 @@ export interface RecallContext {
   deadline?: number;
 }
 
-// Signals only reorder cards that text already found; the best few dozen by text are plenty.
+// Signals only reorder cards that text already found; the best dozen by text are plenty.
 const RERANK_POOL = 12;
 const MAX_DESCRIPTION_CHARS = 200;
 const LINKED_CEILING = 0.999;
