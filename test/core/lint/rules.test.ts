@@ -30,11 +30,16 @@ const TABLE: [string, Record<string, string>, { file: string; fix?: Finding["fix
   ["orphan", { "reference/a.md": ok("a", "[[missing-card]]"), ...pair }, []],
   ["missing-link-target", { "reference/a.md": ok("a", "[[b]] [[to-write|later]] ![[pic.png]]"), ...pair }, [{ file: "reference/a.md" }]],
   ["missing-link-target", { "reference/a.md": ok("a", "[[b]] `[[in-code]]`"), ...pair }, []],
+  // In a table the alias bar is escaped; the backslash is not part of the name.
+  ["missing-link-target", { "reference/a.md": ok("a", "| see | [[b\\|the b note]] |"), ...pair }, []],
   ["long-section", { "reference/a.md": ok("a") + "## Long\n" + "x".repeat(3100), ...pair }, [{ file: "reference/a.md" }]],
+  ["long-section", { "reference/a.md": ok("a") + "## Short\n" + "x".repeat(2900) + "\n## Next\n" + "y".repeat(2900), ...pair }, []],
   ["missing-description", { "reference/a.md": "---\nname: a\ntype: reference\ntags: [t]\n---\nFirst paragraph. [[b]]", ...pair }, [{ file: "reference/a.md" }]],
+  ["missing-description", { "reference/a.md": ok("a"), ...pair }, []],
   ["type-folder-mismatch", { "reference/a.md": ok("a").replace("type: reference", "type: debugging"), ...pair }, [{ file: "reference/a.md", fix: { kind: "move-to-folder", folder: "debugging" } }]],
   ["type-folder-mismatch", { "notes/a.md": ok("a").replace("type: reference", "type: decision"), ...pair }, []],
   ["stray-root-note", { "a.md": ok("a"), "MEMORY.md": "# index\n[[a]]", ...pair }, [{ file: "a.md" }]],
+  ["stray-root-note", { "reference/a.md": ok("a"), "MEMORY.md": "# index\n[[a]]", ...pair }, []],
   ["subproject-without-parent", { "projects/a.md": ok("a").replace("type: reference", "type: subproject"), ...pair }, [{ file: "projects/a.md" }]],
   ["subproject-without-parent", { "projects/a.md": ok("a").replace("type: reference", "type: subproject\nparent: \"[[nope]]\""), ...pair }, [{ file: "projects/a.md" }]],
   ["subproject-without-parent", { "projects/a.md": ok("a").replace("type: reference", "type: subproject\nparent: \"[[b]]\""), ...pair }, []],
@@ -46,6 +51,8 @@ const TABLE: [string, Record<string, string>, { file: string; fix?: Finding["fix
   ["superseded-without-backlink", { "reference/a.md": ok("a").replace("type: reference", "type: reference\nstatus: superseded\nsuperseded-by: b"), ...pair }, []],
   ["secret-in-card", { "reference/a.md": ok("a") + "\nDB_PASSWORD=hunter2hunter2\n", ...pair }, [{ file: "reference/a.md" }]],
   ["secret-in-card", { "reference/a.md": ok("a") + "\nDB_PASSWORD=[REDACTED]\n", ...pair }, []],
+  // Template text, not a secret.
+  ["secret-in-card", { "reference/a.md": ok("a") + "\nAuthor: {{author}}\nAPI_KEY=${API_KEY}\n", ...pair }, []],
   ["memory-index-too-long", { "MEMORY.md": "- line\n".repeat(201), "reference/a.md": ok("a"), ...pair }, [{ file: "MEMORY.md" }]],
   ["memory-index-too-long", { "MEMORY.md": "- line\n".repeat(150), "reference/a.md": ok("a"), ...pair }, []],
 ];
