@@ -10,6 +10,8 @@ describe("acknowledgements", () => {
     "the link opens now, thanks!",
     "链接能点开了，谢谢",
     "いいね、そのファイルはそのままで大丈夫",
+    "リンクの件はもう解決したので気にしないで",
+    "the sync thing sorted itself out, never mind",
   ])("a closing remark: %s", (prompt) => {
     expect(isAcknowledgement(prompt)).toBe(true);
   });
