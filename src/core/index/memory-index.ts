@@ -4,7 +4,7 @@ import { headingText, titleText, type Card } from "../card/card";
 import { hintsOf } from "../card/hints";
 import { LinkResolver } from "../card/links";
 import { isRetired } from "../card/schema";
-import { tokenize } from "../text/tokenizer";
+import { continuesKatakanaWord, tokenize } from "../text/tokenizer";
 import { DEFAULT_INDEX_OPTIONS, findSynonyms, prefixTerm, synonymPhrases, synonymTerm, type IndexOptions } from "./index-options";
 import type { FlatPostings, PostingSource } from "./postings";
 import { DEFAULT_SCORING, idfOf, impactOf, type ScoringRules } from "./scorer";
@@ -104,7 +104,8 @@ export class MemoryIndex implements PostingSource {
     const hintSizes: number[] = [];
     hintList.forEach((hint, i) => {
       const terms = tokenize(hint, this.indexOptions.tokenizer);
-      hintSizes.push(new Set(terms).size);
+      // In words as a person counts them, as the prompt's side is (see QueryGroup.continuesWord).
+      hintSizes.push(new Set(terms.filter((t, j) => !continuesKatakanaWord(terms[j - 1], t))).size);
       const bit = 1 << i;
       const mark = (t: string): void => void masks.set(t, (masks.get(t) ?? 0) | bit);
       for (const term of terms) {

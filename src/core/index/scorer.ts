@@ -83,6 +83,11 @@ export interface QueryGroup {
    * prefix adds little to a word the vault already uses widely, and costs a segment read.
    */
   optional?: { index: number; skipAboveDf: number };
+  /**
+   * The pair continues the katakana word of the group before it (ファイル → ファ, ァイ, イル): it
+   * scores like any pair, but a hint does not hold one more of the prompt's words for it.
+   */
+  continuesWord?: boolean;
 }
 
 /** Every doc that matches any of `terms` and passes `keep`, best first. `terms` should be distinct. */
@@ -205,7 +210,7 @@ class HintScores {
     // The word's IDF as the rest of the score has it; a word only hints hold, by the hints.
     const idf = idfOf(Math.max(df > 0 ? df : hintDf, 1), Math.max(this.source.docCount, 1));
     for (const [doc, weight] of this.docBest) this.sums.set(doc, (this.sums.get(doc) ?? 0) + idf * weight);
-    for (const key of this.keyBest.keys()) this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    if (!group.continuesWord) for (const key of this.keyBest.keys()) this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
   }
 
   /** Per doc: its best hint (most prompt words), what hints add, and how many words that hint matched. */

@@ -2,7 +2,7 @@
 
 import { findSynonyms, prefixTerm, synonymTerm, type IndexOptions } from "../index/index-options";
 import type { QueryGroup } from "../index/scorer";
-import { tokenizeQuery } from "../text/tokenizer";
+import { continuesKatakanaWord, tokenizeQuery } from "../text/tokenizer";
 
 // A pasted log can hold thousands of distinct words; each costs a segment read, and the first few
 // dozen already say what the prompt is about.
@@ -67,10 +67,13 @@ export function buildQuery(prompt: string, options: IndexOptions, phrases: strin
   }
   // A synonym stands in for the word where its phrase starts in the prompt.
   for (const [g, at] of findSynonyms(tokens, phrases)) add(groups.get(tokens[at[0]]), synonymTerm(g), SYNONYM_WEIGHT);
+  const continuing = new Set<string>();
+  for (const p of parts) p.terms.forEach((t, i) => continuesKatakanaWord(p.terms[i - 1], t) && continuing.add(t));
   return [...groups].map(([term, alternatives]) => ({
     term,
     alternatives,
     optional: alternatives.length > 1 && alternatives[1][0].endsWith("*") ? { index: 1, skipAboveDf: PREFIX_SKIP_DF } : undefined,
+    ...(continuing.has(term) ? { continuesWord: true } : {}),
   }));
 }
 

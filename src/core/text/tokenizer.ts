@@ -191,6 +191,15 @@ function scriptOf(ch: string): number {
   return OTHER;
 }
 
+/**
+ * Whether `term` is the next pair of the same katakana word as `prev` (ファイル gives ファ, ァイ,
+ * イル): one word to a person, three terms to the index, which matters where words are counted.
+ */
+export function continuesKatakanaWord(prev: string | undefined, term: string): boolean {
+  if (prev === undefined || prev.length !== 2 || term.length !== 2 || prev[1] !== term[0]) return false;
+  return scriptOf(prev[0]) === KATAKANA && scriptOf(term[0]) === KATAKANA && scriptOf(term[1]) === KATAKANA;
+}
+
 function emitPairs(chars: readonly string[], emit: (term: string) => void): void {
   if (chars.length === 1) {
     if (!CJK_STOP_TERMS.has(chars[0])) emit(chars[0]);

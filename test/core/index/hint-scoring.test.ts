@@ -110,3 +110,25 @@ describe("recall hints", () => {
     expect(paths(recall("how should I back up my vault?", index, rules(), "/v", { now: NOW }))).toEqual(["a.md"]);
   });
 });
+
+describe("recall hints in Japanese", () => {
+  it("count a katakana word once, however many character pairs it is cut into", () => {
+    const cards = {
+      "clipper/highlight.md": note("ハイライト", "蛍光ペンで線を引いた箇所を残す。", ["ハイライトした部分だけ保存したい", "付けたハイライトの一覧を見たい"]),
+      "files/names.md": note("ファイル名", "使えない文字がある。", ["ファイルのアイコンを変える", "ファイルのプロパティを見る"]),
+    };
+    const index = indexOf(cards);
+    const highlight = [...index.docs()].find((d) => d.path === "clipper/highlight.md")!;
+    // ハイライト, 部分, 保存: three words, not the six pairs the index holds.
+    expect(highlight.hintSizes[0]).toBe(3);
+    const hintOf = (prompt: string, path: string) => {
+      const groups = buildQuery(prompt, index.indexOptions, synonymPhrases(index.indexOptions));
+      const id = [...index.docs()].find((d) => d.path === path)!.id;
+      return scoreGroups(groups, index, () => true, { hintBonus: 5 }).find((s) => s.doc === id);
+    };
+    // One katakana word shared with a hint is one word: no hint match for a chat line about files.
+    expect(hintOf("ファイルがきれいになった気がする", "files/names.md")?.hint).toBeUndefined();
+    // Two words of the hint, in other words around them, are.
+    expect(hintOf("マーカーを引いた部分だけを保存したい", "clipper/highlight.md")?.hint).toBe(0);
+  });
+});
