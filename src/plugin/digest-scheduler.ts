@@ -1,6 +1,6 @@
 /** Runs the nightly digest from Obsidian: on a schedule, catching up on missed nights, or on request. */
 
-import { Notice } from "obsidian";
+import { SingleRun } from "./notice-run";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../core/io/atomic";
@@ -11,7 +11,7 @@ import { vaultFiles } from "../core/paths";
 import { listPending } from "../core/queue/queue-store";
 
 export class DigestScheduler {
-  private running = false;
+  private readonly single = new SingleRun();
 
   constructor(
     private readonly vaultPath: string,
@@ -20,7 +20,7 @@ export class DigestScheduler {
   ) {}
 
   get isRunning(): boolean {
-    return this.running;
+    return this.single.busy;
   }
 
   /**
@@ -30,34 +30,25 @@ export class DigestScheduler {
    */
   async tick(now = new Date()): Promise<DigestReport | undefined> {
     const last = [this.lastRun(), this.scheduledSince(now)].filter((x): x is string => !!x).sort().pop();
-    if (this.running || !isDue(now, this.config().digest.time, last)) return undefined;
+    if (this.single.busy || !isDue(now, this.config().digest.time, last)) return undefined;
     if (listPending(this.vaultPath).length === 0) return undefined;
     return this.run();
   }
 
   /** Runs now, with progress in a notice. `sessionIds` limits it to those queue entries. */
   async run(sessionIds?: string[]): Promise<DigestReport | undefined> {
-    if (this.running) {
-      new Notice("The digest is already running.");
-      return undefined;
-    }
-    this.running = true;
-    const notice = new Notice("Vault Memory digest: starting…", 0);
     try {
-      const report = await runDigest({ vault: this.vaultPath, config: this.config(), sessionIds, onProgress: (line) => notice.setMessage(`Vault Memory digest: ${line.trim()}`) });
-      const n = (a: string) => report.results.filter((r) => r.outcome.action === a).length;
-      new Notice(
-        report.ok
-          ? `Vault Memory digest: ${n("created")} created, ${n("extended")} extended, ${n("skipped")} skipped, ${report.failures.length} failed; ${report.left} left.`
-          : `Vault Memory digest stopped: ${report.error ?? "unknown error"}`,
-      );
-      return report;
-    } catch (err) {
-      new Notice(`Vault Memory digest failed: ${err instanceof Error ? err.message : String(err)}`);
-      return undefined;
+      return await this.single.start({
+        name: "digest",
+        work: (progress) => runDigest({ vault: this.vaultPath, config: this.config(), sessionIds, onProgress: progress }),
+        summary: (report) => {
+          const n = (a: string) => report.results.filter((r) => r.outcome.action === a).length;
+          return report.ok
+            ? `Vault Memory digest: ${n("created")} created, ${n("extended")} extended, ${n("skipped")} skipped, ${report.failures.length} failed; ${report.left} left.`
+            : `Vault Memory digest stopped: ${report.error ?? "unknown error"}`;
+        },
+      });
     } finally {
-      notice.hide();
-      this.running = false;
       this.onDone();
     }
   }

@@ -1,6 +1,7 @@
 /** "Enrich cards" in Obsidian: the core's enrich run, with cards read and written through Obsidian. */
 
-import { Notice, type App } from "obsidian";
+import type { App } from "obsidian";
+import { SingleRun } from "./notice-run";
 import { isCard, type VaultMemoryConfig } from "../core/config";
 import type { CardStore } from "../core/enrich/store";
 import { enrichVault, type EnrichReport } from "../core/enrich/run";
@@ -36,7 +37,7 @@ export function obsidianStore(app: App, config: VaultMemoryConfig): CardStore {
 }
 
 export class EnrichRunner {
-  private running = false;
+  private readonly single = new SingleRun();
 
   constructor(
     private readonly app: App,
@@ -45,34 +46,19 @@ export class EnrichRunner {
   ) {}
 
   /** Runs now, with progress in a notice; a run already going is not started twice. */
-  async run(): Promise<EnrichReport | undefined> {
-    if (this.running) {
-      new Notice("Enrich is already running.");
-      return undefined;
-    }
-    this.running = true;
-    const notice = new Notice("Vault Memory enrich: starting…", 0);
-    try {
-      const config = this.config();
-      const report = await enrichVault({
-        vault: this.vaultPath,
-        config,
-        store: obsidianStore(this.app, config),
-        onProgress: (line) => notice.setMessage(`Vault Memory enrich: ${line.trim()}`),
-      });
-      const n = report.written.length;
-      new Notice(
-        report.ok
+  run(): Promise<EnrichReport | undefined> {
+    return this.single.start({
+      name: "enrich",
+      work: (progress) => {
+        const config = this.config();
+        return enrichVault({ vault: this.vaultPath, config, store: obsidianStore(this.app, config), onProgress: progress });
+      },
+      summary: (report) => {
+        const n = report.written.length;
+        return report.ok
           ? `Vault Memory: enriched ${n} ${n === 1 ? "card" : "cards"}, ${report.skipped.length} skipped; ${report.left} left.`
-          : `Vault Memory enrich stopped: ${report.error ?? "unknown error"} (${n} enriched, ${report.left} left).`,
-      );
-      return report;
-    } catch (err) {
-      new Notice(`Vault Memory enrich failed: ${err instanceof Error ? err.message : String(err)}`);
-      return undefined;
-    } finally {
-      notice.hide();
-      this.running = false;
-    }
+          : `Vault Memory enrich stopped: ${report.error ?? "unknown error"} (${n} enriched, ${report.left} left).`;
+      },
+    });
   }
 }
