@@ -117,6 +117,21 @@ const bridge = {
 };
 
 /**
+ * The MCP server, a bundle of its own: it carries the MCP SDK, which no hook may parse. CommonJS,
+ * so that the bridge's `mcp` command (compiled from a string, where import() is unavailable on
+ * Node 20) can load it with require.
+ * @type {esbuild.BuildOptions}
+ */
+const mcp = {
+  entryPoints: ["hook-bridge/vault-memory-mcp.ts"],
+  outfile: "hook-bridge/dist/vault-memory-mcp.cjs",
+  ...shared,
+  format: "cjs",
+  logLevel: "info",
+  banner: { js: "#!/usr/bin/env node" },
+};
+
+/**
  * Fills src/plugin/bridge-source.ts with the built bridge, so main.js carries it.
  * @returns {esbuild.Plugin}
  */
@@ -150,12 +165,14 @@ const plugin = {
 };
 
 if (watch) {
-  const contexts = await Promise.all([esbuild.context(bridge), esbuild.context(plugin)]);
+  const contexts = await Promise.all([esbuild.context(bridge), esbuild.context(mcp), esbuild.context(plugin)]);
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
-  await esbuild.build(bridge);
-  // The Claude Code plugin package carries the same bridge.
+  await Promise.all([esbuild.build(bridge), esbuild.build(mcp)]);
+  // The Claude Code plugin package carries the same bridge and server. They are committed, since
+  // an installed plugin is a copy of the repository and runs no build; a test checks they are current.
   mkdirSync("claude-plugin/scripts", { recursive: true });
   copyFileSync(bridge.outfile, "claude-plugin/scripts/vault-memory.mjs");
+  copyFileSync(mcp.outfile, "claude-plugin/scripts/vault-memory-mcp.cjs");
   await esbuild.build(plugin);
 }

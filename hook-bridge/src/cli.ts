@@ -1,6 +1,8 @@
 /** Every command of the bridge, behind one dispatcher that turns errors into exit codes. */
 
-import { writeSync } from "node:fs";
+import { existsSync, realpathSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { parseArgs } from "./args";
 import { indexCommand } from "./commands/index";
 import { digestCommand } from "./commands/digest";
@@ -31,6 +33,7 @@ commands:
            cards that have none or changed since [--dry-run] [--limit N]
   install  connect the hooks in ~/.claude/settings.json [--settings FILE] [--yes]
   uninstall remove exactly those hooks again [--settings FILE] [--yes]
+  mcp      MCP server over stdio: search_memory, read_card, remember (runs until stdin closes)
 `;
 
 // Hooks must never fail a prompt, so their errors become exit 0.
@@ -56,6 +59,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return await digestCommand(args);
       case "enrich":
         return await enrichCommand(args);
+      case "mcp":
+        return await mcpCommand(argv);
       case "install":
       case "uninstall":
         return installCommand(args, args.command);
@@ -74,6 +79,25 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     writeSync(2, err instanceof UsageError ? `${message}\n\n${USAGE}` : `vault-memory ${args.command}: ${message}\n`);
     return err instanceof UsageError ? 2 : 1;
   }
+}
+
+/** The bundle the MCP server is built into, beside this one; its name is shared with the build. */
+export const MCP_BUNDLE = "vault-memory-mcp.cjs";
+
+/**
+ * The server lives in its own bundle so that the MCP SDK adds nothing to the file every prompt's
+ * hook parses. It is CommonJS because this code is compiled from a string, where import() is not
+ * available on Node 20.
+ */
+async function mcpCommand(argv: readonly string[]): Promise<number> {
+  const here = process.argv[1] ? dirname(realpathSync(process.argv[1])) : "";
+  const bundle = join(here, MCP_BUNDLE);
+  if (!here || !existsSync(bundle)) {
+    writeSync(2, `vault-memory mcp: ${bundle} is missing; it is built beside this bridge by \`npm run build\`\n`);
+    return 1;
+  }
+  const server = createRequire(bundle)(bundle) as { runMcp(argv: readonly string[]): Promise<number> };
+  return server.runMcp(argv);
 }
 
 /**

@@ -28,7 +28,14 @@ export type CaptureResult = { queued: true; entry: QueueEntry } | { queued: fals
 // The condensed text is for a person and an LLM to read; past this, the middle is left out.
 const MAX_CONDENSED_CHARS = 200_000;
 
-export function captureSession(vault: string, payload: StopPayload, rules: QueueRules, opts: { wanted?: boolean; now?: Date } = {}): CaptureResult {
+/** What to keep, as asked for in words rather than found in the conversation; sanitised by the caller. */
+export interface KeepNote {
+  text: string;
+  /** The card the person wants it kept in, if they named one. */
+  card?: string;
+}
+
+export function captureSession(vault: string, payload: StopPayload, rules: QueueRules, opts: { wanted?: boolean; now?: Date; note?: KeepNote } = {}): CaptureResult {
   if (payload.stopHookActive) return { queued: false, reason: "stop hook already active" };
   if (!payload.sessionId) return { queued: false, reason: "no session id" };
   if (!isSafeSessionId(payload.sessionId)) return { queued: false, reason: "session id is not a plain id" };
@@ -80,14 +87,56 @@ export function captureSession(vault: string, payload: StopPayload, rules: Queue
       updatedAt: now,
       ...(opts.wanted || previous?.wanted ? { wanted: true } : {}),
       ...(handled?.handledAt ? { resumedAfter: handled.handledAt } : {}),
+      ...noteFields(opts.note ?? (previous?.note ? { text: previous.note, card: previous.noteCard } : undefined)),
     };
     writePending(vault, entry, condense(entry, turns));
     return { queued: true, entry };
   });
 }
 
+/**
+ * "Remember this" when no session can be tied to it (the MCP server was not told which one): a
+ * wanted entry of its own that holds only the words to keep. Written by the same writer as every
+ * entry, under the same lock, so the review sidebar and the digest treat it like any other.
+ */
+export function queueNote(vault: string, note: KeepNote, cwd: string, opts: { now?: Date; id?: string } = {}): QueueEntry {
+  const now = opts.now ?? new Date();
+  const sessionId = opts.id ?? `note-${now.getTime().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  if (!isSafeSessionId(sessionId)) throw new Error("note id is not a plain id");
+  const iso = now.toISOString();
+  const entry: QueueEntry = {
+    version: QUEUE_VERSION,
+    sessionId,
+    project: resolveProject(cwd),
+    cwd,
+    gitBranch: cwd ? gitBranchOf(cwd) : "",
+    firstTimestamp: iso,
+    lastTimestamp: iso,
+    prompts: 0,
+    assistantChars: 0,
+    transcriptPath: "",
+    inbox: inboxRelPath(sessionId),
+    candidates: [],
+    queuedAt: iso,
+    updatedAt: iso,
+    wanted: true,
+    ...noteFields(note),
+  };
+  return withSessionLock(vault, sessionId, () => {
+    writePending(vault, entry, condense(entry, []));
+    return entry;
+  });
+}
+
+function noteFields(note: KeepNote | undefined): Pick<QueueEntry, "note" | "noteCard"> {
+  if (!note) return {};
+  return { note: note.text, ...(note.card ? { noteCard: note.card } : {}) };
+}
+
 /** The conversation as markdown: prompts and replies, no tool output. */
 export function condense(entry: QueueEntry, turns: readonly Turn[]): string {
+  // The words the person asked to keep lead, since they say what the conversation is worth.
+  const asked = entry.note ? ["## Asked to keep", "", entry.note.trim(), ...(entry.noteCard ? ["", `(in the card: ${entry.noteCard})`] : []), ""] : [];
   const head = [
     `# Session ${entry.sessionId}`,
     "",
@@ -95,6 +144,7 @@ export function condense(entry: QueueEntry, turns: readonly Turn[]): string {
     `- branch: ${entry.gitBranch || "(none)"}`,
     `- from ${entry.firstTimestamp} to ${entry.lastTimestamp}, ${entry.prompts} prompts`,
     "",
+    ...asked,
   ];
   const body = turns.map((t, i) => `## ${t.role === "user" ? "User" : "Claude"} (turn ${i})\n\n${t.text.trim()}\n`);
   let text = head.join("\n") + "\n" + body.join("\n");

@@ -29,6 +29,10 @@ export interface QueueEntry {
   wanted?: boolean;
   /** When an earlier version of this session was handled; the session has grown since. */
   resumedAfter?: string;
+  /** What the person (through Claude) asked to keep, in their words, already sanitised. */
+  note?: string;
+  /** The card they want it kept in, if they named one. */
+  noteCard?: string;
 }
 
 export interface HandledEntry extends QueueEntry {

@@ -15,6 +15,10 @@ export interface RecalledCard {
   /** Vault-relative path. */
   path: string;
   description: string;
+  type: string;
+  project: string;
+  /** Epoch ms of the card's `updated` date or mtime; 0 if unknown. */
+  updated: number;
   score: number;
   /** The hint the prompt matched best (its index, and its text where the source keeps it). */
   hint?: { index: number; text?: string };
@@ -34,6 +38,8 @@ export interface RecallContext {
   now?: number;
   /** A `performance.now()` time past which scoring gives up (DeadlineExceeded) instead of answering late. */
   deadline?: number;
+  /** How many of text's best cards signals may reorder; a search that lists more than the hook prints needs a larger pool. */
+  pool?: number;
 }
 
 // Signals only reorder cards that text already found; the best dozen by text are plenty.
@@ -63,7 +69,7 @@ export function recall(prompt: string, source: PostingSource, rules: RecallRules
     deadline: ctx.deadline,
     // An acknowledgement is not a question, so it cannot match one: hints add nothing to it.
     hintBonus: ack ? 0 : rules.scoring.hintBonus,
-  }).slice(0, RERANK_POOL);
+  }).slice(0, ctx.pool ?? RERANK_POOL);
 
   const now = ctx.now ?? Date.now();
   const candidates: Candidate[] = [];
@@ -94,6 +100,9 @@ export function recall(prompt: string, source: PostingSource, rules: RecallRules
     .map(({ c }): RecalledCard => ({
       path: c.info.path,
       description: c.info.description,
+      type: c.info.type,
+      project: c.info.project,
+      updated: c.info.updated,
       score: c.score,
       ...(c.hint === undefined ? {} : { hint: { index: c.hint, text: c.info.hints?.[c.hint] } }),
     }));
@@ -123,7 +132,7 @@ function maxLift(rules: RecallRules): number {
 }
 
 /** Header plus one line per card, never longer than `maxChars`: cards that do not fit are dropped whole. */
-export function formatRecall(cards: readonly RecalledCard[], vaultRoot: string, maxChars: number): string {
+export function formatRecall(cards: readonly Pick<RecalledCard, "path" | "description" | "score">[], vaultRoot: string, maxChars: number): string {
   const lines = [RECALL_HEADER];
   // Each line costs its length plus the newline that ends it.
   let used = RECALL_HEADER.length + 1;

@@ -35,7 +35,7 @@ export function recencyWeight(doc: DocInfo, now: number, rules: SignalRules): nu
 }
 
 /** 0 for the current project's cards, 1 for global cards, 2 for other projects' cards. */
-export function projectTier(doc: DocInfo, project: string): number {
+export function projectTier(doc: Pick<DocInfo, "project"> & Partial<DocInfo>, project: string): number {
   if (!doc.project) return 1;
   return project && doc.project.toLowerCase() === project.toLowerCase() ? 0 : 2;
 }

@@ -1,0 +1,280 @@
+/** What the MCP server's tools do, apart from the protocol: search the memory, read a card, queue something to keep. */
+
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { hintsOf } from "../../../src/core/card/hints";
+import { parseCard } from "../../../src/core/card/card";
+import { isCard, loadConfig, type VaultMemoryConfig } from "../../../src/core/config";
+import { appendLog } from "../../../src/core/io/log";
+import { vaultFiles } from "../../../src/core/paths";
+import { resolveProject } from "../../../src/core/project";
+import { sanitize } from "../../../src/core/privacy/redact";
+import { captureSession, queueNote } from "../../../src/core/queue/capture";
+import { isSafeSessionId } from "../../../src/core/queue/queue-store";
+import { recall, type RecalledCard } from "../../../src/core/recall/recall";
+import { projectTier } from "../../../src/core/recall/signals";
+import { LiveSnapshot } from "../../../src/core/snapshot/live";
+import { SnapshotError } from "../../../src/core/snapshot/read";
+import { tokenizeQuery, uniqueTerms, type TokenizerOptions } from "../../../src/core/text/tokenizer";
+import type { VaultLookup } from "../vault";
+
+/** A tool's answer: text for the model, and whether it is a refusal or failure. */
+export interface ToolAnswer {
+  text: string;
+  isError?: boolean;
+}
+
+// A question, not a document: past this the model is pasting, and the recall pipeline would only
+// score the two ends of it anyway.
+export const MAX_QUERY_CHARS = 2000;
+export const DEFAULT_LIMIT = 8;
+export const MAX_LIMIT = 25;
+export const MAX_PROJECT_CHARS = 200;
+export const MAX_PATH_CHARS = 1000;
+// Cards are short notes; a note this long is a dump, and a tool result this long crowds the context.
+export const MAX_CARD_CHARS = 60_000;
+export const MAX_KEEP_CHARS = 4000;
+export const MAX_CARD_HINT_CHARS = 200;
+// A fifth of the hook's default floor: a search is asked for, so weaker matches are worth listing,
+// but a card that shares one common word with the query is still noise.
+const SEARCH_MIN_SCORE = 3;
+// Only for the name and matched hint of a result; a card larger than this is shown by its file name.
+const MAX_META_BYTES = 256 * 1024;
+
+export interface MemoryToolsOptions {
+  vault: VaultLookup;
+  /** Person-facing advice for a missing vault (see vaultAdvice). */
+  advice: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+export class MemoryTools {
+  private readonly vault: string | undefined;
+  private readonly snapshot: LiveSnapshot | undefined;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly cwd: string;
+
+  constructor(private readonly opts: MemoryToolsOptions) {
+    this.vault = "vault" in opts.vault ? opts.vault.vault : undefined;
+    this.snapshot = this.vault ? new LiveSnapshot(vaultFiles.snapshot(this.vault)) : undefined;
+    this.env = opts.env ?? process.env;
+    // Claude Code starts the server in the project and names it; the hooks' project rule applies.
+    this.cwd = opts.cwd ?? (this.env.CLAUDE_PROJECT_DIR || process.cwd());
+  }
+
+  search(input: { query?: unknown; limit?: unknown; project?: unknown }): ToolAnswer {
+    const query = typeof input.query === "string" ? input.query.trim() : "";
+    if (!query) return refuse("query is empty: give the words to look for, e.g. the error message, tool or decision in question.");
+    if (query.length > MAX_QUERY_CHARS) return refuse(`query is ${query.length} characters; at most ${MAX_QUERY_CHARS}. Ask with the key words, not the whole text.`);
+    const limit = input.limit === undefined ? DEFAULT_LIMIT : input.limit;
+    if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) return refuse(`limit must be a whole number from 1 to ${MAX_LIMIT}.`);
+    if (input.project !== undefined && (typeof input.project !== "string" || input.project.length > MAX_PROJECT_CHARS)) {
+      return refuse(`project must be a project name of at most ${MAX_PROJECT_CHARS} characters.`);
+    }
+    const vault = this.vault;
+    if (!vault || !this.snapshot) return refuse(this.opts.advice);
+    const project = typeof input.project === "string" && input.project.trim() ? input.project.trim() : resolveProject(this.cwd);
+
+    let cards: RecalledCard[];
+    let hintsProperty: string;
+    let tokenizer: TokenizerOptions;
+    try {
+      const reader = this.snapshot.current();
+      const base = reader.header.rules;
+      // The hook's rules, with its silence thresholds replaced: a floor, one matched word, no cut relative to the top card.
+      const rules = { ...base, thresholds: { ...base.thresholds, minScore: SEARCH_MIN_SCORE, relativeToTop: 0, minMatchedTerms: 1, maxCards: limit } };
+      cards = bandOrder(recall(query, reader, rules, vault, { project, pool: Math.max(limit, 12) }).cards, base.thresholds.relativeToTop, project);
+      hintsProperty = reader.indexOptions.hintsProperty;
+      tokenizer = reader.indexOptions.tokenizer;
+    } catch (err) {
+      if (err instanceof SnapshotError) {
+        this.log(`search: ${err.message}`);
+        return refuse(
+          err.problem === "missing"
+            ? `The memory has no index yet (${vaultFiles.snapshot(vault)} is missing). The person can open the vault in Obsidian with Vault Memory on, or run the bridge's index command; the next Claude Code session start also builds it.`
+            : `The memory's index cannot be used (${err.message}). It is rebuilt at the next session start, or by the index command.`,
+        );
+      }
+      throw err;
+    }
+    if (cards.length === 0) return { text: `No card in the memory matches "${clipLine(query, 80)}". Try other words (a tool, error, file or decision name).` };
+
+    const config = this.config(vault);
+    const queryTerms = new Set(tokenizeQuery(query, tokenizer).terms);
+    const lines = [`${cards.length} card${cards.length === 1 ? "" : "s"} for "${clipLine(query, 80)}", best first; open one with read_card(path):`];
+    cards.forEach((c, i) => {
+      const card = this.cardMeta(vault, c.path, config);
+      const facts = [c.type || "note", c.project ? `project ${c.project}` : "", c.updated > 0 ? `updated ${new Date(c.updated).toISOString().slice(0, 10)}` : ""].filter(Boolean);
+      lines.push(`${i + 1}. ${c.path} — ${card?.name ?? c.path} (${facts.join(", ")})`);
+      if (c.description) lines.push(`   ${clipLine(c.description, 200)}`);
+      const hint = c.hint && card ? hintsOf(card, hintsProperty)[c.hint.index] : undefined;
+      if (hint) lines.push(`   answers: ${clipLine(hint, 200)}`);
+      else if (card) {
+        const inCard = new Set(uniqueTerms([card.name, card.description, card.body].join("\n"), tokenizer));
+        const matched = [...queryTerms].filter((t) => inCard.has(t)).slice(0, 12);
+        if (matched.length > 0) lines.push(`   matched: ${matched.join(", ")}`);
+      }
+    });
+    return { text: lines.join("\n") };
+  }
+
+  read(input: { path?: unknown }): ToolAnswer {
+    const given = typeof input.path === "string" ? input.path.trim() : "";
+    if (!given) return refuse("path is empty: give a card's path as search_memory lists it, e.g. debugging/launchd-path.md.");
+    if (given.length > MAX_PATH_CHARS || given.includes("\0")) return refuse("path is not a card path.");
+    const vault = this.vault;
+    if (!vault) return refuse(this.opts.advice);
+    const config = this.config(vault);
+    const found = cardFile(vault, given, config);
+    if ("refused" in found) return refuse(found.refused);
+    const text = readBounded(found.abs, MAX_CARD_CHARS * 4);
+    if (text === undefined) return refuse(`${found.rel} could not be read.`);
+    const chars = Array.from(text.text);
+    const body = chars.length > MAX_CARD_CHARS || text.cut ? chars.slice(0, MAX_CARD_CHARS).join("") + `\n\n[… cut: the card is longer than ${MAX_CARD_CHARS} characters …]` : text.text;
+    return { text: `${found.rel}\n\n${body}` };
+  }
+
+  remember(input: { text?: unknown; card?: unknown }): ToolAnswer {
+    const raw = typeof input.text === "string" ? input.text.trim() : "";
+    if (!raw) return refuse("Nothing was kept: text is empty. Say what to keep, in a sentence or two.");
+    if (raw.length > MAX_KEEP_CHARS) return refuse(`Nothing was kept: text is ${raw.length} characters; at most ${MAX_KEEP_CHARS}. Keep the point, not the transcript.`);
+    if (input.card !== undefined && (typeof input.card !== "string" || input.card.length > MAX_CARD_HINT_CHARS)) {
+      return refuse(`Nothing was kept: card must be a card name or path of at most ${MAX_CARD_HINT_CHARS} characters.`);
+    }
+    const vault = this.vault;
+    if (!vault) return refuse(`Nothing was kept: ${this.opts.advice.replace(/^Vault Memory: /, "")}`);
+    // Before anything touches the disk: secrets and <private> passages never reach the queue.
+    const text = sanitize(raw).trim();
+    const cardHint = typeof input.card === "string" ? sanitize(input.card).replace(/\s+/g, " ").trim() : "";
+    if (!text) return refuse("Nothing was kept: once private passages were removed, nothing was left.");
+    const note = { text, ...(cardHint ? { card: cardHint } : {}) };
+    try {
+      const session = this.session();
+      if (session) {
+        const config = this.config(vault);
+        const r = captureSession(vault, { sessionId: session.id, transcriptPath: session.transcript, cwd: this.cwd, stopHookActive: false }, config.queue, { wanted: true, note });
+        if (r.queued) return { text: `Queued for the nightly digest, with this session's conversation, marked as wanted: it will become a card (or extend ${cardHint || "a matching card"}) and will not be skipped. No card was written yet.` };
+        this.log(`remember: session ${session.id} not queued (${r.reason}); keeping the note on its own`);
+        if (/excluded/.test(r.reason)) return refuse(`Nothing was kept: ${r.reason} from the memory in the vault's settings.`);
+      }
+      const entry = queueNote(vault, note, this.cwd);
+      const why = session ? "this session's transcript could not be read" : "the server was not told which session this is";
+      return { text: `Queued for the nightly digest as a note of its own, marked as wanted (${why}, so the conversation itself is not attached): ${entry.inbox}. No card was written yet.` };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.log(`remember: ${message}`);
+      return refuse(`Nothing was kept: the queue in ${vault} could not be written (${message}).`);
+    }
+  }
+
+  close(): void {
+    this.snapshot?.close();
+  }
+
+  /** The session Claude Code started this server for, and its transcript, if both can be found. */
+  private session(): { id: string; transcript: string } | undefined {
+    const id = this.env.CLAUDE_CODE_SESSION_ID ?? "";
+    if (!isSafeSessionId(id)) return undefined;
+    const projects = join(this.env.CLAUDE_CONFIG_DIR || join(this.env.HOME || homedir(), ".claude"), "projects");
+    // Claude Code names a project's folder after its path, every other character a dash.
+    const direct = join(projects, resolve(this.cwd).replace(/[^A-Za-z0-9]/g, "-"), `${id}.jsonl`);
+    if (existsSync(direct)) return { id, transcript: direct };
+    try {
+      for (const dir of readdirSync(projects).slice(0, 5000)) {
+        const p = join(projects, dir, `${id}.jsonl`);
+        if (existsSync(p)) return { id, transcript: p };
+      }
+    } catch {
+      /* no transcripts kept at all */
+    }
+    return undefined;
+  }
+
+  private config(vault: string): VaultMemoryConfig {
+    return loadConfig(vaultFiles.config(vault));
+  }
+
+  private cardMeta(vault: string, rel: string, config: VaultMemoryConfig): ReturnType<typeof parseCard> | undefined {
+    const found = cardFile(vault, rel, config);
+    if ("refused" in found) return undefined;
+    const text = readBounded(found.abs, MAX_META_BYTES);
+    return text && !text.cut ? parseCard(found.rel, text.text) : undefined;
+  }
+
+  private log(message: string): void {
+    if (this.vault) appendLog(vaultFiles.log(this.vault), "mcp", message);
+  }
+}
+
+/**
+ * The hook's order where the hook would print, score order below it. recall() puts the project's
+ * cards, then cards of no project, ahead of others among everything it returns; with the relative
+ * cut lifted that would let a weak card of no project outrank a strong one of another project.
+ * Within the hook's band (at least `relativeToTop` of the best score) its project order stands.
+ */
+function bandOrder(cards: RecalledCard[], relativeToTop: number, project: string): RecalledCard[] {
+  const byScore = [...cards].sort((a, b) => b.score - a.score);
+  const floor = (byScore[0]?.score ?? 0) * relativeToTop;
+  const band = byScore.filter((c) => c.score >= floor).sort((a, b) => projectTier(a, project) - projectTier(b, project));
+  return [...band, ...byScore.filter((c) => c.score < floor)];
+}
+
+function refuse(text: string): ToolAnswer {
+  return { text, isError: true };
+}
+
+function clipLine(text: string, max: number): string {
+  const one = text.replace(/\s+/g, " ").trim();
+  const chars = Array.from(one);
+  return chars.length <= max ? one : chars.slice(0, max - 1).join("") + "…";
+}
+
+/**
+ * The card a model-given path names, or why it may not be read. The path is checked as written
+ * (no climbing out, inside the memory folder) and again as it resolves on disk, so a symlink
+ * inside the vault cannot lead to a file outside it or outside the cards.
+ */
+export function cardFile(vault: string, given: string, config: VaultMemoryConfig): { abs: string; rel: string } | { refused: string } {
+  const root = resolve(vault);
+  const abs = isAbsolute(given) ? resolve(given) : resolve(root, given.replace(/\\/g, "/"));
+  const rel = relative(root, abs);
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return { refused: `${given} is outside the vault; only cards in the vault can be read.` };
+  const relPosix = rel.split(sep).join("/");
+  if (!isCard(relPosix, config)) return { refused: `${relPosix} is not a memory card (only the vault's notes${config.memoryFolder ? ` in ${config.memoryFolder}/` : ""}, outside hidden and excluded folders, can be read).` };
+  let real: string;
+  let realRoot: string;
+  try {
+    real = realpathSync(abs);
+    realRoot = realpathSync(root);
+  } catch {
+    return { refused: `${relPosix} does not exist.` };
+  }
+  const realRel = relative(realRoot, real);
+  if (realRel === "" || realRel.startsWith("..") || isAbsolute(realRel)) return { refused: `${relPosix} is a link that leads outside the vault; it is not read.` };
+  if (!isCard(realRel.split(sep).join("/"), config)) return { refused: `${relPosix} is a link to a file that is not a memory card; it is not read.` };
+  return { abs: real, rel: relPosix };
+}
+
+/** Up to `maxBytes` of a regular file as UTF-8, and whether there was more. */
+function readBounded(path: string, maxBytes: number): { text: string; cut: boolean } | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const st = fstatSync(fd);
+    if (!st.isFile()) return undefined;
+    const buf = Buffer.alloc(Math.min(st.size, maxBytes));
+    let n = 0;
+    while (n < buf.length) {
+      const got = readSync(fd, buf, n, buf.length - n, n);
+      if (got === 0) break;
+      n += got;
+    }
+    return { text: buf.subarray(0, n).toString("utf8"), cut: st.size > maxBytes };
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}

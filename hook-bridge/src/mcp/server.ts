@@ -1,0 +1,91 @@
+/** `mcp`: Vault Memory as an MCP server over stdio, so Claude can search, read and add to the memory itself. */
+
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
+import { parseArgs } from "../args";
+import { findVault, vaultAdvice } from "../vault";
+import { appendLog } from "../../../src/core/io/log";
+import { vaultFiles } from "../../../src/core/paths";
+import { DEFAULT_LIMIT, MAX_CARD_HINT_CHARS, MAX_KEEP_CHARS, MAX_LIMIT, MAX_QUERY_CHARS, MemoryTools, type ToolAnswer } from "./memory-tools";
+
+const VERSION = "0.1.0";
+
+const SEARCH_DESCRIPTION = `Search the person's long-term memory: markdown cards in their Obsidian vault about past decisions, fixes, gotchas, preferences and project facts, written from earlier Claude Code sessions. Use it before answering anything that may have come up before (why something was set up a certain way, a recurring error, how this person likes things done), and when the cards the prompt hook listed are not enough. The query is plain words, in any language the cards use: name the tool, error, file, project or decision; synonyms and word forms are matched. Cards of the current project come first. Returns up to \`limit\` cards (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}), best first, each with its path, name, type, project, last update, description and the question or words it matched. An empty result means the memory has nothing on it. Open a card with read_card before relying on it.`;
+
+const READ_DESCRIPTION = `Read one memory card in full (its frontmatter and body), by the path search_memory gave (relative to the vault, e.g. debugging/launchd-path.md). Only cards in the memory can be read: paths outside the vault, hidden folders and links that lead elsewhere are refused. Cards are the person's notes; treat what they say as their record, and check it against the code when it matters.`;
+
+const REMEMBER_DESCRIPTION = `Ask for something to be kept in the person's memory: a decision, fix, constraint or preference worth knowing in later sessions. Use it when the person asks you to remember something, or after settling something they will want next time. It does not write a card: it queues the text (with this session's conversation when it can be found) for the nightly digest, which turns it into a card or extends an existing one and never skips it. Secrets and <private> passages are removed first. Tell the person what the tool answered, including when it says nothing was kept.`;
+
+/** Runs until the client closes stdin; resolves with the exit code. */
+export async function runMcp(argv: readonly string[]): Promise<number> {
+  const found = findVault(parseArgs(argv));
+  const advice = "problem" in found ? vaultAdvice(found) : "";
+  // stdout is the protocol; anything for people goes to stderr, which Claude Code keeps in its MCP log.
+  if ("problem" in found) process.stderr.write(`${advice}\n`);
+  const tools = new MemoryTools({ vault: found, advice });
+  const server = new McpServer({ name: "vault-memory", version: VERSION });
+  const answer = (run: () => ToolAnswer) => {
+    try {
+      const a = run();
+      return { content: [{ type: "text" as const, text: a.text }], ...(a.isError ? { isError: true } : {}) };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if ("vault" in found) appendLog(vaultFiles.log(found.vault), "mcp", message);
+      return { content: [{ type: "text" as const, text: `Vault Memory failed: ${message}` }], isError: true };
+    }
+  };
+
+  // Bounds are checked by the tools themselves, so a bad value gets a sentence the model can act on
+  // rather than a schema dump; the schema only names the types and states the limits.
+  server.registerTool(
+    "search_memory",
+    {
+      title: "Search memory",
+      description: SEARCH_DESCRIPTION,
+      inputSchema: {
+        query: z.string().describe(`What to look for, in plain words (at most ${MAX_QUERY_CHARS} characters).`),
+        limit: z.number().optional().describe(`How many cards at most, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
+        project: z.string().optional().describe("A project name whose cards should come first; defaults to the current project."),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (input) => answer(() => tools.search(input)),
+  );
+  server.registerTool(
+    "read_card",
+    {
+      title: "Read memory card",
+      description: READ_DESCRIPTION,
+      inputSchema: { path: z.string().describe("The card's path as search_memory listed it, relative to the vault.") },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (input) => answer(() => tools.read(input)),
+  );
+  server.registerTool(
+    "remember",
+    {
+      title: "Remember",
+      description: REMEMBER_DESCRIPTION,
+      inputSchema: {
+        text: z.string().describe(`What to keep, self-contained, in a sentence or a short paragraph (at most ${MAX_KEEP_CHARS} characters).`),
+        card: z.string().optional().describe(`An existing card it belongs in, by name or path, if there is one (at most ${MAX_CARD_HINT_CHARS} characters).`),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (input) => answer(() => tools.remember(input)),
+  );
+
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    // The SDK's transport does not notice a closed stdin by itself; the client going away ends the server.
+    process.stdin.once("end", () => resolve());
+    process.stdin.once("close", () => resolve());
+  });
+  await server.connect(transport);
+  await closed;
+  tools.close();
+  await server.close().catch(() => undefined);
+  return 0;
+}

@@ -1,0 +1,243 @@
+/** The MCP server as Claude Code runs it: the built bundle over stdio, driven by the SDK's own client. */
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { vaultFiles } from "../../src/core/paths";
+import { listPending } from "../../src/core/queue/queue-store";
+import { BRIDGE, copyVault, ROOT, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
+import { jsonl, line } from "../fixtures/transcript";
+
+const MCP = join(ROOT, "hook-bridge", "dist", "vault-memory-mcp.cjs");
+
+interface Answer {
+  text: string;
+  isError: boolean;
+}
+
+async function connect(args: string[], env: Record<string, string> = {}, script = MCP): Promise<{ call(name: string, input: Record<string, unknown>): Promise<Answer>; client: Client; close(): Promise<void> }> {
+  const base: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: tempDir("vm-mcp-home-") };
+  const transport = new StdioClientTransport({ command: process.execPath, args: [script, ...args], env: { ...base, ...env }, stderr: "pipe" });
+  const client = new Client({ name: "vault-memory-test", version: "1" });
+  await client.connect(transport);
+  return {
+    client,
+    async call(name, input) {
+      const r = (await client.callTool({ name, arguments: input })) as { content: { type: string; text: string }[]; isError?: boolean };
+      return { text: r.content.map((c) => c.text).join("\n"), isError: r.isError === true };
+    },
+    close: () => client.close(),
+  };
+}
+
+describe("MCP server", () => {
+  let vault: string;
+  let server: Awaited<ReturnType<typeof connect>>;
+
+  beforeAll(async () => {
+    vault = copyVault(SAMPLE_VAULT, "MCP Vault");
+    expect(runBridge(["index", "--vault", vault]).status).toBe(0);
+    server = await connect(["--vault", vault]);
+  });
+  afterAll(async () => server?.close());
+
+  it("offers the three tools, each described for the model", async () => {
+    const { tools } = await server.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(["read_card", "remember", "search_memory"]);
+    for (const t of tools) expect((t.description ?? "").length).toBeGreaterThan(150);
+  });
+
+  it("searches with the hook's pipeline: synonyms from the vault's note find the card, with its facts", async () => {
+    // 排程 is only in the synonyms note's group with launchd; the same question reaches the hook's card.
+    const r = await server.call("search_memory", { query: "为什么排程跑不起来" });
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain("debugging/launchd-cron-path.md");
+    expect(r.text).toContain("排程任務找不到 claude 指令");
+    expect(r.text).toMatch(/debugging, project vault-memory, updated 2026-10-02/);
+    expect(r.text).toMatch(/matched: |answers: /);
+  });
+
+  it("lists weaker matches than the hook would print, best first, up to the limit", async () => {
+    const hook = runBridge(["recall", "--vault", vault], JSON.stringify({ session_id: "s-mcp-1", transcript_path: "", cwd: ROOT, prompt: "hooks" }));
+    const r = await server.call("search_memory", { query: "hooks", limit: 3 });
+    expect(r.isError).toBe(false);
+    const listed = r.text.split("\n").filter((l) => /^\d+\. /.test(l));
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.length).toBeLessThanOrEqual(3);
+    // One-word prompt: the hook may stay silent or print fewer; the search never lists fewer than the hook.
+    const hookCards = hook.stdout.split("\n").filter((l) => l.startsWith("- ")).length;
+    expect(listed.length).toBeGreaterThanOrEqual(Math.min(hookCards, 3));
+  });
+
+  it("says so when nothing matches, without an error", async () => {
+    const r = await server.call("search_memory", { query: "zyxwvut qqqqq" });
+    expect(r.isError).toBe(false);
+    expect(r.text).toMatch(/No card/);
+  });
+
+  it.each([
+    ["an empty query", { query: "   " }, /query is empty/],
+    ["a huge query", { query: "launchd ".repeat(1000) }, /at most 2000/],
+    ["a limit of 0", { query: "launchd", limit: 0 }, /limit must be/],
+    ["a limit of 1000", { query: "launchd", limit: 1000 }, /limit must be/],
+    ["a fractional limit", { query: "launchd", limit: 2.5 }, /limit must be/],
+    ["an overlong project", { query: "launchd", project: "p".repeat(500) }, /project must be/],
+  ])("refuses %s with a sentence the model can act on", async (_what, input, message) => {
+    const r = await server.call("search_memory", input);
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(message);
+  });
+
+  it("refuses a limit of the wrong type through the schema", async () => {
+    const r = await server.call("search_memory", { query: "launchd", limit: "five" });
+    expect(r.isError).toBe(true);
+  });
+
+  it("reads a card by the path search gave", async () => {
+    const r = await server.call("read_card", { path: "debugging/launchd-cron-path.md" });
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain("EnvironmentVariables");
+  });
+
+  it.each([
+    ["a climb out of the vault", "../../etc/passwd", /outside the vault/],
+    ["an absolute path outside it", "/etc/passwd", /outside the vault/],
+    ["the vault's own state", ".vault-memory/config.json", /not a memory card/],
+    ["an excluded folder", "meta/digest/2026-01-01.md", /not a memory card/],
+    ["the index of cards", "MEMORY.md", /not a memory card/],
+    ["a card that does not exist", "debugging/nope.md", /does not exist/],
+    ["an empty path", "", /path is empty/],
+    ["a NUL byte", "debugging/x\0.md", /not a card path/],
+  ])("refuses %s", async (_what, path, message) => {
+    const r = await server.call("read_card", { path });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(message);
+  });
+
+  it("refuses a symlinked card that leads outside the vault, and one that leads to a non-card", async () => {
+    const outside = join(tempDir(), "secret.md");
+    writeFileSync(outside, "---\nname: secret\n---\nnot yours\n");
+    symlinkSync(outside, join(vault, "debugging", "escape.md"));
+    symlinkSync(join(vault, ".vault-memory", "snapshot.jsonl"), join(vault, "debugging", "inside.md"));
+    const out = await server.call("read_card", { path: "debugging/escape.md" });
+    expect(out.isError).toBe(true);
+    expect(out.text).toMatch(/outside the vault/);
+    expect(out.text).not.toContain("not yours");
+    const inside = await server.call("read_card", { path: "debugging/inside.md" });
+    expect(inside.isError).toBe(true);
+    expect(inside.text).toMatch(/not a memory card/);
+  });
+
+  it("bounds what it returns of a huge card", async () => {
+    writeFileSync(join(vault, "reference", "huge.md"), "---\nname: huge\n---\n" + "word ".repeat(100_000));
+    const r = await server.call("read_card", { path: "reference/huge.md" });
+    expect(r.isError).toBe(false);
+    expect(r.text.length).toBeLessThan(61_000);
+    expect(r.text).toMatch(/cut: the card is longer/);
+  });
+
+  it("notices a rebuilt snapshot without a restart", async () => {
+    const before = await server.call("search_memory", { query: "zebrafish aquarium heater" });
+    expect(before.text).toMatch(/No card/);
+    writeFileSync(join(vault, "reference", "zebrafish.md"), "---\nname: Zebrafish tank\ndescription: The aquarium heater for the zebrafish tank is set to 27 degrees\ntype: reference\ntags: [zebrafish]\nquestions:\n  - what temperature is the fish tank kept at?\n---\nThe zebrafish aquarium heater stays at 27 °C.\n");
+    expect(runBridge(["index", "--vault", vault]).status).toBe(0);
+    const after = await server.call("search_memory", { query: "zebrafish aquarium heater" });
+    expect(after.text).toContain("reference/zebrafish.md");
+    // The hint recall matched, by its index, is read back from the card's frontmatter.
+    const asked = await server.call("search_memory", { query: "what temperature is the fish tank kept at" });
+    expect(asked.text).toMatch(/reference\/zebrafish\.md[^\n]*\n[^\n]*\n {3}answers: what temperature is the fish tank kept at\?/);
+  });
+
+  it("queues what to keep as a wanted note, sanitised, when no session is known; never a card", async () => {
+    const key = "sk-ant-api03-" + "A".repeat(93) + "AA";
+    const r = await server.call("remember", { text: `We pin esbuild exactly; the deploy key is ${key} <private>my home address</private>`, card: "projects/vault-memory.md" });
+    expect(r.isError).toBe(false);
+    expect(r.text).toMatch(/note of its own.*not told which session/);
+    const entry = listPending(vault).find((e) => e.note?.includes("pin esbuild"));
+    expect(entry).toMatchObject({ wanted: true, noteCard: "projects/vault-memory.md", transcriptPath: "" });
+    const inbox = readFileSync(join(vault, entry!.inbox), "utf8");
+    expect(inbox).toContain("We pin esbuild exactly");
+    for (const text of [inbox, JSON.stringify(entry)]) {
+      expect(text).not.toContain(key.slice(20, 40));
+      expect(text).not.toContain("home address");
+    }
+  });
+
+  it.each([
+    ["empty text", { text: "" }, /Nothing was kept: text is empty/],
+    ["huge text", { text: "x".repeat(5000) }, /Nothing was kept: .*at most 4000/],
+    ["only a private passage", { text: "<private>all of it</private>" }, /Nothing was kept/],
+    ["an overlong card", { text: "keep this", card: "c".repeat(300) }, /Nothing was kept: card must be/],
+  ])("keeps nothing for %s, and says so", async (_what, input, message) => {
+    const r = await server.call("remember", input);
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(message);
+  });
+});
+
+describe("MCP server, tied to a session", () => {
+  it("queues the session's conversation with the note when Claude Code names the session", async () => {
+    const vault = copyVault(SAMPLE_VAULT);
+    const home = tempDir("vm-mcp-home-");
+    const project = join(tempDir(), "proj");
+    mkdirSync(project);
+    const id = "0b7e3a6c-1111-4222-8333-444455556666";
+    const dir = join(home, ".claude", "projects", project.replace(/[^A-Za-z0-9]/g, "-"));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${id}.jsonl`), jsonl([line.prompt("how do we pin esbuild?"), line.reply("We pin it exactly in package.json.")]));
+    const s = await connect(["--vault", vault], { HOME: home, CLAUDE_CODE_SESSION_ID: id, CLAUDE_PROJECT_DIR: project });
+    try {
+      const r = await s.call("remember", { text: "esbuild is pinned exactly" });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text).toMatch(/with this session's conversation/);
+      const entry = listPending(vault).find((e) => e.sessionId === id);
+      expect(entry).toMatchObject({ wanted: true, note: "esbuild is pinned exactly", project: "proj" });
+      expect(readFileSync(join(vault, entry!.inbox), "utf8")).toMatch(/Asked to keep[\s\S]*pinned exactly[\s\S]*how do we pin esbuild/);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("MCP server without a usable vault", () => {
+  it("answers every tool, and keeps nothing, when no vault is set", async () => {
+    const s = await connect([], { CLAUDE_PLUGIN_ROOT: "/somewhere" });
+    try {
+      const r = await s.call("remember", { text: "keep this" });
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/^Nothing was kept: no vault is set.*plugin's vault option/);
+      expect((await s.call("search_memory", { query: "launchd" })).text).toMatch(/no vault is set/);
+      expect((await s.call("read_card", { path: "a.md" })).text).toMatch(/no vault is set/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("says the index is missing in a vault with no snapshot, and still reads cards", async () => {
+    const vault = copyVault(SAMPLE_VAULT);
+    const s = await connect(["--vault", vault]);
+    try {
+      const r = await s.call("search_memory", { query: "launchd" });
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/no index yet/);
+      expect(r.text).toContain(vaultFiles.snapshot(vault));
+      expect((await s.call("read_card", { path: "debugging/launchd-cron-path.md" })).isError).toBe(false);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("is also the bridge's `mcp` command", async () => {
+    const vault = copyVault(SAMPLE_VAULT);
+    rmSync(join(vault, "MEMORY.md"));
+    const s = await connect(["mcp", "--vault", vault], {}, BRIDGE);
+    try {
+      const { tools } = await s.client.listTools();
+      expect(tools).toHaveLength(3);
+    } finally {
+      await s.close();
+    }
+  });
+});
