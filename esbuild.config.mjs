@@ -79,6 +79,8 @@ function coldCommandsAsString() {
             }
             export function runCli(argv) { return load().runCli(argv); }
             export function rememberSession(...args) { return load().rememberSession(...args); }
+            export function recallWithoutVault(...args) { return load().recallWithoutVault(...args); }
+            export function rememberReply(...args) { return load().rememberReply(...args); }
           `,
         };
       });

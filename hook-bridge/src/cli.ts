@@ -12,7 +12,9 @@ import { lintCommand } from "./commands/lint";
 import { queueCommand } from "./commands/queue";
 import { recallCommand } from "./commands/recall";
 import { remindCommand } from "./commands/remind";
-import { UsageError } from "./vault";
+import { UsageError, whereToSetVault, type VaultLookup } from "./vault";
+import { hookJson, logWithoutVault } from "./no-vault";
+import { readStdinSync } from "./stdin";
 import { loadConfig } from "../../src/core/config";
 import { vaultFiles } from "../../src/core/paths";
 import { captureSession } from "../../src/core/queue/capture";
@@ -108,4 +110,30 @@ export function rememberSession(vault: string, sessionId: string, transcriptPath
   const config = loadConfig(vaultFiles.config(vault));
   const r = captureSession(vault, { sessionId, transcriptPath, cwd, stopHookActive: false }, config.queue, { wanted: true });
   return r.queued ? "queued" : r.reason;
+}
+
+/**
+ * The prompt hook with no usable vault: silent (a prompt must never fail for it), logged, except
+ * for "remember this", where silence would let Claude confirm a keep that did not happen.
+ */
+export function recallWithoutVault(found: Exclude<VaultLookup, { vault: string }>, remember: RegExp): number {
+  logWithoutVault("recall", found);
+  let prompt = "";
+  try {
+    const p = JSON.parse(readStdinSync()) as { prompt?: unknown } | null;
+    if (p && typeof p.prompt === "string") prompt = p.prompt;
+  } catch {
+    /* not a payload: nothing to answer */
+  }
+  if (remember.test(prompt)) writeSync(1, rememberReply("", `${found.why}; to keep anything, ${whereToSetVault()}`));
+  return 0;
+}
+
+/** What the prompt hook prints for "remember this": the recalled cards, and whether the keep happened. */
+export function rememberReply(recallText: string, outcome: string): string {
+  const kept = outcome === "queued";
+  const status = kept
+    ? "Vault Memory queued this conversation for the nightly digest, marked as wanted: it will become a card and will not be skipped. No card is written yet."
+    : `Vault Memory did not keep this conversation, nothing was queued: ${outcome}.`;
+  return hookJson("UserPromptSubmit", kept ? "" : status, recallText + status) + "\n";
 }

@@ -3,4 +3,4 @@
  * re-export; the production build swaps it for a loader that compiles the rest of the bridge
  * only when a command other than `recall` runs, so each prompt's hook parses a small file.
  */
-export { rememberSession, runCli } from "./cli";
+export { recallWithoutVault, rememberReply, rememberSession, runCli } from "./cli";

@@ -7,7 +7,7 @@ import { stringFlag, type Args } from "./args";
 export class UsageError extends Error {}
 
 /** The vault, or why there is none: "unset" when nothing names one, "unusable" when the folder named cannot be used. */
-export type VaultLookup = { vault: string } | { problem: "unset" | "unusable"; message: string };
+export type VaultLookup = { vault: string } | { problem: "unset" | "unusable"; message: string; why: string };
 
 /**
  * The plugin's `vault` option reaches hooks as CLAUDE_PLUGIN_OPTION_VAULT (Claude Code refuses
@@ -15,7 +15,7 @@ export type VaultLookup = { vault: string } | { problem: "unset" | "unusable"; m
  */
 export function findVault(args: Args, env: NodeJS.ProcessEnv = process.env): VaultLookup {
   const v = stringFlag(args, "vault") || env.CLAUDE_PLUGIN_OPTION_VAULT || env.VAULT_MEMORY_VAULT;
-  if (!v) return { problem: "unset", message: "--vault DIR is required (or set VAULT_MEMORY_VAULT)" };
+  if (!v) return { problem: "unset", message: "--vault DIR is required (or set VAULT_MEMORY_VAULT)", why: "no vault is set" };
   const abs = resolve(v);
   let isDir = false;
   try {
@@ -23,12 +23,12 @@ export function findVault(args: Args, env: NodeJS.ProcessEnv = process.env): Vau
   } catch {
     /* reported below */
   }
-  if (!isDir) return { problem: "unusable", message: `vault folder not found: ${abs}` };
+  if (!isDir) return { problem: "unusable", message: `vault folder not found: ${abs}`, why: `the vault folder ${abs} does not exist` };
   try {
     // The hooks list, read and write the vault's hidden folder: a folder they cannot enter is as good as none.
     accessSync(abs, constants.R_OK | constants.X_OK);
   } catch {
-    return { problem: "unusable", message: `vault folder cannot be read: ${abs}` };
+    return { problem: "unusable", message: `vault folder cannot be read: ${abs}`, why: `the vault folder ${abs} cannot be read` };
   }
   return { vault: abs };
 }
@@ -39,14 +39,14 @@ export function vaultFlag(args: Args): string {
   return found.vault;
 }
 
-/**
- * One line for the person: what is wrong with the vault setting and where to set it. Inside the
- * plugin that is its `vault` option; otherwise the hook's own command line.
- */
-export function vaultAdvice(found: Exclude<VaultLookup, { vault: string }>, env: NodeJS.ProcessEnv = process.env): string {
-  const where = env.CLAUDE_PLUGIN_ROOT
-    ? "set the plugin's vault option (in /plugin, choose vault-memory and configure it, or run `claude plugin configure vault-memory@vault-memory`)"
+/** Where the person sets the vault: the plugin's `vault` option inside the plugin, else the hook's command line. */
+export function whereToSetVault(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CLAUDE_PLUGIN_ROOT
+    ? "set the plugin's vault option (/plugin, then vault-memory, then configure; or `claude plugin configure vault-memory@vault-memory`)"
     : "pass --vault DIR to the hook commands in ~/.claude/settings.json";
-  const what = found.problem === "unset" ? "no vault is set" : found.message.replace(/^vault folder/, "the vault folder");
-  return `Vault Memory: ${what}, so nothing is recalled or kept; ${where}.`;
+}
+
+/** One line for the person: what is wrong with the vault setting and where to set it. */
+export function vaultAdvice(found: Exclude<VaultLookup, { vault: string }>, env: NodeJS.ProcessEnv = process.env): string {
+  return `Vault Memory: ${found.why}, so nothing is recalled or kept; ${whereToSetVault(env)}.`;
 }

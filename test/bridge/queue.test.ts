@@ -77,7 +77,9 @@ describe("remind as the SessionStart hook", () => {
     runBridge(["queue", "--vault", vault], stopJson("waiting", transcript(tempDir(), "waiting")));
     const r = runBridge(["remind", "--vault", vault], "{}");
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^Vault Memory: 1 conversation waits to become cards \(oldest queued less than an hour ago\); the nightly digest has not run yet\.\n$/);
+    // For the person, not for Claude: one systemMessage document on one line.
+    expect(r.stdout).toMatch(/^\{"systemMessage":"Vault Memory: 1 conversation waits to become cards \(oldest queued less than an hour ago\); the nightly digest has not run yet\."\}\n$/);
+    expect(Object.keys(JSON.parse(r.stdout) as object)).toEqual(["systemMessage"]);
     writeFileSync(join(vault, ".vault-memory", "digest-status.json"), JSON.stringify({ finishedAt: new Date(Date.now() - 5 * 3_600_000).toISOString(), ok: false, error: "quota exceeded" }));
     expect(runBridge(["remind", "--vault", vault], "{}").stdout).toContain("the nightly digest failed 5 hours ago (quota exceeded)");
     // A night that ran but could not file its only entry says so.

@@ -2,7 +2,8 @@
 
 import type { Args } from "../args";
 import { readHookInput, str } from "../hook-input";
-import { vaultFlag } from "../vault";
+import { findVault } from "../vault";
+import { logWithoutVault } from "../no-vault";
 import { loadConfig } from "../../../src/core/config";
 import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
@@ -13,7 +14,12 @@ export function queueCommand(args: Args, wanted = false): number {
   let logPath = "";
   const name = wanted ? "remember" : "queue";
   try {
-    const vault = vaultFlag(args);
+    const found = findVault(args);
+    if ("problem" in found) {
+      logWithoutVault(name, found);
+      return 0;
+    }
+    const vault = found.vault;
     logPath = vaultFiles.log(vault);
     const input = readHookInput();
     if (!input) {

@@ -3,7 +3,7 @@
 import { writeSync } from "node:fs";
 import { numberFlag, type Args } from "../args";
 import { readStdinSync } from "../stdin";
-import { vaultFlag } from "../vault";
+import { findVault } from "../vault";
 import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
 import { DeadlineExceeded } from "../../../src/core/index/scorer";
@@ -13,7 +13,7 @@ import { noteSnapshotDamage } from "../../../src/core/snapshot/damage";
 import { resolveProject } from "../../../src/core/project";
 import { loadSeen, rememberSeen } from "../../../src/core/recall/session-store";
 import { appendUsage, promptHash } from "../../../src/core/recall/usage-log";
-import { rememberSession } from "../cold";
+import { recallWithoutVault, rememberReply, rememberSession } from "../cold";
 import type { RecallRules } from "../../../src/core/recall/rules";
 
 // Far inside Claude Code's hook timeout (we register 10 s; its default is 30 s). Every step is
@@ -28,7 +28,10 @@ export function recallCommand(args: Args): number {
     return 0;
   };
   try {
-    vault = vaultFlag(args);
+    const found = findVault(args);
+    // Rare, so handled by the code loaded on demand: the common prompt parses none of it.
+    if ("problem" in found) return recallWithoutVault(found, REMEMBER);
+    vault = found.vault;
     logPath = vaultFiles.log(vault);
     const deadline = numberFlag(args, "deadline-ms") ?? DEFAULT_DEADLINE_MS;
 
@@ -50,12 +53,13 @@ export function recallCommand(args: Args): number {
     const elapsed = performance.now();
     // performance.now() counts from the process's start, which is what Claude Code waits on.
     if (elapsed > deadline) return failOpen(`gave up: ${Math.round(elapsed)} ms since the hook started, over the ${deadline} ms deadline`);
-    if (result.text) writeSync(1, result.text);
-    // Bookkeeping after the answer is out, and never at the answer's expense.
     if (REMEMBER.test(payload.prompt)) {
+      // Claude is told what happened, so that /remember can never confirm a keep that failed.
       const outcome = rememberSession(vault, payload.sessionId, payload.transcriptPath, payload.cwd);
       if (outcome !== "queued") failOpen(`remember: not queued: ${outcome}`);
-    }
+      writeSync(1, rememberReply(result.text, outcome));
+    } else if (result.text) writeSync(1, result.text);
+    // Bookkeeping after the answer is out, and never at the answer's expense.
     try {
       rememberSeen(sessions, payload.sessionId, seen, result.cards.map((c) => c.path));
       appendUsage(vaultFiles.usageLog(vault), {

@@ -6,7 +6,8 @@
 
 import { readFileSync, writeSync } from "node:fs";
 import type { Args } from "../args";
-import { vaultFlag } from "../vault";
+import { findVault } from "../vault";
+import { adviceFor, hookJson, logWithoutVault } from "../no-vault";
 import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
 import { listPending } from "../../../src/core/queue/queue-store";
@@ -28,7 +29,15 @@ interface DigestStatus {
 export function remindCommand(args: Args, now = new Date()): number {
   let logPath = "";
   try {
-    const vault = vaultFlag(args);
+    const found = findVault(args);
+    if ("problem" in found) {
+      // The one hook that may speak to the person: every other hook stays silent without a vault,
+      // so this line is the only way anyone learns why nothing is recalled or kept.
+      logWithoutVault("remind", found);
+      writeSync(1, hookJson("SessionStart", adviceFor(found)) + "\n");
+      return 0;
+    }
+    const vault = found.vault;
     logPath = vaultFiles.log(vault);
     const log = logPath;
     try {
@@ -37,8 +46,10 @@ export function remindCommand(args: Args, now = new Date()): number {
       // A failed repair must not cost the person the reminder.
       appendLog(log, "remind", `could not rebuild the recall snapshot: ${err instanceof Error ? err.message : String(err)}`);
     }
+    // The queue is the person's to review, not Claude's to act on: a systemMessage shows it to the
+    // person and keeps it out of the conversation (plain stdout would be context for Claude).
     const text = reminder(vault, now);
-    if (text) writeSync(1, text + "\n");
+    if (text) writeSync(1, hookJson("SessionStart", text) + "\n");
   } catch (err) {
     if (logPath) appendLog(logPath, "remind", err instanceof Error ? err.message : String(err));
   }

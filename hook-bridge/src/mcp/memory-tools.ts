@@ -17,7 +17,7 @@ import { projectTier } from "../../../src/core/recall/signals";
 import { LiveSnapshot } from "../../../src/core/snapshot/live";
 import { SnapshotError } from "../../../src/core/snapshot/read";
 import { tokenizeQuery, uniqueTerms, type TokenizerOptions } from "../../../src/core/text/tokenizer";
-import type { VaultLookup } from "../vault";
+import { whereToSetVault, type VaultLookup } from "../vault";
 
 /** A tool's answer: text for the model, and whether it is a refusal or failure. */
 export interface ToolAnswer {
@@ -144,7 +144,7 @@ export class MemoryTools {
       return refuse(`Nothing was kept: card must be a card name or path of at most ${MAX_CARD_HINT_CHARS} characters.`);
     }
     const vault = this.vault;
-    if (!vault) return refuse(`Nothing was kept: ${this.opts.advice.replace(/^Vault Memory: /, "")}`);
+    if (!vault) return refuse(`Nothing was kept: ${"problem" in this.opts.vault ? this.opts.vault.why : "no vault"}; to keep anything, ${whereToSetVault(this.env)}.`);
     // Before anything touches the disk: secrets and <private> passages never reach the queue.
     const text = sanitize(raw).trim();
     const cardHint = typeof input.card === "string" ? sanitize(input.card).replace(/\s+/g, " ").trim() : "";

@@ -1,0 +1,29 @@
+/** What the hooks do when no usable vault is set: say so once to the person, and log why wherever they can. */
+
+import { join } from "node:path";
+import { appendLog } from "../../src/core/io/log";
+import { vaultAdvice, type VaultLookup } from "./vault";
+
+type Problem = Exclude<VaultLookup, { vault: string }>;
+
+/**
+ * With no vault there is no vault log; a plugin has a data folder of its own (CLAUDE_PLUGIN_DATA)
+ * that outlives updates. Outside a plugin there is nowhere that is ours, and stderr is not silent,
+ * so only the session-start line says it.
+ */
+export function logWithoutVault(command: string, found: Problem, env: NodeJS.ProcessEnv = process.env): void {
+  if (env.CLAUDE_PLUGIN_DATA) appendLog(join(env.CLAUDE_PLUGIN_DATA, "vault-memory.log"), command, found.message);
+}
+
+/**
+ * JSON a hook prints for the person (systemMessage, never shown to Claude), and optionally context
+ * for Claude. One document on one line: several lines of JSON would count as plain text.
+ */
+export function hookJson(event: "SessionStart" | "UserPromptSubmit", forPerson: string, forClaude?: string): string {
+  return JSON.stringify({
+    ...(forPerson ? { systemMessage: forPerson } : {}),
+    ...(forClaude ? { hookSpecificOutput: { hookEventName: event, additionalContext: forClaude } } : {}),
+  });
+}
+
+export { vaultAdvice as adviceFor };
