@@ -67,10 +67,13 @@ describe.skipIf(!available)("with the real Claude Code CLI", () => {
     for (const f of filesUnder(vault)) expect(readFileSync(f, "utf8"), f).not.toContain(secret);
   });
 
-  it("reminds a new session that a conversation waits", async () => {
+  it("reminds the person, not Claude, at a new session that a conversation waits", async () => {
     const before = rig.stub.requests.length;
-    const r = await rig.run(["-p", "ok", "--output-format", "json"]);
+    const r = await rig.run(["-p", "ok", "--output-format", "stream-json", "--verbose"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(rig.stub.requests.slice(before).some((b) => b.includes("1 conversation waits to become cards"))).toBe(true);
+    // A systemMessage: the CLI shows it to the person and keeps it out of the model's context.
+    const start = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { subtype?: string; hook_event?: string; stdout?: string }).find((e) => e.subtype === "hook_response" && e.hook_event === "SessionStart");
+    expect((JSON.parse(start?.stdout ?? "{}") as { systemMessage?: string }).systemMessage).toMatch(/^Vault Memory: 1 conversation waits to become cards/);
+    expect(rig.stub.requests.slice(before).some((b) => b.includes("1 conversation waits to become cards"))).toBe(false);
   }, 120_000);
 });
