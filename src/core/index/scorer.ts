@@ -252,15 +252,28 @@ export function byScore(a: Pick<Scored, "doc" | "score">, b: Pick<Scored, "doc" 
   return b.score - a.score || a.doc - b.doc;
 }
 
-/** The user's thresholds, in the order that keeps them independent of one another. */
-export function applyThresholds(ranked: readonly Scored[], rules: ThresholdRules = DEFAULT_THRESHOLDS): Scored[] {
+export interface ThresholdOptions<T> {
+  /** Cards left out after the relative floor (already shown, say): the next-best take their slots. */
+  skip?: (s: T) => boolean;
+  /** Reorders what passed before the cut to maxCards; a stable sort, so ties keep the score order. */
+  order?: (a: T, b: T) => number;
+}
+
+/**
+ * The user's thresholds, in the order that keeps them independent of one another: the floors,
+ * then the share of the best card (the best of all, so a skipped card still sets the bar), then
+ * the cap. `ranked` is best first.
+ */
+export function applyThresholds<T extends Pick<Scored, "score" | "matched">>(ranked: readonly T[], rules: ThresholdRules = DEFAULT_THRESHOLDS, opts: ThresholdOptions<T> = {}): T[] {
   const eligible = ranked.filter(passesFloor(rules));
   if (eligible.length === 0) return [];
   const floor = eligible[0].score * rules.relativeToTop;
-  return eligible.filter((s) => s.score >= floor).slice(0, rules.maxCards);
+  const kept = eligible.filter((s) => s.score >= floor && !opts.skip?.(s));
+  if (opts.order) kept.sort(opts.order);
+  return kept.slice(0, rules.maxCards);
 }
 
 /** The per-card part of the thresholds, usable as scoreDocs' `keep` so that few docs get sorted. */
-export function passesFloor(rules: ThresholdRules): (s: Scored) => boolean {
+export function passesFloor(rules: ThresholdRules): (s: Pick<Scored, "score" | "matched">) => boolean {
   return (s) => s.matched >= rules.minMatchedTerms && s.score >= rules.minScore;
 }

@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { synonymPhrases } from "../index/index-options";
 import type { DocInfo, PostingSource } from "../index/postings";
-import { byScore, idfOf, scoreGroups, withHintCoverage } from "../index/scorer";
+import { applyThresholds, byScore, idfOf, scoreGroups, withHintCoverage } from "../index/scorer";
 import { isAcknowledgement } from "../text/chitchat";
 import { clip } from "../text/clip";
 import type { RecallRules } from "./rules";
@@ -53,6 +53,7 @@ interface Candidate {
   doc: number;
   info: DocInfo;
   score: number;
+  matched: number;
   hint?: number;
 }
 
@@ -75,7 +76,7 @@ export function recall(prompt: string, source: PostingSource, rules: RecallRules
   const candidates: Candidate[] = [];
   for (const s of ranked) {
     const info = source.doc(s.doc);
-    if (info) candidates.push({ doc: s.doc, info, score: withHintCoverage(s, info.hintSizes) * typeWeight(info, rules.signals) * recencyWeight(info, now, rules.signals), hint: s.hint });
+    if (info) candidates.push({ doc: s.doc, info, score: withHintCoverage(s, info.hintSizes) * typeWeight(info, rules.signals) * recencyWeight(info, now, rules.signals), matched: s.matched, hint: s.hint });
   }
   candidates.sort(byScore);
   if (candidates.length > 1 && rules.signals.linkBoost !== 1) {
@@ -88,16 +89,13 @@ export function recall(prompt: string, source: PostingSource, rules: RecallRules
     candidates.sort(byScore);
   }
 
-  const eligible = candidates.filter((c) => c.score >= t.minScore);
-  if (eligible.length === 0) return { cards: [], text: "" };
-  const floor = eligible[0].score * t.relativeToTop;
   const project = ctx.project ?? "";
-  const picked = eligible
-    .filter((c) => c.score >= floor && !ctx.seen?.has(c.info.path))
-    .map((c, rank) => ({ c, rank, tier: projectTier(c.info, project) }))
-    .sort((a, b) => a.tier - b.tier || a.rank - b.rank)
-    .slice(0, t.maxCards)
-    .map(({ c }): RecalledCard => ({
+  // After the signals, so the share of the best card is of the best card as reranked.
+  const picked = applyThresholds(candidates, { ...t, minMatchedTerms: need }, {
+    skip: (c) => !!ctx.seen?.has(c.info.path),
+    order: (a, b) => projectTier(a.info, project) - projectTier(b.info, project),
+  })
+    .map((c): RecalledCard => ({
       path: c.info.path,
       description: c.info.description,
       type: c.info.type,
