@@ -15,7 +15,7 @@ export default defineConfig([
   },
   {
     rules: {
-      "obsidianmd/ui/sentence-case": ["warn", { brands: ["Vault Memory", "Claude Code", "Claude", "Obsidian", "Git", "MiniSearch"] }],
+      "obsidianmd/ui/sentence-case": ["warn", { brands: ["Vault Memory", "Claude Code", "Claude", "Obsidian", "Git"] }],
     },
   },
   {

@@ -3,6 +3,7 @@
 import { TIME_OF_DAY } from "./digest/schedule";
 import { readFileSync } from "node:fs";
 import { DEFAULT_HINTS_PROPERTY } from "./card/hints";
+import { isRelatedHeadingSetting } from "./card/related-heading";
 import type { IndexSettings } from "./index/index-options";
 import { DEFAULT_SCORING, DEFAULT_THRESHOLDS } from "./index/scorer";
 import { DEFAULT_DIGEST, type DigestSettings } from "./digest/settings";
@@ -13,6 +14,12 @@ import { DEFAULT_SIGNALS } from "./recall/signals";
 import type { RecallRules } from "./recall/rules";
 import type { ScopeRules } from "./vault/scan";
 
+/** How new cards are written. */
+export interface CardSettings {
+  /** The heading of new related sections; "" follows the heading most of the vault's cards have. */
+  relatedHeading: string;
+}
+
 export interface VaultMemoryConfig extends ScopeRules {
   recall: RecallRules;
   index: IndexSettings;
@@ -20,6 +27,7 @@ export interface VaultMemoryConfig extends ScopeRules {
   lint: LintSettings;
   digest: DigestSettings;
   enrich: EnrichSettings;
+  cards: CardSettings;
 }
 
 export const DEFAULT_MAX_CHARS = 2000;
@@ -39,6 +47,7 @@ export function defaultConfig(): VaultMemoryConfig {
     lint: { ...DEFAULT_LINT_SETTINGS, disabled: [], excludeFolders: [...DEFAULT_LINT_SETTINGS.excludeFolders] },
     digest: { ...DEFAULT_DIGEST, command: [...DEFAULT_DIGEST.command] },
     enrich: { ...DEFAULT_ENRICH },
+    cards: { relatedHeading: "" },
   };
 }
 
@@ -122,6 +131,11 @@ export function mergeConfig(raw: unknown, problems: string[] = []): VaultMemoryC
     }
     if (typeof alsoLanguage === "string" && LANGUAGE_TAG.test(alsoLanguage.trim())) e.alsoLanguage = alsoLanguage.trim();
     else if (alsoLanguage !== undefined) problems.push('enrich.alsoLanguage must be a language tag such as "en" or "zh-TW", or ""');
+  }
+  if (isObject(raw.cards)) {
+    const h = raw.cards.relatedHeading;
+    if (typeof h === "string" && isRelatedHeadingSetting(h.trim())) cfg.cards.relatedHeading = h.trim();
+    else if (h !== undefined) problems.push('cards.relatedHeading must be "" (follow the vault) or one heading such as "## Related"');
   }
   if (isObject(raw.index)) {
     const i = raw.index;

@@ -4,6 +4,7 @@ import { TFile, debounce, type App, type Debouncer, type TAbstractFile } from "o
 import { parseCard } from "../core/card/card";
 import { indexOptionsOf, isCard, type VaultMemoryConfig } from "../core/config";
 import { MemoryIndex } from "../core/index/memory-index";
+import type { PostingSource } from "../core/index/postings";
 import { vaultFiles } from "../core/paths";
 import { recall, type Recall } from "../core/recall/recall";
 import { writeSnapshotSliced } from "../core/snapshot/write";
@@ -46,6 +47,11 @@ export class IndexService {
     private readonly onError: (message: string) => void = () => {},
   ) {
     this.index = new MemoryIndex(config().recall.scoring, indexOptionsOf(config().index, undefined));
+  }
+
+  /** The live index, for suggestions scored as recall scores: replaced whole by a rebuild, so read it each time. */
+  get source(): PostingSource {
+    return this.index;
   }
 
   get cardCount(): number {

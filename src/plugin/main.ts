@@ -55,7 +55,15 @@ export default class VaultMemoryPlugin extends Plugin {
     this.addSettingTab(new VaultMemorySettingTab(this.app, host));
     this.addCommand({ id: "rebuild-index", name: "Rebuild index", callback: () => void this.rebuild(true) });
     this.registerView(LINT_VIEW_TYPE, (leaf) => new LintReportView(leaf, () => this.lintNow()));
-    this.registerView(QUEUE_VIEW_TYPE, (leaf) => new QueueReviewView(leaf, this.vaultPath, (path) => isCard(path, this.settings), (id) => this.digest?.run([id]) ?? Promise.resolve()));
+    this.registerView(QUEUE_VIEW_TYPE, (leaf) =>
+      new QueueReviewView(leaf, this.vaultPath, {
+        isCard: (path) => isCard(path, this.settings),
+        settings: () => this.settings,
+        index: () => service.source,
+        indexed: () => service.idle(),
+        digestOne: (id) => this.digest?.run([id]) ?? Promise.resolve(),
+      }),
+    );
     this.addRibbonIcon("inbox", "Open memory queue", () => void this.openQueue());
     this.addCommand({ id: "open-queue", name: "Open memory queue", callback: () => void this.openQueue() });
     this.digest = new DigestScheduler(this.vaultPath, () => this.settings, () => this.updateStatusBar());

@@ -5,12 +5,15 @@ import { ItemView, Notice, TFile, normalizePath, type WorkspaceLeaf } from "obsi
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseCard } from "../core/card/card";
+import { relatedHeading } from "../core/card/related-heading";
+import type { VaultMemoryConfig } from "../core/config";
+import type { PostingSource } from "../core/index/postings";
 import type { Candidate } from "../core/queue/extract";
 import { NearDuplicateIndex } from "../core/queue/near-duplicates";
 import { listHandled, listPending, markHandled, queueDirs, restoreHandled, type QueueEntry } from "../core/queue/queue-store";
 import { CARD_TYPES } from "../core/card/schema";
-import { appendSection, CANDIDATE_KINDS, draftCard, mergeCandidates, newestFirst, summarize } from "../core/queue/review";
-import { SimilarCards } from "../core/queue/similar";
+import { appendSection, CANDIDATE_KINDS, draftCard, entrySubject, mergeCandidates, newestFirst, summarize, type CardDraft } from "../core/queue/review";
+import { similarCards } from "../core/recall/similar";
 import { yieldToUi } from "./yield-to-ui";
 
 export const QUEUE_VIEW_TYPE = "vault-memory-queue";
@@ -23,16 +26,33 @@ const POLL_MS = 2000;
 const CARDS_PER_SLICE = 50;
 
 interface CardIndexes {
-  similar: SimilarCards;
   duplicates: NearDuplicateIndex;
+  /** The heading new related sections get (see relatedHeading). */
+  heading: string;
 }
+
+/** What the sidebar needs from the plugin. */
+export interface QueueViewHost {
+  /** Which notes are cards: the index and settings notes are not worth appending to. */
+  isCard: (path: string) => boolean;
+  settings: () => VaultMemoryConfig;
+  /** The live index, so similar cards are found as recall finds them. */
+  index: () => PostingSource;
+  /** Resolves once the live index has caught up with what was asked of it so far. */
+  indexed: () => Promise<void>;
+  /** The digest's LLM path for one entry. */
+  digestOne?: (sessionId: string) => Promise<unknown>;
+}
+
+// Suggested for appending: a short list to choose from, all linked from a new card.
+const SIMILAR_CARDS = 5;
 
 export class QueueReviewView extends ItemView {
   private openSession: string | null = null;
   private ticked = new Set<string>();
   private signature = "";
   // Until the first read finishes, nothing is similar and nothing is a duplicate.
-  private indexes: CardIndexes = { similar: new SimilarCards(), duplicates: new NearDuplicateIndex() };
+  private indexes: CardIndexes = { duplicates: new NearDuplicateIndex(), heading: relatedHeading("", []) };
   // Cards changed since the indexes were read: they are read again when an entry is next shown.
   private stale = true;
   private reloading: Promise<void> | null = null;
@@ -45,10 +65,7 @@ export class QueueReviewView extends ItemView {
   constructor(
     leaf: WorkspaceLeaf,
     private readonly vaultPath: string,
-    /** Which notes are cards: the index and settings notes are not worth appending to. */
-    private readonly isCard: (path: string) => boolean,
-    /** The digest's LLM path for one entry. */
-    private readonly digestOne?: (sessionId: string) => Promise<unknown>,
+    private readonly host: QueueViewHost,
   ) {
     super(leaf);
   }
@@ -68,7 +85,7 @@ export class QueueReviewView extends ItemView {
   async onOpen(): Promise<void> {
     this.signature = this.queueSignature();
     this.registerInterval(window.setInterval(() => this.checkForChanges(), POLL_MS));
-    // Card edits change what is similar and what is a duplicate; they are read again when needed,
+    // Card edits change what is a duplicate and which related heading the vault uses; they are read again when needed,
     // not on every autosave.
     const stale = (): void => {
       this.stale = true;
@@ -90,20 +107,23 @@ export class QueueReviewView extends ItemView {
     this.stale = false;
     this.reloading = (async () => {
       try {
-        const files = this.app.vault.getMarkdownFiles().filter((f) => this.isCard(f.path));
-        const similar = new SimilarCards();
+        const files = this.app.vault.getMarkdownFiles().filter((f) => this.host.isCard(f.path));
         const duplicates = new NearDuplicateIndex();
+        const bodies: string[] = [];
         for (let i = 0; i < files.length; i++) {
           try {
             const c = parseCard(files[i].path, await this.app.vault.cachedRead(files[i]), files[i].stat.mtime);
-            similar.add({ path: c.path, name: c.name, description: c.description, body: c.body });
             duplicates.add(c.path, c.body);
+            bodies.push(c.body);
           } catch {
             // A card that cannot be read is left out of the suggestions; lint reports it.
           }
           if ((i + 1) % CARDS_PER_SLICE === 0) await yieldToUi();
         }
-        this.indexes = { similar, duplicates };
+        this.indexes = { duplicates, heading: relatedHeading(this.host.settings().cards.relatedHeading, bodies) };
+        // Suggestions come from the live index, which reads the vault on its own; the first
+        // redraw waits for it too, so it shows them.
+        await this.host.indexed();
       } finally {
         this.reloading = null;
       }
@@ -204,7 +224,7 @@ export class QueueReviewView extends ItemView {
     root.createEl("h4", { text: clip(s.firstPrompt, 100) || e.sessionId });
     root.createDiv({ text: `${e.project || "(no project)"} · ${e.gitBranch || "no branch"} · ${e.prompts} prompts · ${e.firstTimestamp.slice(0, 16)} to ${e.lastTimestamp.slice(0, 16)}`, cls: "vault-memory-muted" });
 
-    const { similar, duplicates } = this.cardIndexes();
+    const { duplicates } = this.cardIndexes();
     const others = new Map(mergeCandidates(pending).map((c) => [`${c.kind}\u0000${c.text.trim()}`, c.sessions.length - 1]));
     root.createEl("h5", { text: "Candidates" });
     const list = root.createEl("ul", { cls: "vault-memory-candidates" });
@@ -224,7 +244,7 @@ export class QueueReviewView extends ItemView {
       if (more > 0) li.createDiv({ text: `Also in ${more} other conversation${more === 1 ? "" : "s"}`, cls: "vault-memory-muted" });
     });
 
-    const suggestions = similar.suggest(`${s.firstPrompt}\n${e.candidates.map((c) => c.text).join("\n")}`, 5);
+    const suggestions = similarCards(entrySubject(e, inbox), this.host.index(), SIMILAR_CARDS, this.host.settings().recall.scoring.hintBonus).filter((c) => this.host.isCard(c.path));
     this.renderNewCard(root, e, s.firstPrompt, suggestions.map((x) => x.path));
     const ext = root.createDiv({ cls: "vault-memory-section" });
     ext.createEl("h5", { text: "Add to an existing card" });
@@ -235,13 +255,13 @@ export class QueueReviewView extends ItemView {
       const b = row.createEl("button", { text: "Append" });
       b.addEventListener("click", () => void this.appendTo(e, sug.path));
     }
-    if (this.digestOne) {
+    if (this.host.digestOne) {
       const llm = root.createDiv({ cls: "vault-memory-section" });
       llm.createEl("h5", { text: "Let the digest decide" });
       const run = llm.createEl("button", { text: "Digest this one now" });
       run.addEventListener("click", () => {
         run.disabled = true;
-        void this.digestOne?.(e.sessionId).then(() => {
+        void this.host.digestOne?.(e.sessionId).then(() => {
           this.signature = this.queueSignature();
           this.render();
         });
@@ -287,18 +307,24 @@ export class QueueReviewView extends ItemView {
         project: e.project,
         sessionId: e.sessionId,
         candidates: chosen,
-        related: related.map((p) => p.replace(/^.*\//, "").replace(/\.md$/, "")),
+        related,
+        heading: this.cardIndexes().heading,
       });
     });
   }
 
-  private async createCard(e: QueueEntry, draft: Parameters<typeof draftCard>[0]): Promise<void> {
-    const { path, text } = draftCard(draft, today());
-    let target = normalizePath(path);
-    for (let i = 2; this.app.vault.getAbstractFileByPath(target); i++) target = normalizePath(path.replace(/\.md$/, `-${i}.md`));
+  private async createCard(e: QueueEntry, draft: CardDraft): Promise<void> {
+    const vault = this.app.vault;
+    const card = draftCard(draft, today(), vault.getMarkdownFiles().map((f) => f.path), (p) => vault.getAbstractFileByPath(normalizePath(p)) !== null);
+    const target = normalizePath(card.path);
     const folder = target.slice(0, target.lastIndexOf("/"));
-    if (folder && !this.app.vault.getAbstractFileByPath(folder)) await this.app.vault.createFolder(folder);
-    const file = await this.app.vault.create(target, text);
+    if (folder && !vault.getAbstractFileByPath(folder)) await vault.createFolder(folder);
+    const file = await vault.create(target, card.text);
+    // Each related card links back, as the digest's do, so the new card is no orphan in the graph.
+    for (const back of card.linkBacks) {
+      const related = vault.getAbstractFileByPath(back.path);
+      if (related instanceof TFile) await vault.process(related, back.edit);
+    }
     await this.app.workspace.getLeaf(false).openFile(file);
     this.finish(e, { action: "created", detail: target });
   }
@@ -308,7 +334,8 @@ export class QueueReviewView extends ItemView {
     if (!(file instanceof TFile)) return void new Notice(`${path} no longer exists.`);
     const chosen = e.candidates.filter((c) => this.ticked.has(candidateKey(c)));
     if (chosen.length === 0) return void new Notice("Tick the candidates to add first.");
-    await this.app.vault.process(file, (text) => appendSection(text, today(), chosen, e.sessionId));
+    const heading = this.cardIndexes().heading;
+    await this.app.vault.process(file, (text) => appendSection(text, today(), chosen, e.sessionId, heading));
     this.finish(e, { action: "extended", detail: path });
   }
 

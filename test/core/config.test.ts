@@ -62,3 +62,20 @@ describe("settings", () => {
     expect(defaultConfig().digest.command).not.toContain("--extra");
   });
 });
+
+describe("cards.relatedHeading", () => {
+  it("defaults to following the vault", () => {
+    expect(defaultConfig().cards).toEqual({ relatedHeading: "" });
+  });
+
+  it("takes one level-two heading and reports anything else", () => {
+    expect(mergeConfig({ cards: { relatedHeading: " ## 相關 " } }).cards.relatedHeading).toBe("## 相關");
+    const problems: string[] = [];
+    expect(mergeConfig({ cards: { relatedHeading: "Related\n## x" } }, problems).cards.relatedHeading).toBe("");
+    expect(mergeConfig({ cards: { relatedHeading: 2 } }, problems).cards.relatedHeading).toBe("");
+    expect(problems).toEqual([
+      'cards.relatedHeading must be "" (follow the vault) or one heading such as "## Related"',
+      'cards.relatedHeading must be "" (follow the vault) or one heading such as "## Related"',
+    ]);
+  });
+});

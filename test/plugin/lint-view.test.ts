@@ -82,7 +82,9 @@ describe("lint report view", () => {
     findingRows(view, "superseded-without-backlink")[0].querySelector("button")!.click();
     await until(() => readFileSync(join(vault, "debugging/old-launchd.md"), "utf8").includes("[[launchd-cron-path]]"));
     expect(addRelatedLink("Body\n\n## 相關\n- [[a]]\n", "b")).toBe("Body\n\n## 相關\n- [[a]]\n- [[b]]\n");
-    expect(addRelatedLink("Body\n", "b")).toBe("Body\n\n## 相關\n- [[b]]\n");
+    // A card without a related section gets one under the default heading, which reads in every language.
+    expect(addRelatedLink("Body\n", "b")).toBe("Body\n\n## Related\n- [[b]]\n");
+    expect(addRelatedLink("Body\n", "b", "## 相關")).toBe("Body\n\n## 相關\n- [[b]]\n");
     expect(addRelatedLink("Body [[B|x]]\n", "b")).toBe("Body [[B|x]]\n");
   });
 

@@ -105,9 +105,26 @@ describe("queue review sidebar", () => {
     const text = readFileSync(join(vault, "debugging/claude-path-under-launchd.md"), "utf8");
     expect(text).toMatch(/^---\nname: Claude path under launchd\ndescription: Resolve claude's absolute path from the login shell\ntype: debugging\ntags: \[[^\]]*\]\nproject: blog\nsource: session newer\n/);
     expect(text).toContain("**decision:** We decided to resolve the absolute path from the login shell.");
-    expect(text).toMatch(/## 相關\n- \[\[/);
+    // The sample vault's cards close with `## Related` more often than `## 相關` (8 to 7): the new card follows them.
+    expect(text).toMatch(/\n## Related\n- \[\[/);
     expect(listPending(vault).map((e) => e.sessionId)).toEqual(["older"]);
     expect(listHandled(vault)[0]).toMatchObject({ sessionId: "newer", outcome: { action: "created", detail: "debugging/claude-path-under-launchd.md" } });
+  });
+
+  it("links each related card back to the new card, as the digest does", async () => {
+    items()[0].click();
+    tick("We decided to resolve");
+    view.contentEl.querySelectorAll<HTMLInputElement>(".vault-memory-section input[type=text]")[0].value = "Claude path under launchd";
+    view.contentEl.querySelector<HTMLSelectElement>(".vault-memory-section select")!.value = "debugging";
+    button("Create card").click();
+    await until(() => listPending(vault).length === 1);
+    const text = readFileSync(join(vault, "debugging/claude-path-under-launchd.md"), "utf8");
+    const related = [...text.slice(text.search(/\n## (?:Related|相關)\n/)).matchAll(/^- \[\[([^\]]+)\]\]$/gm)].map((m) => m[1]);
+    expect(related).toContain("launchd-cron-path");
+    for (const name of related) {
+      const file = app.vault.getMarkdownFiles().find((f) => f.basename === name || f.path === `${name}.md`)!;
+      expect(readFileSync(join(vault, file.path), "utf8"), file.path).toContain("[[claude-path-under-launchd]]");
+    }
   });
 
   it("warns before making a card from a near-duplicate candidate", () => {

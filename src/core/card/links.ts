@@ -72,4 +72,13 @@ export class LinkResolver {
     // Only notes of the target's file name can end with it, so this never scans the vault.
     return hits.find((p) => keyOf(p) === t) ?? hits.filter((p) => keyOf(p).endsWith("/" + t)).sort((a, b) => a.length - b.length)[0];
   }
+
+  /**
+   * The shortest link text from `from` that resolves to `path`: its file name when that is
+   * unambiguous from there, else its whole path, as Obsidian's "shortest path" links are written.
+   */
+  linkTo(path: string, from = ""): string {
+    const name = path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
+    return this.resolve(name, from) === path ? name : path.replace(/\.md$/i, "");
+  }
 }

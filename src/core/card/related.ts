@@ -1,13 +1,16 @@
 /** Edits a card without touching what the person wrote: links in the related section, dated sections before it. */
 
-const RELATED = /^## (?:相關|相关|Related)\s*$/m;
+import { DEFAULT_RELATED_HEADING, escapeRe, relatedSectionRe } from "./related-heading";
 
-/** Adds `- [[target]]` to the related section, creating the section if there is none; no duplicates. */
-export function addRelatedLink(text: string, target: string): string {
+/**
+ * Adds `- [[target]]` to the related section, creating one under `heading` if there is none; no
+ * duplicates. A section under any related heading counts, so a card keeps the one it has.
+ */
+export function addRelatedLink(text: string, target: string, heading = DEFAULT_RELATED_HEADING): string {
   if (new RegExp(`\\[\\[${escapeRe(target)}(?:[|#][^\\]]*)?\\]\\]`, "i").test(text)) return text;
   const link = `- [[${target}]]`;
-  const m = RELATED.exec(text);
-  if (!m) return `${text.replace(/\s*$/, "")}\n\n## 相關\n${link}\n`;
+  const m = relatedSectionRe(heading).exec(text);
+  if (!m) return `${text.replace(/\s*$/, "")}\n\n${heading}\n${link}\n`;
   const after = text.slice(m.index + m[0].length);
   const next = after.search(/^#{1,2} /m);
   const end = next < 0 ? text.length : m.index + m[0].length + next;
@@ -15,14 +18,10 @@ export function addRelatedLink(text: string, target: string): string {
   return `${section}\n${link}\n${next < 0 ? "" : "\n" + text.slice(end)}`;
 }
 
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /** A dated section, before the closing related section if there is one; nothing else moves. */
-export function appendDated(text: string, date: string, markdown: string, sessionId: string): string {
+export function appendDated(text: string, date: string, markdown: string, sessionId: string, heading = DEFAULT_RELATED_HEADING): string {
   const section = `## ${date}\n\n${markdown.trim()}\n\n_From session ${sessionId}._\n`;
-  const related = RELATED.exec(text);
+  const related = relatedSectionRe(heading).exec(text);
   if (related && !/^#{1,2} /m.test(text.slice(related.index + related[0].length))) {
     return `${text.slice(0, related.index).replace(/\s*$/, "")}\n\n${section}\n${text.slice(related.index)}`;
   }

@@ -15,16 +15,24 @@ export interface NewCardFields {
 }
 
 export function cardFrontmatter(f: NewCardFields): string {
-  return [
-    "---",
-    `name: ${yaml(f.name)}`,
-    `description: ${yaml(f.description)}`,
-    `type: ${yaml(f.type)}`,
-    `tags: ${yamlList(f.tags)}`,
-    ...(f.aliases?.length ? [`aliases: ${yamlList(f.aliases)}`] : []),
-    ...(f.project ? [`project: ${yaml(f.project)}`] : []),
-    `source: ${yaml(`session ${f.sessionId}`)}`,
-    `updated: ${f.date}`,
-    "---",
-  ].join("\n");
+  return frontmatterBlock([
+    ["name", f.name],
+    ["description", f.description],
+    ["type", f.type],
+    ["tags", f.tags],
+    ...(f.aliases?.length ? ([["aliases", f.aliases]] as const) : []),
+    ...(f.project ? ([["project", f.project]] as const) : []),
+    ["source", `session ${f.sessionId}`],
+    ["updated", f.date, "plain"],
+  ]);
+}
+
+/**
+ * A frontmatter block of `key: value` lines, each value quoted as YAML needs, lists in flow style.
+ * "plain" marks a value written as it is: a date, which YAML would read as one, as Obsidian does.
+ */
+export function frontmatterBlock(entries: readonly (readonly [key: string, value: string | readonly string[], style?: "plain"])[]): string {
+  const line = ([key, value, style]: (typeof entries)[number]): string =>
+    `${key}: ${typeof value !== "string" ? yamlList(value) : style === "plain" ? value : yaml(value)}`;
+  return ["---", ...entries.map(line), "---"].join("\n");
 }

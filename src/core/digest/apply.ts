@@ -3,14 +3,15 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { LinkResolver } from "../card/links";
-import { baseName, parseCard } from "../card/card";
+import { parseCard } from "../card/card";
+import { composeCard } from "../card/compose";
+import { DEFAULT_RELATED_HEADING } from "../card/related-heading";
 import { FrontmatterError } from "../card/frontmatter-edit";
 import { withHints } from "../card/hint-fields";
 import { DEFAULT_HINTS_PROPERTY, hintsOf, hintState } from "../card/hints";
 import { MAX_QUESTIONS } from "../enrich/settings";
 import { addRelatedLink, appendDated } from "../card/related";
 import { writeFileAtomic } from "../io/atomic";
-import { cardFrontmatter } from "../card/write-card";
 import { AnswerError, type DigestAction } from "./answer";
 import { addSynonymGroups } from "./synonyms";
 
@@ -38,14 +39,18 @@ export interface ApplyContext {
   synonymsNote: string;
   /** The frontmatter property of recall hints (the questions a card answers); `questions` if not given. */
   hintsProperty?: string;
+  /** The heading of related sections this digest writes (see relatedHeading). */
+  relatedHeading?: string;
 }
 
 export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
   if (a.action === "skip") return { action: "skipped", path: "", detail: a.reason, linked: [], synonyms: [] };
-  const related = resolveAll(a.related, ctx.cards);
+  const resolver = new LinkResolver(ctx.cards);
+  const related = [...new Set(a.related.map((n) => resolver.resolve(n)).filter((p): p is string => p !== undefined))];
+  const heading = ctx.relatedHeading ?? DEFAULT_RELATED_HEADING;
   // Synonyms are written once the answer is accepted but before the card: adding the same groups
   // again changes nothing, so if the card's write fails and the entry is tried again, nothing doubles.
-  const addSynonyms = (): string[][] => addSynonymGroups(ctx.vault, ctx.synonymsNote, a.synonyms ?? [], ctx.dryRun);
+  const addSynonyms = (): string[][] => addSynonymGroups(ctx.vault, ctx.synonymsNote, a.synonyms ?? [], ctx.dryRun, heading);
   if (a.action === "append") {
     const when = ctx.offered.get(a.target);
     if (when === undefined) throw new AnswerError(`target ${a.target} was not one of the cards offered`);
@@ -55,37 +60,33 @@ export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
     const synonyms = addSynonyms();
     // Extended cards link to what the LLM named; a card already linked keeps its links as they are.
     const original = readFileSync(abs, "utf8");
-    let text = appendDated(original, ctx.date, a.section, ctx.sessionId);
-    for (const r of related) if (r !== a.target) text = addRelatedLink(text, baseName(r));
-    text = extendedHints(a.target, original, text, a.questions ?? [], ctx.hintsProperty ?? DEFAULT_HINTS_PROPERTY);
     const linked = related.filter((r) => r !== a.target);
+    let text = appendDated(original, ctx.date, a.section, ctx.sessionId, heading);
+    for (const r of linked) text = addRelatedLink(text, resolver.linkTo(r, a.target), heading);
+    text = extendedHints(a.target, original, text, a.questions ?? [], ctx.hintsProperty ?? DEFAULT_HINTS_PROPERTY);
     if (!ctx.dryRun) {
       writeFileAtomic(abs, text);
-      linkBack(ctx, linked, a.target);
+      writeLinkBacks(ctx, linked.map((r) => ({ path: r, edit: (t: string) => addRelatedLink(t, resolver.linkTo(a.target, r), heading) })));
     }
     return { action: "extended", path: a.target, detail: a.section.split("\n")[0].slice(0, 120), linked, synonyms };
   }
   const synonyms = addSynonyms();
-  let path = `${a.folder}/${a.fileName}.md`;
-  for (let i = 2; existsSync(join(ctx.vault, path)) || ctx.cards.includes(path); i++) path = `${a.folder}/${a.fileName}-${i}.md`;
+  const fm = a.frontmatter;
   // A new card must not be an orphan: with no related card named, it links to the best suggestion.
   const links = related.length > 0 ? related : [...ctx.offered.keys()].slice(0, 1);
-  const fm = a.frontmatter;
-  let text = [
-    cardFrontmatter({ ...fm, sessionId: ctx.sessionId, date: ctx.date }),
-    a.body.startsWith("# ") ? a.body : `# ${fm.name}\n\n${a.body}`,
-    "",
-    "## 相關",
-    ...links.map((l) => `- [[${baseName(l)}]]`),
-    "",
-  ].join("\n");
+  const card = composeCard(
+    { folder: a.folder, fileName: a.fileName, fields: { ...fm, sessionId: ctx.sessionId, date: ctx.date }, body: a.body, related: links, heading },
+    ctx.cards,
+    (p) => existsSync(join(ctx.vault, p)),
+  );
+  const { path } = card;
   // Recorded against the card as written, so that enrich finds it current and asks nothing more.
-  if (a.questions?.length) text = withHints(path, text, ctx.hintsProperty ?? DEFAULT_HINTS_PROPERTY, a.questions);
+  const text = a.questions?.length ? withHints(path, card.text, ctx.hintsProperty ?? DEFAULT_HINTS_PROPERTY, a.questions) : card.text;
   if (!ctx.dryRun) {
     writeFileAtomic(join(ctx.vault, path), text);
-    linkBack(ctx, links, path);
+    writeLinkBacks(ctx, card.linkBacks);
   }
-  return { action: "created", path, detail: fm.description, linked: links, synonyms };
+  return { action: "created", path, detail: fm.description, linked: card.linkBacks.map((l) => l.path), synonyms };
 }
 
 /**
@@ -109,19 +110,13 @@ function extendedHints(path: string, original: string, text: string, questions: 
   }
 }
 
-/** Each related card links back to `path`, so the graph is two-way and nothing is an orphan. */
-function linkBack(ctx: ApplyContext, targets: readonly string[], path: string): void {
-  for (const t of targets) {
-    const abs = join(ctx.vault, t);
+/** Each related card links back, so the graph is two-way and nothing is an orphan. */
+function writeLinkBacks(ctx: ApplyContext, edits: readonly { path: string; edit: (text: string) => string }[]): void {
+  for (const { path, edit } of edits) {
+    const abs = join(ctx.vault, path);
     if (!existsSync(abs)) continue;
     const text = readFileSync(abs, "utf8");
-    const next = addRelatedLink(text, baseName(path));
+    const next = edit(text);
     if (next !== text) writeFileAtomic(abs, next);
   }
-}
-
-/** The cards the LLM named (by name or path), resolved as a wikilink to them would be. */
-function resolveAll(names: readonly string[], cards: readonly string[]): string[] {
-  const resolver = new LinkResolver(cards);
-  return [...new Set(names.map((n) => resolver.resolve(n)).filter((p): p is string => p !== undefined))];
 }

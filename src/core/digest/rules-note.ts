@@ -1,8 +1,11 @@
 /** The card-writing rules the digest sends to the LLM: a note in the vault, made once with defaults. */
 
+import { DEFAULT_RELATED_HEADING } from "../card/related-heading";
+
 export const RULES_NOTE = "meta/card-writing-rules.md";
 
-export const DEFAULT_RULES = `---
+/** The note as first written, its related section under the vault's heading. */
+export const defaultRules = (heading = DEFAULT_RELATED_HEADING): string => `---
 name: Card-writing rules
 description: How the nightly digest turns a queued conversation into cards; edit freely, it is sent to the LLM as written
 type: meta
@@ -25,6 +28,8 @@ tags: [meta, digest]
   for Canvas), give those words as synonyms, so that the next question worded that way finds it.
 - Write in the language the conversation used. Never write secrets, tokens or passwords.
 
-## Related
+${heading}
 - [[about-this-vault]]
 `;
+
+export const DEFAULT_RULES = defaultRules();

@@ -6,13 +6,14 @@ import { baseName, parseCard, type Card } from "../card/card";
 import { isCard, type VaultMemoryConfig } from "../config";
 import type { MemoryIndex } from "../index/memory-index";
 import { buildIndexFromDisk } from "../index/build-from-disk";
-import { synonymPhrases } from "../index/index-options";
-import { scoreGroups } from "../index/scorer";
 import { writeFileAtomic } from "../io/atomic";
 import { formatReport, lintVault, recallHistory } from "../lint/lint";
 import { vaultFiles } from "../paths";
 import { listPending, markHandled, type QueueEntry } from "../queue/queue-store";
-import { buildQuery } from "../recall/query";
+import { entrySubject } from "../queue/review";
+import { similarCards } from "../recall/similar";
+import { relatedHeading } from "../card/related-heading";
+import { frontmatterBlock } from "../card/write-card";
 import { writeSnapshot } from "../snapshot/write";
 import { listMarkdown } from "../vault/scan";
 import { AnswerError, extractJson, validateAnswer } from "./answer";
@@ -21,13 +22,16 @@ import { commitVault, type GitOutcome } from "./git";
 import { classifyFailure, settingsCommand } from "./llm";
 import { acquireLock, releaseLock } from "./lock";
 import { GENERATED_MARK, memoryIndex, overviewPages } from "./pages";
-import { buildPrompt, type SimilarForPrompt } from "./prompt";
-import { DEFAULT_RULES, RULES_NOTE } from "./rules-note";
+import { buildPrompt } from "./prompt";
+import { defaultRules, RULES_NOTE } from "./rules-note";
 import { runCommand } from "./run-command";
 import { enrichCards, type EnrichReport } from "../enrich/enrich";
 import { diskStore } from "../enrich/store";
 
 export { DEFAULT_DIGEST, type DigestSettings } from "./settings";
+
+// As many as the LLM can weigh for an append without the prompt growing much.
+const SIMILAR_CARDS = 5;
 
 export interface DigestOptions {
   vault: string;
@@ -76,9 +80,11 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
     const llm = settingsCommand(settings, opts.env);
     if ("error" in llm) return await finish(opts, { ...report, ok: false, error: llm.error });
     const ask = (prompt: string) => runCommand(llm.command, prompt, { timeoutMs: settings.timeoutSec * 1000, cwd: opts.vault, env: opts.env });
+    // Read once a night: the night's own cards follow it, so they cannot tip it.
+    const heading = vaultRelatedHeading(opts.vault, opts.config);
     const rulesPath = join(opts.vault, RULES_NOTE);
-    if (!existsSync(rulesPath) && !opts.dryRun) writeFileAtomic(rulesPath, DEFAULT_RULES);
-    const rules = existsSync(rulesPath) ? readFileSync(rulesPath, "utf8") : DEFAULT_RULES;
+    if (!existsSync(rulesPath) && !opts.dryRun) writeFileAtomic(rulesPath, defaultRules(heading));
+    const rules = existsSync(rulesPath) ? readFileSync(rulesPath, "utf8") : defaultRules(heading);
 
     const pending = listPending(opts.vault).filter((e) => !opts.sessionIds || opts.sessionIds.includes(e.sessionId));
     const take = Math.min(settings.maxEntries, opts.limit ?? Infinity);
@@ -91,7 +97,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
       vaultState ??= readVaultState(opts.vault, opts.config);
       const cards = vaultState.cards;
       const conversation = readInbox(opts.vault, entry);
-      const similar = similarCards(vaultState.index, conversation, entry);
+      const similar = similarCards(entrySubject(entry, conversation), vaultState.index, SIMILAR_CARDS, opts.config.recall.scoring.hintBonus).map((c) => ({ ...c, name: baseName(c.path) }));
       const offered = new Map(similar.map((s) => [s.path, statSync(join(opts.vault, s.path)).mtimeMs]));
       calls++;
       const r = await ask(buildPrompt(rules, entry, conversation, similar, opts.config.enrich.alsoLanguage));
@@ -109,7 +115,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
       try {
         const action = validateAnswer(extractJson(r.stdout));
         if (action.action === "skip" && entry.wanted) throw new AnswerError("the person asked to remember this conversation; it cannot be skipped");
-        const outcome = applyAction(action, { vault: opts.vault, cards, offered, sessionId: entry.sessionId, date: now.toISOString().slice(0, 10), dryRun: !!opts.dryRun, synonymsNote: opts.config.index.synonymsNote, hintsProperty: opts.config.index.hintsProperty });
+        const outcome = applyAction(action, { vault: opts.vault, cards, offered, sessionId: entry.sessionId, date: now.toISOString().slice(0, 10), dryRun: !!opts.dryRun, synonymsNote: opts.config.index.synonymsNote, hintsProperty: opts.config.index.hintsProperty, relatedHeading: heading });
         if (!opts.dryRun) markHandled(opts.vault, entry.sessionId, { action: outcome.action, detail: outcome.path || outcome.detail }, now);
         if (!opts.dryRun && outcome.action !== "skipped") vaultState = undefined;
         report.results.push({ sessionId: entry.sessionId, outcome });
@@ -129,7 +135,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
         report.error = `enrich ${enriched.error ?? "stopped"}`;
       }
     }
-    if (!opts.dryRun) tidy(opts, report, now);
+    if (!opts.dryRun) tidy(opts, report, now, heading);
     // Awaited here so that the lock is held until the report command is done too.
     return await finish(opts, report);
   } finally {
@@ -138,11 +144,11 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
 }
 
 /** Index pages, snapshot, lint, commit. */
-function tidy(opts: DigestOptions, report: DigestReport, now: Date): void {
+function tidy(opts: DigestOptions, report: DigestReport, now: Date, heading: string): void {
   const cards = readCards(opts.vault);
   // The recall log's count per card is what "most recalled" means; without a log, recency decides.
   writeFileAtomic(join(opts.vault, "MEMORY.md"), memoryIndex(cards, recallHistory(opts.vault)?.count ?? new Map()));
-  for (const [path, text] of Object.entries(overviewPages(cards, now.toISOString().slice(0, 10)))) {
+  for (const [path, text] of Object.entries(overviewPages(cards, now.toISOString().slice(0, 10), heading))) {
     const abs = join(opts.vault, path);
     // A page the person wrote by hand is theirs; only pages we generated are replaced.
     if (existsSync(abs) && !readFileSync(abs, "utf8").includes(GENERATED_MARK)) continue;
@@ -204,12 +210,7 @@ export function reportNote(r: DigestReport): string {
   const secs = ((Date.parse(r.finishedAt) - Date.parse(r.startedAt)) / 1000).toFixed(0);
   const link = (p: string): string => `[[${baseName(p)}]]`;
   const lines = [
-    "---",
-    `name: Digest ${r.startedAt.slice(0, 10)}`,
-    `description: What the nightly digest did on ${r.startedAt.slice(0, 10)}`,
-    "type: meta",
-    "tags: [digest]",
-    "---",
+    frontmatterBlock([["name", `Digest ${r.startedAt.slice(0, 10)}`], ["description", `What the nightly digest did on ${r.startedAt.slice(0, 10)}`], ["type", "meta"], ["tags", ["digest"]]]),
     `# Digest ${r.startedAt.slice(0, 16).replace("T", " ")}`,
     "",
     r.ok ? `Finished in ${secs} s.` : `**Stopped:** ${r.error ?? "unknown error"} (after ${secs} s).`,
@@ -276,13 +277,8 @@ function readVaultState(vault: string, config: VaultMemoryConfig): VaultState {
   return { cards: listMarkdown(vault, (p) => isCard(p, config)).map((f) => f.path), index: buildIndexFromDisk(vault, config).index };
 }
 
-/** The most similar cards, by the recall index and scorer, without recall's thresholds. */
-function similarCards(index: MemoryIndex, conversation: string, entry: QueueEntry): SimilarForPrompt[] {
-  const text = `${conversation.slice(0, 3000)}\n${entry.candidates.map((c) => c.text).join("\n")}`;
-  const groups = buildQuery(text, index.indexOptions, synonymPhrases(index.indexOptions));
-  return scoreGroups(groups, index)
-    .slice(0, 5)
-    .map((s) => index.doc(s.doc))
-    .filter((d): d is NonNullable<typeof d> => d !== undefined && !d.path.startsWith("moc/") && !d.path.startsWith("meta/"))
-    .map((d) => ({ path: d.path, name: baseName(d.path), description: d.description }));
+/** The heading the vault's cards use for related sections, unless the settings choose one. */
+function vaultRelatedHeading(vault: string, config: VaultMemoryConfig): string {
+  if (config.cards.relatedHeading) return config.cards.relatedHeading;
+  return relatedHeading("", listMarkdown(vault, (p) => isCard(p, config)).map((f) => readFileSync(f.abs, "utf8")));
 }

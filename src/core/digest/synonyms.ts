@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { frontmatterLines, parseSynonyms } from "../index/index-options";
 import { writeFileAtomic } from "../io/atomic";
 import { baseName } from "../card/card";
+import { DEFAULT_RELATED_HEADING } from "../card/related-heading";
 import { AnswerError, safePath, type SynonymGroups } from "./answer";
 import { RULES_NOTE } from "./rules-note";
 
@@ -20,7 +21,7 @@ One group per line; separate its words with commas. Edit freely: the index reads
 `;
 
 // Linked to the rules the digest always writes first, so the new note is not an orphan.
-const NEW_NOTE_RELATED = `\n## Related\n- [[${baseName(RULES_NOTE)}]]\n`;
+const newNoteRelated = (heading: string): string => `\n${heading}\n- [[${baseName(RULES_NOTE)}]]\n`;
 
 /** The note's vault-relative path, refused when the setting points outside the vault or at a non-note. */
 export function synonymsNotePath(notePath: string): string {
@@ -35,7 +36,7 @@ export function synonymsNotePath(notePath: string): string {
  * The groups not already in the note (a group is there when some line holds all its words), after
  * they were appended. `notePath` is vault-relative, as in the settings.
  */
-export function addSynonymGroups(vault: string, notePath: string, groups: SynonymGroups, dryRun: boolean): SynonymGroups {
+export function addSynonymGroups(vault: string, notePath: string, groups: SynonymGroups, dryRun: boolean, heading = DEFAULT_RELATED_HEADING): SynonymGroups {
   if (groups.length === 0 || notePath.trim() === "") return [];
   const abs = join(vault, synonymsNotePath(notePath));
   const exists = existsSync(abs);
@@ -50,13 +51,13 @@ export function addSynonymGroups(vault: string, notePath: string, groups: Synony
   }
   if (fresh.length > 0 && !dryRun) {
     const next = insertGroups(text, fresh.map((g) => `- ${g.join(", ")}`));
-    writeFileAtomic(abs, exists ? next : next + NEW_NOTE_RELATED);
+    writeFileAtomic(abs, exists ? next : next + newNoteRelated(heading));
   }
   return fresh;
 }
 
 /**
- * New lines go after the note's last group, so they stay above a closing "## Related" section the
+ * New lines go after the note's last group, so they stay above a closing related section the
  * person keeps there; a note without groups gets them at its end.
  */
 function insertGroups(text: string, lines: string[]): string {

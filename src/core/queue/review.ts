@@ -1,8 +1,9 @@
 /** The pure half of reviewing the queue by hand: summaries, merged candidates, card drafts, appends. */
 
+import { composeCard, type ComposedCard } from "../card/compose";
 import { appendDated } from "../card/related";
 import { FOLDER_OF_TYPE } from "../card/schema";
-import { cardFrontmatter } from "../card/write-card";
+import { slugify } from "../card/slug";
 import type { Candidate, CandidateKind } from "./extract";
 import type { QueueEntry } from "./queue-store";
 
@@ -55,33 +56,37 @@ export interface CardDraft {
   project: string;
   sessionId: string;
   candidates: readonly Candidate[];
-  /** File names (without .md) of cards to link in the related section. */
+  /** Vault-relative paths of the cards to link in the related section; each links back. */
   related: readonly string[];
+  /** The related section's heading (see relatedHeading). */
+  heading: string;
 }
 
-/** A file name from a card name: readable, safe on every OS, CJK kept. */
-export function slugify(name: string): string {
-  const slug = name
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/[\\/:*?"<>|#^[\]]+/g, " ")
-    .replace(/[^\p{L}\p{N}]+/gu, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 80);
-  return slug || "card";
+/** The new card in the card schema, at a free path among `notes`, and the edits that link its related cards back. */
+export function draftCard(d: CardDraft, date: string, notes: readonly string[], exists?: (path: string) => boolean): ComposedCard {
+  return composeCard(
+    {
+      folder: FOLDER_OF_TYPE[d.type] ?? "reference",
+      fileName: slugify(d.name),
+      fields: { ...d, date },
+      body: [`# ${d.name}`, "", ...candidateLines(d.candidates)].join("\n"),
+      related: d.related,
+      heading: d.heading,
+    },
+    notes,
+    exists,
+  );
 }
 
-/** The new card's vault-relative path and text, in the card schema. */
-export function draftCard(d: CardDraft, date: string): { path: string; text: string } {
-  const folder = FOLDER_OF_TYPE[d.type] ?? "reference";
-  const fm = [cardFrontmatter({ ...d, date })];
-  const body = [`# ${d.name}`, "", ...candidateLines(d.candidates), "", "## 相關", ...d.related.map((r) => `- [[${r}]]`), ""];
-  return { path: `${folder}/${slugify(d.name)}.md`, text: fm.join("\n") + "\n" + body.join("\n") };
+/** What a queued conversation is about, to find similar cards: its start and its candidates. */
+export function entrySubject(entry: QueueEntry, conversation: string): string {
+  // Long conversations would make every card look similar; their first words set the subject.
+  return `${conversation.slice(0, 3000)}\n${entry.candidates.map((c) => c.text).join("\n")}`;
 }
 
 /** Appends the candidates as a dated section; what the person wrote is never rewritten. */
-export function appendSection(text: string, date: string, candidates: readonly Candidate[], sessionId: string): string {
-  return appendDated(text, date, candidateLines(candidates).join("\n"), sessionId);
+export function appendSection(text: string, date: string, candidates: readonly Candidate[], sessionId: string, heading?: string): string {
+  return appendDated(text, date, candidateLines(candidates).join("\n"), sessionId, heading);
 }
 
 function candidateLines(candidates: readonly Candidate[]): string[] {

@@ -1,0 +1,40 @@
+/** The one similarity engine: the cards most like a text, by recall's own query and scorer, for the sidebar and the digest. */
+
+import { synonymPhrases } from "../index/index-options";
+import type { PostingSource } from "../index/postings";
+import { scoreGroups, withHintCoverage } from "../index/scorer";
+import { buildQuery, requiredMatches } from "./query";
+
+export interface SimilarCard {
+  path: string;
+  description: string;
+  score: number;
+}
+
+// Recall's silence thresholds are for prompts; a conversation to file always deserves its
+// nearest cards. This floor only drops cards that share a stray word or two with it.
+const MIN_SCORE = 2;
+const MIN_MATCHED = 2;
+
+/**
+ * The `limit` cards most similar to `text`, best first, from the live index or a snapshot, so the
+ * person's stemming, folding, synonyms and hints count as they do for recall. Overview pages and
+ * notes about the vault are never suggested: nothing is filed into them.
+ */
+export function similarCards(text: string, source: PostingSource, limit: number, hintBonus = 0): SimilarCard[] {
+  const options = source.indexOptions;
+  const groups = buildQuery(text, options, synonymPhrases(options));
+  const need = requiredMatches(groups.length, MIN_MATCHED);
+  const out: SimilarCard[] = [];
+  for (const s of scoreGroups(groups, source, (x) => x.matched >= need && x.score >= MIN_SCORE, { hintBonus })) {
+    const info = source.doc(s.doc);
+    if (!info || !isFilable(info.path)) continue;
+    out.push({ path: info.path, description: info.description, score: withHintCoverage(s, info.hintSizes) });
+  }
+  // A stable sort: ties keep the scorer's order, which breaks them on doc id.
+  return out.sort((a, b) => b.score - a.score).slice(0, limit);
+}
+
+function isFilable(path: string): boolean {
+  return !path.startsWith("moc/") && !path.startsWith("meta/") && path !== "MEMORY.md";
+}
