@@ -21,7 +21,7 @@ export const QUEUE_VIEW_TYPE = "vault-memory-queue";
 // Hooks write the queue from outside Obsidian, where no vault event fires; a cheap look at the
 // folder every two seconds keeps the view current.
 const POLL_MS = 2000;
-// Reading every card for the similarity indexes gives Obsidian its turn this often, so a vault of
+// Reading every card for the duplicate check gives Obsidian its turn this often, so a vault of
 // thousands of cards never freezes the window.
 const CARDS_PER_SLICE = 50;
 
@@ -85,8 +85,8 @@ export class QueueReviewView extends ItemView {
   async onOpen(): Promise<void> {
     this.signature = this.queueSignature();
     this.registerInterval(window.setInterval(() => this.checkForChanges(), POLL_MS));
-    // Card edits change what is a duplicate and which related heading the vault uses; they are read again when needed,
-    // not on every autosave.
+    // Card edits change what is a duplicate and which related heading the vault uses; they are
+    // read again when needed, not on every autosave.
     const stale = (): void => {
       this.stale = true;
     };
@@ -116,7 +116,7 @@ export class QueueReviewView extends ItemView {
             duplicates.add(c.path, c.body);
             bodies.push(c.body);
           } catch {
-            // A card that cannot be read is left out of the suggestions; lint reports it.
+            // A card that cannot be read is left out of the duplicate check; lint reports it.
           }
           if ((i + 1) % CARDS_PER_SLICE === 0) await yieldToUi();
         }
@@ -244,7 +244,7 @@ export class QueueReviewView extends ItemView {
       if (more > 0) li.createDiv({ text: `Also in ${more} other conversation${more === 1 ? "" : "s"}`, cls: "vault-memory-muted" });
     });
 
-    const suggestions = similarCards(entrySubject(e, inbox), this.host.index(), SIMILAR_CARDS, this.host.settings().recall.scoring.hintBonus).filter((c) => this.host.isCard(c.path));
+    const suggestions = similarCards(entrySubject(e, inbox), this.host.index(), SIMILAR_CARDS, this.host.settings().recall.scoring.hintBonus);
     this.renderNewCard(root, e, s.firstPrompt, suggestions.map((x) => x.path));
     const ext = root.createDiv({ cls: "vault-memory-section" });
     ext.createEl("h5", { text: "Add to an existing card" });
