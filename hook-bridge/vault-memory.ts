@@ -3,11 +3,11 @@
 import { writeSync } from "node:fs";
 import { parseArgs } from "./src/args";
 import { recallCommand } from "./src/commands/recall";
-import { runCli } from "./src/cold";
+import { recallWithoutVault, rememberReply, rememberSession, runCli } from "./src/cold";
 
 function main(argv: string[]): Promise<number> {
   // The prompt hook skips the dispatcher so that nothing but recall is loaded on every prompt.
-  if (argv[0] === "recall") return Promise.resolve(recallCommand(parseArgs(argv)));
+  if (argv[0] === "recall") return Promise.resolve(recallCommand(parseArgs(argv), { recallWithoutVault, rememberReply, rememberSession }));
   return runCli(argv);
 }
 

@@ -46,7 +46,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   try {
     switch (args.command) {
       case "recall":
-        return recallCommand(args);
+        return recallCommand(args, { recallWithoutVault, rememberReply, rememberSession });
       case "index":
         return indexCommand(args);
       case "queue":

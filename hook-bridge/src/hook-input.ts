@@ -5,8 +5,13 @@ import { readStdinSync } from "./stdin";
 export type HookInput = Record<string, unknown>;
 
 export function readHookInput(): HookInput | undefined {
+  return parseHookInput(readStdinSync());
+}
+
+/** A JSON object, or undefined for anything else (not JSON, an array, a string, null). */
+export function parseHookInput(text: string): HookInput | undefined {
   try {
-    const p = JSON.parse(readStdinSync()) as unknown;
+    const p = JSON.parse(text) as unknown;
     return p && typeof p === "object" && !Array.isArray(p) ? (p as HookInput) : undefined;
   } catch {
     return undefined;

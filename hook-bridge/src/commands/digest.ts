@@ -3,15 +3,12 @@
 import { writeSync } from "node:fs";
 import { numberFlag, type Args } from "../args";
 import { vaultFlag } from "../vault";
-import { loadConfig } from "../../../src/core/config";
-import { vaultFiles } from "../../../src/core/paths";
+import { vaultConfig } from "../settings";
 import { runDigest } from "../../../src/core/digest/run";
 
 export async function digestCommand(args: Args): Promise<number> {
   const vault = vaultFlag(args);
-  const problems: string[] = [];
-  const config = loadConfig(vaultFiles.config(vault), problems);
-  for (const p of problems) writeSync(2, `warning: ${p}; using defaults for it\n`);
+  const config = vaultConfig(vault);
   const dryRun = args.flags.has("dry-run");
   const report = await runDigest({ vault, config, dryRun, limit: numberFlag(args, "limit"), onProgress: (l) => writeSync(1, l + "\n") });
   if (!report.ok && report.results.length === 0 && report.failures.length === 0) {

@@ -3,15 +3,12 @@
 import { writeSync } from "node:fs";
 import { numberFlag, type Args } from "../args";
 import { vaultFlag } from "../vault";
-import { loadConfig } from "../../../src/core/config";
+import { vaultConfig } from "../settings";
 import { enrichVault } from "../../../src/core/enrich/run";
-import { vaultFiles } from "../../../src/core/paths";
 
 export async function enrichCommand(args: Args): Promise<number> {
   const vault = vaultFlag(args);
-  const problems: string[] = [];
-  const config = loadConfig(vaultFiles.config(vault), problems);
-  for (const p of problems) writeSync(2, `warning: ${p}; using defaults for it\n`);
+  const config = vaultConfig(vault);
   const dryRun = args.flags.has("dry-run");
   const r = await enrichVault({ vault, config, dryRun, limit: numberFlag(args, "limit"), onProgress: (l) => writeSync(1, l + "\n") });
   const cards = (n: number): string => `${n} ${n === 1 ? "card" : "cards"}`;

@@ -3,16 +3,14 @@
 import { writeSync } from "node:fs";
 import type { Args } from "../args";
 import { vaultFlag } from "../vault";
-import { loadConfig } from "../../../src/core/config";
+import { vaultConfig } from "../settings";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import { vaultFiles } from "../../../src/core/paths";
 import { writeSnapshot } from "../../../src/core/snapshot/write";
 
 export function indexCommand(args: Args): number {
   const vault = vaultFlag(args);
-  const problems: string[] = [];
-  const config = loadConfig(vaultFiles.config(vault), problems);
-  for (const p of problems) writeSync(2, `warning: ${p}; using defaults for it\n`);
+  const config = vaultConfig(vault);
 
   const started = performance.now();
   const tty = process.stderr.isTTY === true;

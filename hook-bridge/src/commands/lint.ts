@@ -3,15 +3,12 @@
 import { writeSync } from "node:fs";
 import type { Args } from "../args";
 import { vaultFlag } from "../vault";
-import { loadConfig } from "../../../src/core/config";
+import { vaultConfig } from "../settings";
 import { formatReport, lintVault } from "../../../src/core/lint/lint";
-import { vaultFiles } from "../../../src/core/paths";
 
 export function lintCommand(args: Args): number {
   const vault = vaultFlag(args);
-  const problems: string[] = [];
-  const config = loadConfig(vaultFiles.config(vault), problems);
-  for (const p of problems) writeSync(2, `warning: ${p}; using defaults for it\n`);
+  const config = vaultConfig(vault);
   const findings = lintVault(vault, config.lint);
   writeSync(1, args.flags.has("json") ? JSON.stringify(findings, null, 2) + "\n" : formatReport(findings));
   return findings.some((f) => f.severity === "error") ? 1 : 0;

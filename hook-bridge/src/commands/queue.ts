@@ -4,7 +4,7 @@ import type { Args } from "../args";
 import { readHookInput, str } from "../hook-input";
 import { findVault } from "../vault";
 import { logWithoutVault } from "../no-vault";
-import { loadConfig } from "../../../src/core/config";
+import { vaultConfig } from "../settings";
 import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
 import { captureSession } from "../../../src/core/queue/capture";
@@ -26,9 +26,7 @@ export function queueCommand(args: Args, wanted = false): number {
       appendLog(logPath, name, "stdin is not a hook payload");
       return 0;
     }
-    const problems: string[] = [];
-    const config = loadConfig(vaultFiles.config(vault), problems);
-    for (const p of problems) appendLog(logPath, name, `config: ${p}`);
+    const config = vaultConfig(vault, (p) => appendLog(logPath, name, `config: ${p}`));
     const result = captureSession(
       vault,
       {

@@ -2,8 +2,9 @@
 
 import { writeSync } from "node:fs";
 import { numberFlag, type Args } from "../args";
+import { parseHookInput, str } from "../hook-input";
 import { readStdinSync } from "../stdin";
-import { findVault } from "../vault";
+import { findVault, type VaultLookup } from "../vault";
 import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
 import { DeadlineExceeded } from "../../../src/core/index/scorer";
@@ -13,14 +14,25 @@ import { noteSnapshotDamage } from "../../../src/core/snapshot/damage";
 import { resolveProject } from "../../../src/core/project";
 import { loadSeen, rememberSeen } from "../../../src/core/recall/session-store";
 import { appendUsage, promptHash } from "../../../src/core/recall/usage-log";
-import { recallWithoutVault, rememberReply, rememberSession } from "../cold";
 import type { RecallRules } from "../../../src/core/recall/rules";
 
 // Far inside Claude Code's hook timeout (we register 10 s; its default is 30 s). Every step is
 // synchronous, so the deadline is checked between steps rather than by a timer.
 const DEFAULT_DEADLINE_MS = 2000;
 
-export function recallCommand(args: Args): number {
+/**
+ * What recall needs from the rest of the bridge, handed in by whoever calls it: the entry point
+ * passes the loaders that compile the rest only when called, the dispatcher its own functions.
+ * Recall importing them itself made a circle (recall → cold → cli → recall).
+ */
+export interface RecallDeps {
+  recallWithoutVault: (found: Exclude<VaultLookup, { vault: string }>, remember: RegExp) => number;
+  rememberReply: (recallText: string, outcome: string) => string;
+  rememberSession: (vault: string, sessionId: string, transcriptPath: string, cwd: string) => string;
+}
+
+export function recallCommand(args: Args, deps: RecallDeps): number {
+  const { recallWithoutVault, rememberReply, rememberSession } = deps;
   let logPath = "";
   let vault = "";
   const failOpen = (reason: string): number => {
@@ -93,20 +105,9 @@ interface Payload {
 const REMEMBER = /^\s*(?:\/(?:vault-memory:)?remember\b|remember this\b|记住这个|記住這個)/i;
 
 function payloadOf(stdin: string): Payload | undefined {
-  try {
-    const p = JSON.parse(stdin) as Record<string, unknown> | null;
-    if (p && typeof p === "object" && typeof p.prompt === "string") {
-      return {
-        prompt: p.prompt,
-        sessionId: typeof p.session_id === "string" ? p.session_id : "",
-        cwd: typeof p.cwd === "string" ? p.cwd : "",
-        transcriptPath: typeof p.transcript_path === "string" ? p.transcript_path : "",
-      };
-    }
-  } catch {
-    /* malformed */
-  }
-  return undefined;
+  const p = parseHookInput(stdin);
+  if (!p || typeof p.prompt !== "string") return undefined;
+  return { prompt: p.prompt, sessionId: str(p, "session_id"), cwd: str(p, "cwd"), transcriptPath: str(p, "transcript_path") };
 }
 
 function withOverrides(rules: RecallRules, args: Args): RecallRules {
