@@ -13,4 +13,15 @@ export const vaultFiles = {
   sessions: (vault: string): string => join(vault, HIDDEN_DIR, "sessions"),
   usageLog: (vault: string): string => join(vault, HIDDEN_DIR, "recall-log.jsonl"),
   digestStatus: (vault: string): string => join(vault, HIDDEN_DIR, "digest-status.json"),
+  /** One digest or enrich run at a time, across windows and machines (see digest/lock.ts). */
+  digestLock: (vault: string): string => join(vault, HIDDEN_DIR, "digest.lock"),
+  /** When the plugin first scheduled nights in this vault. */
+  digestSchedule: (vault: string): string => join(vault, HIDDEN_DIR, "digest-schedule.json"),
+  /** The note a recall leaves when a segment it read was damaged (see snapshot/damage.ts). */
+  snapshotDamage: (vault: string): string => join(vault, HIDDEN_DIR, "snapshot-damaged.json"),
+  /** Where `install` copies the bridge when Obsidian has no plugin folder for it. */
+  bin: (vault: string): string => join(vault, HIDDEN_DIR, "bin"),
+  queuePending: (vault: string): string => join(vault, HIDDEN_DIR, "queue", "pending"),
+  queueHandled: (vault: string): string => join(vault, HIDDEN_DIR, "queue", "handled"),
+  inbox: (vault: string): string => join(vault, HIDDEN_DIR, "inbox"),
 };

@@ -2,11 +2,11 @@
 
 import { SingleRun } from "./notice-run";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { writeFileAtomic } from "../core/io/atomic";
 import type { VaultMemoryConfig } from "../core/config";
 import { runDigest, type DigestReport } from "../core/digest/run";
 import { isDue } from "../core/digest/schedule";
+import { readDigestStatus } from "../core/digest/status";
 import { vaultFiles } from "../core/paths";
 import { listPending } from "../core/queue/queue-store";
 
@@ -58,7 +58,7 @@ export class DigestScheduler {
    * "missed": installing the plugin must not start an LLM run at once.
    */
   private scheduledSince(now: Date): string {
-    const path = join(vaultFiles.dir(this.vaultPath), "digest-schedule.json");
+    const path = vaultFiles.digestSchedule(this.vaultPath);
     try {
       return (JSON.parse(readFileSync(path, "utf8")) as { since: string }).since;
     } catch {
@@ -69,10 +69,6 @@ export class DigestScheduler {
 
   /** When the last run started, from the status file the digest writes (any machine, CLI or plugin). */
   private lastRun(): string | undefined {
-    try {
-      return (JSON.parse(readFileSync(vaultFiles.digestStatus(this.vaultPath), "utf8")) as { startedAt?: string }).startedAt;
-    } catch {
-      return undefined;
-    }
+    return readDigestStatus(this.vaultPath)?.startedAt;
   }
 }

@@ -4,27 +4,20 @@
  * so recall does not stay silent until Obsidian next opens.
  */
 
-import { readFileSync, writeSync } from "node:fs";
+import { writeSync } from "node:fs";
 import type { Args } from "../args";
 import { findVault } from "../vault";
 import { adviceFor, hookJson, logWithoutVault } from "../no-vault";
 import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
 import { listPending } from "../../../src/core/queue/queue-store";
+import { readDigestStatus } from "../../../src/core/digest/status";
 import { loadConfig } from "../../../src/core/config";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import { SnapshotError, SnapshotReader, type SnapshotProblem } from "../../../src/core/snapshot/read";
 import { listNotes } from "../../../src/core/vault/scan";
 import { writeSnapshot } from "../../../src/core/snapshot/write";
 import { snapshotDamage } from "../../../src/core/snapshot/damage";
-
-interface DigestStatus {
-  finishedAt?: string;
-  ok?: boolean;
-  error?: string;
-  /** Entries whose answer was refused or whose call failed; they stay in the queue. */
-  failed?: number;
-}
 
 export function remindCommand(args: Args, now = new Date()): number {
   let logPath = "";
@@ -97,7 +90,7 @@ export function reminder(vault: string, now: Date): string {
   const pending = listPending(vault);
   if (pending.length === 0) return "";
   const oldest = pending[0].queuedAt;
-  const status = digestStatus(vault);
+  const status = readDigestStatus(vault);
   const last = !status?.finishedAt
     ? "the nightly digest has not run yet"
     : status.ok
@@ -105,14 +98,6 @@ export function reminder(vault: string, now: Date): string {
       : `the nightly digest failed ${ago(status.finishedAt, now)}${status.error ? ` (${status.error.slice(0, 80)})` : ""}`;
   const n = pending.length;
   return `Vault Memory: ${n} conversation${n === 1 ? "" : "s"} wait${n === 1 ? "s" : ""} to become cards (oldest queued ${ago(oldest, now)}); ${last}.`;
-}
-
-function digestStatus(vault: string): DigestStatus | undefined {
-  try {
-    return JSON.parse(readFileSync(vaultFiles.digestStatus(vault), "utf8")) as DigestStatus;
-  } catch {
-    return undefined;
-  }
 }
 
 function ago(iso: string, now: Date): string {

@@ -21,6 +21,7 @@ import { applyAction, type Applied } from "./apply";
 import { commitVault, type GitOutcome } from "./git";
 import { classifyFailure, settingsCommand } from "./llm";
 import { acquireLock, releaseLock } from "./lock";
+import { writeDigestStatus } from "./status";
 import { GENERATED_MARK, memoryIndex, overviewPages } from "./pages";
 import { buildPrompt } from "./prompt";
 import { defaultRules, RULES_NOTE } from "./rules-note";
@@ -71,7 +72,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
   // What waits is known before anything can stop the run, so a run that stops at once still
   // reports the queue as it is, not as empty.
   const report: DigestReport = { ok: true, dryRun: !!opts.dryRun, results: [], failures: [], left: listPending(opts.vault).length, startedAt: now.toISOString(), finishedAt: "" };
-  const lockPath = join(vaultFiles.dir(opts.vault), "digest.lock");
+  const lockPath = vaultFiles.digestLock(opts.vault);
   if (!opts.dryRun) {
     const lock = acquireLock(lockPath, now.getTime());
     if (!lock.ok) return finish(opts, { ...report, ok: false, error: `another digest is running (${lock.holder.host}, pid ${lock.holder.pid}, since ${lock.holder.startedAt})` }, false);
@@ -183,14 +184,19 @@ async function finish(opts: DigestOptions, report: DigestReport, writeStatus = t
   // The lock-holder case writes nothing of its own, so it has nothing to commit either.
   if (writeStatus) snapshotToGit(opts, report, new Date(report.startedAt));
   if (writeStatus) {
-    writeFileAtomic(
-      vaultFiles.digestStatus(opts.vault),
-      JSON.stringify(
-        { startedAt: report.startedAt, finishedAt: report.finishedAt, ok: report.ok, error: report.error, created: count(report, "created"), extended: count(report, "extended"), skipped: count(report, "skipped"), enriched: report.enriched?.written.length ?? 0, failed: report.failures.length, left: report.left, git: report.git?.status },
-        null,
-        2,
-      ) + "\n",
-    );
+    writeDigestStatus(opts.vault, {
+      startedAt: report.startedAt,
+      finishedAt: report.finishedAt,
+      ok: report.ok,
+      error: report.error,
+      created: count(report, "created"),
+      extended: count(report, "extended"),
+      skipped: count(report, "skipped"),
+      enriched: report.enriched?.written.length ?? 0,
+      failed: report.failures.length,
+      left: report.left,
+      git: report.git?.status,
+    });
   }
   const cmd = opts.config.digest.reportCommand.trim();
   if (cmd) {

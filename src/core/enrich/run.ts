@@ -1,6 +1,5 @@
 /** `enrichVault`: a whole enrich run on a vault, under the digest's lock, binary and budgets. */
 
-import { join } from "node:path";
 import type { VaultMemoryConfig } from "../config";
 import { settingsCommand } from "../digest/llm";
 import { acquireLock, releaseLock } from "../digest/lock";
@@ -36,7 +35,7 @@ export async function enrichVault(opts: EnrichVaultOptions): Promise<EnrichRepor
   };
   // One lock with the digest: both call the same LLM on the same cards, and a night's run must
   // not find its budget, or a card it is extending, taken by an enrich started by hand.
-  const lockPath = join(vaultFiles.dir(opts.vault), "digest.lock");
+  const lockPath = vaultFiles.digestLock(opts.vault);
   if (!opts.dryRun) {
     const lock = acquireLock(lockPath);
     if (!lock.ok) return await stopped(`a digest or another enrich is running (${lock.holder.host}, pid ${lock.holder.pid}, since ${lock.holder.startedAt})`);

@@ -3,14 +3,14 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../io/atomic";
-import { HIDDEN_DIR } from "../paths";
+import { vaultFiles } from "../paths";
 import { BRIDGE_FILE, type Platform } from "./hook-commands";
 import { applyChange, describeChange, planChange, type SettingsChange } from "./settings-file";
 
 /** Where the bridge lives: the plugin's folder when Obsidian installed it, else the hidden folder. */
 export function bridgeHome(vault: string, configDir = ".obsidian"): string {
   const pluginDir = join(vault, configDir, "plugins", "vault-memory");
-  return existsSync(pluginDir) ? pluginDir : join(vault, HIDDEN_DIR, "bin");
+  return existsSync(pluginDir) ? pluginDir : vaultFiles.bin(vault);
 }
 
 /** Whether the bridge at `path` is already `source`, so install can say whether it would copy it. */

@@ -4,7 +4,7 @@ import { isSafeSessionId } from "../session-id";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../io/atomic";
-import { HIDDEN_DIR } from "../paths";
+import { HIDDEN_DIR, vaultFiles } from "../paths";
 import type { Candidate } from "./extract";
 
 export const QUEUE_VERSION = 1;
@@ -42,9 +42,9 @@ export interface HandledEntry extends QueueEntry {
 }
 
 export const queueDirs = {
-  pending: (vault: string): string => join(vault, HIDDEN_DIR, "queue", "pending"),
-  handled: (vault: string): string => join(vault, HIDDEN_DIR, "queue", "handled"),
-  inbox: (vault: string): string => join(vault, HIDDEN_DIR, "inbox"),
+  pending: vaultFiles.queuePending,
+  handled: vaultFiles.queueHandled,
+  inbox: vaultFiles.inbox,
 };
 
 export { isSafeSessionId };

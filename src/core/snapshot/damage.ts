@@ -1,9 +1,8 @@
 /** A note left by a recall that found the snapshot damaged, so the next session start rebuilds it. */
 
 import { readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { writeFileAtomic } from "../io/atomic";
-import { HIDDEN_DIR } from "../paths";
+import { vaultFiles } from "../paths";
 
 interface DamageNote {
   /** The damaged file's size and modification time: a snapshot written since is another file. */
@@ -13,7 +12,7 @@ interface DamageNote {
   at: string;
 }
 
-const notePath = (vault: string): string => join(vault, HIDDEN_DIR, "snapshot-damaged.json");
+const notePath = vaultFiles.snapshotDamage;
 
 /**
  * Records that the snapshot at `snapshot` failed a check. Recall itself never rebuilds (it has
