@@ -1,7 +1,7 @@
 /** Sets a few frontmatter keys of a note's text and leaves every other byte of the file as it was. */
 
 import { isDeepStrictEqual } from "node:util";
-import { stringify } from "../queue/yaml-line";
+import { stringify } from "./yaml";
 import { parseCard } from "./card";
 
 export class FrontmatterError extends Error {}

@@ -1,6 +1,6 @@
 /** Writes a new card's frontmatter in the schema, the same way for the sidebar and the digest. */
 
-import { stringify as yaml, stringifyList as yamlList } from "../queue/yaml-line";
+import { stringify as yaml, stringifyList as yamlList } from "./yaml";
 
 export interface NewCardFields {
   name: string;
