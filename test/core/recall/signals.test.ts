@@ -192,24 +192,6 @@ describe("language handling", () => {
     expect(paths(recall("configuring deleting a note", index, rules(), "/v", { now: NOW }))).toEqual(["cfg.md"]);
   });
 
-  it("reads only groups from the synonyms note: not prose, links, quotes or frontmatter", () => {
-    const note = [
-      "---",
-      "tags: [meta, recall]",
-      "---",
-      "# Synonyms",
-      "One group per line, separated by commas. Vault Memory reads this note when it builds its index.",
-      "- 排程, cron, task scheduler",
-      "> quoted, not a group",
-      "## Related",
-      "- [[about-this-vault]], [[card-writing-rules]]",
-      "",
-    ];
-    expect(parseSynonyms(note.join("\n"))).toEqual([["排程", "cron", "task scheduler"]]);
-    expect(parseSynonyms(note.join("\r\n"))).toEqual([["排程", "cron", "task scheduler"]]);
-    expect(parseSynonyms("\uFEFF" + note.join("\n").replace("---\n#", "--- \n#"))).toEqual([["排程", "cron", "task scheduler"]]);
-  });
-
   it("expands the prompt with the vault's synonyms note, read at index time", () => {
     const synonyms = parseSynonyms("---\ntags: [meta]\n---\n# Synonyms\n- 排程, 定时任务, cron, launchd, scheduler\nsingle phrase line\n");
     expect(synonyms).toEqual([["排程", "定时任务", "cron", "launchd", "scheduler"]]);
