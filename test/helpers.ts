@@ -14,10 +14,6 @@ export const BRIDGE = join(ROOT, "hook-bridge", "dist", "vault-memory.mjs");
 /** Obsidian's help vaults beside the repository; a clone without them runs everything else. */
 export const HAS_CORPUS = existsSync(CORPUS);
 export const NO_CORPUS = `skipped: ${CORPUS} is missing (the shared corpus of real vaults)`;
-if (!HAS_CORPUS && !process.env.VM_QUIET_CORPUS) {
-  process.env.VM_QUIET_CORPUS = "1";
-  console.warn(`${NO_CORPUS}; corpus-scale tests are skipped, all others run on the sample vault and generated vaults`);
-}
 
 /**
  * A snapshot's header edited as a test needs it, then sealed again with its checksum, so that
