@@ -5,7 +5,8 @@ import { addRelatedLink } from "../core/card/related";
 import type { Finding } from "../core/lint/types";
 
 /** Applies the fix; returns what was done, for a notice. */
-export async function applyFix(app: App, finding: Finding): Promise<string> {
+/** `relatedHeading` opens a related section where a card has none (cards.relatedHeading). */
+export async function applyFix(app: App, finding: Finding, relatedHeading?: string): Promise<string> {
   const file = app.vault.getAbstractFileByPath(finding.file);
   if (!(file instanceof TFile) || !finding.fix) throw new Error(`nothing to fix in ${finding.file}`);
   const fix = finding.fix;
@@ -21,7 +22,7 @@ export async function applyFix(app: App, finding: Finding): Promise<string> {
       });
       return `Archived ${file.path}: it stays in the vault and is no longer recalled.`;
     case "add-link-back":
-      await app.vault.process(file, (text) => addRelatedLink(text, fix.target));
+      await app.vault.process(file, (text) => addRelatedLink(text, fix.target, relatedHeading || undefined));
       return `Linked ${file.path} back to ${fix.target}.`;
     case "move-to-folder": {
       const to = normalizePath(`${fix.folder}/${file.name}`);

@@ -21,6 +21,7 @@ export class LintReportView extends ItemView {
   constructor(
     leaf: WorkspaceLeaf,
     private readonly runLint: () => Promise<Finding[]>,
+    private readonly relatedHeading: () => string = () => "",
   ) {
     super(leaf);
   }
@@ -85,7 +86,7 @@ export class LintReportView extends ItemView {
       const button = li.createEl("button", { text: FIX_LABEL[f.fix.kind], cls: "vault-memory-fix" });
       button.addEventListener("click", () => {
         button.disabled = true;
-        applyFix(this.app, f).then(
+        applyFix(this.app, f, this.relatedHeading()).then(
           (done) => {
             new Notice(done);
             void this.refresh();

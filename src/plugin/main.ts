@@ -54,7 +54,7 @@ export default class VaultMemoryPlugin extends Plugin {
     Object.defineProperty(host, "settings", { get: () => this.settings });
     this.addSettingTab(new VaultMemorySettingTab(this.app, host));
     this.addCommand({ id: "rebuild-index", name: "Rebuild index", callback: () => void this.rebuild(true) });
-    this.registerView(LINT_VIEW_TYPE, (leaf) => new LintReportView(leaf, () => this.lintNow()));
+    this.registerView(LINT_VIEW_TYPE, (leaf) => new LintReportView(leaf, () => this.lintNow(), () => this.settings.cards.relatedHeading));
     this.registerView(QUEUE_VIEW_TYPE, (leaf) =>
       new QueueReviewView(leaf, this.vaultPath, {
         isCard: (path) => isCard(path, this.settings),

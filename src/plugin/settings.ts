@@ -1,6 +1,7 @@
 /** The settings tab; settings are saved to data.json and mirrored to the bridge's config.json. */
 
 import { TIME_OF_DAY } from "../core/digest/schedule";
+import { isRelatedHeadingSetting } from "../core/card/related-heading";
 import { App, PluginSettingTab, Setting, debounce, type Plugin } from "obsidian";
 import type { VaultMemoryConfig } from "../core/config";
 import type { ThresholdRules } from "../core/index/scorer";
@@ -48,6 +49,9 @@ export class VaultMemorySettingTab extends PluginSettingTab {
     this.number("Character cap", "Hard limit on what recall adds to a prompt.", s.recall.maxChars, (n) => (s.recall.maxChars = n));
     this.text("Synonyms note", "A note of words that mean the same, one group per line, comma-separated. The nightly digest adds the words you used. Leave empty for none.", s.index.synonymsNote, (v) => {
       s.index.synonymsNote = v.trim();
+    });
+    this.text("Related section heading", "The heading new cards' related links go under, such as ## Related. Leave empty to follow the heading most of your cards already use.", s.cards.relatedHeading, (v) => {
+      if (isRelatedHeadingSetting(v.trim())) s.cards.relatedHeading = v.trim();
     });
 
     new Setting(containerEl).setName("Queue").setHeading();
