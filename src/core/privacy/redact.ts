@@ -105,24 +105,27 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("url-password", String.raw`(\b[a-z][a-z0-9+.-]*://[^\s:/@]+:)[^\s@/]+(?=@)`, ["://"], "gi"),
   p("curl-user", String.raw`(\bcurl\b[^\n]*?\s(?:-u|--user)[\s=]*['"]?[^\s:'"]+:)[^\s'"]+`, ["curl"]),
   p("mysql-password-flag", String.raw`(\bmysql(?:dump|admin|sh)?\b[^\n]*?\s-p)(?!\s|-)[^\s'"]+`, ["mysql"]),
-  p("password-flag", String.raw`(\b(?:sshpass|docker\s+login|podman\s+login|helm\s+repo\s+add|mongo(?:sh|dump|restore)?)\b[^\n]*?\s(?:-p|--password)[\s=]+['"]?)[^\s'"]+`),
+  p("password-flag", String.raw`(\b(?:sshpass|docker\s+login|podman\s+login|helm\s+repo\s+add|mongo(?:sh|dump|restore)?)\b[^\n]*?\s(?:-p|--password)[\s=]+['"]?)[^\s'"]+`, ["sshpass", "login", "helm", "mongo"]),
   p("netrc-password", String.raw`(\bmachine\s+\S+\s+login\s+\S+\s+password\s+)\S+`, ["machine"]),
   // A password stated in prose ("the password is …", 密码是 …); the value must hold a digit or a
   // symbol, so that "the password is required" stays as written.
-  p("prose-password", String.raw`((?:\bpassword|\bpassphrase|密码|密碼|口令|パスワード)\s*(?:is|was|:|：|是|为|為|は)\s*["'“]?)(?=[^\s"'”,;，。]*[0-9!@#$%^&*])(?!\[REDACTED\])[^\s"'”,;，。]{6,}`, undefined, "gi"),
+  p("prose-password", String.raw`((?:\bpassword|\bpassphrase|密码|密碼|口令|パスワード)\s*(?:is|was|:|：|是|为|為|は)\s*["'“]?)(?=[^\s"'”,;，。]*[0-9!@#$%^&*])(?!\[REDACTED\])[^\s"'”,;，。]{6,}`, ["assword", "ASSWORD", "assphrase", "ASSPHRASE", "密码", "密碼", "口令", "パスワード"], "gi"),
   // KEY=value and KEY: value where the name says it is secret (.env files, shell exports, YAML,
   // JSON, connection strings). The word must end the name or a part of it, so "Author",
   // "tokenizer" and "passwordless" are not names of secrets; and a template placeholder
   // ("{{author}}", "${TOKEN}", "<your-key>") is not a value.
+  // It starts at the key's telling word, not at the name's first letter: a pattern that opens with
+  // a run of word characters is retried at every letter of a note, which made lint of a large
+  // vault spend seconds here. The name's start is before the match and stays as written.
   p(
     "secret-assignment",
-    String.raw`(\b[A-Za-z0-9_.-]*(?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE)[_.-]?KEY|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]*["']?\s*[:=]\s*["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.)[^\s"'\x60,;]{6,}`,
+    String.raw`((?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE)[_.-]?KEY|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]*["']?\s*[:=]\s*["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.)[^\s"'\x60,;]{6,}`,
     undefined,
     "gi",
   ),
   // Any .env-style assignment, on its own line or inline ("run it with FOO=…"), whose value is
   // long and random-looking: letters and digits both, and not a path.
-  p("env-line", String.raw`(^|[\s;(])((?:export\s+)?[A-Z][A-Z0-9_]{2,}=["']?)(?![^\n]*\[REDACTED\])(?![./~])(?=[A-Za-z0-9+/_\-.]*\d)(?=[A-Za-z0-9+/_\-.]*[A-Za-z])[A-Za-z0-9+/_\-.]{24,}`),
+  p("env-line", String.raw`(^|[\s;(])((?:export\s+)?[A-Z][A-Z0-9_]{2,}=["']?)(?![^\n]*\[REDACTED\])(?![./~])(?=[A-Za-z0-9+/_\-.]*\d)(?=[A-Za-z0-9+/_\-.]*[A-Za-z])[A-Za-z0-9+/_\-.]{24,}`, ["="]),
 ];
 
 /** Replaces every secret-shaped value with [REDACTED]; keeps names, so the text still reads. */
