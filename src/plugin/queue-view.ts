@@ -353,7 +353,7 @@ export class QueueReviewView extends ItemView {
 
   private finish(e: QueueEntry, outcome: { action: string; detail: string }): void {
     this.drafts.delete(e.sessionId);
-    markHandled(this.vaultPath, e.sessionId, outcome);
+    markHandled(this.vaultPath, e.sessionId, outcome, new Date(), e);
     new Notice(outcome.action === "skipped" ? "Skipped; you can restore it from the handled list." : `Done: ${outcome.action} ${outcome.detail}.`);
     this.openSession = null;
     this.signature = this.queueSignature();

@@ -17,6 +17,20 @@ function keyOf(pathOrTarget: string): string {
 const nameOf = (key: string): string => key.slice(key.lastIndexOf("/") + 1);
 
 /**
+ * A target written relative to the linking note (`[[../deploy]]`, `[[./notes/x]]`, Obsidian's
+ * "relative path" link format) as a path from the vault's root; others as they are.
+ */
+function relativeTo(target: string, from: string): string {
+  if (!target.startsWith("./") && !target.startsWith("../")) return target;
+  const parts = from.split("/").slice(0, -1);
+  for (const part of target.split("/")) {
+    if (part === "..") parts.pop();
+    else if (part !== "." && part !== "") parts.push(part);
+  }
+  return parts.join("/");
+}
+
+/**
  * Resolves link targets to note paths as Obsidian does: by file name when the target has no
  * folder (the note nearest the linking one when several share the name), else by the whole path
  * or a path that ends with the target (`[[deep/c]]` finds `notes/deep/c.md`), all ignoring case.
@@ -51,7 +65,7 @@ export class LinkResolver {
 
   /** The note `target` names, linked from `from` (a vault-relative path), or undefined. */
   resolve(target: string, from = ""): string | undefined {
-    const t = keyOf(linkTarget(target));
+    const t = relativeTo(keyOf(linkTarget(target)), keyOf(from));
     if (t === "") return undefined;
     const hits = this.byName.get(nameOf(t));
     if (!hits) return undefined;

@@ -117,7 +117,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
         const action = validateAnswer(extractJson(r.stdout));
         if (action.action === "skip" && entry.wanted) throw new AnswerError("the person asked to remember this conversation; it cannot be skipped");
         const outcome = applyAction(action, { vault: opts.vault, cards, offered, sessionId: entry.sessionId, date: now.toISOString().slice(0, 10), dryRun: !!opts.dryRun, synonymsNote: opts.config.index.synonymsNote, hintsProperty: opts.config.index.hintsProperty, relatedHeading: heading });
-        if (!opts.dryRun) markHandled(opts.vault, entry.sessionId, { action: outcome.action, detail: outcome.path || outcome.detail }, now);
+        if (!opts.dryRun) markHandled(opts.vault, entry.sessionId, { action: outcome.action, detail: outcome.path || outcome.detail }, now, entry);
         if (!opts.dryRun && outcome.action !== "skipped") vaultState = undefined;
         report.results.push({ sessionId: entry.sessionId, outcome });
         say(`  ${outcome.action} ${outcome.path || outcome.detail}`);

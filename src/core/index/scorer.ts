@@ -188,7 +188,8 @@ class HintScores {
 
   /** `df`: the docs whose body or title holds the group's word, for its IDF. */
   addGroup(group: QueryGroup, df: number): void {
-    this.groups++;
+    // Words, not pairs: a one-word katakana prompt (バックアップ) needs only its word.
+    if (!group.continuesWord) this.groups++;
     this.keyBest.clear();
     this.docBest.clear();
     let hintDf = 0;

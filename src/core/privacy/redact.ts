@@ -30,7 +30,8 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("age-secret-key", String.raw`AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`, ["AGE-SECRET-KEY-1"]),
   // AI providers.
   p("anthropic-key", String.raw`${B}sk-ant-[A-Za-z0-9_-]{20,}`, ["sk-ant-"]),
-  p("openai-key", String.raw`${B}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`, ["sk-"]),
+  // A key has digits; "sk-learn-compatible-interface" does not.
+  p("openai-key", String.raw`${B}sk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z_-]{0,200}\d)[A-Za-z0-9_-]{20,}`, ["sk-"]),
   p("groq-key", String.raw`${B}gsk_[A-Za-z0-9]{40,}`, ["gsk_"]),
   p("replicate-token", String.raw`${B}r8_[A-Za-z0-9]{30,}`, ["r8_"]),
   p("perplexity-key", String.raw`${B}pplx-[A-Za-z0-9]{40,}`, ["pplx-"]),
@@ -102,14 +103,16 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("jwt", String.raw`${B}eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, ["eyJ"]),
   p("bearer-token", String.raw`(\b[Bb]earer\s+)[A-Za-z0-9._~+/=-]{12,}`, ["earer"]),
   p("basic-auth-header", String.raw`(\bAuthorization:\s*Basic\s+)[A-Za-z0-9+/=]{8,}`, undefined, "gi"),
-  p("url-password", String.raw`(\b[a-z][a-z0-9+.-]*://[^\s:/@]+:)[^\s@/]+(?=@)`, ["://"], "gi"),
-  p("curl-user", String.raw`(\bcurl\b[^\n]*?\s(?:-u|--user)[\s=]*['"]?[^\s:'"]+:)[^\s'"]+`, ["curl"]),
-  p("mysql-password-flag", String.raw`(\bmysql(?:dump|admin|sh)?\b[^\n]*?\s-p)(?!\s|-)[^\s'"]+`, ["mysql"]),
-  p("password-flag", String.raw`(\b(?:sshpass|docker\s+login|podman\s+login|helm\s+repo\s+add|mongo(?:sh|dump|restore)?)\b[^\n]*?\s(?:-p|--password)[\s=]+['"]?)[^\s'"]+`, ["sshpass", "login", "helm", "mongo"]),
-  p("netrc-password", String.raw`(\bmachine\s+\S+\s+login\s+\S+\s+password\s+)\S+`, ["machine"]),
+  // Every run below is bounded: an unbounded one restarts at each word of a long pasted line and
+  // makes the pattern quadratic (a 22 KB line held the Stop hook for minutes).
+  p("url-password", String.raw`(\b[a-z][a-z0-9+.-]{0,30}://[^\s:/@]{1,256}:)[^\s@/]{1,256}(?=@)`, ["://"], "gi"),
+  p("curl-user", String.raw`(\bcurl\b[^\n]{0,200}?\s(?:-u|--user)[\s=]{0,8}['"]?[^\s:'"]{1,128}:)[^\s'"]{1,256}`, ["curl"]),
+  p("mysql-password-flag", String.raw`(\bmysql(?:dump|admin|sh)?\b[^\n]{0,200}?\s-p)(?!\s|-)[^\s'"]{1,256}`, ["mysql"]),
+  p("password-flag", String.raw`(\b(?:sshpass|docker\s+login|podman\s+login|helm\s+repo\s+add|mongo(?:sh|dump|restore)?)\b[^\n]{0,200}?\s(?:-p|--password)[\s=]{1,8}['"]?)[^\s'"]{1,256}`, ["sshpass", "login", "helm", "mongo"]),
+  p("netrc-password", String.raw`(\bmachine\s{1,8}\S{1,256}\s{1,8}login\s{1,8}\S{1,256}\s{1,8}password\s{1,8})\S{1,256}`, ["machine"]),
   // A password stated in prose ("the password is …", 密码是 …); the value must hold a digit or a
   // symbol, so that "the password is required" stays as written.
-  p("prose-password", String.raw`((?:\bpassword|\bpassphrase|密码|密碼|口令|パスワード)\s*(?:is|was|:|：|是|为|為|は)\s*["'“]?)(?=[^\s"'”,;，。]*[0-9!@#$%^&*])(?!\[REDACTED\])[^\s"'”,;，。]{6,}`, ["assword", "ASSWORD", "assphrase", "ASSPHRASE", "密码", "密碼", "口令", "パスワード"], "gi"),
+  p("prose-password", String.raw`((?:\bpassword|\bpassphrase|密码|密碼|口令|パスワード)\s*(?:is|was|:|：|是|为|為|は)\s{0,8}["'“]?)(?=[^\s"'”,;，。]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\])[^\s"'”,;，。]{6,128}`, ["assword", "ASSWORD", "assphrase", "ASSPHRASE", "密码", "密碼", "口令", "パスワード"], "gi"),
   // KEY=value and KEY: value where the name says it is secret (.env files, shell exports, YAML,
   // JSON, connection strings). The word must end the name or a part of it, so "Author",
   // "tokenizer" and "passwordless" are not names of secrets; and a template placeholder
@@ -119,13 +122,13 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // vault spend seconds here. The name's start is before the match and stays as written.
   p(
     "secret-assignment",
-    String.raw`((?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE)[_.-]?KEY|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]*["']?\s*[:=]\s*["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.)[^\s"'\x60,;]{6,}`,
+    String.raw`((?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE)[_.-]?KEY|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]{0,64}["']?\s{0,8}[:=](?!:)\s{0,8}["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|[A-Za-z_$][\w$.]{0,64}\(|(?:process\.env|os\.environ|import\.meta\.env|env|config|settings|self|this|secrets)[.[]|[a-z]+(?:_[a-z]+)+(?![\w.-]))[^\s"'\x60,;]{6,256}`,
     undefined,
     "gi",
   ),
   // Any .env-style assignment, on its own line or inline ("run it with FOO=…"), whose value is
   // long and random-looking: letters and digits both, and not a path.
-  p("env-line", String.raw`(^|[\s;(])((?:export\s+)?[A-Z][A-Z0-9_]{2,}=["']?)(?![^\n]*\[REDACTED\])(?![./~])(?=[A-Za-z0-9+/_\-.]*\d)(?=[A-Za-z0-9+/_\-.]*[A-Za-z])[A-Za-z0-9+/_\-.]{24,}`, ["="]),
+  p("env-line", String.raw`(^|[\s;(])((?:export\s+)?[A-Z][A-Z0-9_]{2,64}=["']?)(?![^\n]{0,512}\[REDACTED\])(?![./~])(?=[A-Za-z0-9+/_\-.]{0,512}\d)(?=[A-Za-z0-9+/_\-.]{0,512}[A-Za-z])[A-Za-z0-9+/_\-.]{24,512}`, ["="]),
 ];
 
 /** Replaces every secret-shaped value with [REDACTED]; keeps names, so the text still reads. */
@@ -162,9 +165,17 @@ const PRIVATE_TAG = /<(\/?)private>/gi;
  * everything after it, and a stray closing tag is dropped.
  */
 export function stripPrivate(text: string): string {
-  if (!/<\/?private>/i.test(text)) return text;
+  return stripPrivateFrom(text, 0).text;
+}
+
+/**
+ * stripPrivate for text that continues earlier text (the next content block of one reply):
+ * `depth` is how many passages were still open where the earlier text ended, and the result says
+ * how many are open where this one ends.
+ */
+export function stripPrivateFrom(text: string, depth: number): { text: string; depth: number } {
+  if (depth === 0 && !/<\/?private>/i.test(text)) return { text, depth };
   let out = "";
-  let depth = 0;
   let from = 0;
   PRIVATE_TAG.lastIndex = 0;
   for (let m = PRIVATE_TAG.exec(text); m; m = PRIVATE_TAG.exec(text)) {
@@ -172,7 +183,7 @@ export function stripPrivate(text: string): string {
     depth = m[1] ? Math.max(0, depth - 1) : depth + 1;
     from = m.index + m[0].length;
   }
-  return depth === 0 ? out + text.slice(from) : out;
+  return { text: depth === 0 ? out + text.slice(from) : out, depth };
 }
 
 /** Removes what our own recall hook added, so the queue never stores our injected lines. */
@@ -187,5 +198,11 @@ export function stripRecallBlock(text: string): string {
 
 /** Everything that must happen to text before it is cut, stored or sent. */
 export function sanitize(text: string): string {
-  return redactSecrets(stripRecallBlock(stripPrivate(text)));
+  return sanitizeFrom(text, 0).text;
+}
+
+/** sanitize for text that continues earlier text, carrying open private passages (see stripPrivateFrom). */
+export function sanitizeFrom(text: string, privateDepth: number): { text: string; depth: number } {
+  const kept = stripPrivateFrom(text, privateDepth);
+  return { text: redactSecrets(stripRecallBlock(kept.text)), depth: kept.depth };
 }

@@ -1,7 +1,7 @@
 /** The capture queue on disk: one entry and one inbox file per session, under the hidden folder. */
 
 import { isSafeSessionId } from "../session-id";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../io/atomic";
 import { HIDDEN_DIR, vaultFiles } from "../paths";
@@ -75,9 +75,13 @@ export function withSessionLock<T>(vault: string, sessionId: string, fn: () => T
   const lock = `${pendingPath(vault, sessionId)}.lock`;
   mkdirSync(queueDirs.pending(vault), { recursive: true });
   const started = Date.now();
+  // Ours alone, so that release never removes a lock another process holds.
+  const token = `${process.pid}.${started}.${Math.random().toString(36).slice(2)}`;
   for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
     try {
-      closeSync(openSync(lock, "wx"));
+      const fd = openSync(lock, "wx");
+      writeSync(fd, token);
+      closeSync(fd);
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
@@ -90,8 +94,15 @@ export function withSessionLock<T>(vault: string, sessionId: string, fn: () => T
     }
     if (age > SESSION_LOCK_STALE_MS) {
       // Moved aside, not removed, and only by one taker: the rename fails for the others.
+      const aside = `${lock}.stale-${token}`;
       try {
-        renameSync(lock, `${lock}.stale-${Date.now()}`);
+        renameSync(lock, aside);
+        // Between the stat and the rename another taker may have put a fresh lock there: that one
+        // is live, so it goes back (a hard link fails if a lock already stands again).
+        if (Date.now() - statSync(aside).mtimeMs <= SESSION_LOCK_STALE_MS) {
+          linkSync(aside, lock);
+          unlinkSync(aside);
+        }
       } catch {
         /* another process took it over first */
       }
@@ -104,7 +115,7 @@ export function withSessionLock<T>(vault: string, sessionId: string, fn: () => T
     return fn();
   } finally {
     try {
-      unlinkSync(lock);
+      if (readFileSync(lock, "utf8") === token) unlinkSync(lock);
     } catch {
       /* moved aside as stale by another process: nothing of ours is left */
     }
@@ -136,14 +147,23 @@ export function listPending(vault: string): QueueEntry[] {
     .sort((a, b) => (a.queuedAt < b.queuedAt ? -1 : a.queuedAt > b.queuedAt ? 1 : 0));
 }
 
-/** Moves an entry to the handled area with what was done; nothing is deleted. */
-export function markHandled(vault: string, sessionId: string, outcome: HandledEntry["outcome"], now = new Date()): void {
-  const entry = readEntry(pendingPath(vault, sessionId));
-  if (!entry) throw new Error(`no pending entry for session ${sessionId}`);
-  const handled: HandledEntry = { ...entry, handledAt: now.toISOString(), outcome };
-  mkdirSync(queueDirs.handled(vault), { recursive: true });
-  writeFileAtomic(handledPath(vault, sessionId), JSON.stringify(handled, null, 2) + "\n");
-  renameSync(pendingPath(vault, sessionId), pendingPath(vault, sessionId) + ".handled");
+/**
+ * Moves an entry to the handled area with what was done; nothing is deleted. `done` is the entry
+ * as it was when the work began: a digest waits minutes for the LLM, and a session that grew
+ * meanwhile (the Stop hook rewrote its entry) must stay queued for its new turns, with the
+ * handled record saying what was filed.
+ */
+export function markHandled(vault: string, sessionId: string, outcome: HandledEntry["outcome"], now = new Date(), done?: QueueEntry): void {
+  withSessionLock(vault, sessionId, () => {
+    const entry = readEntry(pendingPath(vault, sessionId));
+    if (!entry) throw new Error(`no pending entry for session ${sessionId}`);
+    const grew = done !== undefined && (entry.updatedAt !== done.updatedAt || entry.prompts !== done.prompts);
+    const handled: HandledEntry = { ...(grew ? done : entry), handledAt: now.toISOString(), outcome };
+    mkdirSync(queueDirs.handled(vault), { recursive: true });
+    writeFileAtomic(handledPath(vault, sessionId), JSON.stringify(handled, null, 2) + "\n");
+    if (grew) writeFileAtomic(pendingPath(vault, sessionId), JSON.stringify({ ...entry, resumedAfter: handled.handledAt }, null, 2) + "\n");
+    else renameSync(pendingPath(vault, sessionId), pendingPath(vault, sessionId) + ".handled");
+  });
 }
 
 export function listHandled(vault: string): HandledEntry[] {

@@ -1,7 +1,7 @@
 /** Streams a Claude Code transcript (JSON lines) into the parts capture needs, with bounded memory. */
 
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
-import { sanitize } from "../privacy/redact";
+import { sanitize, sanitizeFrom } from "../privacy/redact";
 
 export interface Turn {
   role: "user" | "assistant";
@@ -141,8 +141,8 @@ type Json = Record<string, unknown>;
 
 interface ReadState {
   seen: Set<string>;
-  /** Only the latest reply can still grow: its message id and turn. */
-  lastAssistant: { id: string; turn: Turn } | undefined;
+  /** Only the latest reply can still grow: its message id, turn, and private passages still open. */
+  lastAssistant: { id: string; turn: Turn; privateDepth: number } | undefined;
   /** Characters of text in the kept turns. */
   kept: number;
 }
@@ -181,17 +181,20 @@ function handleLine(line: Buffer, s: TranscriptSummary, state: ReadState): void 
     const raw = textBlocks(message.content);
     if (!raw) return;
     s.assistantChars += raw.length;
-    const text = sanitize(raw);
-    // One response is written as one line per content block; join them by message id.
+    // One response is written as one line per content block; join them by message id. A private
+    // passage can open in one block and close in a later one, so what is still open carries over.
     const id = typeof message.id === "string" ? message.id : uuid;
     const last = state.lastAssistant;
     if (last && last.id === id && last.turn === s.turns[s.turns.length - 1]) {
+      const { text, depth } = sanitizeFrom(raw, last.privateDepth);
+      last.privateDepth = depth;
       const before = last.turn.text.length;
       last.turn.text = (last.turn.text + "\n" + text).slice(0, MAX_TURN_CHARS);
       state.kept += last.turn.text.length - before;
     } else {
+      const { text, depth } = sanitizeFrom(raw, 0);
       const turn: Turn = { role: "assistant", text: text.slice(0, MAX_TURN_CHARS), prompt: Math.max(0, s.prompts - 1) };
-      state.lastAssistant = { id, turn };
+      state.lastAssistant = { id, turn, privateDepth: depth };
       keep(s, state, turn);
     }
   }

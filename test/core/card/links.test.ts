@@ -33,6 +33,9 @@ describe("LinkResolver", () => {
     ["readme", "elsewhere/todo.md", "readme.md"],
     ["x/readme", "", "projects/x/readme.md"],
     ["2024 plan#goals|plan", "", "Zettel/2024 Plan.md"],
+    ["./deep/c", "notes/index.md", "notes/deep/c.md"], // relative to the linking note
+    ["../B", "reference/sub/x.md", "reference/B.md"],
+    ["../../a", "projects/x/todo.md", "a.md"],
     ["eep/c", "", undefined], // a path must end at a folder boundary
     ["missing", "", undefined],
   ])("[[%s]] from %j → %s", (target, from, path) => {

@@ -130,5 +130,7 @@ describe("recall hints in Japanese", () => {
     expect(hintOf("ファイルがきれいになった気がする", "files/names.md")?.hint).toBeUndefined();
     // Two words of the hint, in other words around them, are.
     expect(hintOf("マーカーを引いた部分だけを保存したい", "clipper/highlight.md")?.hint).toBe(0);
+    // A one-word prompt needs only its word, however many pairs that word is.
+    expect(hintOf("ハイライト", "clipper/highlight.md")?.hint).toBeDefined();
   });
 });

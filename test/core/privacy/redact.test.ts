@@ -51,3 +51,24 @@ describe("stripPrivate and stripRecallBlock", () => {
     expect(out).not.toMatch(/hunter2|a\.md|<private>/);
   });
 });
+
+describe("redaction on hostile input", () => {
+  // Each shape repeats what one pattern scans, on one long line, as a pasted log would; an
+  // unbounded run in a pattern made these take seconds to minutes (a Stop hook has 30 s).
+  it.each([
+    ["auth.token.", "a key name with dots"],
+    ["SECRET_", "a key name with underscores"],
+    ["a.b-", "a URL scheme"],
+    ["curl ", "curl flags"],
+    ["docker login ", "login flags"],
+    ["密码是", "a password in prose"],
+    [";AAA=a1/", "env assignments"],
+    ["sk-", "a key prefix"],
+  ])("stays linear on 100 KB of %j (%s)", (unit) => {
+    const text = unit.repeat(Math.ceil(100_000 / unit.length)) + " https://example.com/ end";
+    const started = performance.now();
+    sanitize(text);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
+

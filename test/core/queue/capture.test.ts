@@ -117,3 +117,19 @@ describe("captureSession", () => {
     expect(existsSync(join(s.vault, "..", "etc.json"))).toBe(false);
   });
 });
+
+describe("a session that grows while its entry is being filed", () => {
+  it("stays queued for its new turns, and the handled record says what was filed", () => {
+    const s = setup([line.prompt("a question"), line.reply(LONG), line.prompt("b question"), line.reply(LONG)]);
+    const first = captureSession(s.vault, s.payload, DEFAULT_QUEUE_RULES);
+    if (!first.queued) throw new Error("not queued");
+    // The digest has read the entry and waits for the LLM; the Stop hook records two more turns.
+    writeFileSync(s.transcript, readFileSync(s.transcript, "utf8") + jsonl([line.prompt("c question about postgres"), line.reply(LONG)]));
+    expect(captureSession(s.vault, s.payload, DEFAULT_QUEUE_RULES, { now: new Date(Date.now() + 1000) })).toMatchObject({ queued: true });
+    markHandled(s.vault, first.entry.sessionId, { action: "created", detail: "x.md" }, new Date(), first.entry);
+    const pending = listPending(s.vault);
+    expect(pending.map((e) => [e.prompts, typeof e.resumedAfter])).toEqual([[3, "string"]]);
+    const handled = JSON.parse(readFileSync(join(s.vault, ".vault-memory", "queue", "handled", `${first.entry.sessionId}.json`), "utf8")) as { prompts: number };
+    expect(handled.prompts).toBe(2);
+  });
+});

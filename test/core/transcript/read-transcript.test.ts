@@ -48,6 +48,19 @@ describe("assistant text", () => {
     ]);
   });
 
+  it("keeps a private passage private when it spans two blocks of one reply", () => {
+    const t = read([
+      line.prompt("q"),
+      line.reply("noted. <private>my home address is 12 Elm Street", "m1"),
+      line.toolUse("m1"),
+      line.reply("and my bank PIN is 4471</private> out of the memory, as asked", "m1"),
+    ]);
+    const reply = t.turns[1].text;
+    expect(reply).not.toMatch(/Elm Street|4471|PIN/);
+    expect(reply).toContain("noted.");
+    expect(reply).toContain("out of the memory, as asked");
+  });
+
   it("skips metadata, unknown types and broken lines", () => {
     const t = read([
       line.meta("queue-operation"),
