@@ -84,17 +84,22 @@ export class SnapshotReader implements PostingSource {
   }
 
   postings(term: string): FlatPostings | undefined {
+    return this.lookup(term, term);
+  }
+
+  hintPostings(term: string): FlatPostings | undefined {
+    return this.lookup(term, HINT_MARK + term);
+  }
+
+  /** `key` in the shard of `term`: a term's hint postings share its shard, so scoring hints reads no more segments. */
+  private lookup(term: string, key: string): FlatPostings | undefined {
     const shard = fnv1aString(term) % this.header.shards;
     let seg = this.shardCache.get(shard);
     if (!seg) {
       seg = this.readSegment(shard) as ShardSegment;
       this.shardCache.set(shard, seg);
     }
-    return Object.hasOwn(seg, term) ? seg[term] : undefined;
-  }
-
-  hintPostings(term: string): FlatPostings | undefined {
-    return this.postings(HINT_MARK + term);
+    return Object.hasOwn(seg, key) ? seg[key] : undefined;
   }
 
   doc(id: number): DocInfo | undefined {

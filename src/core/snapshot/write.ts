@@ -98,8 +98,8 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date): Gene
     pairs.sort((a, b) => a[0] - b[0]);
     list.length = 0;
     for (const [d, mask] of pairs) list.push(d, mask);
-    const key = HINT_MARK + term;
-    shards[fnv1aString(key) % shardCount].push(JSON.stringify(key) + ":[" + list.join(",") + "]");
+    // In the term's own shard, which a recall of the term reads anyway.
+    shards[fnv1aString(term) % shardCount].push(JSON.stringify(HINT_MARK + term) + ":[" + list.join(",") + "]");
     if (++n % TERMS_PER_STEP === 0) yield;
   }
 

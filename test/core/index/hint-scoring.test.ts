@@ -7,6 +7,7 @@ import { MemoryIndex } from "../../../src/core/index/memory-index";
 import { synonymPhrases } from "../../../src/core/index/index-options";
 import { scoreGroups } from "../../../src/core/index/scorer";
 import { buildQuery } from "../../../src/core/recall/query";
+import { fnv1aString } from "../../../src/core/io/hash";
 import { recall } from "../../../src/core/recall/recall";
 import { SnapshotReader } from "../../../src/core/snapshot/read";
 import { writeSnapshot } from "../../../src/core/snapshot/write";
@@ -98,6 +99,13 @@ describe("recall hints", () => {
         expect(fromDisk.text, prompt).toBe(fromMemory.text);
         expect(fromDisk.cards.map((c) => [c.path, c.hint?.index]), prompt).toEqual(fromMemory.cards.map((c) => [c.path, c.hint?.index]));
       }
+      // Hint postings sit in their term's shard: hints add no segment reads to a recall.
+      const read = [...(reader as unknown as { shardCache: Map<number, unknown> }).shardCache.keys()];
+      const terms = ["how should I back up my vault?", "where is my vault folder on a phone", "restore an older version of a file"]
+        .flatMap((p) => buildQuery(p, reader.indexOptions, synonymPhrases(reader.indexOptions)))
+        .flatMap((g) => g.alternatives.map(([t]) => t));
+      const termShards = new Set(terms.map((t) => fnv1aString(t) % reader.header.shards));
+      expect(read.every((shard) => termShards.has(shard))).toBe(true);
     } finally {
       reader.close();
     }
