@@ -122,10 +122,14 @@ export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource
     const group = groups[g];
     inGroup.length = 0;
     let df = 0;
+    let skipped = -1;
     for (let a = 0; a < group.alternatives.length; a++) {
       const [term, weight] = group.alternatives[a];
       const opt = group.optional;
-      if (opt && a === opt.index && (source.postings(group.alternatives[0][0])?.length ?? 0) / POSTING_WIDTH >= opt.skipAboveDf) continue;
+      if (opt && a === opt.index && (source.postings(group.alternatives[0][0])?.length ?? 0) / POSTING_WIDTH >= opt.skipAboveDf) {
+        skipped = a;
+        continue;
+      }
       const list = source.postings(term);
       if (!list) continue;
       if (a === 0) df = list.length / POSTING_WIDTH;
@@ -145,7 +149,7 @@ export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource
       matched[doc]++;
       best[doc] = 0;
     }
-    hints?.addGroup(group, df);
+    hints?.addGroup(group, df, skipped);
   }
   const out: Scored[] = [];
   const extra = hints?.finish();
@@ -186,14 +190,19 @@ class HintScores {
     private readonly bonus: number,
   ) {}
 
-  /** `df`: the docs whose body or title holds the group's word, for its IDF. */
-  addGroup(group: QueryGroup, df: number): void {
+  /**
+   * `df`: the docs whose body or title holds the group's word, for its IDF. `skipped`: the
+   * alternative the words left out (a prefix of a common word), left out here too, since looking
+   * it up would read one more segment of the snapshot.
+   */
+  addGroup(group: QueryGroup, df: number, skipped = -1): void {
     // Words, not pairs: a one-word katakana prompt (バックアップ) needs only its word.
     if (!group.continuesWord) this.groups++;
     this.keyBest.clear();
     this.docBest.clear();
     let hintDf = 0;
     for (let a = 0; a < group.alternatives.length; a++) {
+      if (a === skipped) continue;
       const [term, weight] = group.alternatives[a];
       const list = this.source.hintPostings!(term);
       if (!list) continue;

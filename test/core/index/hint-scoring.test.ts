@@ -142,3 +142,24 @@ describe("recall hints in Japanese", () => {
     expect(hintOf("ハイライト", "clipper/highlight.md")?.hint).toBeDefined();
   });
 });
+
+describe("hint scoring's reads", () => {
+  it("looks up no alternative the word scoring skipped (a prefix of a common word)", () => {
+    const cards: Record<string, string> = { "reference/version-history.md": VERSION_HISTORY };
+    // "configuration" in 30 cards: its prefix "confi*" adds nothing and is skipped.
+    for (let i = 0; i < 30; i++) cards[`reference/c${i}.md`] = note(`Config ${i}`, "the configuration of this part");
+    const index = indexOf(cards);
+    const asked: string[] = [];
+    const source = Object.assign(Object.create(index) as MemoryIndex, {
+      hintPostings: (term: string) => {
+        asked.push(term);
+        return index.hintPostings(term);
+      },
+    });
+    const groups = buildQuery("configuration backup", index.indexOptions, synonymPhrases(index.indexOptions));
+    expect(groups.some((g) => g.alternatives.some(([t]) => t === "confi*"))).toBe(true);
+    scoreGroups(groups, source, () => true, { hintBonus: 5 });
+    expect(asked).not.toContain("confi*");
+    expect(asked).toContain("configuration");
+  });
+});
