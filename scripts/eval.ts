@@ -41,13 +41,16 @@ interface Metrics {
   misses: string[];
 }
 
+// The user's own share of the top card; the shipped default moved to 0.55 (see the README).
+const USER_RELATIVE_TO_TOP = 0.5;
+
 /** The read path exactly as the user ran it: plain tokens, BM25 + title bonus, fixed thresholds. */
 function plainRanker(vault: string): Ranker {
   const cfg = defaultConfig();
   const index = new MemoryIndex({ ...cfg.recall.scoring, headingBonus: 0 }, PLAIN_INDEX_OPTIONS);
   for (const f of listNotes(vault, cfg)) index.upsert(parseCard(f.path, readFileSync(f.abs, "utf8"), f.mtime));
   return (prompt) =>
-    applyThresholds(scoreDocs(uniqueTerms(prompt, PLAIN_TOKENIZER), index), cfg.recall.thresholds).map((s) => index.doc(s.doc)?.path ?? "");
+    applyThresholds(scoreDocs(uniqueTerms(prompt, PLAIN_TOKENIZER), index), { ...cfg.recall.thresholds, relativeToTop: USER_RELATIVE_TO_TOP }).map((s) => index.doc(s.doc)?.path ?? "");
 }
 
 /** The shipped ranking: what `recall` prints, for a fresh session outside any project. */
@@ -102,6 +105,8 @@ const SETS: [label: string, vault: string, file: string][] = [
   ["sample vault", join(root, "sample-vault"), "sample.json"],
   ["obsidian-help/en", join(corpus, "en"), "en.json"],
   ["obsidian-help/en (held out)", join(corpus, "en"), "en-heldout.json"],
+  // Written blind after the relative threshold was set from the first held-out set's cards per prompt.
+  ["obsidian-help/en (held out, 2nd)", join(corpus, "en"), "en-heldout-2.json"],
   ["obsidian-help/zh", join(corpus, "zh"), "zh.json"],
   ["obsidian-help/zh (held out)", join(corpus, "zh"), "zh-heldout.json"],
   ["obsidian-help/zh-TW (held out)", join(corpus, "zh-TW"), "zh-TW-heldout.json"],

@@ -50,7 +50,7 @@ export interface ScoreOptions {
 }
 
 export const DEFAULT_SCORING: ScoringRules = { k1: 1.2, b: 0.75, titleBonus: 3, headingBonus: 1, hintBonus: 5 };
-export const DEFAULT_THRESHOLDS: ThresholdRules = { minScore: 15, scaleWithVault: 1, relativeToTop: 0.5, minMatchedTerms: 2, maxCards: 5 };
+export const DEFAULT_THRESHOLDS: ThresholdRules = { minScore: 15, scaleWithVault: 1, relativeToTop: 0.55, minMatchedTerms: 2, maxCards: 5 };
 
 /** BM25's inverse document frequency: rarer terms weigh more. */
 export function idfOf(df: number, docCount: number): number {

@@ -74,7 +74,7 @@ describe("applyThresholds", () => {
   it.each<[string, Scored[], Partial<typeof DEFAULT_THRESHOLDS>, number[]]>([
     ["nothing under the minimum score", [s(1, 14.9), s(2, 10)], {}, []],
     ["a card at the minimum score is kept", [s(1, 15)], {}, [1]],
-    ["cards under half the top are dropped", [s(1, 40), s(2, 20), s(3, 19.9)], {}, [1, 2]],
+    ["cards under 0.55 of the top are dropped", [s(1, 40), s(2, 22), s(3, 21.9)], {}, [1, 2]],
     ["a card must match two distinct terms", [s(1, 50, 1), s(2, 30, 2)], {}, [2]],
     ["one matched term is enough when the setting says so", [s(1, 50, 1)], { minMatchedTerms: 1 }, [1]],
     ["at most five cards", [1, 2, 3, 4, 5, 6, 7].map((d) => s(d, 30)), {}, [1, 2, 3, 4, 5]],

@@ -94,8 +94,10 @@ describe("status and links", () => {
       "a-plain.md": card({ name: "redis memory", description: "x" }, "redis maxmemory eviction"),
       "b-linked.md": card({ name: "redis memory", description: "x" }, "redis maxmemory eviction"),
     });
-    // Without the boost, a-plain would win the tie on its lower id.
-    expect(paths(recall("redis eviction policy maxmemory", index, rules(), "/v", { now: NOW })).slice(0, 2)).toEqual(["top.md", "b-linked.md"]);
+    // Without the boost, a-plain would win the tie on its lower id. Ordering only: no relative floor.
+    const r = rules();
+    r.thresholds.relativeToTop = 0;
+    expect(paths(recall("redis eviction policy maxmemory", index, r, "/v", { now: NOW })).slice(0, 2)).toEqual(["top.md", "b-linked.md"]);
   });
 
   it("never lifts a linked card past the card that links to it", () => {
