@@ -1,134 +1,112 @@
-// Builds the hook bridge (a single ESM file for Node) and the Obsidian plugin (main.js, CommonJS).
+// Builds the hook bridge (a few CommonJS files for Node), the MCP server and the Obsidian plugin.
 import esbuild from "esbuild";
-import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
-import { builtinModules, createRequire } from "node:module";
-
-const requireHere = createRequire(import.meta.url);
+import { createHash } from "node:crypto";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { builtinModules } from "node:module";
 
 const production = process.argv.includes("production");
 const watch = process.argv.includes("watch");
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
-/**
- * Loads Node built-ins with require() instead of ESM import. An ESM import of node:fs builds a
- * facade over all of fs's exports, and touching them loads the whole streams stack: about 5 ms
- * of every hook's start-up, for nothing.
- * @returns {esbuild.Plugin}
- */
-function builtinsViaRequire() {
-  const isBuiltin = (id) => builtinModules.includes(id.replace(/^node:/, ""));
-  return {
-    name: "builtins-via-require",
-    setup(build) {
-      build.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
-        if (!isBuiltin(args.path)) return undefined;
-        // The stand-in module's own require() is the real thing, resolved at run time.
-        if (args.namespace === "vm-builtin") return { path: args.path, external: true };
-        return { path: args.path, namespace: "vm-builtin" };
-      });
-      // Named exports of the built-in's plain values, read once: no getters (fs's ReadStream
-      // getter alone loads the streams stack) and no copying of every property at start-up.
-      build.onLoad({ filter: /.*/, namespace: "vm-builtin" }, (args) => {
-        const real = requireHere(args.path);
-        const names = Object.entries(Object.getOwnPropertyDescriptors(real))
-          .filter(([name, d]) => "value" in d && /^[A-Za-z_$][\w$]*$/.test(name) && name !== "default")
-          .map(([name]) => name);
-        const lines = names.map((n) => `export const ${n} = m.${n};`);
-        return { contents: `const m = require(${JSON.stringify(args.path)});\nexport default m;\n${lines.join("\n")}`, loader: "js" };
-      });
-    },
-  };
-}
+const DIST = "hook-bridge/dist";
+/** What a copy of the bridge is, in the order it is written: the entry last, so no hook runs half a copy. */
+export const BRIDGE_FILES = ["vault-memory-commands.cjs", "vault-memory-hot.cjs", "vault-memory.mjs", "vault-memory.cjs"];
 
-/**
- * Swaps hook-bridge/src/cold.ts for a loader that compiles the rest of the bridge from a string
- * on first use. A string literal costs the parser almost nothing; code costs every prompt.
- * @returns {esbuild.Plugin}
- */
-function coldCommandsAsString() {
-  return {
-    name: "cold-commands-as-string",
-    setup(build) {
-      build.onResolve({ filter: /\/cold$/ }, (args) =>
-        args.importer.includes("hook-bridge") ? { path: "cold", namespace: "vm-cold" } : undefined,
-      );
-      build.onLoad({ filter: /.*/, namespace: "vm-cold" }, async () => {
-        const cold = await esbuild.build({
-          ...shared,
-          entryPoints: ["hook-bridge/src/cli.ts"],
-          format: "cjs",
-          write: false,
-          plugins: [],
-        });
-        const source = cold.outputFiles[0].text;
-        return {
-          loader: "js",
-          contents: `
-            let loaded;
-            function load() {
-              if (!loaded) {
-                const wrapper = require("node:vm").runInThisContext(
-                  "(function (require, module, exports) {" + ${JSON.stringify(source)} + "\\n})",
-                  { filename: "vault-memory-commands.cjs" },
-                );
-                const module = { exports: {} };
-                wrapper(require, module, module.exports);
-                loaded = module.exports;
-              }
-              return loaded;
-            }
-            export function runCli(argv) { return load().runCli(argv); }
-            export function rememberSession(...args) { return load().rememberSession(...args); }
-            export function recallWithoutVault(...args) { return load().recallWithoutVault(...args); }
-            export function rememberReply(...args) { return load().rememberReply(...args); }
-          `,
-        };
-      });
-    },
-  };
-}
-
-/** Options both bridge bundles share. @type {esbuild.BuildOptions} */
+/** Options every bridge bundle shares. @type {esbuild.BuildOptions} */
 const shared = {
   bundle: true,
   platform: "node",
   target: "node20",
-  // Every byte is parsed on every prompt, so the bridge is always minified.
+  format: "cjs",
   minify: true,
   legalComments: "none",
-};
-
-/** @type {esbuild.BuildOptions} */
-const bridge = {
-  entryPoints: ["hook-bridge/vault-memory.ts"],
-  outfile: "hook-bridge/dist/vault-memory.mjs",
-  ...shared,
-  format: "esm",
-  logLevel: "info",
-  // gray-matter is CommonJS and requires Node built-ins, and ESM has no `require` of its own. The
-  // shim serves built-ins only: js-yaml probes for an optional `esprima` at load time, and letting
-  // it find one in a nearby node_modules would cost every hook milliseconds.
-  banner: {
-    js:
-      "#!/usr/bin/env node\n" +
-      "import{createRequire as __vmCR,isBuiltin as __vmIB}from'node:module';" +
-      "const __vmReq=__vmCR(import.meta.url);" +
-      "const require=(id)=>{if(!__vmIB(id))throw new Error('not bundled: '+id);return __vmReq(id)};",
-  },
-  plugins: [builtinsViaRequire(), coldCommandsAsString()],
+  write: false,
+  logLevel: "warning",
 };
 
 /**
- * The MCP server, a bundle of its own: it carries the MCP SDK, which no hook may parse. CommonJS,
- * so that the bridge's `mcp` command (compiled from a string, where import() is unavailable on
- * Node 20) can load it with require.
+ * Swaps hook-bridge/src/cold.ts for a loader that requires the commands file on first use: the
+ * prompt hook then parses none of the other commands' code.
+ * @returns {esbuild.Plugin}
+ */
+function coldCommandsOnDemand() {
+  return {
+    name: "cold-commands-on-demand",
+    setup(build) {
+      build.onResolve({ filter: /\/cold$/ }, (args) => (args.importer.includes("hook-bridge") ? { path: "cold", namespace: "vm-cold" } : undefined));
+      build.onLoad({ filter: /.*/, namespace: "vm-cold" }, () => ({
+        loader: "js",
+        contents: `
+          let loaded;
+          const load = () => (loaded ??= require(require("node:path").join(__dirname, "vault-memory-commands.cjs")));
+          export function rememberSession(...args) { return load().rememberSession(...args); }
+          export function recallWithoutVault(...args) { return load().recallWithoutVault(...args); }
+          export function rememberReply(...args) { return load().rememberReply(...args); }
+        `,
+      }));
+    },
+  };
+}
+
+/**
+ * Escapes what esbuild leaves non-ASCII (it does not escape inside regular expressions): one such
+ * character makes V8 hold the whole file as two-byte text, decoded from UTF-8 and scanned at
+ * twice the cost, on every prompt. `\uXXXX` means the same code unit in a string, a template
+ * and a regular expression; an escaped non-ASCII character (`\。`) is that character too.
+ */
+function asciiOnly(text) {
+  return text.replace(/(\\*)([^\0-\x7f])/g, (_m, slashes, c) => {
+    const kept = slashes.length % 2 === 1 ? slashes.slice(1) : slashes;
+    return kept + "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0");
+  });
+}
+
+/** The bridge's files by name, built in memory. */
+async function buildBridge() {
+  const [commands, hot] = await Promise.all([
+    esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/cli.ts"] }),
+    esbuild.build({ ...shared, entryPoints: ["hook-bridge/hot.ts"], plugins: [coldCommandsOnDemand()] }),
+  ]);
+  const hotText = asciiOnly(hot.outputFiles[0].text);
+  // Names this build, so that a code cache written for another build is never used (see code-cache.ts).
+  const build = createHash("sha256").update(hotText).digest("hex").slice(0, 16);
+  const entry = await esbuild.build({
+    ...shared,
+    entryPoints: ["hook-bridge/vault-memory.ts"],
+    define: { __VM_BUILD__: JSON.stringify(build) },
+    banner: { js: "#!/usr/bin/env node" },
+  });
+  return {
+    "vault-memory-commands.cjs": asciiOnly(commands.outputFiles[0].text),
+    "vault-memory-hot.cjs": `//vault-memory-build ${build}\n${hotText}`,
+    // Hooks installed by earlier releases run this name; it hands over to the CommonJS entry.
+    "vault-memory.mjs": '#!/usr/bin/env node\nimport { createRequire } from "node:module";\ncreateRequire(import.meta.url)("./vault-memory.cjs");\n',
+    "vault-memory.cjs": entry.outputFiles[0].text,
+  };
+}
+
+async function writeBridgeFiles() {
+  const files = await buildBridge();
+  mkdirSync(DIST, { recursive: true });
+  // The Claude Code plugin package carries the same bridge and server. They are committed, since
+  // an installed plugin is a copy of the repository and runs no build; a test checks they are current.
+  mkdirSync("claude-plugin/scripts", { recursive: true });
+  for (const name of BRIDGE_FILES) {
+    writeFileSync(`${DIST}/${name}`, files[name], { mode: 0o755 });
+    writeFileSync(`claude-plugin/scripts/${name}`, files[name], { mode: 0o755 });
+  }
+  return files;
+}
+
+/**
+ * The MCP server, a bundle of its own: it carries the MCP SDK, which no hook may parse.
  * @type {esbuild.BuildOptions}
  */
 const mcp = {
-  entryPoints: ["hook-bridge/vault-memory-mcp.ts"],
-  outfile: "hook-bridge/dist/vault-memory-mcp.cjs",
   ...shared,
-  format: "cjs",
+  write: true,
+  entryPoints: ["hook-bridge/vault-memory-mcp.ts"],
+  outfile: `${DIST}/vault-memory-mcp.cjs`,
   logLevel: "info",
   banner: { js: "#!/usr/bin/env node" },
 };
@@ -141,10 +119,10 @@ function embedBridge() {
   return {
     name: "embed-bridge",
     setup(build) {
-      build.onLoad({ filter: /src[\\/]plugin[\\/]bridge-source\.ts$/ }, () => ({
-        contents: `export const BRIDGE_SOURCE = ${JSON.stringify(readFileSync(bridge.outfile, "utf8"))};`,
-        loader: "js",
-      }));
+      build.onLoad({ filter: /src[\\/]plugin[\\/]bridge-source\.ts$/ }, () => {
+        const files = Object.fromEntries(BRIDGE_FILES.map((name) => [name, readFileSync(`${DIST}/${name}`, "utf8")]));
+        return { contents: `export const BRIDGE_FILES = ${JSON.stringify(files)};`, loader: "js" };
+      });
     },
   };
 }
@@ -166,15 +144,13 @@ const plugin = {
   plugins: [embedBridge()],
 };
 
+await Promise.all([writeBridgeFiles(), esbuild.build(mcp)]);
+copyFileSync(mcp.outfile, "claude-plugin/scripts/vault-memory-mcp.cjs");
 if (watch) {
-  const contexts = await Promise.all([esbuild.context(bridge), esbuild.context(mcp), esbuild.context(plugin)]);
+  // The bridge is rebuilt with the plugin, so main.js always carries the bridge of the same source.
+  const rebuildBridge = { name: "rebuild-bridge", setup: (b) => b.onStart(() => writeBridgeFiles().then(() => undefined)) };
+  const contexts = await Promise.all([esbuild.context(mcp), esbuild.context({ ...plugin, plugins: [rebuildBridge, embedBridge()] })]);
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
-  await Promise.all([esbuild.build(bridge), esbuild.build(mcp)]);
-  // The Claude Code plugin package carries the same bridge and server. They are committed, since
-  // an installed plugin is a copy of the repository and runs no build; a test checks they are current.
-  mkdirSync("claude-plugin/scripts", { recursive: true });
-  copyFileSync(bridge.outfile, "claude-plugin/scripts/vault-memory.mjs");
-  copyFileSync(mcp.outfile, "claude-plugin/scripts/vault-memory-mcp.cjs");
   await esbuild.build(plugin);
 }

@@ -1,14 +1,31 @@
-/** The hook bridge: the small Node program Claude Code's hooks and cron jobs run. */
+/**
+ * The hook bridge: the small Node program Claude Code's hooks and cron jobs run.
+ *
+ * A CommonJS entry of a few lines: an ES module entry costs Node's module loader on every start,
+ * and a bundle holding every command costs parsing all of it. The prompt hook loads only recall
+ * (`vault-memory-hot.cjs`, through V8's code cache); other commands load the rest.
+ */
 
 import { writeSync } from "node:fs";
-import { parseArgs } from "./src/args";
-import { recallCommand } from "./src/commands/recall";
-import { recallWithoutVault, rememberReply, rememberSession, runCli } from "./src/cold";
+import { join } from "node:path";
+import { requireCached } from "./src/code-cache";
+
+declare const __VM_BUILD__: string;
+
+interface Hot {
+  recall: (argv: readonly string[], scored: () => void) => number;
+}
+interface Commands {
+  runCli(argv: readonly string[]): Promise<number>;
+}
 
 function main(argv: string[]): Promise<number> {
-  // The prompt hook skips the dispatcher so that nothing but recall is loaded on every prompt.
-  if (argv[0] === "recall") return Promise.resolve(recallCommand(parseArgs(argv), { recallWithoutVault, rememberReply, rememberSession }));
-  return runCli(argv);
+  if (argv[0] === "recall") {
+    const hot = requireCached<Hot>(join(__dirname, "vault-memory-hot.cjs"), __VM_BUILD__);
+    return Promise.resolve(hot.exports.recall(argv, hot.complete));
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for the commands that need it
+  return (require(join(__dirname, "vault-memory-commands.cjs")) as Commands).runCli(argv);
 }
 
 main(process.argv.slice(2)).then(

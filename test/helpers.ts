@@ -10,7 +10,7 @@ import { sealHeader } from "../src/core/snapshot/write";
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const SAMPLE_VAULT = join(ROOT, "sample-vault");
 export const CORPUS = resolve(ROOT, "..", "shared", "corpora", "obsidian-help");
-export const BRIDGE = join(ROOT, "hook-bridge", "dist", "vault-memory.mjs");
+export const BRIDGE = join(ROOT, "hook-bridge", "dist", "vault-memory.cjs");
 /** Obsidian's help vaults beside the repository; a clone without them runs everything else. */
 export const HAS_CORPUS = existsSync(CORPUS);
 export const NO_CORPUS = `skipped: ${CORPUS} is missing (the shared corpus of real vaults)`;

@@ -5,9 +5,9 @@ import { spawnSync } from "node:child_process";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { resolveBinary } from "../core/digest/llm";
-import type { Platform } from "../core/install/hook-commands";
+import { BRIDGE_FILE, type Platform } from "../core/install/hook-commands";
 import { applyChange, planConnect, writeBridge } from "../core/install/install";
-import { BRIDGE_SOURCE } from "./bridge-source";
+import { BRIDGE_FILES } from "./bridge-source";
 
 export interface ConnectContext {
   vaultPath: string;
@@ -43,7 +43,7 @@ export class ConnectModal extends Modal {
       contentEl.createEl("p", { text: "Node.js was not found on your login shell's path. Install Node.js 20 or newer, then try again." });
       return;
     }
-    const bridge = join(this.ctx.pluginDir, "vault-memory.mjs");
+    const bridge = join(this.ctx.pluginDir, BRIDGE_FILE);
     let plan: ReturnType<typeof planConnect>;
     try {
       plan = planConnect({ settingsPath: claudeSettingsPath(this.ctx), vault: this.ctx.vaultPath, bridge, node, platform: process.platform as Platform }, this.mode);
@@ -61,7 +61,7 @@ export class ConnectModal extends Modal {
           .setCta()
           .onClick(() => {
             try {
-              if (this.mode === "install") writeBridge(this.ctx.pluginDir, BRIDGE_SOURCE);
+              if (this.mode === "install") writeBridge(this.ctx.pluginDir, BRIDGE_FILES);
               const backup = applyChange(plan.change);
               new Notice(`${this.mode === "install" ? "Connected" : "Disconnected"} Claude Code${backup ? `; backup at ${backup}` : ""}.`);
             } catch (err) {
@@ -90,7 +90,7 @@ export interface ConnectionCheck {
 export function checkConnection(ctx: ConnectContext, prompt: string): ConnectionCheck {
   const node = nodePath();
   if (!node) return { ok: false, ms: 0, output: "", error: "Node.js was not found on your login shell's path." };
-  const bridge = join(ctx.pluginDir, "vault-memory.mjs");
+  const bridge = join(ctx.pluginDir, BRIDGE_FILE);
   const payload = JSON.stringify({ session_id: `check-${Date.now()}`, transcript_path: "", cwd: ctx.vaultPath, hook_event_name: "UserPromptSubmit", prompt });
   const started = Date.now();
   const r = spawnSync(node, [bridge, "recall", "--vault", ctx.vaultPath], { input: payload, encoding: "utf8", timeout: 10_000 });

@@ -1,21 +1,26 @@
 /** The Claude Code plugin package: what an install copies must be the current build, and pass the CLI's own validation. */
 
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../helpers";
+import { BRIDGE_FILE, BRIDGE_FILES } from "../../src/core/install/hook-commands";
 import { CLAUDE, claudeAvailable } from "../e2e/claude-driver";
 
 const PLUGIN = join(ROOT, "claude-plugin");
 const inGit = spawnSync("git", ["-C", ROOT, "rev-parse", "HEAD"]).status === 0;
 
 describe("the plugin package", () => {
-  it.each([
-    ["vault-memory.mjs", "hook-bridge/dist/vault-memory.mjs"],
-    ["vault-memory-mcp.cjs", "hook-bridge/dist/vault-memory-mcp.cjs"],
-  ])("carries the bridge's build as scripts/%s", (name, built) => {
-    expect(readFileSync(join(PLUGIN, "scripts", name)).equals(readFileSync(join(ROOT, built)))).toBe(true);
+  it.each([...BRIDGE_FILES, "vault-memory-mcp.cjs"])("carries the bridge's build as scripts/%s", (name) => {
+    expect(readFileSync(join(PLUGIN, "scripts", name)).equals(readFileSync(join(ROOT, "hook-bridge", "dist", name)))).toBe(true);
+  });
+
+  it("is built as the files a bridge copy is made of, and its hooks run the entry", () => {
+    const built = readdirSync(join(ROOT, "hook-bridge", "dist")).filter((f) => !f.startsWith("."));
+    expect(built.sort()).toEqual([...BRIDGE_FILES, "vault-memory-mcp.cjs"].sort());
+    const hooks = readFileSync(join(PLUGIN, "hooks", "hooks.json"), "utf8");
+    expect(hooks.match(/scripts\/[\w.-]+/g)).toEqual(Array(3).fill(`scripts/${BRIDGE_FILE}`));
   });
 
   // An installed plugin is a copy of the repository and runs no build, so what is committed is what
@@ -24,7 +29,7 @@ describe("the plugin package", () => {
     const r = spawnSync("git", ["-C", ROOT, "diff", "--stat", "--", "claude-plugin/scripts"], { encoding: "utf8" });
     expect(r.stdout, "claude-plugin/scripts differs from the build: run `npm run build` and commit claude-plugin/scripts").toBe("");
     const tracked = spawnSync("git", ["-C", ROOT, "ls-files", "claude-plugin/scripts"], { encoding: "utf8" }).stdout.trim().split("\n");
-    expect(tracked.sort()).toEqual(["claude-plugin/scripts/vault-memory-mcp.cjs", "claude-plugin/scripts/vault-memory.mjs"]);
+    expect(tracked.sort()).toEqual([...BRIDGE_FILES, "vault-memory-mcp.cjs"].map((f) => `claude-plugin/scripts/${f}`).sort());
   });
 
   it("asks for the vault at install, and hooks read it from their environment", () => {

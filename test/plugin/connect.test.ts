@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { BRIDGE_FILES } from "../../src/core/install/hook-commands";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkConnection, ConnectModal } from "../../src/plugin/connect";
 import { App } from "../fakes/obsidian";
-import { copyVault, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
+import { copyVault, ROOT, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
 
 describe("Connect Claude Code", () => {
   it("shows the change, writes the embedded bridge and the hooks on confirm, and the connection check answers", () => {
@@ -19,7 +20,7 @@ describe("Connect Claude Code", () => {
     expect(modal.contentEl.querySelector("pre")?.textContent).toMatch(/\+ .*"UserPromptSubmit"/);
     expect(readFileSync(settingsPath, "utf8")).toBe('{\n  "model": "sonnet"\n}\n');
     [...modal.contentEl.querySelectorAll("button")].find((b) => b.textContent === "Connect")!.click();
-    expect(existsSync(join(pluginDir, "vault-memory.mjs"))).toBe(true);
+    for (const name of BRIDGE_FILES) expect(readFileSync(join(pluginDir, name), "utf8")).toBe(readFileSync(join(ROOT, "hook-bridge", "dist", name), "utf8"));
     const settings = JSON.parse(readFileSync(settingsPath, "utf8")) as { model: string; hooks: Record<string, unknown[]> };
     expect(settings.model).toBe("sonnet");
     expect(Object.keys(settings.hooks)).toEqual(["UserPromptSubmit", "Stop", "SessionStart"]);

@@ -1,11 +1,11 @@
 /** `install` and `uninstall`: connect the bridge to Claude Code's settings, showing the change first. */
 
-import { readFileSync, writeSync } from "node:fs";
+import { writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { stringFlag, type Args } from "../args";
 import { vaultFlag } from "../vault";
-import { applyChange, bridgeHome, bridgeIsCurrent, planConnect, writeBridge } from "../../../src/core/install/install";
+import { applyChange, bridgeHome, bridgeIsCurrent, planConnect, readBridge, writeBridge } from "../../../src/core/install/install";
 import { resolveBinary } from "../../../src/core/digest/llm";
 import { BRIDGE_FILE, type Platform } from "../../../src/core/install/hook-commands";
 
@@ -19,8 +19,8 @@ export function installCommand(args: Args, mode: "install" | "uninstall"): numbe
   // Planned first, so a settings file that would be refused leaves no bridge copy behind either.
   const { change, description } = planConnect({ settingsPath, vault, bridge, node, platform }, mode);
   // The running bridge copies itself to a stable place: a clone or an npm cache may move.
-  const source = mode === "install" ? readFileSync(selfPath(), "utf8") : undefined;
-  const copy = source !== undefined && !bridgeIsCurrent(bridge, source);
+  const source = mode === "install" ? readBridge(selfPath()) : undefined;
+  const copy = source !== undefined && !bridgeIsCurrent(home, source);
   writeSync(1, description);
   if (!change.changed && !copy) return 0;
   if (!args.flags.has("yes") || args.flags.has("dry-run")) {
@@ -37,6 +37,6 @@ export function installCommand(args: Args, mode: "install" | "uninstall"): numbe
 
 function selfPath(): string {
   const self = process.argv[1];
-  if (!self) throw new Error("cannot tell where this bridge file is; run it as `node <path>/vault-memory.mjs install`");
+  if (!self) throw new Error("cannot tell where this bridge file is; run it as `node <path>/vault-memory.cjs install`");
   return self;
 }

@@ -29,6 +29,8 @@ export interface RecallDeps {
   recallWithoutVault: (found: Exclude<VaultLookup, { vault: string }>, remember: RegExp) => number;
   rememberReply: (recallText: string, outcome: string) => string;
   rememberSession: (vault: string, sessionId: string, transcriptPath: string, cwd: string) => string;
+  /** Told once a prompt has been scored against a snapshot: the run took the common path. */
+  scored?: () => void;
 }
 
 export function recallCommand(args: Args, deps: RecallDeps): number {
@@ -58,6 +60,7 @@ export function recallCommand(args: Args, deps: RecallDeps): number {
     try {
       const ctx = { project: resolveProject(payload.cwd), seen, deadline };
       result = recall(payload.prompt, reader, withOverrides(reader.header.rules, args), vault, ctx);
+      deps.scored?.();
     } finally {
       reader.close();
     }

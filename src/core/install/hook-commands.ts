@@ -15,8 +15,16 @@ export const OUR_HOOKS: readonly HookSpec[] = [
   { event: "SessionStart", command: "remind", timeout: 10, matcher: "startup|resume" },
 ];
 
-/** Marks our entries, so uninstall removes exactly them and install finds its old ones. */
-export const BRIDGE_FILE = "vault-memory.mjs";
+/** The bridge's entry, which hooks run. */
+export const BRIDGE_FILE = "vault-memory.cjs";
+/**
+ * Every file of a bridge copy, in the order they are written: the entry last, so no hook runs a
+ * copy that is half there. `vault-memory.mjs` is the entry of earlier releases, kept for hooks
+ * installed by them. The build writes the same list (esbuild.config.mjs); a test holds them together.
+ */
+export const BRIDGE_FILES = ["vault-memory-commands.cjs", "vault-memory-hot.cjs", "vault-memory.mjs", BRIDGE_FILE] as const;
+// Marks our entries, so uninstall removes exactly them and install finds its old ones, under either entry name.
+const OUR_ENTRY = /vault-memory\.[cm]js/;
 
 /**
  * A shell-form command line. Claude Code runs these through `sh -c`, and on Windows through Git
@@ -29,5 +37,5 @@ export function hookCommand(platform: Platform, node: string, bridge: string, su
 
 /** Whether a settings hook entry is ours: it runs our bridge file. */
 export function isOurCommand(command: unknown): boolean {
-  return typeof command === "string" && command.includes(BRIDGE_FILE) && /\s(recall|queue|remind)\s+--vault\s/.test(command);
+  return typeof command === "string" && OUR_ENTRY.test(command) && /\s(recall|queue|remind)\s+--vault\s/.test(command);
 }

@@ -1,10 +1,10 @@
 /** Installs the bridge where it stays put and connects it to Claude Code; uninstall undoes exactly that. */
 
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../io/atomic";
 import { vaultFiles } from "../paths";
-import { BRIDGE_FILE, type Platform } from "./hook-commands";
+import { BRIDGE_FILE, BRIDGE_FILES, type Platform } from "./hook-commands";
 import { applyChange, describeChange, planChange, type SettingsChange } from "./settings-file";
 
 /** Where the bridge lives: the plugin's folder when Obsidian installed it, else the hidden folder. */
@@ -13,17 +13,36 @@ export function bridgeHome(vault: string, configDir = ".obsidian"): string {
   return existsSync(pluginDir) ? pluginDir : vaultFiles.bin(vault);
 }
 
-/** Whether the bridge at `path` is already `source`, so install can say whether it would copy it. */
-export function bridgeIsCurrent(path: string, source: string): boolean {
-  return existsSync(path) && readFileSync(path, "utf8") === source;
+/** A bridge copy: the text of each of BRIDGE_FILES. */
+export type BridgeFiles = Readonly<Record<string, string>>;
+
+/** The bridge beside `entry` (a running bridge's own files, say); throws if one is missing. */
+export function readBridge(entry: string): BridgeFiles {
+  const dir = dirname(entry);
+  return Object.fromEntries(BRIDGE_FILES.map((name) => [name, readFileSync(join(dir, name), "utf8")]));
 }
 
-/** Writes the bridge's source to `dir`, only when it differs, so hooks never run a half-written file. */
-export function writeBridge(dir: string, source: string): string {
+/** Whether the bridge in `dir` is already `files`, so install can say whether it would copy it. */
+export function bridgeIsCurrent(dir: string, files: BridgeFiles): boolean {
+  return BRIDGE_FILES.every((name) => {
+    const path = join(dir, name);
+    return existsSync(path) && readFileSync(path, "utf8") === files[name];
+  });
+}
+
+/**
+ * Writes the bridge's files to `dir`, each only when it differs and each atomically, the entry
+ * last, so hooks never run a half-written file. Returns the entry's path.
+ */
+export function writeBridge(dir: string, files: BridgeFiles): string {
   mkdirSync(dir, { recursive: true });
-  const path = join(dir, BRIDGE_FILE);
-  if (!bridgeIsCurrent(path, source)) writeFileAtomic(path, source);
-  return path;
+  for (const name of BRIDGE_FILES) {
+    const text = files[name];
+    if (typeof text !== "string" || text === "") throw new Error(`the bridge's ${name} is missing from this build`);
+    const path = join(dir, name);
+    if (!existsSync(path) || readFileSync(path, "utf8") !== text) writeFileAtomic(path, text);
+  }
+  return join(dir, BRIDGE_FILE);
 }
 
 export interface ConnectOptions {

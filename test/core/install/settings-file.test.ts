@@ -138,9 +138,9 @@ describe("install from the bridge", () => {
     const r = runBridge(["install", "--vault", vault, "--settings", settings, "--yes"]);
     expect(r.stdout).toMatch(/Connected: .*backup: /);
     const cmd = (JSON.parse(readFileSync(settings, "utf8")) as { hooks: { UserPromptSubmit: { hooks: { command: string }[] }[] } }).hooks.UserPromptSubmit[0].hooks[0].command;
-    expect(cmd).toContain(join(vault, ".vault-memory", "bin", "vault-memory.mjs"));
+    expect(cmd).toContain(join(vault, ".vault-memory", "bin", "vault-memory.cjs"));
     // The copy is the hook now: run it as Claude Code would.
-    const copy = join(vault, ".vault-memory", "bin", "vault-memory.mjs");
+    const copy = join(vault, ".vault-memory", "bin", "vault-memory.cjs");
     const hook = spawnSync(process.execPath, [copy, "recall", "--vault", vault], { input: JSON.stringify({ prompt: "为什么排程跑不起来", session_id: "copy" }), encoding: "utf8" });
     expect(hook.stdout).toContain("launchd-cron-path.md");
     expect(runBridge(["install", "--vault", vault, "--settings", settings, "--yes"]).stdout).toContain("already up to date");
@@ -155,7 +155,7 @@ describe("install from the bridge", () => {
     const r = runBridge(["install", "--vault", vault, "--settings", settings]);
     expect(r.status).toBe(0);
     expect(existsSync(join(vault, ".vault-memory", "bin"))).toBe(false);
-    expect(r.stdout).toContain(`Would copy the bridge to ${join(vault, ".vault-memory", "bin", "vault-memory.mjs")}`);
+    expect(r.stdout).toContain(`Would copy the bridge to ${join(vault, ".vault-memory", "bin", "vault-memory.cjs")}`);
     expect(r.stdout).toContain("Nothing was written");
     expect(readdirSync(join(settings, ".."))).toEqual(["settings.json"]);
     expect(readFileSync(settings, "utf8")).toBe("{}\n");
@@ -185,7 +185,7 @@ describe("install from the bridge", () => {
     expect(r.status).toBe(0);
     const backup = /backup: (.*)\)/.exec(r.stdout)![1];
     expect(lstatSync(settings).isSymbolicLink()).toBe(true);
-    expect(readFileSync(real, "utf8")).toContain("vault-memory.mjs");
+    expect(readFileSync(real, "utf8")).toContain("vault-memory.cjs");
     expect(statSync(real).mode & 0o777).toBe(0o600);
     expect(statSync(backup).mode & 0o777).toBe(0o600);
   });
