@@ -40,6 +40,8 @@ export class SnapshotReader implements PostingSource {
   private readonly segmentsStart: number;
   private readonly shardCache = new Map<number, ShardSegment>();
   private readonly chunkCache = new Map<number, DocChunkSegment>();
+  /** Bytes of the file read so far, header included: what one recall costs in reads. */
+  bytesRead = 0;
 
   private constructor(fd: number, header: SnapshotHeader, headerBytes: number) {
     this.fd = fd;
@@ -64,7 +66,9 @@ export class SnapshotReader implements PostingSource {
       if (size < headerBytes + 1 + header.bodyBytes) {
         throw new SnapshotError("partial", `snapshot is cut short: ${size} of ${headerBytes + 1 + header.bodyBytes} bytes`);
       }
-      return new SnapshotReader(fd, header, headerBytes);
+      const reader = new SnapshotReader(fd, header, headerBytes);
+      reader.bytesRead = headerBytes + 1;
+      return reader;
     } catch (err) {
       closeSync(fd);
       throw err;
@@ -132,6 +136,7 @@ export class SnapshotReader implements PostingSource {
     }
     const buf = Buffer.allocUnsafe(length);
     readExactly(this.fd, buf, this.segmentsStart + offset);
+    this.bytesRead += RECORD_WIDTH + length;
     // Only the segments a recall reads are hashed, a few hundred KB at most, so the check costs
     // little; without it one flipped byte in a path printed a card that does not exist.
     if (fnv1aWords(buf) !== parseInt(text.slice(18, 26), 16)) {
