@@ -7,7 +7,7 @@ import { MemoryIndex } from "../core/index/memory-index";
 import type { PostingSource } from "../core/index/postings";
 import { vaultFiles } from "../core/paths";
 import { recall, type Recall } from "../core/recall/recall";
-import { writeSnapshotSliced } from "../core/snapshot/write";
+import { SnapshotWriter } from "../core/snapshot/write";
 import { yieldToUi } from "./yield-to-ui";
 
 export interface IndexProgress {
@@ -15,11 +15,10 @@ export interface IndexProgress {
   total: number;
 }
 
-// Edits arrive with every autosave. Writing the snapshot costs about 0.2 ms per card of Obsidian's
-// main thread (in slices), so larger vaults wait for a longer quiet spell before writing: a few
-// seconds of staleness costs recall nothing, and each write is work the person's machine does.
-const MIN_UPDATE_DELAY_MS = 1000;
-const UPDATE_DELAY_MS_PER_CARD = 1;
+// Edits arrive with every autosave: a second's quiet spell gathers a burst of them into one write.
+// A write after edits is an overlay of the cards changed (see SnapshotWriter), whatever the
+// vault's size, so the hook sees an edit within about this long.
+const UPDATE_DELAY_MS = 1000;
 // Let Obsidian paint between batches so a large first build does not freeze the window.
 const BATCH = 200;
 // The snapshot is written in slices this long, with a pause between them: serialising a vault of
@@ -28,6 +27,7 @@ const WRITE_SLICE_MS = 12;
 
 export class IndexService {
   private index: MemoryIndex;
+  private readonly writer: SnapshotWriter;
   private readonly changed = new Set<string>();
   private readonly removed = new Set<string>();
   private ready = false;
@@ -47,6 +47,7 @@ export class IndexService {
     private readonly onError: (message: string) => void = () => {},
   ) {
     this.index = new MemoryIndex(config().recall.scoring, indexOptionsOf(config().index, undefined));
+    this.writer = new SnapshotWriter(vaultFiles.snapshot(vaultPath));
   }
 
   /** The live index, for suggestions scored as recall scores: replaced whole by a rebuild, so read it each time. */
@@ -112,18 +113,14 @@ export class IndexService {
     onProgress?.({ done: files.length, total: files.length });
     this.index = index;
     this.ready = true;
-    // The quiet spell depends on the vault's size, which may have changed.
-    this.flushTimer?.cancel();
-    this.flushTimer = null;
-    await this.writeSnapshot();
+    await this.writeSnapshot(true);
     if (this.changed.size > 0 || this.removed.size > 0 || this.pendingRebuild) this.flushSoon();
   }
 
   /** Schedules a flush once edits have been quiet for a while; repeated calls push it back. */
   flushSoon(): void {
     if (!this.flushTimer) {
-      const delay = Math.max(MIN_UPDATE_DELAY_MS, this.index.docCount * UPDATE_DELAY_MS_PER_CARD);
-      this.flushTimer = debounce(() => void this.flush().catch((err: unknown) => this.onError(String(err))), delay, true);
+      this.flushTimer = debounce(() => void this.flush().catch((err: unknown) => this.onError(String(err))), UPDATE_DELAY_MS, true);
     }
     this.flushTimer();
   }
@@ -168,13 +165,17 @@ export class IndexService {
     const changed = [...this.changed];
     this.removed.clear();
     this.changed.clear();
-    for (const path of removed) this.index.remove(path);
+    for (const path of removed) {
+      this.index.remove(path);
+      this.writer.changed(path);
+    }
     for (const path of changed) {
       const file = this.app.vault.getAbstractFileByPath(path);
       if (file instanceof TFile && isCard(file.path, cfg)) await this.add(this.index, file);
       else this.index.remove(path);
+      this.writer.changed(path);
     }
-    await this.writeSnapshot();
+    await this.writeSnapshot(false);
   }
 
   /** A card's description, to use as a test prompt that should find something. */
@@ -196,9 +197,11 @@ export class IndexService {
     }
   }
 
-  private async writeSnapshot(): Promise<void> {
+  private async writeSnapshot(full: boolean): Promise<void> {
     try {
-      await writeSnapshotSliced(vaultFiles.snapshot(this.vaultPath), this.index, this.config().recall, () => this.pause(), WRITE_SLICE_MS);
+      const pause = (): Promise<void> => this.pause();
+      const rules = this.config().recall;
+      await (full ? this.writer.writeFull(this.index, rules, pause, WRITE_SLICE_MS) : this.writer.write(this.index, rules, pause, WRITE_SLICE_MS));
     } catch (err) {
       this.onError(`could not write the snapshot: ${err instanceof Error ? err.message : String(err)}`);
     }

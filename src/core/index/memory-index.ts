@@ -7,7 +7,7 @@ import { isRetired } from "../card/schema";
 import { continuesKatakanaWord, tokenize } from "../text/tokenizer";
 import { DEFAULT_INDEX_OPTIONS, findSynonyms, prefixTerm, synonymPhrases, synonymTerm, type IndexOptions } from "./index-options";
 import type { FlatPostings, PostingSource } from "./postings";
-import { DEFAULT_SCORING, idfOf, impactOf, type ScoringRules } from "./scorer";
+import { DEFAULT_SCORING, idfOf, impactOf, lengthFactorOf, type ScoringRules } from "./scorer";
 
 export interface IndexedDoc {
   id: number;
@@ -172,6 +172,10 @@ export class MemoryIndex implements PostingSource {
     return this.byPath.has(path);
   }
 
+  docByPath(path: string): IndexedDoc | undefined {
+    return this.byPath.get(path);
+  }
+
   docs(): IterableIterator<IndexedDoc> {
     return this.byPath.values();
   }
@@ -213,8 +217,21 @@ export class MemoryIndex implements PostingSource {
 
   /** BM25's length normalisation for `doc` under the current average length. */
   lengthFactor(doc: IndexedDoc): number {
-    const avg = this.avgLength;
-    return this.rules.k1 * (1 - this.rules.b + (this.rules.b * doc.length) / (avg > 0 ? avg : 1));
+    return lengthFactorOf(doc.length, this.avgLength, this.rules);
+  }
+
+  /** What `term` adds to the score of the doc with live id `id` (see impactOf), if it has the term. */
+  impact(term: string, id: number): number | undefined {
+    const postings = this.terms.get(term);
+    const packed = postings?.get(id);
+    const doc = this.byId.get(id);
+    if (packed === undefined || !doc) return undefined;
+    return impactOf(packed, idfOf(postings!.size, this.docCount), this.lengthFactor(doc), this.rules);
+  }
+
+  /** Which of the doc's hints hold `term`, as a bitmask, if any does. */
+  hintMask(term: string, id: number): number | undefined {
+    return this.hintTerms.get(term)?.get(id);
   }
 
   /** Ids a wikilink target, written in the note at `from`, resolves to. */

@@ -73,6 +73,11 @@ export function impactOf(packed: number, idf: number, lengthFactor: number, rule
   return Math.round(idf * (bm25 + title) * IMPACT_SCALE);
 }
 
+/** k1 * (1 - b + b * length / avgLength): BM25's length normalisation, for impactOf. */
+export function lengthFactorOf(length: number, avgLength: number, rules: Pick<ScoringRules, "k1" | "b">): number {
+  return rules.k1 * (1 - rules.b + (rules.b * length) / (avgLength > 0 ? avgLength : 1));
+}
+
 /** One word of the prompt, and the index terms that can stand for it, each with a weight. */
 export interface QueryGroup {
   term: string;

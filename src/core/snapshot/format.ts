@@ -4,7 +4,13 @@
  * Line 1: header JSON. Line 2: a table of fixed-width records, one per segment, so a reader can
  * seek to the record it needs without parsing the rest. Then one JSON segment per line: first
  * the term shards, then the doc chunks. A recall reads the header, the records and shards of the
- * query's terms, and the chunks of the few cards it prints: its cost does not grow with the vault.
+ * query's terms, and the chunks of the few cards it prints.
+ *
+ * Postings hold each card's score for the term, IDF and length normalisation included, so that a
+ * recall only adds numbers up. An edit changes those of the edited card only, as far as ranking
+ * goes: the plugin writes the cards changed since the snapshot to an overlay beside it (see
+ * overlayPathOf), scored with the vault's counts at that time, instead of rewriting the whole
+ * file. The few hundredths that IDF drifts meanwhile are gone at the next full write.
  */
 
 import type { IndexOptions } from "../index/index-options";
@@ -12,7 +18,8 @@ import type { RecallRules } from "../recall/rules";
 
 export const SNAPSHOT_FORMAT = "vault-memory-snapshot";
 // 2: the header carries its own checksum (headerSum), and recall checks every segment it reads.
-export const SNAPSHOT_VERSION = 2;
+// 3: an overlay file beside the snapshot can carry the latest edits.
+export const SNAPSHOT_VERSION = 3;
 /** How the header line ends: `,"headerSum":"xxxxxxxx"}`, the FNV-1a of the line without it. */
 export const HEADER_SUM_KEY = ',"headerSum":"';
 /** offset (10 hex) + length (8 hex) + FNV-1a (8 hex). */
@@ -38,6 +45,28 @@ export interface SnapshotHeader {
   createdAt: string;
   rules: RecallRules;
   index: IndexOptions;
+  /** Present in an overlay only: what it changes in its base snapshot. */
+  overlay?: OverlayInfo;
+}
+
+/**
+ * An overlay's changes to its base. Its cards are numbered from the base's card count up; a card
+ * edited since the base is in `removed` under its base id and in the overlay under a new one.
+ */
+export interface OverlayInfo {
+  /** The base's headerSum: an overlay for any other snapshot is ignored. */
+  base: string;
+  /** Base ids of cards edited or deleted since the base. */
+  removed: number[];
+  /** Base id → overlay id of each edited card, so links to it from unchanged cards still resolve. */
+  moved: [number, number][];
+  /** Cards in base and overlay together, edited ones once. */
+  cards: number;
+}
+
+/** Where the overlay of the snapshot at `snapshotPath` lives. */
+export function overlayPathOf(snapshotPath: string): string {
+  return snapshotPath.replace(/(\.jsonl)?$/, "-overlay.jsonl");
 }
 
 /** Shard segment: term → flat postings (see FlatPostings). */

@@ -2,7 +2,7 @@
 
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { IndexOptions } from "../index/index-options";
-import { HINT_MARK, type DocInfo, type FlatPostings, type PostingSource } from "../index/postings";
+import { HINT_MARK, POSTING_WIDTH, type DocInfo, type FlatPostings, type PostingSource } from "../index/postings";
 import { TOKENIZER_VERSION } from "../text/tokenizer";
 import { fnv1aString, fnv1aWords } from "../io/hash";
 import {
@@ -10,10 +10,13 @@ import {
   DOCS_PER_CHUNK,
   HEADER_SUM_KEY,
   MAX_HEADER_BYTES,
+  overlayPathOf,
   RECORD_WIDTH,
   SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION,
   type DocChunkSegment,
+  type DocRow,
+  type OverlayInfo,
   type ShardSegment,
   type SnapshotHeader,
 } from "./format";
@@ -33,31 +36,32 @@ export class SnapshotError extends Error {
   }
 }
 
-export class SnapshotReader implements PostingSource {
-  readonly header: SnapshotHeader;
-  private readonly fd: number;
+/** One file of a snapshot (the base, or its overlay): its header, and its segments read on demand, each checked. */
+class SegmentFile {
   private readonly tableStart: number;
   private readonly segmentsStart: number;
   private readonly shardCache = new Map<number, ShardSegment>();
   private readonly chunkCache = new Map<number, DocChunkSegment>();
-  /** Bytes of the file read so far, header included: what one recall costs in reads. */
-  bytesRead = 0;
+  bytesRead: number;
 
-  private constructor(fd: number, header: SnapshotHeader, headerBytes: number) {
-    this.fd = fd;
-    this.header = header;
+  constructor(
+    private readonly fd: number,
+    readonly header: SnapshotHeader,
+    headerBytes: number,
+  ) {
     this.tableStart = headerBytes + 1;
-    const segmentCount = header.shards + header.docChunks;
-    this.segmentsStart = this.tableStart + segmentCount * RECORD_WIDTH + 1;
+    this.segmentsStart = this.tableStart + (header.shards + header.docChunks) * RECORD_WIDTH + 1;
+    this.bytesRead = headerBytes + 1;
   }
 
-  /** Opens and validates the header and size; throws SnapshotError. Call close() when done. */
-  static open(path: string): SnapshotReader {
+  /** Opens and validates the header and size; throws SnapshotError. */
+  static open(path: string, missing: "throw" | "none" = "throw"): SegmentFile | undefined {
     let fd: number;
     try {
       fd = openSync(path, "r");
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" && missing === "none") return undefined;
       throw new SnapshotError(code === "ENOENT" ? "missing" : "unreadable", `cannot open snapshot ${path}: ${code ?? String(err)}`);
     }
     try {
@@ -66,37 +70,15 @@ export class SnapshotReader implements PostingSource {
       if (size < headerBytes + 1 + header.bodyBytes) {
         throw new SnapshotError("partial", `snapshot is cut short: ${size} of ${headerBytes + 1 + header.bodyBytes} bytes`);
       }
-      const reader = new SnapshotReader(fd, header, headerBytes);
-      reader.bytesRead = headerBytes + 1;
-      return reader;
+      return new SegmentFile(fd, header, headerBytes);
     } catch (err) {
       closeSync(fd);
       throw err;
     }
   }
 
-  get indexOptions(): IndexOptions {
-    return this.header.index;
-  }
-
-  get docCount(): number {
-    return this.header.cards;
-  }
-
-  get idLimit(): number {
-    return this.header.cards;
-  }
-
-  postings(term: string): FlatPostings | undefined {
-    return this.lookup(term, term);
-  }
-
-  hintPostings(term: string): FlatPostings | undefined {
-    return this.lookup(term, HINT_MARK + term);
-  }
-
   /** `key` in the shard of `term`: a term's hint postings share its shard, so scoring hints reads no more segments. */
-  private lookup(term: string, key: string): FlatPostings | undefined {
+  lookup(term: string, key: string): FlatPostings | undefined {
     const shard = fnv1aString(term) % this.header.shards;
     let seg = this.shardCache.get(shard);
     if (!seg) {
@@ -106,19 +88,16 @@ export class SnapshotReader implements PostingSource {
     return Object.hasOwn(seg, key) ? seg[key] : undefined;
   }
 
-  doc(id: number): DocInfo | undefined {
-    if (!Number.isInteger(id) || id < 0 || id >= this.header.cards) return undefined;
-    const chunk = Math.floor(id / DOCS_PER_CHUNK);
+  /** The row of this file's `index`-th card. */
+  row(index: number): DocRow | undefined {
+    if (!Number.isInteger(index) || index < 0 || index >= this.header.cards) return undefined;
+    const chunk = Math.floor(index / DOCS_PER_CHUNK);
     let seg = this.chunkCache.get(chunk);
     if (!seg) {
       seg = this.readSegment(this.header.shards + chunk) as DocChunkSegment;
       this.chunkCache.set(chunk, seg);
     }
-    const row = seg[id - chunk * DOCS_PER_CHUNK];
-    if (!row) return undefined;
-    const info: DocInfo = { path: row[0], description: row[1], type: row[2], updated: row[3] * DAY_MS, project: row[4], links: row[5] };
-    if (row.length > 6) info.hintSizes = row[6];
-    return info;
+    return seg[index - chunk * DOCS_PER_CHUNK];
   }
 
   close(): void {
@@ -148,6 +127,110 @@ export class SnapshotReader implements PostingSource {
       throw new SnapshotError("corrupt", `segment ${i} is not valid JSON`);
     }
   }
+}
+
+/**
+ * A snapshot as recall sees it: the base file and, when there is one for this base, its overlay
+ * of the cards changed since. Without an overlay, postings are handed over as parsed.
+ */
+export class SnapshotReader implements PostingSource {
+  /** The base's header: rules, index options and format. */
+  readonly header: SnapshotHeader;
+  private readonly base: SegmentFile;
+  private readonly overlay: SegmentFile | undefined;
+  private readonly removed: Uint8Array;
+  private readonly moved = new Map<number, number>();
+  readonly docCount: number;
+  readonly idLimit: number;
+
+  private constructor(base: SegmentFile, overlay: SegmentFile | undefined) {
+    this.base = base;
+    this.overlay = overlay;
+    this.header = base.header;
+    const info = overlay?.header.overlay;
+    this.removed = new Uint8Array(base.header.cards);
+    if (info) {
+      for (const id of info.removed) if (id >= 0 && id < this.removed.length) this.removed[id] = 1;
+      for (const [from, to] of info.moved) this.moved.set(from, to);
+    }
+    this.docCount = info ? info.cards : base.header.cards;
+    this.idLimit = base.header.cards + (overlay?.header.cards ?? 0);
+  }
+
+  /** Opens and validates the header and size, and the overlay if it is this base's; throws SnapshotError. Call close() when done. */
+  static open(path: string): SnapshotReader {
+    const base = SegmentFile.open(path)!;
+    let overlay: SegmentFile | undefined;
+    try {
+      overlay = SegmentFile.open(overlayPathOf(path), "none");
+      const info = overlay?.header.overlay;
+      if (overlay && (!isOverlayInfo(info) || info.base !== base.header.headerSum)) {
+        // Another base's overlay: its cards are in the base already, or belong to a newer one.
+        overlay.close();
+        overlay = undefined;
+      }
+    } catch (err) {
+      base.close();
+      throw err;
+    }
+    return new SnapshotReader(base, overlay);
+  }
+
+  get indexOptions(): IndexOptions {
+    return this.header.index;
+  }
+
+  /** Bytes of the files read so far, headers included: what one recall costs in reads. */
+  get bytesRead(): number {
+    return this.base.bytesRead + (this.overlay?.bytesRead ?? 0);
+  }
+
+  /** Whether the latest edits came from an overlay (for tests and tools). */
+  get hasOverlay(): boolean {
+    return this.overlay !== undefined;
+  }
+
+  postings(term: string): FlatPostings | undefined {
+    return this.merged(term, term);
+  }
+
+  hintPostings(term: string): FlatPostings | undefined {
+    return this.merged(term, HINT_MARK + term);
+  }
+
+  /** The base's pairs for `key` less the cards changed since, then the overlay's. */
+  private merged(term: string, key: string): FlatPostings | undefined {
+    const base = this.base.lookup(term, key);
+    if (!this.overlay) return base;
+    const over = this.overlay.lookup(term, key);
+    const out: number[] = [];
+    if (base) for (let i = 0; i < base.length; i += POSTING_WIDTH) if (this.removed[base[i]] !== 1) out.push(base[i], base[i + 1]);
+    if (over) for (let i = 0; i < over.length; i++) out.push(over[i]);
+    return out.length > 0 ? out : undefined;
+  }
+
+  doc(id: number): DocInfo | undefined {
+    const cards = this.base.header.cards;
+    const inBase = id < cards;
+    if (inBase && this.removed[id] === 1) return undefined;
+    const row = inBase ? this.base.row(id) : this.overlay?.row(id - cards);
+    if (!row) return undefined;
+    // Links to a card edited since the base go to its new version; to a deleted one, nowhere.
+    const links = this.overlay ? row[5].flatMap((l) => (this.moved.get(l) ?? (l < cards && this.removed[l] === 1 ? [] : l))) : row[5];
+    const info: DocInfo = { path: row[0], description: row[1], type: row[2], updated: row[3] * DAY_MS, project: row[4], links };
+    if (row.length > 6) info.hintSizes = row[6];
+    return info;
+  }
+
+  close(): void {
+    this.base.close();
+    this.overlay?.close();
+  }
+}
+
+function isOverlayInfo(v: unknown): v is OverlayInfo {
+  const o = v as Partial<OverlayInfo> | undefined;
+  return !!o && typeof o.base === "string" && Array.isArray(o.removed) && Array.isArray(o.moved) && Number.isInteger(o.cards);
 }
 
 function readHeader(fd: number): { header: SnapshotHeader; headerBytes: number } {

@@ -1,37 +1,51 @@
 /** Serialises the live index into a snapshot file, and writes it atomically. */
 
-import type { MemoryIndex } from "../index/memory-index";
-import { idfOf, impactOf } from "../index/scorer";
+import type { IndexedDoc, MemoryIndex } from "../index/memory-index";
 import { HINT_MARK } from "../index/postings";
+import { idfOf, impactOf } from "../index/scorer";
 import { TOKENIZER_VERSION } from "../text/tokenizer";
 import { fnv1aBytes, fnv1aString, fnv1aWords } from "../io/hash";
 import { writeFileAtomic } from "../io/atomic";
 import { writeFileAtomicAsync } from "../io/atomic-async";
+import { closeSync, openSync, readSync, unlinkSync } from "node:fs";
 import { checksumLabel } from "./checksum";
 import {
   DAY_MS,
   DOCS_PER_CHUNK,
   HEADER_SUM_KEY,
+  MAX_HEADER_BYTES,
+  overlayPathOf,
   RECORD_WIDTH,
   SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION,
   shardCountFor,
   type DocChunkSegment,
   type DocRow,
+  type OverlayInfo,
   type SnapshotHeader,
 } from "./format";
 import type { RecallRules } from "../recall/rules";
+
+/** What one file holds: which cards, under which ids, and for an overlay, what it changes in its base. */
+interface Plan {
+  /** The cards written, in id order from `firstId`. */
+  docs: IndexedDoc[];
+  firstId: number;
+  /** The id this file or its base gives the card with live id `id`; -1 when it has none. */
+  idOf: (liveId: number) => number;
+  /** Each term with its postings as [id, impact] pairs, ids ascending; and the hint terms with [id, hint mask]. */
+  terms: () => Generator<[string, [number, number][]], void>;
+  hintTerms: () => Generator<[string, [number, number][]], void>;
+  termCount: number;
+  overlay?: OverlayInfo;
+}
 
 /**
  * The snapshot's bytes, in parts to be written in order. Impacts are computed with the index's
  * own scoring rules, which the header records in place of `rules.scoring`.
  */
 export function serializeSnapshot(index: MemoryIndex, rules: RecallRules, now = new Date()): Buffer[] {
-  const steps = snapshotSteps(index, rules, now);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return drain(snapshotSteps(index, rules, now, basePlan(index)));
 }
 
 /**
@@ -40,7 +54,17 @@ export function serializeSnapshot(index: MemoryIndex, rules: RecallRules, now = 
  * serialise, and the window must not freeze meanwhile. The index must not change until it is done.
  */
 export async function serializeSnapshotSliced(index: MemoryIndex, rules: RecallRules, pause: () => Promise<void>, sliceMs: number, now = new Date()): Promise<Buffer[]> {
-  const steps = snapshotSteps(index, rules, now);
+  return drainSliced(snapshotSteps(index, rules, now, basePlan(index)), pause, sliceMs);
+}
+
+function drain(steps: Generator<void, Buffer[]>): Buffer[] {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+async function drainSliced(steps: Generator<void, Buffer[]>, pause: () => Promise<void>, sliceMs: number): Promise<Buffer[]> {
   let sliceStart = performance.now();
   for (;;) {
     const r = steps.next();
@@ -56,50 +80,126 @@ export async function serializeSnapshotSliced(index: MemoryIndex, rules: RecallR
 const TERMS_PER_STEP = 500;
 const BYTES_PER_STEP = 1 << 20;
 
+/** Every card, ids dense in path order: the snapshot is the same bytes for the same vault, whatever the edit history. */
+function basePlan(index: MemoryIndex): Plan {
+  const docs = [...index.docs()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const dense = new Int32Array(index.idLimit).fill(-1);
+  const lengthFactor = new Float64Array(index.idLimit);
+  docs.forEach((d, i) => {
+    dense[d.id] = i;
+    lengthFactor[d.id] = index.lengthFactor(d);
+  });
+  function* fromIndex(entries: IterableIterator<[string, ReadonlyMap<number, number>]>, value: (liveId: number, stored: number, idf: number) => number): Generator<[string, [number, number][]], void> {
+    for (const [term, postings] of entries) {
+      const idf = idfOf(postings.size, docs.length);
+      const pairs: [number, number][] = [];
+      let sorted = true;
+      for (const [id, stored] of postings) {
+        const d = dense[id];
+        if (d < 0) continue;
+        if (pairs.length > 0 && d < pairs[pairs.length - 1][0]) sorted = false;
+        pairs.push([d, value(id, stored, idf)]);
+      }
+      // Postings are added in path order on a full build; only terms of edited cards need sorting.
+      if (!sorted) pairs.sort((a, b) => a[0] - b[0]);
+      if (pairs.length > 0) yield [term, pairs];
+    }
+  }
+  return {
+    docs,
+    firstId: 0,
+    idOf: (id) => (id >= 0 && id < dense.length ? dense[id] : -1),
+    terms: () => fromIndex(index.termEntries(), (id, packed, idf) => impactOf(packed, idf, lengthFactor[id], index.rules)),
+    hintTerms: () => fromIndex(index.hintEntries(), (_id, mask) => mask),
+    termCount: index.termCount(),
+  };
+}
+
+/** What a full write leaves for the overlays after it: the ids it gave, and its identity. */
+export interface SnapshotBase {
+  headerSum: string;
+  cards: number;
+  idOfPath: ReadonlyMap<string, number>;
+}
+
+/**
+ * An overlay over `base` holding the cards at `dirty` paths as they are in the index now (a path
+ * no longer in it was deleted). Cumulative: every card changed since the base, so that one
+ * overlay file is all a reader needs beside the base.
+ */
+function overlayPlan(index: MemoryIndex, base: SnapshotBase, dirty: ReadonlySet<string>): Plan {
+  const docs = [...dirty].flatMap((p) => index.docByPath(p) ?? []).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const overlayId = new Map<number, number>(docs.map((d, i) => [d.id, base.cards + i]));
+  const removed: number[] = [];
+  const moved: [number, number][] = [];
+  for (const path of dirty) {
+    const old = base.idOfPath.get(path);
+    if (old === undefined) continue;
+    removed.push(old);
+    const now = index.docByPath(path);
+    if (now) moved.push([old, overlayId.get(now.id)!]);
+  }
+  removed.sort((a, b) => a - b);
+  moved.sort((a, b) => a[0] - b[0]);
+  const collect = (termsOf: (d: IndexedDoc) => readonly string[], value: (term: string, d: IndexedDoc) => number | undefined): Map<string, [number, number][]> => {
+    const out = new Map<string, [number, number][]>();
+    // Docs are in id order, so each term's pairs come out ascending.
+    for (const d of docs) {
+      for (const term of termsOf(d)) {
+        const v = value(term, d);
+        if (v === undefined) continue;
+        let pairs = out.get(term);
+        if (!pairs) out.set(term, (pairs = []));
+        pairs.push([overlayId.get(d.id)!, v]);
+      }
+    }
+    return out;
+  };
+  const terms = collect(
+    (d) => d.terms,
+    (term, d) => index.impact(term, d.id),
+  );
+  const hints = collect(
+    (d) => d.hintTerms,
+    (term, d) => index.hintMask(term, d.id),
+  );
+  return {
+    docs,
+    firstId: base.cards,
+    idOf: (id) => overlayId.get(id) ?? base.idOfPath.get(index.doc(id)?.path ?? "") ?? -1,
+    terms: function* () {
+      yield* terms;
+    },
+    hintTerms: function* () {
+      yield* hints;
+    },
+    termCount: terms.size + hints.size,
+    overlay: { base: base.headerSum, removed, moved, cards: index.docCount },
+  };
+}
+
 /**
  * Builds JSON text directly rather than through objects and JSON.stringify, and yields between
  * steps so that a caller can spread the work out.
  */
-function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date): Generator<void, Buffer[]> {
-  // Dense ids in path order: the snapshot is the same bytes for the same vault, whatever the edit history.
-  const docs = [...index.docs()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const dense = new Int32Array(index.idLimit).fill(-1);
-  const lengthFactor = new Float64Array(docs.length);
-  docs.forEach((d, i) => {
-    dense[d.id] = i;
-    lengthFactor[i] = index.lengthFactor(d);
-  });
+function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date, plan: Plan): Generator<void, Buffer[]> {
   yield;
-
-  const shardCount = shardCountFor(index.termCount());
+  const shardCount = shardCountFor(plan.termCount);
   const shards: string[][] = Array.from({ length: shardCount }, () => []);
-  const pairs: [number, number][] = [];
   const list: number[] = [];
   let n = 0;
-  for (const [term, postings] of index.termEntries()) {
-    const idf = idfOf(postings.size, docs.length);
-    pairs.length = 0;
-    let sorted = true;
-    for (const [id, packed] of postings) {
-      const d = dense[id];
-      if (pairs.length > 0 && d < pairs[pairs.length - 1][0]) sorted = false;
-      pairs.push([d, packed]);
-    }
-    // Postings are added in path order on a full build; only terms of edited cards need sorting.
-    if (!sorted) pairs.sort((a, b) => a[0] - b[0]);
+  const put = (key: string, shardOf: string, pairs: readonly [number, number][]): void => {
     list.length = 0;
-    for (const [d, packed] of pairs) list.push(d, impactOf(packed, idf, lengthFactor[d], index.rules));
-    shards[fnv1aString(term) % shardCount].push(JSON.stringify(term) + ":[" + list.join(",") + "]");
+    for (const [d, v] of pairs) list.push(d, v);
+    shards[fnv1aString(shardOf) % shardCount].push(JSON.stringify(key) + ":[" + list.join(",") + "]");
+  };
+  for (const [term, pairs] of plan.terms()) {
+    put(term, term, pairs);
     if (++n % TERMS_PER_STEP === 0) yield;
   }
-  for (const [term, postings] of index.hintEntries()) {
-    pairs.length = 0;
-    for (const [id, mask] of postings) if (dense[id] >= 0) pairs.push([dense[id], mask]);
-    pairs.sort((a, b) => a[0] - b[0]);
-    list.length = 0;
-    for (const [d, mask] of pairs) list.push(d, mask);
+  for (const [term, pairs] of plan.hintTerms()) {
     // In the term's own shard, which a recall of the term reads anyway.
-    shards[fnv1aString(term) % shardCount].push(JSON.stringify(HINT_MARK + term) + ":[" + list.join(",") + "]");
+    put(HINT_MARK + term, term, pairs);
     if (++n % TERMS_PER_STEP === 0) yield;
   }
 
@@ -108,15 +208,15 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date): Gene
     segments.push(Buffer.from("{" + entries.join(",") + "}\n", "utf8"));
     if (segments.length % 64 === 0) yield;
   }
-  for (let i = 0; i < docs.length; i += DOCS_PER_CHUNK) {
-    const chunk: DocChunkSegment = docs.slice(i, i + DOCS_PER_CHUNK).map((d): DocRow => {
+  for (let i = 0; i < plan.docs.length; i += DOCS_PER_CHUNK) {
+    const chunk: DocChunkSegment = plan.docs.slice(i, i + DOCS_PER_CHUNK).map((d): DocRow => {
       const row: DocRow = [
         d.path,
         d.description,
         d.type,
         Math.round(d.updated / DAY_MS),
         d.project,
-        [...new Set(d.linkTargets.flatMap((t) => index.resolveLink(t, d.path)).map((id) => dense[id]))].filter((n) => n >= 0).sort((a, b) => a - b),
+        [...new Set(d.linkTargets.flatMap((t) => index.resolveLink(t, d.path)).map(plan.idOf))].filter((id) => id >= 0).sort((a, b) => a - b),
       ];
       // Only cards with hints carry their sizes, so a vault without hints writes what it always did.
       return d.hintSizes.length > 0 ? [...row, d.hintSizes] : row;
@@ -156,8 +256,8 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date): Gene
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
     tokenizer: TOKENIZER_VERSION,
-    cards: docs.length,
-    terms: index.termCount(),
+    cards: plan.docs.length,
+    terms: plan.termCount,
     shards: shardCount,
     docChunks: segments.length - shardCount,
     bodyBytes: offset + table.length,
@@ -165,6 +265,7 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date): Gene
     createdAt: now.toISOString(),
     rules: { ...rules, scoring: index.rules },
     index: index.indexOptions,
+    ...(plan.overlay ? { overlay: plan.overlay } : {}),
   };
   return [Buffer.from(sealHeader(JSON.stringify(header)) + "\n", "utf8"), ...body];
 }
@@ -172,14 +273,107 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date): Gene
 export function writeSnapshot(path: string, index: MemoryIndex, rules: RecallRules, now = new Date()): SnapshotHeader {
   const parts = serializeSnapshot(index, rules, now);
   writeFileAtomic(path, parts);
+  dropOverlay(path);
   return headerOf(parts);
 }
 
 /** `writeSnapshot` in slices, for Obsidian's main thread: see serializeSnapshotSliced. */
 export async function writeSnapshotSliced(path: string, index: MemoryIndex, rules: RecallRules, pause: () => Promise<void>, sliceMs: number): Promise<SnapshotHeader> {
-  const parts = await serializeSnapshotSliced(index, rules, pause, sliceMs);
-  await writeFileAtomicAsync(path, parts);
-  return headerOf(parts);
+  return (await new SnapshotWriter(path).writeFull(index, rules, pause, sliceMs)).header;
+}
+
+// An overlay is the cards changed since the base, so it grows with every edit until a full write
+// starts afresh: past either bound, the next write is a full one (in slices, like any other).
+const MAX_OVERLAY_BYTES = 1 << 20;
+const MAX_OVERLAY_SHARE = 0.05;
+
+export interface WriteResult {
+  kind: "full" | "overlay";
+  /** Bytes written to disk by this write. */
+  bytes: number;
+  header: SnapshotHeader;
+}
+
+/**
+ * Writes a vault's snapshot as edits come: a full snapshot first, then, for each batch of edits,
+ * an overlay of every card changed since (see format.ts). The plugin keeps one for its live index.
+ * A reader sees the old state or the new one: both files are replaced by rename, and an overlay
+ * names the base it belongs to.
+ */
+export class SnapshotWriter {
+  private base: SnapshotBase | undefined;
+  private readonly dirty = new Set<string>();
+
+  constructor(
+    readonly path: string,
+    private readonly limits = { maxOverlayBytes: MAX_OVERLAY_BYTES, maxOverlayShare: MAX_OVERLAY_SHARE },
+  ) {}
+
+  /** The card at `path` was added, changed or deleted in the index since the last write. */
+  changed(path: string): void {
+    this.dirty.add(path);
+  }
+
+  /** The cheapest write that brings the files on disk up to the index. The index must not change until it is done. */
+  async write(index: MemoryIndex, rules: RecallRules, pause: () => Promise<void>, sliceMs: number, now = new Date()): Promise<WriteResult> {
+    const base = this.base;
+    // Someone else (`index`, the digest, a session start's rebuild) may have replaced the base:
+    // an overlay for the old one would be ignored by every reader.
+    if (!base || this.dirty.size > Math.max(1, index.docCount * this.limits.maxOverlayShare) || diskBaseSum(this.path) !== base.headerSum) {
+      return this.writeFull(index, rules, pause, sliceMs, now);
+    }
+    if (this.dirty.size === 0) return { kind: "overlay", bytes: 0, header: headerOfFile(this.path) };
+    const parts = await drainSliced(snapshotSteps(index, rules, now, overlayPlan(index, base, this.dirty)), pause, sliceMs);
+    const bytes = parts.reduce((n, p) => n + p.length, 0);
+    if (bytes > this.limits.maxOverlayBytes) return this.writeFull(index, rules, pause, sliceMs, now);
+    await writeFileAtomicAsync(overlayPathOf(this.path), parts);
+    return { kind: "overlay", bytes, header: headerOf(parts) };
+  }
+
+  /** A whole new snapshot, and no overlay. */
+  async writeFull(index: MemoryIndex, rules: RecallRules, pause: () => Promise<void>, sliceMs: number, now = new Date()): Promise<WriteResult> {
+    const plan = basePlan(index);
+    const parts = await drainSliced(snapshotSteps(index, rules, now, plan), pause, sliceMs);
+    await writeFileAtomicAsync(this.path, parts);
+    dropOverlay(this.path);
+    const header = headerOf(parts);
+    this.base = { headerSum: header.headerSum ?? "", cards: plan.docs.length, idOfPath: new Map(plan.docs.map((d, i) => [d.path, i])) };
+    this.dirty.clear();
+    return { kind: "full", bytes: parts.reduce((n, p) => n + p.length, 0), header };
+  }
+}
+
+/** Removes the overlay of an older base, which no reader would use: the new base holds its cards. */
+function dropOverlay(path: string): void {
+  try {
+    unlinkSync(overlayPathOf(path));
+  } catch {
+    /* none there */
+  }
+}
+
+function headerOfFile(path: string): SnapshotHeader {
+  return JSON.parse(firstLine(path)) as SnapshotHeader;
+}
+
+function diskBaseSum(path: string): string | undefined {
+  try {
+    return (JSON.parse(firstLine(path)) as Partial<SnapshotHeader>).headerSum;
+  } catch {
+    return undefined;
+  }
+}
+
+function firstLine(path: string): string {
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.alloc(MAX_HEADER_BYTES);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const nl = buf.subarray(0, n).indexOf(0x0a);
+    return buf.subarray(0, nl < 0 ? n : nl).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The header's JSON with its own checksum as the last field (see HEADER_SUM_KEY). */

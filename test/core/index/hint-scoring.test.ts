@@ -100,7 +100,7 @@ describe("recall hints", () => {
         expect(fromDisk.cards.map((c) => [c.path, c.hint?.index]), prompt).toEqual(fromMemory.cards.map((c) => [c.path, c.hint?.index]));
       }
       // Hint postings sit in their term's shard: hints add no segment reads to a recall.
-      const read = [...(reader as unknown as { shardCache: Map<number, unknown> }).shardCache.keys()];
+      const read = [...(reader as unknown as { base: { shardCache: Map<number, unknown> } }).base.shardCache.keys()];
       const terms = ["how should I back up my vault?", "where is my vault folder on a phone", "restore an older version of a file"]
         .flatMap((p) => buildQuery(p, reader.indexOptions, synonymPhrases(reader.indexOptions)))
         .flatMap((g) => g.alternatives.map(([t]) => t));
