@@ -111,6 +111,7 @@ export class IndexService {
       return;
     }
     onProgress?.({ done: files.length, total: files.length });
+    index.trim();
     this.index = index;
     this.ready = true;
     await this.writeSnapshot(true);

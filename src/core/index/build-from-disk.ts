@@ -31,6 +31,7 @@ export function buildIndexFromDisk(vault: string, config: VaultMemoryConfig, onP
     }
     if (onProgress && (i % 100 === 0 || i === files.length - 1)) onProgress({ done: i + 1, total: files.length });
   });
+  index.trim();
   return { index, failed };
 }
 

@@ -19,14 +19,26 @@ export interface IndexedDoc {
   /** Link targets as written (`name` or `folder/name`), resolved against the index when read. */
   linkTargets: string[];
   length: number;
-  /** Distinct terms of body and title, so removal touches only this doc's postings. */
-  terms: string[];
+  /** Ids of the distinct terms of body and title, and the packed value of each (see BODY), so
+   * removal touches only this doc's postings and an overlay is written from the doc alone. */
+  termIds: Int32Array;
+  packed: Int32Array;
   /** The recall hints as written, for showing which one matched. */
   hints: string[];
-  /** Distinct terms of the hints, for removal. */
-  hintTerms: string[];
+  /** Ids of the distinct terms of the hints, and which hints hold each (a bitmask). */
+  hintTermIds: Int32Array;
+  hintMasks: Int32Array;
   /** Distinct words of each hint (prefixes and synonyms not counted). */
   hintSizes: number[];
+}
+
+/**
+ * A copy of `text` that holds only its own characters. V8 makes a substring a view of the whole
+ * string it came from, so a description kept from a parsed note kept the entire note alive: at
+ * 50,000 notes, hundreds of megabytes of Obsidian's heap held notes nobody reads.
+ */
+function own(text: string): string {
+  return text.length === 0 ? "" : Buffer.from(text, "utf8").toString("utf8");
 }
 
 const BODY = 4;
@@ -34,18 +46,108 @@ const HEADING = 2;
 const TITLE = 1;
 
 /**
- * A posting packs body term frequency and two flags into one number (tf * 4 + inHeading * 2 +
- * inTitle), so a term's postings are one Map of numbers: the cheapest shape to build for
- * thousands of notes. Hints are kept apart (doc → bitmask of the hints holding the term), since
- * a hint counts by how much of it a prompt covers, not by how many words it has.
+ * One term's postings: doc ids and values in two growable typed arrays. A value packs body term
+ * frequency and two flags (tf * 4 + inHeading * 2 + inTitle); for hints it is the bitmask of the
+ * doc's hints holding the term, kept apart since a hint counts by how much of it a prompt covers.
+ * Typed arrays rather than a Map per term: a 50,000-note vault has 15 million postings, which as
+ * Map entries took gigabytes of Obsidian's heap and seconds of garbage collection.
  */
-type TermPostings = Map<number, number>;
+export class PostingList {
+  ids = new Int32Array(4);
+  values = new Int32Array(4);
+  size = 0;
+
+  add(id: number, value: number): void {
+    if (this.size === this.ids.length) {
+      const ids = new Int32Array(this.size * 2);
+      const values = new Int32Array(this.size * 2);
+      ids.set(this.ids);
+      values.set(this.values);
+      this.ids = ids;
+      this.values = values;
+    }
+    this.ids[this.size] = id;
+    this.values[this.size] = value;
+    this.size++;
+  }
+
+  /** Gives back the room kept for growth: after a full build, most lists never grow again. */
+  trim(): void {
+    if (this.ids.length === this.size) return;
+    this.ids = this.ids.slice(0, Math.max(this.size, 1));
+    this.values = this.values.slice(0, Math.max(this.size, 1));
+  }
+
+  /** Removes `id` by moving the last posting into its place: order is not kept, and need not be. */
+  remove(id: number): void {
+    for (let i = 0; i < this.size; i++) {
+      if (this.ids[i] !== id) continue;
+      this.size--;
+      this.ids[i] = this.ids[this.size];
+      this.values[i] = this.values[this.size];
+      return;
+    }
+  }
+}
+
+/** Terms by id, so docs and lists hold small integers instead of strings and maps. */
+class Vocabulary {
+  private readonly ids = new Map<string, number>();
+  readonly names: string[] = [];
+  readonly lists: (PostingList | undefined)[] = [];
+  /** Terms with at least one posting. */
+  live = 0;
+
+  idOf(term: string): number {
+    let id = this.ids.get(term);
+    if (id === undefined) {
+      id = this.names.length;
+      // A term is a piece of the note it was first seen in; kept as is, it would keep that note.
+      const name = own(term);
+      this.ids.set(name, id);
+      this.names.push(name);
+      this.lists.push(undefined);
+    }
+    return id;
+  }
+
+  list(term: string): PostingList | undefined {
+    const id = this.ids.get(term);
+    const list = id === undefined ? undefined : this.lists[id];
+    return list && list.size > 0 ? list : undefined;
+  }
+
+  add(termId: number, doc: number, value: number): void {
+    let list = this.lists[termId];
+    if (!list) this.lists[termId] = list = new PostingList();
+    if (list.size === 0) this.live++;
+    list.add(doc, value);
+  }
+
+  remove(termId: number, doc: number): void {
+    const list = this.lists[termId];
+    if (!list || list.size === 0) return;
+    list.remove(doc);
+    if (list.size === 0) this.live--;
+  }
+
+  trim(): void {
+    for (const list of this.lists) list?.trim();
+  }
+
+  *entries(): Generator<[string, PostingList]> {
+    for (let i = 0; i < this.names.length; i++) {
+      const list = this.lists[i];
+      if (list && list.size > 0) yield [this.names[i], list];
+    }
+  }
+}
 
 export class MemoryIndex implements PostingSource {
   private readonly byPath = new Map<string, IndexedDoc>();
   private readonly byId = new Map<number, IndexedDoc>();
-  private readonly terms = new Map<string, TermPostings>();
-  private readonly hintTerms = new Map<string, TermPostings>();
+  private readonly terms = new Vocabulary();
+  private readonly hintTerms = new Vocabulary();
   // Wikilinks resolve as lint and Obsidian resolve them, so recall's link boost sees the same links.
   private readonly links = new LinkResolver();
   private readonly phrases: string[][][];
@@ -115,29 +217,38 @@ export class MemoryIndex implements PostingSource {
       }
       for (const [g] of findSynonyms(terms, this.phrases)) mark(synonymTerm(g));
     });
+    const hintTermIds = new Int32Array(masks.size);
+    const hintMasks = new Int32Array(masks.size);
+    let h = 0;
     for (const [term, mask] of masks) {
-      let postings = this.hintTerms.get(term);
-      if (!postings) this.hintTerms.set(term, (postings = new Map<number, number>()));
-      postings.set(id, mask);
+      const t = this.hintTerms.idOf(term);
+      this.hintTerms.add(t, id, mask);
+      hintTermIds[h] = t;
+      hintMasks[h++] = mask;
     }
-
+    const termIds = new Int32Array(packed.size);
+    const values = new Int32Array(packed.size);
+    let n = 0;
     for (const [term, p] of packed) {
-      let postings = this.terms.get(term);
-      if (!postings) this.terms.set(term, (postings = new Map<number, number>()));
-      postings.set(id, p);
+      const t = this.terms.idOf(term);
+      this.terms.add(t, id, p);
+      termIds[n] = t;
+      values[n++] = p;
     }
     const doc: IndexedDoc = {
       id,
       path: card.path,
-      description: card.description,
-      type: card.type.toLowerCase(),
+      description: own(card.description),
+      type: own(card.type.toLowerCase()),
       updated: card.updated,
-      project: card.project,
-      linkTargets: [...new Set(card.links.map((l) => l.target))],
+      project: own(card.project),
+      linkTargets: [...new Set(card.links.map((l) => own(l.target)))],
       length: body.length,
-      terms: [...packed.keys()],
-      hints: hintList,
-      hintTerms: [...masks.keys()],
+      termIds,
+      packed: values,
+      hints: hintList.map(own),
+      hintTermIds,
+      hintMasks,
       hintSizes,
     };
     this.byPath.set(doc.path, doc);
@@ -153,19 +264,15 @@ export class MemoryIndex implements PostingSource {
     this.byId.delete(doc.id);
     this.links.remove(path);
     this.totalLength -= doc.length;
-    for (const term of doc.terms) {
-      const postings = this.terms.get(term);
-      if (!postings) continue;
-      postings.delete(doc.id);
-      if (postings.size === 0) this.terms.delete(term);
-    }
-    for (const term of doc.hintTerms) {
-      const postings = this.hintTerms.get(term);
-      if (!postings) continue;
-      postings.delete(doc.id);
-      if (postings.size === 0) this.hintTerms.delete(term);
-    }
+    for (const t of doc.termIds) this.terms.remove(t, doc.id);
+    for (const t of doc.hintTermIds) this.hintTerms.remove(t, doc.id);
     return true;
+  }
+
+  /** Frees the spare room of every posting list, once a full build is done (a third of their memory). */
+  trim(): void {
+    this.terms.trim();
+    this.hintTerms.trim();
   }
 
   has(path: string): boolean {
@@ -182,35 +289,60 @@ export class MemoryIndex implements PostingSource {
 
   /** Distinct keys the snapshot will hold: terms and hint terms. */
   termCount(): number {
-    return this.terms.size + this.hintTerms.size;
+    return this.terms.live + this.hintTerms.live;
   }
 
-  /** Every term with its postings: doc id → tf * 8 + inHints * 4 + inHeading * 2 + inTitle. */
-  termEntries(): IterableIterator<[string, ReadonlyMap<number, number>]> {
+  /** Every term with its postings, values packed as tf * 4 + inHeading * 2 + inTitle. */
+  termEntries(): Generator<[string, PostingList]> {
     return this.terms.entries();
   }
 
-  /** Every hint term with its postings: doc id → bitmask of the doc's hints that hold it. */
-  hintEntries(): IterableIterator<[string, ReadonlyMap<number, number>]> {
+  /** Every hint term with its postings, values the bitmask of the doc's hints that hold it. */
+  hintEntries(): Generator<[string, PostingList]> {
     return this.hintTerms.entries();
   }
 
+  /** The postings of `term` (values packed as in termEntries), if any card has it. */
+  termList(term: string): PostingList | undefined {
+    return this.terms.list(term);
+  }
+
+  /** The hint postings of `term` (values hint bitmasks), if any card's hints have it. */
+  hintList(term: string): PostingList | undefined {
+    return this.hintTerms.list(term);
+  }
+
+  /** What each of the doc's terms adds to its score (see impactOf), with the index's counts now. */
+  *impactsOf(doc: IndexedDoc): Generator<[string, number]> {
+    const lengthFactor = this.lengthFactor(doc);
+    for (let i = 0; i < doc.termIds.length; i++) {
+      const t = doc.termIds[i];
+      const idf = idfOf(this.terms.lists[t]?.size ?? 1, this.docCount);
+      yield [this.terms.names[t], impactOf(doc.packed[i], idf, lengthFactor, this.rules)];
+    }
+  }
+
+  /** Each of the doc's hint terms, with the bitmask of its hints that hold it. */
+  *hintMasksOf(doc: IndexedDoc): Generator<[string, number]> {
+    for (let i = 0; i < doc.hintTermIds.length; i++) yield [this.hintTerms.names[doc.hintTermIds[i]], doc.hintMasks[i]];
+  }
+
   hintPostings(term: string): FlatPostings | undefined {
-    const postings = this.hintTerms.get(term);
-    if (!postings) return undefined;
+    const list = this.hintTerms.list(term);
+    if (!list) return undefined;
     const out: number[] = [];
-    for (const [id, mask] of postings) out.push(id, mask);
+    for (let i = 0; i < list.size; i++) out.push(list.ids[i], list.values[i]);
     return out;
   }
 
   postings(term: string): FlatPostings | undefined {
-    const postings = this.terms.get(term);
-    if (!postings) return undefined;
-    const idf = idfOf(postings.size, this.docCount);
+    const list = this.terms.list(term);
+    if (!list) return undefined;
+    const idf = idfOf(list.size, this.docCount);
     const out: number[] = [];
-    for (const [id, p] of postings) {
-      const doc = this.byId.get(id);
-      if (doc) out.push(id, impactOf(p, idf, this.lengthFactor(doc), this.rules));
+    for (let i = 0; i < list.size; i++) {
+      const doc = this.byId.get(list.ids[i]);
+      if (doc) out.push(doc.id, impactOf(list.values[i], idf, this.lengthFactor(doc), this.rules));
     }
     return out;
   }
@@ -220,19 +352,7 @@ export class MemoryIndex implements PostingSource {
     return lengthFactorOf(doc.length, this.avgLength, this.rules);
   }
 
-  /** What `term` adds to the score of the doc with live id `id` (see impactOf), if it has the term. */
-  impact(term: string, id: number): number | undefined {
-    const postings = this.terms.get(term);
-    const packed = postings?.get(id);
-    const doc = this.byId.get(id);
-    if (packed === undefined || !doc) return undefined;
-    return impactOf(packed, idfOf(postings!.size, this.docCount), this.lengthFactor(doc), this.rules);
-  }
 
-  /** Which of the doc's hints hold `term`, as a bitmask, if any does. */
-  hintMask(term: string, id: number): number | undefined {
-    return this.hintTerms.get(term)?.get(id);
-  }
 
   /** Ids a wikilink target, written in the note at `from`, resolves to. */
   resolveLink(target: string, from = ""): number[] {

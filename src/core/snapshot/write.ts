@@ -1,6 +1,6 @@
 /** Serialises the live index into a snapshot file, and writes it atomically. */
 
-import type { IndexedDoc, MemoryIndex } from "../index/memory-index";
+import type { IndexedDoc, MemoryIndex, PostingList } from "../index/memory-index";
 import { HINT_MARK } from "../index/postings";
 import { idfOf, impactOf } from "../index/scorer";
 import { TOKENIZER_VERSION } from "../text/tokenizer";
@@ -33,9 +33,10 @@ interface Plan {
   firstId: number;
   /** The id this file or its base gives the card with live id `id`; -1 when it has none. */
   idOf: (liveId: number) => number;
-  /** Each term with its postings as [id, impact] pairs, ids ascending; and the hint terms with [id, hint mask]. */
-  terms: () => Generator<[string, [number, number][]], void>;
-  hintTerms: () => Generator<[string, [number, number][]], void>;
+  /** Every term and hint term the file holds. */
+  keys: () => Generator<[term: string, hint: boolean]>;
+  /** A term's postings as the flat numbers of the file, ids ascending: [id, impact, …], or for hints [id, hint mask, …]. */
+  numbers: (term: string, hint: boolean) => number[];
   termCount: number;
   overlay?: OverlayInfo;
 }
@@ -89,28 +90,34 @@ function basePlan(index: MemoryIndex): Plan {
     dense[d.id] = i;
     lengthFactor[d.id] = index.lengthFactor(d);
   });
-  function* fromIndex(entries: IterableIterator<[string, ReadonlyMap<number, number>]>, value: (liveId: number, stored: number, idf: number) => number): Generator<[string, [number, number][]], void> {
-    for (const [term, postings] of entries) {
-      const idf = idfOf(postings.size, docs.length);
-      const pairs: [number, number][] = [];
-      let sorted = true;
-      for (const [id, stored] of postings) {
-        const d = dense[id];
-        if (d < 0) continue;
-        if (pairs.length > 0 && d < pairs[pairs.length - 1][0]) sorted = false;
-        pairs.push([d, value(id, stored, idf)]);
-      }
-      // Postings are added in path order on a full build; only terms of edited cards need sorting.
-      if (!sorted) pairs.sort((a, b) => a[0] - b[0]);
-      if (pairs.length > 0) yield [term, pairs];
-    }
-  }
+  const lists = (hint: boolean): Generator<[string, PostingList]> => (hint ? index.hintEntries() : index.termEntries());
   return {
     docs,
     firstId: 0,
     idOf: (id) => (id >= 0 && id < dense.length ? dense[id] : -1),
-    terms: () => fromIndex(index.termEntries(), (id, packed, idf) => impactOf(packed, idf, lengthFactor[id], index.rules)),
-    hintTerms: () => fromIndex(index.hintEntries(), (_id, mask) => mask),
+    keys: function* () {
+      for (const hint of [false, true]) for (const [term] of lists(hint)) yield [term, hint];
+    },
+    numbers: (term, hint) => {
+      const list = hint ? index.hintList(term) : index.termList(term);
+      if (!list) return [];
+      const idf = idfOf(list.size, docs.length);
+      // Postings are added in path order on a full build; only terms of edited cards need sorting.
+      let order: number[] | undefined;
+      for (let i = 1; i < list.size && !order; i++) if (dense[list.ids[i]] < dense[list.ids[i - 1]]) order = [];
+      if (order) {
+        for (let i = 0; i < list.size; i++) order.push(i);
+        order.sort((a, b) => dense[list.ids[a]] - dense[list.ids[b]]);
+      }
+      const out: number[] = [];
+      for (let k = 0; k < list.size; k++) {
+        const i = order ? order[k] : k;
+        const id = list.ids[i];
+        if (dense[id] < 0) continue;
+        out.push(dense[id], hint ? list.values[i] : impactOf(list.values[i], idf, lengthFactor[id], index.rules));
+      }
+      return out;
+    },
     termCount: index.termCount(),
   };
 }
@@ -141,38 +148,29 @@ function overlayPlan(index: MemoryIndex, base: SnapshotBase, dirty: ReadonlySet<
   }
   removed.sort((a, b) => a - b);
   moved.sort((a, b) => a[0] - b[0]);
-  const collect = (termsOf: (d: IndexedDoc) => readonly string[], value: (term: string, d: IndexedDoc) => number | undefined): Map<string, [number, number][]> => {
-    const out = new Map<string, [number, number][]>();
-    // Docs are in id order, so each term's pairs come out ascending.
+  const collect = (valuesOf: (d: IndexedDoc) => Iterable<[string, number]>): Map<string, number[]> => {
+    const out = new Map<string, number[]>();
+    // Docs are in id order, so each term's postings come out ascending.
     for (const d of docs) {
-      for (const term of termsOf(d)) {
-        const v = value(term, d);
-        if (v === undefined) continue;
-        let pairs = out.get(term);
-        if (!pairs) out.set(term, (pairs = []));
-        pairs.push([overlayId.get(d.id)!, v]);
+      for (const [term, v] of valuesOf(d)) {
+        let numbers = out.get(term);
+        if (!numbers) out.set(term, (numbers = []));
+        numbers.push(overlayId.get(d.id)!, v);
       }
     }
     return out;
   };
-  const terms = collect(
-    (d) => d.terms,
-    (term, d) => index.impact(term, d.id),
-  );
-  const hints = collect(
-    (d) => d.hintTerms,
-    (term, d) => index.hintMask(term, d.id),
-  );
+  const terms = collect((d) => index.impactsOf(d));
+  const hints = collect((d) => index.hintMasksOf(d));
   return {
     docs,
     firstId: base.cards,
     idOf: (id) => overlayId.get(id) ?? base.idOfPath.get(index.doc(id)?.path ?? "") ?? -1,
-    terms: function* () {
-      yield* terms;
+    keys: function* () {
+      for (const term of terms.keys()) yield [term, false];
+      for (const term of hints.keys()) yield [term, true];
     },
-    hintTerms: function* () {
-      yield* hints;
-    },
+    numbers: (term, hint) => (hint ? hints : terms).get(term) ?? [],
     termCount: terms.size + hints.size,
     overlay: { base: base.headerSum, removed, moved, cards: index.docCount },
   };
@@ -185,28 +183,24 @@ function overlayPlan(index: MemoryIndex, base: SnapshotBase, dirty: ReadonlySet<
 function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date, plan: Plan): Generator<void, Buffer[]> {
   yield;
   const shardCount = shardCountFor(plan.termCount);
-  const shards: string[][] = Array.from({ length: shardCount }, () => []);
-  const list: number[] = [];
+  // Terms are grouped by shard first and each shard's text made and turned into bytes in turn,
+  // so that only one shard's text is ever held: all of them at once took gigabytes at 50,000 notes.
+  const shards: [string, boolean][][] = Array.from({ length: shardCount }, () => []);
   let n = 0;
-  const put = (key: string, shardOf: string, pairs: readonly [number, number][]): void => {
-    list.length = 0;
-    for (const [d, v] of pairs) list.push(d, v);
-    shards[fnv1aString(shardOf) % shardCount].push(JSON.stringify(key) + ":[" + list.join(",") + "]");
-  };
-  for (const [term, pairs] of plan.terms()) {
-    put(term, term, pairs);
-    if (++n % TERMS_PER_STEP === 0) yield;
+  for (const key of plan.keys()) {
+    // A hint term in the term's own shard, which a recall of the term reads anyway.
+    shards[fnv1aString(key[0]) % shardCount].push(key);
+    if (++n % (TERMS_PER_STEP * 20) === 0) yield;
   }
-  for (const [term, pairs] of plan.hintTerms()) {
-    // In the term's own shard, which a recall of the term reads anyway.
-    put(HINT_MARK + term, term, pairs);
-    if (++n % TERMS_PER_STEP === 0) yield;
-  }
-
   const segments: Buffer[] = [];
-  for (const entries of shards) {
+  n = 0;
+  for (const keys of shards) {
+    const entries: string[] = [];
+    for (const [term, hint] of keys) {
+      entries.push(JSON.stringify(hint ? HINT_MARK + term : term) + ":[" + plan.numbers(term, hint).join(",") + "]");
+      if (++n % TERMS_PER_STEP === 0) yield;
+    }
     segments.push(Buffer.from("{" + entries.join(",") + "}\n", "utf8"));
-    if (segments.length % 64 === 0) yield;
   }
   for (let i = 0; i < plan.docs.length; i += DOCS_PER_CHUNK) {
     const chunk: DocChunkSegment = plan.docs.slice(i, i + DOCS_PER_CHUNK).map((d): DocRow => {
