@@ -24,7 +24,8 @@ export const SNAPSHOT_VERSION = 3;
 export const HEADER_SUM_KEY = ',"headerSum":"';
 /** offset (10 hex) + length (8 hex) + FNV-1a (8 hex). */
 export const RECORD_WIDTH = 26;
-export const DOCS_PER_CHUNK = 32;
+// Small, since a recall reads the chunk of each card it considers, for only that card's row.
+export const DOCS_PER_CHUNK = 16;
 /** A header larger than this is not ours. */
 export const MAX_HEADER_BYTES = 1 << 16;
 

@@ -37,6 +37,8 @@ interface Plan {
   keys: () => Generator<[term: string, hint: boolean]>;
   /** A term's postings as the flat numbers of the file, ids ascending: [id, impact, …], or for hints [id, hint mask, …]. */
   numbers: (term: string, hint: boolean) => number[];
+  /** How many postings `numbers` gives for the key. */
+  size: (term: string, hint: boolean) => number;
   termCount: number;
   overlay?: OverlayInfo;
 }
@@ -75,6 +77,15 @@ async function drainSliced(steps: Generator<void, Buffer[]>, pause: () => Promis
       sliceStart = performance.now();
     }
   }
+}
+
+// About this many postings to a shard, so that the shard of a rare word stays small in a big vault.
+const POSTINGS_PER_SHARD = 256;
+
+function powerOfTwoAtLeast(n: number): number {
+  let p = 1;
+  while (p < n) p *= 2;
+  return p;
 }
 
 // Steps between chances to pause: small enough that one step is far below a frame.
@@ -118,6 +129,7 @@ function basePlan(index: MemoryIndex): Plan {
       }
       return out;
     },
+    size: (term, hint) => (hint ? index.hintList(term) : index.termList(term))?.size ?? 0,
     termCount: index.termCount(),
   };
 }
@@ -171,6 +183,7 @@ function overlayPlan(index: MemoryIndex, base: SnapshotBase, dirty: ReadonlySet<
       for (const term of hints.keys()) yield [term, true];
     },
     numbers: (term, hint) => (hint ? hints : terms).get(term) ?? [],
+    size: (term, hint) => ((hint ? hints : terms).get(term)?.length ?? 0) / 2,
     termCount: terms.size + hints.size,
     overlay: { base: base.headerSum, removed, moved, cards: index.docCount },
   };
@@ -182,7 +195,12 @@ function overlayPlan(index: MemoryIndex, base: SnapshotBase, dirty: ReadonlySet<
  */
 function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date, plan: Plan): Generator<void, Buffer[]> {
   yield;
-  const shardCount = shardCountFor(plan.termCount);
+  let postings = 0;
+  for (const [term, hint] of plan.keys()) postings += plan.size(term, hint);
+  yield;
+  // Shards by what they hold, not only by how many terms: a bigger vault has longer lists in
+  // every shard, and a recall reads the whole shard of each of its terms.
+  const shardCount = Math.max(shardCountFor(plan.termCount), powerOfTwoAtLeast(postings / POSTINGS_PER_SHARD));
   // Terms are grouped by shard first and each shard's text made and turned into bytes in turn,
   // so that only one shard's text is ever held: all of them at once took gigabytes at 50,000 notes.
   const shards: [string, boolean][][] = Array.from({ length: shardCount }, () => []);
