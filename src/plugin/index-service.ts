@@ -7,7 +7,7 @@ import { MemoryIndex } from "../core/index/memory-index";
 import type { PostingSource } from "../core/index/postings";
 import { vaultFiles } from "../core/paths";
 import { recall, type Recall } from "../core/recall/recall";
-import { SnapshotWriter } from "../core/snapshot/write";
+import { EDIT_QUIET_MS, SnapshotWriter } from "../core/snapshot/write";
 import { yieldToUi } from "./yield-to-ui";
 
 export interface IndexProgress {
@@ -15,10 +15,6 @@ export interface IndexProgress {
   total: number;
 }
 
-// Edits arrive with every autosave: a second's quiet spell gathers a burst of them into one write.
-// A write after edits is an overlay of the cards changed (see SnapshotWriter), whatever the
-// vault's size, so the hook sees an edit within about this long.
-const UPDATE_DELAY_MS = 1000;
 // Let Obsidian paint between batches so a large first build does not freeze the window.
 const BATCH = 200;
 // The snapshot is written in slices this long, with a pause between them: serialising a vault of
@@ -121,7 +117,7 @@ export class IndexService {
   /** Schedules a flush once edits have been quiet for a while; repeated calls push it back. */
   flushSoon(): void {
     if (!this.flushTimer) {
-      this.flushTimer = debounce(() => void this.flush().catch((err: unknown) => this.onError(String(err))), UPDATE_DELAY_MS, true);
+      this.flushTimer = debounce(() => void this.flush().catch((err: unknown) => this.onError(String(err))), EDIT_QUIET_MS, true);
     }
     this.flushTimer();
   }
