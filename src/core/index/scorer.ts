@@ -1,6 +1,6 @@
 /** The one scorer: BM25 on the body plus a flat bonus per query term in the title field, times IDF. */
 
-import { IMPACT_SCALE, POSTING_WIDTH, type PostingSource } from "./postings";
+import { IMPACT_SCALE, POSTING_WIDTH, type FlatPostings, type PostingSource } from "./postings";
 
 export interface ScoringRules {
   /** BM25 term-frequency saturation. */
@@ -128,6 +128,7 @@ export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource
     inGroup.length = 0;
     let df = 0;
     let skipped = -1;
+    const lists: [FlatPostings, number][] = [];
     for (let a = 0; a < group.alternatives.length; a++) {
       const [term, weight] = group.alternatives[a];
       const opt = group.optional;
@@ -138,6 +139,22 @@ export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource
       const list = source.postings(term);
       if (!list) continue;
       if (a === 0) df = list.length / POSTING_WIDTH;
+      lists.push([list, weight]);
+    }
+    if (lists.length === 1) {
+      // One list holds each doc once, so its gain is the doc's best: added straight in. Most
+      // groups are one word's list, and in a cold process this loop is most of a recall's work.
+      const [list, weight] = lists[0];
+      for (let i = 0; i < list.length; i += POSTING_WIDTH) {
+        const doc = list[i];
+        if (matched[doc] === 0) touched.push(doc);
+        scores[doc] += list[i + 1] * weight;
+        matched[doc]++;
+      }
+      hints?.addGroup(group, df, skipped);
+      continue;
+    }
+    for (const [list, weight] of lists) {
       for (let i = 0; i < list.length; i += POSTING_WIDTH) {
         const doc = list[i];
         const gain = list[i + 1] * weight;
