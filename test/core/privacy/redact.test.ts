@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RECALL_HEADER } from "../../../src/core/recall/recall-header";
-import { findSecrets, redactSecrets, sanitize, SECRET_PATTERNS, stripPrivate, stripRecallBlock } from "../../../src/core/privacy/redact";
+import { findSecrets, hintsIn, redactSecrets, sanitize, SECRET_PATTERNS, stripPrivate, stripRecallBlock } from "../../../src/core/privacy/redact";
 import { NOT_SECRETS, SECRET_CASES } from "../../fixtures/secrets";
 
 describe("redactSecrets", () => {
@@ -26,6 +26,35 @@ describe("redactSecrets", () => {
   it.each(NOT_SECRETS)("leaves ordinary text alone: %s", (text) => {
     expect(redactSecrets(text)).toBe(text);
     expect(findSecrets(text)).toEqual([]);
+  });
+});
+
+describe("hintsIn", () => {
+  const HINTS = [...new Set(SECRET_PATTERNS.flatMap((p) => p.hints ?? []))];
+  const byIncludes = (text: string): string[] => HINTS.filter((h) => text.includes(h)).sort();
+  const found = (text: string): string[] => [...hintsIn(text)].sort();
+
+  it("finds what includes finds, on the secret table and on plain text", () => {
+    const texts = [...SECRET_CASES.map((c) => c.template.replace("%s", c.secret)), ...NOT_SECRETS];
+    for (const text of texts) expect(found(text), text).toEqual(byIncludes(text));
+  });
+
+  it("finds hints at either end, inside longer ones and in non-Latin text", () => {
+    const texts = ["", "g", "gh", "=", "xgh", "sk-ant-", "ask-ant-x", "the 密码是 here", "パスワード", "a\nmachine", "patsk-gl", "x://"];
+    for (const text of texts) expect(found(text), text).toEqual(byIncludes(text));
+    expect(found("sk-ant-")).toEqual(["sk-", "sk-ant-"]);
+  });
+
+  it("agrees with includes on text made of pieces of hints", () => {
+    // Pieces of hints glued together make hints appear across the joins, where a scanner that
+    // steps wrongly would miss them.
+    const pieces = HINTS.flatMap((h) => [h, h.slice(0, 1), h.slice(1), h.slice(0, -1)]).filter((p) => p !== "");
+    let seed = 7;
+    const next = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let i = 0; i < 500; i++) {
+      const text = Array.from({ length: 1 + next(12) }, () => pieces[next(pieces.length)] + (next(3) === 0 ? " " : "")).join("");
+      expect(found(text), text).toEqual(byIncludes(text));
+    }
   });
 });
 
