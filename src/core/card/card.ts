@@ -104,7 +104,9 @@ function splitFrontmatter(text: string): Split {
   const body = text.slice(m[0].length);
   const bodyLine = m[0].split("\n").length - 1;
   try {
-    const parsed = grayMatter()(text, MATTER_OPTIONS).data as unknown;
+    // Given the frontmatter alone, gray-matter finds the same block (it stops at the first
+    // "\n---", which m[0] holds) without first copying the whole note into a Buffer.
+    const parsed = grayMatter()(m[0], MATTER_OPTIONS).data as unknown;
     return { data: nullProto(parsed), body, bodyLine, has: true, error: "" };
   } catch (err) {
     const reason = err instanceof Error ? err.message.split("\n")[0] : String(err);

@@ -36,7 +36,7 @@ export function proseLines(body: string): string[] {
       fence = m[1];
       return "";
     }
-    return line.replace(INLINE_CODE_RE, "");
+    return line.includes("`") ? line.replace(INLINE_CODE_RE, "") : line;
   });
 }
 
@@ -52,6 +52,7 @@ export function headings(lines: readonly string[]): Heading[] {
 export function wikiLinks(lines: readonly string[]): WikiLink[] {
   const out: WikiLink[] = [];
   lines.forEach((line, i) => {
+    if (!line.includes("[[")) return;
     WIKILINK_RE.lastIndex = 0;
     for (let m = WIKILINK_RE.exec(line); m !== null; m = WIKILINK_RE.exec(line)) {
       const target = linkTarget(m[2]);
@@ -91,8 +92,13 @@ function isNotProse(line: string): boolean {
   );
 }
 
+// A character each of stripInline's replacements needs before it can change anything.
+const INLINE_SYNTAX_RE = /[[<*_=~`]/;
+
 /** Markdown inline syntax removed, keeping what a reader sees. */
 export function stripInline(text: string): string {
+  // Most headings and paragraphs hold none of the syntax: then only the spacing can change.
+  if (!INLINE_SYNTAX_RE.test(text)) return text.replace(/\s+/g, " ").trim();
   return text
     .replace(/!\[\[[^\]]*\]\]/g, "")
     .replace(/\[\[([^\]|]*)\|([^\]]*)\]\]/g, "$2")

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import matter from "gray-matter";
 import { parseCard, titleText } from "../../../src/core/card/card";
+import { stripInline } from "../../../src/core/card/markdown";
 
 describe("parseCard", () => {
   it("reads the card schema", () => {
@@ -60,10 +62,54 @@ describe("parseCard", () => {
     expect(card.description).toBe("Body.");
   });
 
+  // parseCard gives gray-matter the frontmatter block alone; these are notes where the block
+  // gray-matter would cut from the whole note is not the obvious one.
+  it.each([
+    ["a closing line with more after it", "---\na: 1\n---x\nb: 2\n---\nbody ---\n"],
+    ["a rule of four dashes inside", "---\na: 1\n----\nb: 2\n---\n"],
+    ["a language after the opening", "---yaml\na: 1\n---\nbody"],
+    ["an empty block", "---\n---\nbody\n---\nmore"],
+    ["only comments", "---\n# nothing\n---\n"],
+    ["an excerpt separator", "---\nexcerpt_separator: <!-- more -->\na: [1, 2]\n---\nfirst <!-- more --> rest"],
+    ["a list at the top", "---\n- a\n- b\n---\n"],
+    ["a scalar", "---\njust text\n---\n"],
+    ["nothing after the close", "---\na: 1\n---"],
+    ["spaces after the close", "---\na: 1\n---  \nbody"],
+  ])("reads the frontmatter gray-matter reads from the whole note: %s", (_, text) => {
+    const whole = matter(text, { engines: { js: { parse: () => ({}) } } }).data as unknown;
+    const expected = whole && typeof whole === "object" && !Array.isArray(whole) ? { ...whole } : {};
+    const card = parseCard("a.md", text);
+    expect(card.hasFrontmatter).toBe(true);
+    expect({ ...card.frontmatter }).toEqual(expected);
+  });
+
+  it("reports the YAML error gray-matter gives for the whole note", () => {
+    const text = "---\nname: ok\nlist: [1, 2\n---\nBody with: [brackets\n";
+    let expected = "";
+    try {
+      matter(text, {});
+    } catch (err) {
+      expected = (err as Error).message.split("\n")[0];
+    }
+    expect(expected).not.toBe("");
+    expect(parseCard("a.md", text).frontmatterError).toBe(expected);
+  });
+
   it("treats prototype-named keys as data", () => {
     const card = parseCard("a.md", "---\n__proto__: { polluted: true }\nconstructor: x\nname: ok\n---\n");
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
     expect(card.name).toBe("ok");
+  });
+
+  it.each([
+    ["plain words", "plain words"],
+    ["  tabs\tand\u00a0spaces  ", "tabs and spaces"],
+    ["a [[link|shown]] and **bold**", "a shown and bold"],
+    ["`code` and <b>tags</b>", "code and tags"],
+    ["==mark== ~~gone~~ __under__", "mark gone under"],
+    ["[text](url) ![img](x.png) ![[embed]]", "text"],
+  ])("strips inline markdown: %j", (text, expected) => {
+    expect(stripInline(text)).toBe(expected);
   });
 
   it("builds the title field from name, description, tags, aliases, file name and first heading", () => {
