@@ -18,15 +18,18 @@ export function buildGraph(cards: readonly Card[]): LinkGraph {
     if (!inc.has(c.path)) inc.set(c.path, new Set());
   }
   for (const c of cards) {
+    const resolveFrom = resolver.from(c.path);
     for (const link of c.links) {
-      const to = resolve(link.target, c.path);
+      const to = resolveFrom(link.target);
       if (to) {
         if (to === c.path) continue;
         out.get(c.path)?.add(to);
         inc.get(to)?.add(c.path);
       } else if (!ATTACHMENT.test(link.target)) {
-        const key = link.target;
-        missing.set(key, [...(missing.get(key) ?? []), { file: c.path, line: link.line >= 0 ? link.line + c.bodyLine + 1 : 1 }]);
+        const mention = { file: c.path, line: link.line >= 0 ? link.line + c.bodyLine + 1 : 1 };
+        const mentions = missing.get(link.target);
+        if (mentions) mentions.push(mention);
+        else missing.set(link.target, [mention]);
       }
     }
   }
