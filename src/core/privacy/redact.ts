@@ -14,6 +14,11 @@ export interface SecretPattern {
    * a regex scan, so seventy shapes cost about what a handful would.
    */
   hints?: readonly string[];
+  /**
+   * Literals every text it matches holds, all of them, in the match or beside it: a text without
+   * one is not scanned either. A hint must be inside the match; url-password's "@" comes after.
+   */
+  needs?: readonly string[];
 }
 
 // The shapes follow the families of gitleaks' and secretlint's rule sets: a provider's token
@@ -21,7 +26,7 @@ export interface SecretPattern {
 // a command's flag), then generic ones. Specific first, so a GitHub token inside
 // `GITHUB_TOKEN=...` is named for what it is. A value already redacted is never matched again.
 const B = "(?<![A-Za-z0-9_])"; // a token's start: not in the middle of a longer word
-const p = (id: string, source: string, hints?: readonly string[], flags = "g"): SecretPattern => ({ id, re: new RegExp(source, flags), hints });
+const p = (id: string, source: string, hints?: readonly string[], flags = "g", needs?: readonly string[]): SecretPattern => ({ id, re: new RegExp(source, flags), hints, needs });
 
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // Key material: everything between the armour lines, and all that follows an unclosed one.
@@ -106,7 +111,8 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("basic-auth-header", String.raw`(\bAuthorization:\s*Basic\s+)[A-Za-z0-9+/=]{8,}`, undefined, "gi"),
   // Every run below is bounded: an unbounded one restarts at each word of a long pasted line and
   // makes the pattern quadratic (a 22 KB line held the Stop hook for minutes).
-  p("url-password", String.raw`(\b[a-z][a-z0-9+.-]{0,30}://[^\s:/@]{1,256}:)[^\s@/]{1,256}(?=@)`, ["://"], "gi"),
+  // Most notes hold a URL and few an "@", so the "@" it ends before is what spares the scan.
+  p("url-password", String.raw`(\b[a-z][a-z0-9+.-]{0,30}://[^\s:/@]{1,256}:)[^\s@/]{1,256}(?=@)`, ["://"], "gi", ["@"]),
   p("curl-user", String.raw`(\bcurl\b[^\n]{0,200}?\s(?:-u|--user)[\s=]{0,8}['"]?[^\s:'"]{1,128}:)[^\s'"]{1,256}`, ["curl"]),
   p("mysql-password-flag", String.raw`(\bmysql(?:dump|admin|sh)?\b[^\n]{0,200}?\s-p)(?!\s|-)[^\s'"]{1,256}`, ["mysql"]),
   p("password-flag", String.raw`(\b(?:sshpass|docker\s+login|podman\s+login|helm\s+repo\s+add|mongo(?:sh|dump|restore)?)\b[^\n]{0,200}?\s(?:-p|--password)[\s=]{1,8}['"]?)[^\s'"]{1,256}`, ["sshpass", "login", "helm", "mongo"]),
@@ -135,8 +141,9 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
 /** Replaces every secret-shaped value with [REDACTED]; keeps names, so the text still reads. */
 export function redactSecrets(text: string): string {
   let out = text;
-  for (const { id, re, hints } of SECRET_PATTERNS) {
+  for (const { id, re, hints, needs } of SECRET_PATTERNS) {
     if (hints && !hints.some((h) => out.includes(h))) continue;
+    if (needs && !needs.every((n) => out.includes(n))) continue;
     re.lastIndex = 0;
     out = out.replace(re, (...m: unknown[]) => {
       const groups = m.slice(1, -2).filter((g): g is string => typeof g === "string");
@@ -151,10 +158,15 @@ export function redactSecrets(text: string): string {
 export function findSecrets(text: string): string[] {
   const present = hintsIn(text);
   const found = new Set<string>();
-  for (const { id, re, hints } of SECRET_PATTERNS) {
+  for (const { id, re, hints, needs } of SECRET_PATTERNS) {
     if (hints && !hints.some((h) => present.has(h))) continue;
+    if (needs && !needs.every((n) => text.includes(n))) continue;
+    // The matches matchAll would give, without the copy of the pattern it makes for each note.
     re.lastIndex = 0;
-    for (const m of text.matchAll(re)) if (!m[0].includes(REDACTED)) found.add(id);
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      if (!m[0].includes(REDACTED)) found.add(id);
+      if (m[0] === "") re.lastIndex++;
+    }
   }
   return [...found];
 }
