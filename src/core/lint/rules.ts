@@ -78,10 +78,14 @@ export const longSection: Rule = (ctx) => {
   const out: Finding[] = [];
   for (const c of cardsOnly(ctx)) {
     const heads = c.headings;
-    const lines = c.body.split("\n");
-    const bounds = [...heads.map((h) => h.line), lines.length];
+    if (heads.length === 0) continue;
+    const starts = lineStarts(c.body);
+    const bounds = [...heads.map((h) => h.line), starts.length - 1];
     for (let i = 0; i < heads.length; i++) {
-      const chars = lines.slice(bounds[i] + 1, bounds[i + 1]).join("\n").length;
+      const first = bounds[i] + 1;
+      const end = bounds[i + 1];
+      // The length of those lines joined by newlines, as a cut would give it.
+      const chars = end > first ? starts[end] - 1 - starts[first] : 0;
       if (chars > ctx.settings.maxSectionChars) {
         out.push({
           rule: "long-section",
@@ -95,6 +99,14 @@ export const longSection: Rule = (ctx) => {
   }
   return out;
 };
+
+/** Where each line of `text` starts, then where one more line would start after the last. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) starts.push(at + 1);
+  starts.push(text.length + 1);
+  return starts;
+}
 
 export const missingDescription: Rule = (ctx) =>
   cardsOnly(ctx)

@@ -95,6 +95,28 @@ describe("lint rules", () => {
     expect(files["reference/a.md"].split("\n")[(f?.line ?? 0) - 1]).toBe("## Big");
   });
 
+  it("long-section counts a section's characters as its lines joined, wherever the section ends", () => {
+    const big = "x".repeat(1500);
+    const bodies = [
+      `## A\n${big}\n${big}`, // 3001: the last section, no newline after it
+      `## A\n${big}\n${big}\n`, // 3002: the empty line after the last newline counts its newline
+      `## A\n${big}\n${big}\n## B\n## C\n${big}${big}${big}`,
+      `## A\n${big}${big}\n## B`, // 3000: not over
+      `# T\n\n## A\n${big}\n\n${big}\n### Sub\n${big}${big}y`,
+    ];
+    for (const body of bodies) {
+      const files = { "reference/a.md": `---\nname: a\ndescription: d\ntype: reference\ntags: [t]\n---\n${body}\n[[b]]`, ...pair };
+      // The length as cutting the lines out and joining them gives it.
+      const lines = `${body}\n[[b]]`.split("\n");
+      const heads = lines.flatMap((l, i) => (/^#+ /.test(l) ? [i] : []));
+      const expected = heads
+        .map((h, i) => ({ line: h + 7, chars: lines.slice(h + 1, heads[i + 1] ?? lines.length).join("\n").length }))
+        .filter((s) => s.chars > 3000);
+      const found = run(files).filter((f) => f.rule === "long-section");
+      expect(found.map((f) => ({ line: f.line, chars: Number(/is (\d+) characters/.exec(f.message)?.[1]) }))).toEqual(expected);
+    }
+  });
+
   it("resolves links as Obsidian does: folder paths, aliases, headings, embeds, case", () => {
     const files = {
       "reference/a.md": ok("a", "[[reference/b]] [[B|alias]] [[b#Heading]] ![[b]] [[sub/deep/c]] [[C]]"),
