@@ -54,7 +54,8 @@ function grayMatter(): typeof matterFn {
 }
 
 export function parseCard(path: string, text: string, mtime = 0): Card {
-  const clean = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  const unmarked = text.replace(/^\uFEFF/, "");
+  const clean = unmarked.includes("\r") ? unmarked.replace(/\r\n?/g, "\n") : unmarked;
   const { data, body, bodyLine, has, error } = splitFrontmatter(clean);
   const lines = proseLines(body);
   const heads = headings(lines);

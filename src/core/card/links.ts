@@ -1,7 +1,12 @@
 /** Wikilinks as Obsidian reads and resolves them: one parser and one resolver for the index, lint, the digest and the sidebar. */
 
+// What the cuts of linkTarget look for: brackets, the alias bar, the anchor, an escaping backslash.
+const LINK_SYNTAX_RE = /[[\]|#\\]/;
+
 /** `folder/name#heading|alias` (or `[[…]]` around it) → `folder/name`; a link to a heading in the same note gives "". */
 export function linkTarget(inner: string): string {
+  // Most link texts are a bare name: none of the cuts below can change one but the last.
+  if (!LINK_SYNTAX_RE.test(inner)) return inner.trim().replace(/\.md$/i, "").trim();
   const bare = inner.trim().replace(/^!?\[\[/, "").replace(/\]\]$/, "");
   // In a table the alias bar is escaped (`[[Table view\|Table]]`): the backslash is not part of the name.
   const noAlias = bare.split("|")[0].replace(/\\$/, "");

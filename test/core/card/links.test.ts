@@ -14,6 +14,11 @@ describe("linkTarget", () => {
     ["![[embed.png]]", "embed.png"],
     ["Table view\\", "Table view"], // `[[Table view\|Table]]` inside a table
     ["#heading in the same note", ""],
+    ["  spaced name.MD  ", "spaced name"],
+    ["name .md", "name"],
+    ["twice.md.md", "twice.md"],
+    ["folder/name.md#h", "folder/name"],
+    ["back\\slash\\", "back\\slash"],
   ])("%s → %s", (inner, target) => {
     expect(linkTarget(inner)).toBe(target);
   });
