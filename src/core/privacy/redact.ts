@@ -19,6 +19,12 @@ export interface SecretPattern {
    * one is not scanned either. A hint must be inside the match; url-password's "@" comes after.
    */
   needs?: readonly string[];
+  /**
+   * Hints for a pattern that ignores case: lower-case literals one of which any match holds in
+   * some mix of cases. Only ASCII letters have another case here, as in a pattern without the
+   * u flag.
+   */
+  hintsAnyCase?: readonly string[];
 }
 
 // The shapes follow the families of gitleaks' and secretlint's rule sets: a provider's token
@@ -43,8 +49,8 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("xai-key", String.raw`${B}xai-[A-Za-z0-9]{60,}`, ["xai-"]),
   p("huggingface-token", String.raw`${B}hf_[A-Za-z0-9]{30,}`, ["hf_"]),
   // Code hosts and package registries.
-  p("github-token", String.raw`${B}(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})`, ["gh", "github_pat_"]),
-  p("gitlab-token", String.raw`${B}(?:glpat|gldt|glrt|glptt|glft|glsoat|glcbt)-[A-Za-z0-9_-]{20,}|${B}GR1348941[A-Za-z0-9_-]{20,}`, ["gl", "GR1348941"]),
+  p("github-token", String.raw`${B}(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})`, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"]),
+  p("gitlab-token", String.raw`${B}(?:glpat|gldt|glrt|glptt|glft|glsoat|glcbt)-[A-Za-z0-9_-]{20,}|${B}GR1348941[A-Za-z0-9_-]{20,}`, ["glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-", "glcbt-", "GR1348941"]),
   p("bitbucket-token", String.raw`${B}ATBB[A-Za-z0-9_=.-]{28,}`, ["ATBB"]),
   p("npm-token", String.raw`${B}npm_[A-Za-z0-9]{36}`, ["npm_"]),
   p("pypi-token", String.raw`${B}pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}`, ["pypi-"]),
@@ -92,7 +98,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("twilio-key", String.raw`${B}SK[0-9a-fA-F]{32}(?![A-Za-z0-9])`, ["SK"]),
   p("sendgrid-key", String.raw`${B}SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`, ["SG."]),
   p("mailgun-key", String.raw`${B}key-[0-9a-f]{32}(?![A-Za-z0-9])`, ["key-"]),
-  p("mailchimp-key", String.raw`${B}[0-9a-f]{32}-us\d{1,2}(?![A-Za-z0-9])`, ["-us"]),
+  p("mailchimp-key", String.raw`${B}[0-9a-f]{32}-us\d{1,2}(?![A-Za-z0-9])`, ["-us0", "-us1", "-us2", "-us3", "-us4", "-us5", "-us6", "-us7", "-us8", "-us9"]),
   // Work tools and observability.
   p("linear-key", String.raw`${B}lin_(?:api|oauth)_[A-Za-z0-9]{40}`, ["lin_"]),
   p("notion-token", String.raw`${B}(?:secret_[A-Za-z0-9]{43}|ntn_[0-9]{11}[A-Za-z0-9]{32,})`, ["secret_", "ntn_"]),
@@ -108,7 +114,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // Shapes that need their context: a credential in a URL, a header, a command's flags.
   p("jwt", String.raw`${B}eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, ["eyJ"]),
   p("bearer-token", String.raw`(\b[Bb]earer\s+)[A-Za-z0-9._~+/=-]{12,}`, ["earer"]),
-  p("basic-auth-header", String.raw`(\bAuthorization:\s*Basic\s+)[A-Za-z0-9+/=]{8,}`, undefined, "gi"),
+  { ...p("basic-auth-header", String.raw`(\bAuthorization:\s*Basic\s+)[A-Za-z0-9+/=]{8,}`, undefined, "gi"), hintsAnyCase: ["authorization"] },
   // Every run below is bounded: an unbounded one restarts at each word of a long pasted line and
   // makes the pattern quadratic (a 22 KB line held the Stop hook for minutes).
   // Most notes hold a URL and few an "@", so the "@" it ends before is what spares the scan.
@@ -127,22 +133,36 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // It starts at the key's telling word, not at the name's first letter: a pattern that opens with
   // a run of word characters is retried at every letter of a note, which made lint of a large
   // vault spend seconds here. The name's start is before the match and stays as written.
-  p(
-    "secret-assignment",
-    String.raw`((?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE)[_.-]?KEY|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]{0,64}["']?\s{0,8}[:=](?!:)\s{0,8}["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|[A-Za-z_$][\w$.]{0,64}\(|(?:process\.env|os\.environ|import\.meta\.env|env|config|settings|self|this|secrets)[.[]|[a-z]+(?:_[a-z]+)+(?![\w.-]))[^\s"'\x60,;]{6,256}`,
-    undefined,
-    "gi",
-  ),
+  {
+    ...p(
+      "secret-assignment",
+      String.raw`((?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE)[_.-]?KEY|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]{0,64}["']?\s{0,8}[:=](?!:)\s{0,8}["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|[A-Za-z_$][\w$.]{0,64}\(|(?:process\.env|os\.environ|import\.meta\.env|env|config|settings|self|this|secrets)[.[]|[a-z]+(?:_[a-z]+)+(?![\w.-]))[^\s"'\x60,;]{6,256}`,
+      undefined,
+      "gi",
+    ),
+    // Every name it knows holds one of these, in whatever case the pattern accepts it.
+    hintsAnyCase: ["secret", "token", "pass", "pwd", "key", "credential", "auth", "sig"],
+  },
   // Any .env-style assignment, on its own line or inline ("run it with FOO=…"), whose value is
   // long and random-looking: letters and digits both, and not a path.
   p("env-line", String.raw`(^|[\s;(])((?:export\s+)?[A-Z][A-Z0-9_]{2,64}=["']?)(?![^\n]{0,512}\[REDACTED\])(?![./~])(?=[A-Za-z0-9+/_\-.]{0,512}\d)(?=[A-Za-z0-9+/_\-.]{0,512}[A-Za-z])[A-Za-z0-9+/_\-.]{24,512}`, ["="]),
 ];
 
+const anyCaseTests = new WeakMap<readonly string[], RegExp>();
+
+/** A test for any of `hints` in any case, as the pattern they belong to matches. */
+function anyCaseTest(hints: readonly string[]): RegExp {
+  let re = anyCaseTests.get(hints);
+  if (!re) anyCaseTests.set(hints, (re = new RegExp(hints.map((h) => h.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "i")));
+  return re;
+}
+
 /** Replaces every secret-shaped value with [REDACTED]; keeps names, so the text still reads. */
 export function redactSecrets(text: string): string {
   let out = text;
-  for (const { id, re, hints, needs } of SECRET_PATTERNS) {
+  for (const { id, re, hints, hintsAnyCase, needs } of SECRET_PATTERNS) {
     if (hints && !hints.some((h) => out.includes(h))) continue;
+    if (hintsAnyCase && !anyCaseTest(hintsAnyCase).test(out)) continue;
     if (needs && !needs.every((n) => out.includes(n))) continue;
     re.lastIndex = 0;
     out = out.replace(re, (...m: unknown[]) => {
@@ -158,8 +178,9 @@ export function redactSecrets(text: string): string {
 export function findSecrets(text: string): string[] {
   const present = hintsIn(text);
   const found = new Set<string>();
-  for (const { id, re, hints, needs } of SECRET_PATTERNS) {
-    if (hints && !hints.some((h) => present.has(h))) continue;
+  for (const { id, re, hints, hintsAnyCase, needs } of SECRET_PATTERNS) {
+    if (hints && !hints.some((h) => present.exact.has(h))) continue;
+    if (hintsAnyCase && !hintsAnyCase.some((h) => present.anyCase.has(h))) continue;
     if (needs && !needs.every((n) => text.includes(n))) continue;
     // The matches matchAll would give, without the copy of the pattern it makes for each note.
     re.lastIndex = 0;
@@ -171,55 +192,102 @@ export function findSecrets(text: string): string[] {
   return [...found];
 }
 
-// Hints by a hash of their first two characters; a slot's hints are checked where the text has
-// a pair of that hash, so a collision costs a comparison and never a wrong answer.
-const PAIR_SLOTS = 1 << 14;
-const pairSlot = (a: number, b: number): number => ((a * 977) ^ b) & (PAIR_SLOTS - 1);
+// Hints by a hash of their first three characters; a slot's hints are checked where the text has
+// three characters of that hash, so a collision costs a comparison and never a wrong answer. Two
+// characters would do, but pairs such as "se" and "pa" start too many words.
+const SLOTS = 1 << 15;
+const slotOf = (a: number, b: number, c: number): number => ((((a * 977) ^ b) * 977) ^ c) & (SLOTS - 1);
 
 interface HintTable {
-  /** Index into `buckets` by pairSlot; -1 where no hint starts with such a pair. */
+  /** Every hint, by number; lower case where it is any-case. */
+  texts: string[];
+  anyCase: boolean[];
+  /** Index into `buckets` by slotOf; -1 where no hint starts with such characters. */
   bucketOfSlot: Int16Array;
-  buckets: string[][];
-  /** One-character hints, which no pair keys. */
-  single: string[];
+  /** Hint numbers by bucket. */
+  buckets: number[][];
+  /** Numbers of the hints shorter than three characters, which are searched for on their own. */
+  short: number[];
 }
 
 let hintTable: HintTable | undefined;
 
+/** A character and, for an ASCII lower-case letter, its capital: what a pattern that ignores case accepts for it. */
+const cases = (c: number, anyCase: boolean): number[] => (anyCase && c >= 97 && c <= 122 ? [c, c - 32] : [c]);
+
 function buildHintTable(): HintTable {
-  const table: HintTable = { bucketOfSlot: new Int16Array(PAIR_SLOTS).fill(-1), buckets: [], single: [] };
-  for (const h of new Set(SECRET_PATTERNS.flatMap((p) => p.hints ?? []))) {
-    if (h.length < 2) {
-      table.single.push(h);
-      continue;
+  const exact = [...new Set(SECRET_PATTERNS.flatMap((p) => p.hints ?? []))];
+  const anyCase = [...new Set(SECRET_PATTERNS.flatMap((p) => p.hintsAnyCase ?? []))];
+  const table: HintTable = {
+    texts: [...exact, ...anyCase],
+    anyCase: [...exact.map(() => false), ...anyCase.map(() => true)],
+    bucketOfSlot: new Int16Array(SLOTS).fill(-1),
+    buckets: [],
+    short: [],
+  };
+  table.texts.forEach((text, id) => {
+    if (text.length < 3) {
+      table.short.push(id);
+      return;
     }
-    const slot = pairSlot(h.charCodeAt(0), h.charCodeAt(1));
-    if (table.bucketOfSlot[slot] < 0) {
-      table.bucketOfSlot[slot] = table.buckets.length;
-      table.buckets.push([]);
+    const [a, b, c] = [0, 1, 2].map((i) => cases(text.charCodeAt(i), table.anyCase[id]));
+    const slots = new Set(a.flatMap((x) => b.flatMap((y) => c.map((z) => slotOf(x, y, z)))));
+    for (const slot of slots) {
+      if (table.bucketOfSlot[slot] < 0) {
+        table.bucketOfSlot[slot] = table.buckets.length;
+        table.buckets.push([]);
+      }
+      table.buckets[table.bucketOfSlot[slot]].push(id);
     }
-    table.buckets[table.bucketOfSlot[slot]].push(h);
-  }
+  });
   return table;
 }
 
+/** Whether `text` holds the lower-case `hint` at `at` in any mix of ASCII cases. */
+function startsWithAnyCase(text: string, hint: string, at: number): boolean {
+  if (at + hint.length > text.length) return false;
+  for (let j = 0; j < hint.length; j++) {
+    const c = text.charCodeAt(at + j);
+    const h = hint.charCodeAt(j);
+    if (c !== h && !(h >= 97 && h <= 122 && c === h - 32)) return false;
+  }
+  return true;
+}
+
+export interface HintsFound {
+  /** Hints (SecretPattern.hints) that `includes` finds. */
+  exact: Set<string>;
+  /** Any-case hints (SecretPattern.hintsAnyCase) found in some mix of cases. */
+  anyCase: Set<string>;
+}
+
 /**
- * The patterns' hints that occur in `text`: what `includes` of each would say, in one pass. Lint
- * asks it of every note, and a hundred searches of each note were most of lint's time on a large
+ * The patterns' hints that occur in `text`, in one pass rather than a search for each. Lint asks
+ * it of every note, and a hundred searches of each note were most of lint's time on a large
  * vault.
  */
-export function hintsIn(text: string): Set<string> {
-  const { bucketOfSlot, buckets, single } = (hintTable ??= buildHintTable());
-  const present = new Set<string>();
-  for (const h of single) if (text.includes(h)) present.add(h);
-  let prev = text.charCodeAt(0);
-  for (let i = 0; i + 1 < text.length; i++) {
-    const c = text.charCodeAt(i + 1);
-    const bucket = bucketOfSlot[pairSlot(prev, c)];
-    if (bucket >= 0) for (const h of buckets[bucket]) if (!present.has(h) && text.startsWith(h, i)) present.add(h);
-    prev = c;
+export function hintsIn(text: string): HintsFound {
+  const { texts, anyCase, bucketOfSlot, buckets, short } = (hintTable ??= buildHintTable());
+  const seen = new Uint8Array(texts.length);
+  for (const id of short) if (text.includes(texts[id])) seen[id] = 1;
+  let a = text.charCodeAt(0);
+  let b = text.charCodeAt(1);
+  for (let i = 0; i + 2 < text.length; i++) {
+    const c = text.charCodeAt(i + 2);
+    const bucket = bucketOfSlot[slotOf(a, b, c)];
+    if (bucket >= 0) {
+      for (const id of buckets[bucket]) {
+        if (seen[id] === 0 && (anyCase[id] ? startsWithAnyCase(text, texts[id], i) : text.startsWith(texts[id], i))) seen[id] = 1;
+      }
+    }
+    a = b;
+    b = c;
   }
-  return present;
+  const found: HintsFound = { exact: new Set(), anyCase: new Set() };
+  seen.forEach((s, id) => {
+    if (s === 1) (anyCase[id] ? found.anyCase : found.exact).add(texts[id]);
+  });
+  return found;
 }
 
 const PRIVATE_TAG = /<(\/?)private>/gi;

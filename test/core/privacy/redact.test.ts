@@ -31,29 +31,56 @@ describe("redactSecrets", () => {
 
 describe("hintsIn", () => {
   const HINTS = [...new Set(SECRET_PATTERNS.flatMap((p) => p.hints ?? []))];
-  const byIncludes = (text: string): string[] => HINTS.filter((h) => text.includes(h)).sort();
-  const found = (text: string): string[] => [...hintsIn(text)].sort();
+  const ANY_CASE = [...new Set(SECRET_PATTERNS.flatMap((p) => p.hintsAnyCase ?? []))];
+  const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  // What a search for each hint gives: includes, and a pattern that ignores case as the secret patterns do.
+  const bySearch = (text: string) => ({
+    exact: HINTS.filter((h) => text.includes(h)).sort(),
+    anyCase: ANY_CASE.filter((h) => new RegExp(escape(h), "i").test(text)).sort(),
+  });
+  const found = (text: string) => {
+    const f = hintsIn(text);
+    return { exact: [...f.exact].sort(), anyCase: [...f.anyCase].sort() };
+  };
+  const TEXTS = [...SECRET_CASES.map((c) => c.template.replace("%s", c.secret)), ...NOT_SECRETS];
 
-  it("finds what includes finds, on the secret table and on plain text", () => {
-    const texts = [...SECRET_CASES.map((c) => c.template.replace("%s", c.secret)), ...NOT_SECRETS];
-    for (const text of texts) expect(found(text), text).toEqual(byIncludes(text));
+  it("finds what a search for each finds, on the secret table and on plain text", () => {
+    for (const text of TEXTS) expect(found(text), text).toEqual(bySearch(text));
   });
 
-  it("finds hints at either end, inside longer ones and in non-Latin text", () => {
-    const texts = ["", "g", "gh", "=", "xgh", "sk-ant-", "ask-ant-x", "the 密码是 here", "パスワード", "a\nmachine", "patsk-gl", "x://"];
-    for (const text of texts) expect(found(text), text).toEqual(byIncludes(text));
-    expect(found("sk-ant-")).toEqual(["sk-", "sk-ant-"]);
+  it("finds hints at either end, inside longer ones, in any case and in non-Latin text", () => {
+    const texts = ["", "g", "gh", "=", "xghp_", "sk-ant-", "ask-ant-x", "the 密码是 here", "パスワード", "a\nmachine", "patsk-gl", "x://", "KEY", "Api_Key", "sIg", "ſig", "aUTHORIZATION:"];
+    for (const text of texts) expect(found(text), text).toEqual(bySearch(text));
+    expect(found("sk-ant-").exact).toEqual(["sk-", "sk-ant-"]);
+    expect(found("My_PassWord").anyCase).toEqual(["pass"]);
   });
 
-  it("agrees with includes on text made of pieces of hints", () => {
+  it("agrees with a search for each on text made of pieces of hints", () => {
     // Pieces of hints glued together make hints appear across the joins, where a scanner that
     // steps wrongly would miss them.
-    const pieces = HINTS.flatMap((h) => [h, h.slice(0, 1), h.slice(1), h.slice(0, -1)]).filter((p) => p !== "");
+    const pieces = [...HINTS, ...ANY_CASE, ...ANY_CASE.map((h) => h.toUpperCase())].flatMap((h) => [h, h.slice(0, 1), h.slice(1), h.slice(0, -1)]).filter((p) => p !== "");
     let seed = 7;
     const next = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
-    for (let i = 0; i < 500; i++) {
+    for (let i = 0; i < 800; i++) {
       const text = Array.from({ length: 1 + next(12) }, () => pieces[next(pieces.length)] + (next(3) === 0 ? " " : "")).join("");
-      expect(found(text), text).toEqual(byIncludes(text));
+      expect(found(text), text).toEqual(bySearch(text));
+    }
+  });
+
+  it("never hides a match: a text a pattern matches holds its hints and what it needs", () => {
+    // Flipping the case of letters tries the any-case hints as the patterns that ignore case read text.
+    const flip = (t: string, k: number): string => [...t].map((c, i) => ((i + k) % 3 === 0 ? c.toUpperCase() : (i + k) % 3 === 1 ? c.toLowerCase() : c)).join("");
+    for (const pattern of SECRET_PATTERNS) {
+      const texts = pattern.hintsAnyCase ? TEXTS.flatMap((t) => [t, flip(t, 0), flip(t, 1), flip(t, 2)]) : TEXTS;
+      for (const text of texts) {
+        pattern.re.lastIndex = 0;
+        if (!pattern.re.test(text)) continue;
+        const f = hintsIn(text);
+        if (pattern.hints) expect(pattern.hints.some((h) => f.exact.has(h)), `${pattern.id}: ${text}`).toBe(true);
+        if (pattern.hintsAnyCase) expect(pattern.hintsAnyCase.some((h) => f.anyCase.has(h)), `${pattern.id}: ${text}`).toBe(true);
+        for (const n of pattern.needs ?? []) expect(text, pattern.id).toContain(n);
+      }
+      pattern.re.lastIndex = 0;
     }
   });
 });
