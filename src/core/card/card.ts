@@ -2,7 +2,7 @@
 
 import type matterFn from "gray-matter";
 import { linkTarget } from "./links";
-import { firstParagraph, headings, proseLines, stripInline, wikiLinks, type Heading, type WikiLink } from "./markdown";
+import { firstParagraph, readBody, stripInline, type Heading, type WikiLink } from "./markdown";
 
 export interface Card {
   /** Vault-relative path with forward slashes, e.g. `debugging/launchd-path.md`. */
@@ -57,8 +57,7 @@ export function parseCard(path: string, text: string, mtime = 0): Card {
   const unmarked = text.replace(/^\uFEFF/, "");
   const clean = unmarked.includes("\r") ? unmarked.replace(/\r\n?/g, "\n") : unmarked;
   const { data, body, bodyLine, has, error } = splitFrontmatter(clean);
-  const lines = proseLines(body);
-  const heads = headings(lines);
+  const { lines, headings: heads, links } = readBody(body);
   const fileName = baseName(path);
   const firstHeading = heads.find((h) => h.level === 1)?.text ?? heads[0]?.text ?? "";
   return {
@@ -75,7 +74,7 @@ export function parseCard(path: string, text: string, mtime = 0): Card {
     mtime,
     firstHeading,
     headings: heads,
-    links: [...frontmatterLinks(data), ...wikiLinks(lines)],
+    links: [...frontmatterLinks(data), ...links],
     body,
     bodyLine,
     hasFrontmatter: has,

@@ -22,44 +22,49 @@ const HEADING_RE = /^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$/;
 const WIKILINK_RE = /(!?)\[\[([^\][\n]+?)\]\]/g;
 const INLINE_CODE_RE = /(`+)[^`\n]*?\1/g;
 
-/** Lines of the body with code replaced by empty text, so that nothing inside code counts. */
-export function proseLines(body: string): string[] {
+export interface Body {
+  /** Lines of the body with code replaced by empty text, so that nothing inside code counts. */
+  lines: string[];
+  headings: Heading[];
+  links: WikiLink[];
+}
+
+// A line whose first character is printable ASCII other than these opens no fence and is no
+// heading (both allow only white space before), so most lines need neither pattern run.
+const [BACKTICK, TILDE, HASH] = ["`", "~", "#"].map((c) => c.charCodeAt(0));
+const mayOpenBlock = (c: number): boolean => c <= 32 || c >= 127 || c === BACKTICK || c === TILDE || c === HASH;
+
+/** The body's prose lines, headings and wikilinks, in one pass over its lines. */
+export function readBody(body: string): Body {
   const lines = body.split("\n");
+  const headings: Heading[] = [];
+  const links: WikiLink[] = [];
   let fence: string | null = null;
-  return lines.map((line) => {
-    const m = FENCE_RE.exec(line);
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i];
+    const m = mayOpenBlock(line.charCodeAt(0)) ? FENCE_RE.exec(line) : null;
     if (fence !== null) {
       if (m && m[1][0] === fence[0] && m[1].length >= fence.length) fence = null;
-      return "";
+      lines[i] = "";
+      continue;
     }
     if (m) {
       fence = m[1];
-      return "";
+      lines[i] = "";
+      continue;
     }
-    return line.includes("`") ? line.replace(INLINE_CODE_RE, "") : line;
-  });
-}
-
-export function headings(lines: readonly string[]): Heading[] {
-  const out: Heading[] = [];
-  lines.forEach((line, i) => {
-    const m = HEADING_RE.exec(line);
-    if (m) out.push({ level: m[1].length, text: stripInline(m[2]), line: i });
-  });
-  return out;
-}
-
-export function wikiLinks(lines: readonly string[]): WikiLink[] {
-  const out: WikiLink[] = [];
-  lines.forEach((line, i) => {
-    if (!line.includes("[[")) return;
+    if (line.includes("`")) lines[i] = line = line.replace(INLINE_CODE_RE, "");
+    // A heading is read from the line with its code taken out.
+    const h = mayOpenBlock(line.charCodeAt(0)) ? HEADING_RE.exec(line) : null;
+    if (h) headings.push({ level: h[1].length, text: stripInline(h[2]), line: i });
+    if (!line.includes("[[")) continue;
     WIKILINK_RE.lastIndex = 0;
-    for (let m = WIKILINK_RE.exec(line); m !== null; m = WIKILINK_RE.exec(line)) {
-      const target = linkTarget(m[2]);
-      if (target !== "") out.push({ target, embed: m[1] === "!", line: i });
+    for (let w = WIKILINK_RE.exec(line); w !== null; w = WIKILINK_RE.exec(line)) {
+      const target = linkTarget(w[2]);
+      if (target !== "") links.push({ target, embed: w[1] === "!", line: i });
     }
-  });
-  return out;
+  }
+  return { lines, headings, links };
 }
 
 /**

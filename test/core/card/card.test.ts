@@ -47,6 +47,24 @@ describe("parseCard", () => {
     ]);
   });
 
+  it("finds headings and links as the lines read once code is taken out", () => {
+    const card = parseCard(
+      "a.md",
+      "# One\n   ## Two ##\n\t# Tab\n    # four spaces: code\n`x` # After code\n~~~\n# fenced\n[[fenced]]\n~~~\n\u00a0# nbsp\n#no space\nText [[a]] `[[b]]` ![[c|x]]\n```js\n[[d]]\n```\n####### seven\n",
+    );
+    expect(card.headings.map((h) => [h.level, h.text, h.line])).toEqual([
+      [1, "One", 0],
+      [2, "Two", 1],
+      [1, "Tab", 2],
+      [1, "After code", 4],
+      [1, "nbsp", 9],
+    ]);
+    expect(card.links.map((l) => [l.target, l.embed, l.line])).toEqual([
+      ["a", false, 11],
+      ["c", true, 11],
+    ]);
+  });
+
   it("never runs JavaScript frontmatter", () => {
     const g = globalThis as { pwned?: boolean };
     const card = parseCard("a.md", "---js\n{ name: (globalThis.pwned = true, 'x') }\n---\nBody text.");
