@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 
 // Bundled into .cache/ by scripts/run-ts.mjs: one level below the repo root, like scripts/.
 const root = fileURLToPath(new URL("..", import.meta.url));
-const bridge = join(root, "hook-bridge", "dist", "vault-memory.mjs");
+const bridge = join(root, "hook-bridge", "dist", "vault-memory.cjs");
 const vault = join(root, "sample-vault");
 
 const PROMPTS = [
@@ -31,7 +31,7 @@ const bareStarted = performance.now();
 spawnSync(process.execPath, ["-e", ""]);
 const bareMs = performance.now() - bareStarted;
 
-console.log(`$ node hook-bridge/dist/vault-memory.mjs index --vault sample-vault`);
+console.log(`$ node hook-bridge/dist/vault-memory.cjs index --vault sample-vault`);
 process.stdout.write(run(["index", "--vault", vault]).stdout);
 PROMPTS.forEach((prompt, i) => {
   // Each prompt is a new session: within one session a card is shown only once, and the demo
