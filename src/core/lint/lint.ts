@@ -4,9 +4,10 @@ import { readFileSync } from "node:fs";
 import { parseCard, type Card } from "../card/card";
 import { vaultFiles } from "../paths";
 import { SnapshotReader } from "../snapshot/read";
-import { listMarkdown } from "../vault/scan";
+import { listMarkdown, type NoteFile } from "../vault/scan";
 import { buildGraph } from "./graph";
 import { RULES } from "./rules";
+import type { SecretScan } from "./secrets";
 import { DEFAULT_LINT_SETTINGS, type Finding, type LintContext, type LintSettings, type Severity } from "./types";
 
 export const SEVERITY_ORDER: readonly Severity[] = ["error", "warning", "info", "suggestion"];
@@ -18,7 +19,16 @@ export interface LintInput {
   snapshot?: LintContext["snapshot"];
   lastRecalled?: LintContext["lastRecalled"];
   now?: number;
+  secretScans?: LintContext["secretScans"];
 }
+
+/**
+ * Starts scanning `files` for secrets alongside lint's own reading of them, and gives what
+ * scanning to collect, once, when lint has read the vault: the scan is half of lint's work on a
+ * large vault, so a second thread can take it. Notes missing from what it collects are scanned
+ * by the rule.
+ */
+export type SecretScanner = (files: readonly NoteFile[]) => () => ReadonlyMap<string, SecretScan>;
 
 /** All findings, minus disabled rules, excluded folders and rules a card silences for itself. */
 export function lint(input: LintInput): Finding[] {
@@ -33,6 +43,7 @@ export function lint(input: LintInput): Finding[] {
     snapshot: input.snapshot,
     lastRecalled: input.lastRecalled,
     now: input.now ?? Date.now(),
+    secretScans: input.secretScans,
   };
   const silenced = new Map(cards.map((c) => [c.path, ignoredRules(c)]));
   const findings: Finding[] = [];
@@ -53,15 +64,18 @@ function ignoredRules(card: Card): Set<string> {
 }
 
 /** Reads the vault from disk, with the snapshot's age and the recall log, and lints it. */
-export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_SETTINGS, now = Date.now()): Finding[] {
+export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_SETTINGS, now = Date.now(), scanSecrets?: SecretScanner): Finding[] {
   const cards: Card[] = [];
   const text = new Map<string, string>();
-  for (const f of listMarkdown(vault)) {
+  const files = listMarkdown(vault);
+  const collect = scanSecrets?.(files);
+  for (const f of files) {
     const t = readFileSync(f.abs, "utf8");
     text.set(f.path, t);
     cards.push(parseCard(f.path, t, f.mtime));
   }
-  return lint({ cards, text, settings, snapshot: snapshotTime(vault), lastRecalled: recallHistory(vault)?.last, now });
+  const secretScans = collect?.();
+  return lint({ cards, text, settings, snapshot: snapshotTime(vault), lastRecalled: recallHistory(vault)?.last, now, secretScans });
 }
 
 /** When the snapshot was written; undefined if there is none, "unreadable" if it is damaged. */

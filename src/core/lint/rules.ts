@@ -2,7 +2,7 @@
 
 import { baseName, type Card } from "../card/card";
 import { FOLDER_OF_TYPE, isRetired } from "../card/schema";
-import { findSecrets } from "../privacy/redact";
+import { scanForSecrets } from "./secrets";
 import type { Finding, LintContext, Rule } from "./types";
 
 const MEMORY_INDEX = "MEMORY.md";
@@ -155,11 +155,9 @@ export const supersededWithoutBacklink: Rule = (ctx) =>
 
 export const secretInCard: Rule = (ctx) =>
   ctx.cards.flatMap((c): Finding[] => {
-    const text = ctx.text.get(c.path) ?? "";
-    const kinds = findSecrets(text);
+    const { kinds, line } = ctx.secretScans?.get(c.path) ?? scanForSecrets(ctx.text.get(c.path) ?? "");
     if (kinds.length === 0) return [];
-    const line = text.split("\n").findIndex((l) => findSecrets(l).length > 0);
-    return [{ rule: "secret-in-card", severity: "warning", file: c.path, line: line >= 0 ? line + 1 : 0, message: `looks like a secret (${kinds.join(", ")}): remove it or wrap it in <private>` }];
+    return [{ rule: "secret-in-card", severity: "warning", file: c.path, line, message: `looks like a secret (${kinds.join(", ")}): remove it or wrap it in <private>` }];
   });
 
 export const memoryIndexTooLong: Rule = (ctx) => {

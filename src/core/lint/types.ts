@@ -1,6 +1,7 @@
 /** What a lint rule reports, and what it is given to look at. */
 
 import type { Card } from "../card/card";
+import type { SecretScan } from "./secrets";
 
 export type Severity = "error" | "warning" | "info" | "suggestion";
 
@@ -46,6 +47,8 @@ export interface LintContext {
   /** Last recall time (epoch ms) by card path, from the recall log; undefined if there is no log. */
   lastRecalled: ReadonlyMap<string, number> | undefined;
   now: number;
+  /** Notes already scanned for secrets, by path (see SecretScanner); the rest are scanned by the rule. */
+  secretScans?: ReadonlyMap<string, SecretScan>;
 }
 
 export interface LinkGraph {
