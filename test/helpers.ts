@@ -56,7 +56,8 @@ export interface RunResult {
 /** Runs the built bridge as Claude Code would: a fresh Node process, JSON on stdin. */
 export function runBridge(args: string[], input = "", env: NodeJS.ProcessEnv = {}): RunResult {
   if (!existsSync(BRIDGE)) throw new Error(`${BRIDGE} is missing: run \`npm run build\` first`);
-  const r = spawnSync(process.execPath, [BRIDGE, ...args], { input, encoding: "utf8", env: { ...process.env, ...env }, timeout: 60_000 });
+  // A lint report of a large vault runs to megabytes, past spawnSync's usual 1 MB.
+  const r = spawnSync(process.execPath, [BRIDGE, ...args], { input, encoding: "utf8", env: { ...process.env, ...env }, timeout: 60_000, maxBuffer: 256 * 2 ** 20 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

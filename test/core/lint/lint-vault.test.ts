@@ -1,0 +1,55 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { defaultConfig } from "../../../src/core/config";
+import { lintVault, type SecretScanner } from "../../../src/core/lint/lint";
+import { scanForSecrets } from "../../../src/core/lint/secrets";
+import { CORPUS, copyVault, HAS_CORPUS, NO_CORPUS, runBridge, tempDir } from "../../helpers";
+
+const SETTINGS = defaultConfig().lint;
+
+/** A vault past the size where the bridge scans for secrets on a second thread, with secrets here and there. */
+function largeVault(): string {
+  const vault = join(tempDir(), "large");
+  const secrets = ["DB_PASSWORD=hunter2hunter2", "export GITHUB_TOKEN=ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "Authorization: Basic dXNlcjpwYXNzd29yZA=="];
+  for (let i = 0; i < 1300; i++) {
+    const folder = ["reference", "debugging", "meta/digest", "projects/x"][i % 4];
+    mkdirSync(join(vault, folder), { recursive: true });
+    const secret = i % 97 === 0 ? `\nline\n${secrets[i % secrets.length]}\n` : "";
+    const name = i % 50 === 0 ? "shared" : `n${i}`;
+    writeFileSync(join(vault, folder, `${name}.md`), `---\nname: n${i}\ntags: [t]\n---\n# N${i}\n\nSee [[n${i + 1}]] and [[shared]].${secret}\n`);
+  }
+  writeFileSync(join(vault, "MEMORY.md"), "- [[n1]]\n");
+  return vault;
+}
+
+describe("lintVault with a secret scanner", () => {
+  const vault = largeVault();
+  const inThread = lintVault(vault, SETTINGS, 0);
+
+  it("gives the same findings when a scanner answered for some notes only", () => {
+    const partial: SecretScanner = (files) => () => new Map(files.filter((_, i) => i % 3 === 0).map((f) => [f.path, scanForSecrets(readFileSync(f.abs, "utf8"))]));
+    expect(lintVault(vault, SETTINGS, 0, partial)).toEqual(inThread);
+    expect(inThread.filter((f) => f.rule === "secret-in-card").length).toBeGreaterThan(5);
+  });
+
+  it("takes what the scanner says over scanning again", () => {
+    const lying: SecretScanner = () => () => new Map([["reference/n4.md", { kinds: ["made-up"], line: 3 }]]);
+    const found = lintVault(vault, SETTINGS, 0, lying).filter((f) => f.rule === "secret-in-card" && f.file === "reference/n4.md");
+    expect(found.map((f) => [f.line, f.message])).toEqual([[3, "looks like a secret (made-up): remove it or wrap it in <private>"]]);
+  });
+
+  it("gives from the CLI, which scans on a worker thread, what it gives in one thread", () => {
+    const r = runBridge(["lint", "--vault", vault, "--json"]);
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(lintVault(vault, SETTINGS))));
+  });
+});
+
+describe.skipIf(!HAS_CORPUS)(`lint of every help vault at once${HAS_CORPUS ? "" : ` (${NO_CORPUS})`}`, () => {
+  it("finds from the CLI what lintVault finds in one thread", () => {
+    const vault = copyVault(CORPUS, "all-help");
+    const r = runBridge(["lint", "--vault", vault, "--json"]);
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(lintVault(vault, SETTINGS))));
+  });
+});
