@@ -5,12 +5,12 @@ import type { Args } from "../args";
 import { vaultFlag } from "../vault";
 import { vaultConfig } from "../settings";
 import { formatReport, lintVault } from "../../../src/core/lint/lint";
-import { scanSecretsInWorker } from "../lint-secrets";
+import { readNotesInWorker } from "../lint-reader";
 
 export function lintCommand(args: Args): number {
   const vault = vaultFlag(args);
   const config = vaultConfig(vault);
-  const findings = lintVault(vault, config.lint, undefined, scanSecretsInWorker);
+  const findings = lintVault(vault, config.lint, undefined, readNotesInWorker);
   writeSync(1, args.flags.has("json") ? JSON.stringify(findings, null, 2) + "\n" : formatReport(findings));
   return findings.some((f) => f.severity === "error") ? 1 : 0;
 }

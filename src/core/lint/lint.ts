@@ -23,12 +23,22 @@ export interface LintInput {
 }
 
 /**
- * Starts scanning `files` for secrets alongside lint's own reading of them, and gives what
- * scanning to collect, once, when lint has read the vault: the scan is half of lint's work on a
- * large vault, so a second thread can take it. Notes missing from what it collects are scanned
- * by the rule.
+ * Where lintVault gets the notes' texts, and their secret scans if it has them: by default it
+ * reads each note itself and the rule scans it. Reading and scanning are more than half of lint's
+ * work on a large vault and need nothing of the rest, so a source may do both on another thread
+ * while lint parses what it has been given.
  */
-export type SecretScanner = (files: readonly NoteFile[]) => () => ReadonlyMap<string, SecretScan>;
+export interface NoteSource {
+  /** The text of the i-th file, asked for in order: 0, 1, 2, … */
+  text(i: number): string;
+  /** Scans of the notes it scanned, by path, asked for once, after the last text; the rule scans the others. */
+  secretScans(): ReadonlyMap<string, SecretScan>;
+}
+
+export type ReadNotes = (files: readonly NoteFile[]) => NoteSource;
+
+/** lintVault's own way: each note read when asked for, and none scanned ahead. */
+export const readNotesHere: ReadNotes = (files) => ({ text: (i) => readFileSync(files[i].abs, "utf8"), secretScans: () => new Map() });
 
 /** All findings, minus disabled rules, excluded folders and rules a card silences for itself. */
 export function lint(input: LintInput): Finding[] {
@@ -64,18 +74,17 @@ function ignoredRules(card: Card): Set<string> {
 }
 
 /** Reads the vault from disk, with the snapshot's age and the recall log, and lints it. */
-export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_SETTINGS, now = Date.now(), scanSecrets?: SecretScanner): Finding[] {
+export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_SETTINGS, now = Date.now(), readNotes: ReadNotes = readNotesHere): Finding[] {
   const cards: Card[] = [];
   const text = new Map<string, string>();
   const files = listMarkdown(vault);
-  const collect = scanSecrets?.(files);
-  for (const f of files) {
-    const t = readFileSync(f.abs, "utf8");
+  const source = readNotes(files);
+  files.forEach((f, i) => {
+    const t = source.text(i);
     text.set(f.path, t);
     cards.push(parseCard(f.path, t, f.mtime));
-  }
-  const secretScans = collect?.();
-  return lint({ cards, text, settings, snapshot: snapshotTime(vault), lastRecalled: recallHistory(vault)?.last, now, secretScans });
+  });
+  return lint({ cards, text, settings, snapshot: snapshotTime(vault), lastRecalled: recallHistory(vault)?.last, now, secretScans: () => source.secretScans() });
 }
 
 /** When the snapshot was written; undefined if there is none, "unreadable" if it is damaged. */

@@ -153,12 +153,14 @@ export const supersededWithoutBacklink: Rule = (ctx) =>
     ];
   });
 
-export const secretInCard: Rule = (ctx) =>
-  ctx.cards.flatMap((c): Finding[] => {
-    const { kinds, line } = ctx.secretScans?.get(c.path) ?? scanForSecrets(ctx.text.get(c.path) ?? "");
+export const secretInCard: Rule = (ctx) => {
+  const scans = ctx.secretScans?.();
+  return ctx.cards.flatMap((c): Finding[] => {
+    const { kinds, line } = scans?.get(c.path) ?? scanForSecrets(ctx.text.get(c.path) ?? "");
     if (kinds.length === 0) return [];
     return [{ rule: "secret-in-card", severity: "warning", file: c.path, line, message: `looks like a secret (${kinds.join(", ")}): remove it or wrap it in <private>` }];
   });
+};
 
 export const memoryIndexTooLong: Rule = (ctx) => {
   const text = ctx.text.get(MEMORY_INDEX);

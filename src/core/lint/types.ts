@@ -47,8 +47,8 @@ export interface LintContext {
   /** Last recall time (epoch ms) by card path, from the recall log; undefined if there is no log. */
   lastRecalled: ReadonlyMap<string, number> | undefined;
   now: number;
-  /** Notes already scanned for secrets, by path (see SecretScanner); the rest are scanned by the rule. */
-  secretScans?: ReadonlyMap<string, SecretScan>;
+  /** Notes already scanned for secrets, by path (see NoteSource), asked for when the rule runs; the rule scans the rest. */
+  secretScans?: () => ReadonlyMap<string, SecretScan>;
 }
 
 export interface LinkGraph {

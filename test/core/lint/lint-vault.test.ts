@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../../src/core/config";
-import { lintVault, type SecretScanner } from "../../../src/core/lint/lint";
+import { lintVault, readNotesHere, type ReadNotes } from "../../../src/core/lint/lint";
 import { scanForSecrets } from "../../../src/core/lint/secrets";
 import { CORPUS, copyVault, HAS_CORPUS, NO_CORPUS, runBridge, tempDir } from "../../helpers";
 
@@ -23,23 +23,30 @@ function largeVault(): string {
   return vault;
 }
 
-describe("lintVault with a secret scanner", () => {
+describe("lintVault with a source of notes", () => {
   const vault = largeVault();
   const inThread = lintVault(vault, SETTINGS, 0);
 
-  it("gives the same findings when a scanner answered for some notes only", () => {
-    const partial: SecretScanner = (files) => () => new Map(files.filter((_, i) => i % 3 === 0).map((f) => [f.path, scanForSecrets(readFileSync(f.abs, "utf8"))]));
+  it("gives the same findings when the source scanned some notes only", () => {
+    const partial: ReadNotes = (files) => ({
+      ...readNotesHere(files),
+      secretScans: () => new Map(files.filter((_, i) => i % 3 === 0).map((f) => [f.path, scanForSecrets(readFileSync(f.abs, "utf8"))])),
+    });
     expect(lintVault(vault, SETTINGS, 0, partial)).toEqual(inThread);
     expect(inThread.filter((f) => f.rule === "secret-in-card").length).toBeGreaterThan(5);
   });
 
-  it("takes what the scanner says over scanning again", () => {
-    const lying: SecretScanner = () => () => new Map([["reference/n4.md", { kinds: ["made-up"], line: 3 }]]);
-    const found = lintVault(vault, SETTINGS, 0, lying).filter((f) => f.rule === "secret-in-card" && f.file === "reference/n4.md");
-    expect(found.map((f) => [f.line, f.message])).toEqual([[3, "looks like a secret (made-up): remove it or wrap it in <private>"]]);
+  it("takes the texts it is given, and what the source says over scanning again", () => {
+    const lying: ReadNotes = (files) => ({
+      text: (i) => (files[i].path === "reference/n8.md" ? "no frontmatter, no link" : readFileSync(files[i].abs, "utf8")),
+      secretScans: () => new Map([["reference/n4.md", { kinds: ["made-up"], line: 3 }]]),
+    });
+    const found = lintVault(vault, SETTINGS, 0, lying);
+    expect(found.filter((f) => f.rule === "secret-in-card" && f.file === "reference/n4.md").map((f) => [f.line, f.message])).toEqual([[3, "looks like a secret (made-up): remove it or wrap it in <private>"]]);
+    expect(found.filter((f) => f.file === "reference/n8.md").map((f) => f.rule)).toContain("missing-frontmatter");
   });
 
-  it("gives from the CLI, which scans on a worker thread, what it gives in one thread", () => {
+  it("gives from the CLI, which reads and scans on a worker thread, what it gives in one thread", () => {
     const r = runBridge(["lint", "--vault", vault, "--json"]);
     expect(r.stderr).toBe("");
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(lintVault(vault, SETTINGS))));
