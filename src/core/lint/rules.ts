@@ -41,7 +41,9 @@ export const duplicateName: Rule = (ctx) => {
   const byName = new Map<string, string[]>();
   for (const c of ctx.cards) {
     const name = baseName(c.path).toLowerCase();
-    byName.set(name, [...(byName.get(name) ?? []), c.path]);
+    const paths = byName.get(name);
+    if (paths) paths.push(c.path);
+    else byName.set(name, [c.path]);
   }
   const out: Finding[] = [];
   for (const paths of byName.values()) {
@@ -78,7 +80,8 @@ export const longSection: Rule = (ctx) => {
   const out: Finding[] = [];
   for (const c of cardsOnly(ctx)) {
     const heads = c.headings;
-    if (heads.length === 0) continue;
+    // No section is longer than the body it is part of.
+    if (heads.length === 0 || c.body.length <= ctx.settings.maxSectionChars) continue;
     const starts = lineStarts(c.body);
     const bounds = [...heads.map((h) => h.line), starts.length - 1];
     for (let i = 0; i < heads.length; i++) {
