@@ -15,17 +15,19 @@ const JOB = "vault-memory lint reader";
 const MIN_NOTES = 1000;
 // Texts go over in batches: a message per note would cost more than the copy of its text.
 const BATCH = 128;
-// How far reading runs ahead of scanning, in characters, so that the main thread is rarely kept
-// waiting for a text while the worker holds only so much that it has not scanned.
+// How many batches the worker keeps read ahead of what the main thread has taken.
+const LEAD = 4;
+// The most the worker holds read and not yet scanned, in characters.
 const READ_AHEAD = 64 * 2 ** 20;
 // The main thread gives up on a worker that does nothing it can see for this long, and reads
 // and scans the rest itself: the worker saves time and is never needed for an answer.
 const STALL_MS = 5000;
+const [PROGRESS, TAKEN] = [0, 1];
 
 interface Job {
   job: typeof JOB;
   abs: string[];
-  /** [0] counts what the worker has done: each message posted and each batch scanned. */
+  /** At PROGRESS, a count of what the worker has done (each batch read or scanned); at TAKEN, how many texts the main thread has taken. */
   signal: Int32Array;
   port: MessagePort;
 }
@@ -47,7 +49,7 @@ export const readNotesInWorker: ReadNotes = (files) => {
   const bundle = typeof __filename === "string" && __filename.endsWith(".cjs") ? __filename : "";
   // Run from source (the tests), there is no bundle for a worker to load.
   if (!bundle || files.length < MIN_NOTES) return readNotesHere(files);
-  const signal = new Int32Array(new SharedArrayBuffer(4));
+  const signal = new Int32Array(new SharedArrayBuffer(8));
   const { port1, port2 } = new MessageChannel();
   let worker: Worker;
   try {
@@ -80,8 +82,8 @@ export const readNotesInWorker: ReadNotes = (files) => {
   // The main thread has nothing else to do meanwhile, so it waits here rather than in its event loop.
   const waitFor = (ready: () => boolean): void => {
     while (!givenUp && !ready()) {
-      const seen = Atomics.load(signal, 0);
-      if (!take() && Atomics.wait(signal, 0, seen, STALL_MS) === "timed-out") givenUp = true;
+      const seen = Atomics.load(signal, PROGRESS);
+      if (!take() && Atomics.wait(signal, PROGRESS, seen, STALL_MS) === "timed-out") givenUp = true;
     }
   };
   return {
@@ -89,6 +91,7 @@ export const readNotesInWorker: ReadNotes = (files) => {
       waitFor(() => i < received || answer !== undefined);
       const text = texts[i];
       texts[i] = undefined;
+      Atomics.store(signal, TAKEN, i + 1);
       // What the worker did not read (it stopped, or could not read this note) is read here.
       return text ?? readFileSync(files[i].abs, "utf8");
     },
@@ -114,40 +117,48 @@ function runJob(job: Job): void {
   let read = 0;
   let unreadable = false;
   const signal = (): void => {
-    Atomics.add(job.signal, 0, 1);
-    Atomics.notify(job.signal, 0);
+    Atomics.add(job.signal, PROGRESS, 1);
+    Atomics.notify(job.signal, PROGRESS);
+  };
+  const readBatch = (): void => {
+    const from = read;
+    try {
+      for (; read < n && read - from < BATCH; read++) {
+        held[read] = readFileSync(job.abs[read], "utf8");
+        heldChars += held[read].length;
+      }
+    } catch {
+      // The main thread reads this note itself, and says what is wrong with it.
+      unreadable = true;
+    }
+    if (read === from) return;
+    const joined = held.slice(from, read).join("");
+    const ends: number[] = [];
+    // What is held until scanned are slices of the joined string, for the same reason.
+    for (let i = from, start = 0; i < read; start = ends[ends.length - 1], i++) {
+      ends.push(start + held[i].length);
+      held[i] = joined.slice(start, ends[ends.length - 1]);
+    }
+    job.port.postMessage({ from, joined, ends } satisfies Message);
+  };
+  const scanBatch = (): void => {
+    for (const upTo = Math.min(read, answer.scanned + BATCH); answer.scanned < upTo; answer.scanned++) {
+      const i = answer.scanned;
+      const scan = scanForSecrets(held[i]);
+      if (scan.kinds.length > 0) answer.found.push([i, scan]);
+      heldChars -= held[i].length;
+      held[i] = "";
+    }
   };
   try {
     while (answer.scanned < read || (read < n && !unreadable)) {
-      while (read < n && !unreadable && heldChars < READ_AHEAD) {
-        const from = read;
-        try {
-          for (; read < n && read - from < BATCH; read++) {
-            held[read] = readFileSync(job.abs[read], "utf8");
-            heldChars += held[read].length;
-          }
-        } catch {
-          // The main thread reads this note itself, and says what is wrong with it.
-          unreadable = true;
-        }
-        if (read === from) break;
-        const joined = held.slice(from, read).join("");
-        const ends: number[] = [];
-        // What is held until scanned are slices of the joined string, for the same reason.
-        for (let i = from, start = 0; i < read; start = ends[ends.length - 1], i++) {
-          ends.push(start + held[i].length);
-          held[i] = joined.slice(start, ends[ends.length - 1]);
-        }
-        job.port.postMessage({ from, joined, ends } satisfies Message);
-        signal();
-      }
-      for (const upTo = Math.min(read, answer.scanned + BATCH); answer.scanned < upTo; answer.scanned++) {
-        const i = answer.scanned;
-        const scan = scanForSecrets(held[i]);
-        if (scan.kinds.length > 0) answer.found.push([i, scan]);
-        heldChars -= held[i].length;
-        held[i] = "";
-      }
+      const canRead = read < n && !unreadable;
+      // Keep a few batches ahead of the main thread and scan otherwise: the main thread is not
+      // kept waiting, and the scans it does not wait for are left for the end, while it builds
+      // the graph. Read anyway when nothing is left to scan, up to a bound on what is held.
+      const mainIsClose = read - Atomics.load(job.signal, TAKEN) < LEAD * BATCH;
+      if (canRead && (mainIsClose || answer.scanned === read) && heldChars < READ_AHEAD) readBatch();
+      else scanBatch();
       signal();
     }
   } finally {
