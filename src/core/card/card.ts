@@ -153,7 +153,7 @@ function frontmatterLinks(data: Record<string, unknown>): WikiLink[] {
   const out: WikiLink[] = [];
   for (const value of Object.values(data)) {
     for (const item of Array.isArray(value) ? value : [value]) {
-      if (typeof item !== "string") continue;
+      if (typeof item !== "string" || !item.includes("[[")) continue;
       for (const m of item.matchAll(/\[\[([^\][\n]+?)\]\]/g)) {
         const target = linkTarget(m[1]);
         if (target) out.push({ target, embed: false, line: -1 });

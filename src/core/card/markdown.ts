@@ -99,11 +99,14 @@ function isNotProse(line: string): boolean {
 
 // A character each of stripInline's replacements needs before it can change anything.
 const INLINE_SYNTAX_RE = /[[<*_=~`]/;
+// White space that /\s+/ → " " would change: a run of two, or one that is not a space.
+const ODD_SPACE_RE = /[^\S ]|\s\s/;
 
 /** Markdown inline syntax removed, keeping what a reader sees. */
 export function stripInline(text: string): string {
-  // Most headings and paragraphs hold none of the syntax: then only the spacing can change.
-  if (!INLINE_SYNTAX_RE.test(text)) return text.replace(/\s+/g, " ").trim();
+  // Most headings and paragraphs hold none of the syntax: then only the spacing can change, and
+  // only if there is white space other than single spaces.
+  if (!INLINE_SYNTAX_RE.test(text)) return (ODD_SPACE_RE.test(text) ? text.replace(/\s+/g, " ") : text).trim();
   return text
     .replace(/!\[\[[^\]]*\]\]/g, "")
     .replace(/\[\[([^\]|]*)\|([^\]]*)\]\]/g, "$2")
