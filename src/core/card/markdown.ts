@@ -107,6 +107,11 @@ export function stripInline(text: string): string {
   // Most headings and paragraphs hold none of the syntax: then only the spacing can change, and
   // only if there is white space other than single spaces.
   if (!INLINE_SYNTAX_RE.test(text)) return (ODD_SPACE_RE.test(text) ? text.replace(/\s+/g, " ") : text).trim();
+  return stripAllInline(text);
+}
+
+/** stripInline without its shortcuts: every replacement, in turn. */
+export function stripAllInline(text: string): string {
   return text
     .replace(/!\[\[[^\]]*\]\]/g, "")
     .replace(/\[\[([^\]|]*)\|([^\]]*)\]\]/g, "$2")
