@@ -10,8 +10,8 @@ import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { fnv1aWords } from "../../src/core/io/hash";
 
-/** How the built file's first line names its build; the cache is only used for that exact build. */
-export const BUILD_MARK = "//vault-memory-build ";
+/** How the built file's first line names its build (esbuild.config.mjs writes it); the cache is only used for that exact build. */
+const BUILD_MARK = "//vault-memory-build ";
 // Fixed width, so the key is read without knowing its length: build, Node version, arch, whether
 // the run that wrote the cache went all the way (see CachedModule.complete), and the FNV-1a of
 // the cached data. V8 does not check its data in release builds: a damaged cache crashed the

@@ -55,6 +55,16 @@ function answers(): { fromOverlay: string[]; fromFull: string[]; overlay: boolea
   }
 }
 
+/** A full write, then an overlay holding one new card, "new/a.md". */
+async function withOverlayOfOneCard(): Promise<SnapshotWriter> {
+  const writer = new SnapshotWriter(path);
+  await writer.writeFull(index, config.recall, pause, 12);
+  card("new/a.md", "zeppelin docking bay schedule");
+  writer.changed("new/a.md");
+  expect((await writer.write(index, config.recall, pause, 12)).kind).toBe("overlay");
+  return writer;
+}
+
 describe("snapshot overlays", () => {
   it("write only the cards an edit changed, and rank as a full rewrite", async () => {
     const writer = new SnapshotWriter(path);
@@ -128,11 +138,7 @@ describe("snapshot overlays", () => {
   });
 
   it("are ignored when the base was replaced by another writer, and the next write is a full one", async () => {
-    const writer = new SnapshotWriter(path);
-    await writer.writeFull(index, config.recall, pause, 12);
-    card("new/a.md", "zeppelin docking bay schedule");
-    writer.changed("new/a.md");
-    await writer.write(index, config.recall, pause, 12);
+    const writer = await withOverlayOfOneCard();
     const overlay = readFileSync(overlayPathOf(path));
     // `index` from the bridge, say: a new base, and the overlay of the old one dropped.
     writeSnapshot(path, index, config.recall);
@@ -149,11 +155,7 @@ describe("snapshot overlays", () => {
   });
 
   it("that are damaged make recall fail as a damaged snapshot does", async () => {
-    const writer = new SnapshotWriter(path);
-    await writer.writeFull(index, config.recall, pause, 12);
-    card("new/a.md", "zeppelin docking bay schedule");
-    writer.changed("new/a.md");
-    await writer.write(index, config.recall, pause, 12);
+    await withOverlayOfOneCard();
     const good = readFileSync(overlayPathOf(path));
     const problem = (bytes: Buffer): string => {
       writeFileSync(overlayPathOf(path), bytes);
