@@ -68,6 +68,10 @@ async function buildBridge() {
     esbuild.build({ ...shared, entryPoints: ["hook-bridge/hot.ts"], plugins: [coldCommandsOnDemand()] }),
   ]);
   const hotText = asciiOnly(hot.outputFiles[0].text);
+  // The entry runs this file with its own require (see code-cache.ts), which finds Node's modules
+  // and files beside it by absolute path, nothing else.
+  const foreign = [...hotText.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]).filter((name) => !name.startsWith("node:"));
+  if (foreign.length > 0) throw new Error(`the recall bundle requires ${foreign.join(", ")}: only node: modules can load through the entry's require`);
   // Names this build, so that a code cache written for another build is never used (see code-cache.ts).
   const build = createHash("sha256").update(hotText).digest("hex").slice(0, 16);
   const entry = await esbuild.build({

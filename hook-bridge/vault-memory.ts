@@ -21,7 +21,7 @@ interface Commands {
 
 function main(argv: string[]): Promise<number> {
   if (argv[0] === "recall") {
-    const hot = requireCached<Hot>(join(__dirname, "vault-memory-hot.cjs"), __VM_BUILD__);
+    const hot = requireCached<Hot>(join(__dirname, "vault-memory-hot.cjs"), __VM_BUILD__, require);
     return Promise.resolve(hot.exports.recall(argv, hot.complete));
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for the commands that need it

@@ -5,7 +5,6 @@
  */
 
 import { closeSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
-import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { fnv1aWords } from "../../src/core/io/hash";
@@ -28,7 +27,12 @@ export interface CachedModule<T> {
   complete: () => void;
 }
 
-export function requireCached<T>(file: string, build: string): CachedModule<T> {
+/**
+ * `require` is the caller's: the file must sit beside the caller and need only what the caller's
+ * require finds (Node's own modules). Node's createRequire loads the module system's internals
+ * that a prompt's run otherwise never compiles.
+ */
+export function requireCached<T>(file: string, build: string, require: NodeJS.Require): CachedModule<T> {
   const source = readFileSync(file, "utf8");
   const cachePath = join(dirname(file), `.${basename(file)}.v8cache`);
   // A file of another build (copied over by hand, half an upgrade) must not run with this cache:
@@ -56,7 +60,7 @@ export function requireCached<T>(file: string, build: string): CachedModule<T> {
   const usable = cached !== undefined && !script.cachedDataRejected;
   const module = { exports: {} as T };
   const wrapper = script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: { exports: T }, f: string, d: string) => void;
-  wrapper(module.exports, createRequire(file), module, file, dirname(file));
+  wrapper(module.exports, require, module, file, dirname(file));
   let full = false;
   if (ours && (!usable || !cachedFull)) {
     // At exit, after the answer is out: the cache then holds every function this run compiled.

@@ -6,6 +6,7 @@ import { parseHookInput, str } from "../hook-input";
 import { readStdinSync } from "../stdin";
 import { findVault, type VaultLookup } from "../vault";
 import { appendLog } from "../../../src/core/io/log";
+import { msSinceStart } from "../../../src/core/io/clock";
 import { vaultFiles } from "../../../src/core/paths";
 import { DeadlineExceeded } from "../../../src/core/index/scorer";
 import { recall } from "../../../src/core/recall/recall";
@@ -52,7 +53,7 @@ export function recallCommand(args: Args, deps: RecallDeps): number {
     const payload = payloadOf(readStdinSync());
     if (payload === undefined) return failOpen("stdin is not a UserPromptSubmit hook payload");
 
-    const started = performance.now();
+    const started = msSinceStart();
     const reader = SnapshotReader.open(vaultFiles.snapshot(vault));
     let result;
     const sessions = vaultFiles.sessions(vault);
@@ -65,8 +66,7 @@ export function recallCommand(args: Args, deps: RecallDeps): number {
       reader.close();
     }
     // Printing late is worse than printing nothing: Claude Code may already have moved on.
-    const elapsed = performance.now();
-    // performance.now() counts from the process's start, which is what Claude Code waits on.
+    const elapsed = msSinceStart();
     if (elapsed > deadline) return failOpen(`gave up: ${Math.round(elapsed)} ms since the hook started, over the ${deadline} ms deadline`);
     if (REMEMBER.test(payload.prompt)) {
       // Claude is told what happened, so that /remember can never confirm a keep that failed.
@@ -82,7 +82,7 @@ export function recallCommand(args: Args, deps: RecallDeps): number {
         session: payload.sessionId,
         prompt: promptHash(payload.prompt),
         cards: result.cards.map((c) => ({ path: c.path, score: Math.round(c.score * 10) / 10 })),
-        ms: Math.round((performance.now() - started) * 10) / 10,
+        ms: Math.round((msSinceStart() - started) * 10) / 10,
       });
     } catch (err) {
       failOpen(`could not record the recall: ${err instanceof Error ? err.message : String(err)}`);

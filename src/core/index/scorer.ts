@@ -1,5 +1,6 @@
 /** The one scorer: BM25 on the body plus a flat bonus per query term in the title field, times IDF. */
 
+import { msSinceStart } from "../io/clock";
 import { IMPACT_SCALE, POSTING_WIDTH, type FlatPostings, type PostingSource } from "./postings";
 
 export interface ScoringRules {
@@ -43,7 +44,7 @@ export interface Scored {
 }
 
 export interface ScoreOptions {
-  /** A `performance.now()` time past which scoring gives up (DeadlineExceeded). */
+  /** A `msSinceStart()` time past which scoring gives up (DeadlineExceeded). */
   deadline?: number;
   /** ScoringRules.hintBonus; 0 or absent scores no hints. */
   hintBonus?: number;
@@ -123,7 +124,7 @@ export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource
   const hints = opts.hintBonus && source.hintPostings ? new HintScores(source, opts.hintBonus) : undefined;
   for (let g = 0; g < groups.length; g++) {
     // Checked inside the loop, not after it: a hook that answers late has already failed.
-    if (deadline !== Infinity && performance.now() > deadline) throw new DeadlineExceeded(deadline);
+    if (deadline !== Infinity && msSinceStart() > deadline) throw new DeadlineExceeded(deadline);
     const group = groups[g];
     inGroup.length = 0;
     let df = 0;
@@ -259,7 +260,7 @@ class HintScores {
   }
 }
 
-/** Thrown when scoring runs past the caller's deadline (a `performance.now()` time). */
+/** Thrown when scoring runs past the caller's deadline (a `msSinceStart()` time). */
 export class DeadlineExceeded extends Error {
   constructor(readonly deadline: number) {
     super(`past the ${Math.round(deadline)} ms deadline`);

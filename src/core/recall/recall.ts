@@ -36,7 +36,7 @@ export interface RecallContext {
   /** Cards already injected in this session: the next-best card takes their slot. */
   seen?: ReadonlySet<string>;
   now?: number;
-  /** A `performance.now()` time past which scoring gives up (DeadlineExceeded) instead of answering late. */
+  /** A `msSinceStart()` time past which scoring gives up (DeadlineExceeded) instead of answering late. */
   deadline?: number;
   /** How many of text's best cards signals may reorder; a search that lists more than the hook prints needs a larger pool. */
   pool?: number;
