@@ -20,6 +20,8 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseCard } from "../src/core/card/card";
 import { defaultConfig } from "../src/core/config";
+import { runDigestChild } from "../src/core/digest/child";
+import { captureSession, DEFAULT_QUEUE_RULES } from "../src/core/queue/capture";
 import { buildIndexFromDisk } from "../src/core/index/build-from-disk";
 import { HIDDEN_DIR, vaultFiles } from "../src/core/paths";
 import { recall } from "../src/core/recall/recall";
@@ -239,6 +241,48 @@ async function benchEdit(vault: string): Promise<EditResult> {
   return { bytesWritten: written.bytes, longestBlockMs: delays.max / 1e6, toCurrentMs };
 }
 
+// ---------------------------------------------------------------- digest
+
+interface DigestResult {
+  /** The longest stretch the waiting side's main thread ran without a pause. */
+  longestBlockMs: number;
+  totalMs: number;
+}
+
+/**
+ * The digest as the plugin runs it: the bridge's `digest --json` in a process of its own, the
+ * caller only reading its lines. One queued conversation, answered by a stand-in LLM command that
+ * creates a card, so the run does everything a night does: the LLM call, the write, index pages,
+ * the snapshot, lint.
+ */
+async function benchDigest(vault: string): Promise<DigestResult> {
+  const transcript = join(temp, "digest-transcript.jsonl");
+  const turn = (role: "user" | "assistant", text: string): string =>
+    JSON.stringify({ type: role, uuid: `${role}-${text.length}`, message: { role, content: role === "user" ? text : [{ type: "text", text }] } });
+  const reply = "The nightly job failed under launchd because the PATH it runs with has no Homebrew folder; set it in the plist.";
+  writeFileSync(transcript, [turn("user", "why does the nightly job fail under launchd?"), turn("assistant", reply), turn("user", "and how do I fix it?"), turn("assistant", reply)].join("\n") + "\n");
+  captureSession(vault, { sessionId: "bench-digest", transcriptPath: transcript, cwd: vault, stopHookActive: false }, DEFAULT_QUEUE_RULES);
+  const answer = JSON.stringify({
+    action: "create",
+    folder: "debugging",
+    fileName: "launchd-path",
+    frontmatter: { name: "Launchd jobs have no Homebrew PATH", description: "Set PATH in the plist", type: "debugging", tags: ["launchd"] },
+    body: reply,
+    related: [],
+  });
+  const config = defaultConfig();
+  config.digest.command = ["/bin/sh", "-c", `cat >/dev/null; printf '%s' '${answer}'`];
+  config.enrich.perNight = 0;
+  const delays = monitorEventLoopDelay({ resolution: 1 });
+  delays.enable();
+  const t0 = performance.now();
+  const report = await runDigestChild({ node: process.execPath, bridge, vault, config, env: childEnv });
+  const totalMs = performance.now() - t0;
+  delays.disable();
+  if (!report.ok || report.results[0]?.outcome.action !== "created") throw new Error(`the benchmark's digest did not create its card: ${JSON.stringify(report).slice(0, 500)}`);
+  return { longestBlockMs: delays.max / 1e6, totalMs };
+}
+
 // ---------------------------------------------------------------- per vault
 
 interface RecallResult {
@@ -260,6 +304,8 @@ interface VaultResult {
   indexPeakKb: number;
   lintMs: number;
   edit: EditResult;
+  /** Left out at 50k, where it would add a minute of index and lint to the run. */
+  digest?: DigestResult;
   recalls: RecallResult[];
   /** Anything a measured recall logged: a run that gave up or failed would count less than it should. */
   recallLog: string;
@@ -323,7 +369,12 @@ async function benchVault(name: string, vault: string): Promise<VaultResult> {
 
   progress(`${name}: one-card edit`);
   const edit = await benchEdit(vault);
-  return { name, notes, snapshotBytes, indexMs: index.ms, indexPeakKb: index.peakKb, lintMs, edit, recalls, recallLog, cacheRewritten };
+  let digest: DigestResult | undefined;
+  if (notes < 10_000) {
+    progress(`${name}: digest`);
+    digest = await benchDigest(vault);
+  }
+  return { name, notes, snapshotBytes, indexMs: index.ms, indexPeakKb: index.peakKb, lintMs, edit, digest, recalls, recallLog, cacheRewritten };
 }
 
 // ---------------------------------------------------------------- queue
@@ -426,6 +477,10 @@ function goals(at6k: VaultResult | undefined, at50k: VaultResult | undefined, ba
     at50("full index at 50k ≤ 30 s", (v) => v.indexMs, duration, 30_000),
     at50("full index at 50k ≤ 1 GB peak RSS", (v) => v.indexPeakKb * 1024, mb1, 1e9),
     at50("lint at 50k ≤ 5 s", (v) => v.lintMs, duration, 5000),
+    {
+      goal: "a digest on the full help folder blocks Obsidian's main thread ≤ 50 ms at a time",
+      measure: () => (at6k?.digest ? { text: duration(at6k.digest.longestBlockMs), met: at6k.digest.longestBlockMs <= 50 } : absent("6.3k")),
+    },
   ];
 }
 
@@ -467,8 +522,8 @@ async function main(): Promise<void> {
 
   say(
     table(
-      ["vault", "notes", "snapshot", "full index", "index peak RSS", "lint", "edit: written", "edit: longest block", "edit: to current"],
-      "lrrrrrrrr",
+      ["vault", "notes", "snapshot", "full index", "index peak RSS", "lint", "edit: written", "edit: longest block", "edit: to current", "digest", "digest: longest block"],
+      "lrrrrrrrrrr",
       results.map((r) => [
         r.name,
         String(r.notes),
@@ -479,11 +534,14 @@ async function main(): Promise<void> {
         size(r.edit.bytesWritten),
         duration(r.edit.longestBlockMs),
         duration(r.edit.toCurrentMs),
+        r.digest ? duration(r.digest.totalMs) : "not run",
+        r.digest ? duration(r.digest.longestBlockMs) : "not run",
       ]),
     ),
   );
   say();
   say("- *full index*, *lint*: the `index` and `lint` commands, whole process; peak RSS from " + (existsSync(GNU_TIME) ? "`/usr/bin/time -f %M`." : "the child's own resource usage at exit."));
+  say("- *digest*: as the plugin runs it, the bridge's `digest --json` in its own process with one queued conversation and a stand-in LLM command that creates a card (the call, the write, index pages, snapshot, lint); *longest block* is the waiting side's event-loop delay maximum. Not run at 50k.");
   say(`- *edit*: as the plugin does it: after a full write, one card changed in the live index, then the write that follows (an overlay of the changed card beside the snapshot) in 12 ms slices with a \`setTimeout(0)\` pause between them; *written* is that write's bytes; *longest block* is the event-loop delay monitor's maximum; *to current* is the plugin's ${EDIT_QUIET_MS} ms quiet spell before it writes plus the write.`);
   say();
 

@@ -30,7 +30,7 @@ commands:
   remind   SessionStart hook: one line when conversations wait in the queue
   lint     check the vault's health [--json]; exits 1 when there are errors
   digest   turn the queue into cards with the LLM command, then tidy, commit and report
-           [--dry-run] [--limit N]
+           [--dry-run] [--limit N] [--only ID,ID] [--json] [--config -]
   enrich   write recall hints (the questions each card answers) with the LLM command, for
            cards that have none or changed since [--dry-run] [--limit N]
   install  connect the hooks in ~/.claude/settings.json [--settings FILE] [--yes]

@@ -10,7 +10,9 @@ import { appendLog } from "../core/io/log";
 import { vaultFiles } from "../core/paths";
 import { IndexService } from "./index-service";
 import { checkConnection, ConnectModal, type ConnectContext, type ConnectionCheck } from "./connect";
-import { DigestScheduler } from "./digest-scheduler";
+import { DigestScheduler, type BridgeRunner } from "./digest-scheduler";
+import { writeBridge } from "../core/install/install";
+import { BRIDGE_FILES } from "./bridge-source";
 import { EnrichRunner } from "./enrich-command";
 import { join } from "node:path";
 import { LINT_VIEW_TYPE, LintReportView } from "./lint-view";
@@ -28,6 +30,8 @@ export default class VaultMemoryPlugin extends Plugin {
   settings: VaultMemoryConfig = mergeConfig(undefined);
   indexService: IndexService | null = null;
   private statusBar: HTMLElement | null = null;
+  /** The running digest's latest progress line, shown in the status bar; "" when none runs. */
+  private digestLine = "";
   digest: DigestScheduler | null = null;
   enrich: EnrichRunner | null = null;
   vaultPath = "";
@@ -66,7 +70,13 @@ export default class VaultMemoryPlugin extends Plugin {
     );
     this.addRibbonIcon("inbox", "Open memory queue", () => void this.openQueue());
     this.addCommand({ id: "open-queue", name: "Open memory queue", callback: () => void this.openQueue() });
-    this.digest = new DigestScheduler(this.vaultPath, () => this.settings, () => this.updateStatusBar());
+    this.digest = new DigestScheduler(this.vaultPath, () => this.settings, () => this.bridgeRunner(), {
+      progress: (line) => {
+        this.digestLine = line;
+        this.updateStatusBar();
+      },
+      done: () => this.updateStatusBar(),
+    });
     this.addCommand({ id: "run-digest", name: "Run digest now", callback: () => void this.digest?.run() });
     this.enrich = new EnrichRunner(this.app, this.vaultPath, () => this.settings);
     this.addCommand({ id: "enrich-cards", name: "Enrich cards", callback: () => void this.enrich?.run() });
@@ -143,9 +153,14 @@ export default class VaultMemoryPlugin extends Plugin {
     await this.app.workspace.revealLeaf(leaf);
   }
 
-  /** "3 to review" in the status bar; empty when nothing waits. */
+  /** "3 to review" in the status bar, or what the running digest is doing; empty when nothing waits. */
   updateStatusBar(): void {
     if (!this.statusBar || !this.vaultPath) return;
+    if (this.digestLine) {
+      this.statusBar.setText(`Digest: ${this.digestLine.trim().slice(0, 60)}`);
+      this.statusBar.setAttr("aria-label", this.digestLine.trim());
+      return;
+    }
     const n = listPending(this.vaultPath).length;
     this.statusBar.setText(n === 0 ? "" : `${n} to review`);
     this.statusBar.setAttr("aria-label", n === 0 ? "" : `${n} conversations wait in the memory queue`);
@@ -160,6 +175,15 @@ export default class VaultMemoryPlugin extends Plugin {
   /** Where the plugin lives on disk; the bridge is written beside main.js. */
   get connectContext(): ConnectContext {
     return { vaultPath: this.vaultPath, pluginDir: join(this.vaultPath, this.manifest.dir ?? join(this.app.vault.configDir, "plugins", this.manifest.id)) };
+  }
+
+  /**
+   * How the digest's process is started: the plugin's own copy of the bridge, kept current, run by
+   * Obsidian's Electron as plain Node, so no Node install is needed for it.
+   */
+  bridgeRunner(): BridgeRunner {
+    const bridge = writeBridge(this.connectContext.pluginDir, BRIDGE_FILES);
+    return { node: process.execPath, bridge, env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" } };
   }
 
   /** Runs the installed hook as Claude Code would and says how long it took and what it printed. */

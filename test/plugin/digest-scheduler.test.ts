@@ -10,7 +10,7 @@ import { captureSession, DEFAULT_QUEUE_RULES } from "../../src/core/queue/captur
 import { listHandled, listPending } from "../../src/core/queue/queue-store";
 import { App } from "../fakes/obsidian";
 import { jsonl, line } from "../fixtures/transcript";
-import { SAMPLE_VAULT, copyVault, tempDir } from "../helpers";
+import { ROOT, SAMPLE_VAULT, copyVault, tempDir } from "../helpers";
 
 // An LLM command that always answers "skip": the scheduling is under test here, not the LLM.
 const SKIP = ["/bin/sh", "-c", `cat >/dev/null; echo '{"action":"skip","reason":"scheduled test"}'`];
@@ -28,6 +28,9 @@ function setup() {
   return { vault, config };
 }
 
+// The bridge as built, run by this Node: what the plugin does with its own copy and Electron.
+const runner = () => ({ node: process.execPath, bridge: join(ROOT, "hook-bridge", "dist", "vault-memory.cjs"), env: process.env });
+
 const status = (vault: string) => JSON.parse(readFileSync(join(vault, ".vault-memory", "digest-status.json"), "utf8")) as { startedAt: string; ok: boolean };
 
 let plugin: VaultMemoryPlugin | undefined;
@@ -37,7 +40,7 @@ describe("digest scheduling", () => {
   it("does not start an LLM run the moment it is installed", async () => {
     const { vault, config } = setup();
     writeFileSync(join(vault, ".vault-memory", "digest-schedule.json"), "not json");
-    const s = new DigestScheduler(vault, () => config);
+    const s = new DigestScheduler(vault, () => config, runner);
     expect(await s.tick(new Date())).toBeUndefined();
     expect(listPending(vault)).toHaveLength(1);
     // The next morning, last night's run is due.
@@ -49,7 +52,7 @@ describe("digest scheduling", () => {
   it("runs a night missed while Obsidian was closed, then waits for the next night", async () => {
     const { vault, config } = setup();
     writeFileSync(join(vault, ".vault-memory", "digest-status.json"), JSON.stringify({ startedAt: "2026-11-27T03:00:00.000Z", ok: true }));
-    const s = new DigestScheduler(vault, () => config);
+    const s = new DigestScheduler(vault, () => config, runner);
     const report = await s.tick(new Date("2026-11-30T09:00:00"));
     expect(report?.results.map((r) => r.outcome.action)).toEqual(["skipped"]);
     expect(listHandled(vault).map((e) => e.sessionId)).toEqual(["night"]);
@@ -61,7 +64,7 @@ describe("digest scheduling", () => {
     const out = join(tempDir(), "mailed.txt");
     config.digest.reportCommand = `cat > ${JSON.stringify(out)}`;
     config.digest.maxCalls = 0;
-    const report = await new DigestScheduler(vault, () => config).run();
+    const report = await new DigestScheduler(vault, () => config, runner).run();
     expect(report?.results).toEqual([]);
     expect(listPending(vault)).toHaveLength(1);
     expect(readFileSync(out, "utf8")).toMatch(/^---\nname: Digest \d{4}-\d{2}-\d{2}[\s\S]*Queue left: 1\./);
@@ -71,7 +74,7 @@ describe("digest scheduling", () => {
     const { vault, config } = setup();
     const lock = join(vault, ".vault-memory", "digest.lock");
     writeFileSync(lock, JSON.stringify({ pid: 99999, host: "other-machine", startedAt: new Date().toISOString() }));
-    const report = await new DigestScheduler(vault, () => config).run();
+    const report = await new DigestScheduler(vault, () => config, runner).run();
     expect(report?.ok).toBe(false);
     expect(report?.error).toMatch(/another digest is running \(other-machine/);
     expect(listPending(vault)).toHaveLength(1);

@@ -1,16 +1,35 @@
 /** `digest`: the nightly digest for cron users; `--dry-run` shows the planned actions and writes nothing. */
 
 import { writeSync } from "node:fs";
-import { numberFlag, type Args } from "../args";
+import { numberFlag, stringFlag, type Args } from "../args";
+import { readStdinSync } from "../stdin";
 import { vaultFlag } from "../vault";
 import { vaultConfig } from "../settings";
+import { mergeConfig, type VaultMemoryConfig } from "../../../src/core/config";
+import { DIGEST_CHILD_PROTOCOL, type DigestChildLine } from "../../../src/core/digest/child";
 import { runDigest } from "../../../src/core/digest/run";
 
 export async function digestCommand(args: Args): Promise<number> {
   const vault = vaultFlag(args);
-  const config = vaultConfig(vault);
+  // Obsidian runs the digest here, out of its window, and hands over the settings it has now
+  // (they may be newer than the copy in config.json); every line out is then one JSON object.
+  const json = args.flags.has("json");
+  const say = (line: DigestChildLine): void => void writeSync(1, JSON.stringify(line) + "\n");
+  const config = stringFlag(args, "config") === "-" ? configFromStdin((p) => (json ? say({ warning: p }) : writeSync(2, `warning: ${p}\n`))) : vaultConfig(vault);
   const dryRun = args.flags.has("dry-run");
-  const report = await runDigest({ vault, config, dryRun, limit: numberFlag(args, "limit"), onProgress: (l) => writeSync(1, l + "\n") });
+  const only = stringFlag(args, "only")?.split(",").filter((id) => id !== "");
+  const report = await runDigest({
+    vault,
+    config,
+    dryRun,
+    sessionIds: only,
+    limit: numberFlag(args, "limit"),
+    onProgress: (l) => (json ? say({ progress: l }) : writeSync(1, l + "\n")),
+  });
+  if (json) {
+    say({ protocol: DIGEST_CHILD_PROTOCOL, report });
+    return report.ok ? 0 : 1;
+  }
   if (!report.ok && report.results.length === 0 && report.failures.length === 0) {
     // Stopped before the first entry: a summary of zeros ("dry run, nothing written: would have
     // created 0…") would read as if the queue were empty.
@@ -30,4 +49,17 @@ export async function digestCommand(args: Args): Promise<number> {
   if (report.notify) writeSync(2, `warning: ${report.notify}\n`);
   if (!report.ok) writeSync(2, `digest stopped: ${report.error}\n`);
   return report.ok ? 0 : 1;
+}
+
+function configFromStdin(warn: (problem: string) => void): VaultMemoryConfig {
+  const problems: string[] = [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readStdinSync());
+  } catch (err) {
+    throw new Error(`--config -: stdin is not the settings as JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+  const config = mergeConfig(raw, problems);
+  for (const p of problems) warn(`${p}; using defaults for it`);
+  return config;
 }

@@ -2,7 +2,7 @@
 
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { baseName, parseCard, type Card } from "../card/card";
+import { baseName } from "../card/card";
 import { isCard, type VaultMemoryConfig } from "../config";
 import type { MemoryIndex } from "../index/memory-index";
 import { buildIndexFromDisk } from "../index/build-from-disk";
@@ -15,7 +15,7 @@ import { similarCards } from "../recall/similar";
 import { relatedHeading } from "../card/related-heading";
 import { frontmatterBlock } from "../card/write-card";
 import { writeSnapshot } from "../snapshot/write";
-import { listMarkdown } from "../vault/scan";
+import { NoteCache } from "../vault/note-cache";
 import { AnswerError, extractJson, validateAnswer } from "./answer";
 import { applyAction, type Applied } from "./apply";
 import { commitVault, type GitOutcome } from "./git";
@@ -45,6 +45,8 @@ export interface DigestOptions {
   now?: Date;
   onProgress?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** The run's view of the vault; a test passes its own to count the reads. */
+  notes?: NoteCache;
 }
 
 export interface DigestReport {
@@ -82,7 +84,8 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
     if ("error" in llm) return await finish(opts, { ...report, ok: false, error: llm.error });
     const ask = (prompt: string) => runCommand(llm.command, prompt, { timeoutMs: settings.timeoutSec * 1000, cwd: opts.vault, env: opts.env });
     // Read once a night: the night's own cards follow it, so they cannot tip it.
-    const heading = vaultRelatedHeading(opts.vault, opts.config);
+    const notes = opts.notes ?? new NoteCache(opts.vault);
+    const heading = vaultRelatedHeading(notes, opts.config);
     const rulesPath = join(opts.vault, RULES_NOTE);
     if (!existsSync(rulesPath) && !opts.dryRun) writeFileAtomic(rulesPath, defaultRules(heading));
     const rules = existsSync(rulesPath) ? readFileSync(rulesPath, "utf8") : defaultRules(heading);
@@ -95,7 +98,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
     for (const entry of pending.slice(0, take)) {
       if (calls >= settings.maxCalls) break;
       say(`digesting ${entry.sessionId} (${entry.project || "no project"})`);
-      vaultState ??= readVaultState(opts.vault, opts.config);
+      vaultState ??= readVaultState(notes, opts.config);
       const cards = vaultState.cards;
       const conversation = readInbox(opts.vault, entry);
       const similar = similarCards(entrySubject(entry, conversation), vaultState.index, SIMILAR_CARDS, opts.config.recall.scoring.hintBonus).map((c) => ({ ...c, name: baseName(c.path) }));
@@ -118,7 +121,10 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
         if (action.action === "skip" && entry.wanted) throw new AnswerError("the person asked to remember this conversation; it cannot be skipped");
         const outcome = applyAction(action, { vault: opts.vault, cards, offered, sessionId: entry.sessionId, date: now.toISOString().slice(0, 10), dryRun: !!opts.dryRun, synonymsNote: opts.config.index.synonymsNote, hintsProperty: opts.config.index.hintsProperty, relatedHeading: heading });
         if (!opts.dryRun) markHandled(opts.vault, entry.sessionId, { action: outcome.action, detail: outcome.path || outcome.detail }, now, entry);
-        if (!opts.dryRun && outcome.action !== "skipped") vaultState = undefined;
+        if (!opts.dryRun && outcome.action !== "skipped") {
+          vaultState = undefined;
+          notes.refresh();
+        }
         report.results.push({ sessionId: entry.sessionId, outcome });
         say(`  ${outcome.action} ${outcome.path || outcome.detail}`);
       } catch (err) {
@@ -136,7 +142,11 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
         report.error = `enrich ${enriched.error ?? "stopped"}`;
       }
     }
-    if (!opts.dryRun) tidy(opts, report, now, heading);
+    if (!opts.dryRun) {
+      // Enrich wrote hints into cards: listed again, and those cards read again.
+      notes.refresh();
+      tidy(opts, report, now, heading, notes);
+    }
     // Awaited here so that the lock is held until the report command is done too.
     return await finish(opts, report);
   } finally {
@@ -145,8 +155,8 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
 }
 
 /** Index pages, snapshot, lint, commit. */
-function tidy(opts: DigestOptions, report: DigestReport, now: Date, heading: string): void {
-  const cards = readCards(opts.vault);
+function tidy(opts: DigestOptions, report: DigestReport, now: Date, heading: string, notes: NoteCache): void {
+  const cards = notes.list().map((f) => notes.card(f));
   // The recall log's count per card is what "most recalled" means; without a log, recency decides.
   writeFileAtomic(join(opts.vault, "MEMORY.md"), memoryIndex(cards, recallHistory(opts.vault)?.count ?? new Map()));
   for (const [path, text] of Object.entries(overviewPages(cards, now.toISOString().slice(0, 10), heading))) {
@@ -155,9 +165,11 @@ function tidy(opts: DigestOptions, report: DigestReport, now: Date, heading: str
     if (existsSync(abs) && !readFileSync(abs, "utf8").includes(GENERATED_MARK)) continue;
     writeFileAtomic(abs, text);
   }
-  const { index } = buildIndexFromDisk(opts.vault, opts.config);
+  // The index pages just written are notes too: the snapshot skips MEMORY.md, lint reads them all.
+  notes.refresh();
+  const { index } = buildIndexFromDisk(opts.vault, opts.config, undefined, notes);
   writeSnapshot(vaultFiles.snapshot(opts.vault), index, opts.config.recall);
-  const findings = lintVault(opts.vault, opts.config.lint, now.getTime());
+  const findings = lintVault(opts.vault, opts.config.lint, now.getTime(), notes);
   report.lint = formatReport(findings).split("\n")[0];
 }
 
@@ -270,21 +282,17 @@ function readInbox(vault: string, e: QueueEntry): string {
   }
 }
 
-function readCards(vault: string): Card[] {
-  return listMarkdown(vault).map((f) => parseCard(f.path, readFileSync(f.abs, "utf8"), f.mtime));
-}
-
 interface VaultState {
   cards: string[];
   index: MemoryIndex;
 }
 
-function readVaultState(vault: string, config: VaultMemoryConfig): VaultState {
-  return { cards: listMarkdown(vault, (p) => isCard(p, config)).map((f) => f.path), index: buildIndexFromDisk(vault, config).index };
+function readVaultState(notes: NoteCache, config: VaultMemoryConfig): VaultState {
+  return { cards: notes.list((p) => isCard(p, config)).map((f) => f.path), index: buildIndexFromDisk(notes.vault, config, undefined, notes).index };
 }
 
 /** The heading the vault's cards use for related sections, unless the settings choose one. */
-function vaultRelatedHeading(vault: string, config: VaultMemoryConfig): string {
+function vaultRelatedHeading(notes: NoteCache, config: VaultMemoryConfig): string {
   if (config.cards.relatedHeading) return config.cards.relatedHeading;
-  return relatedHeading("", listMarkdown(vault, (p) => isCard(p, config)).map((f) => readFileSync(f.abs, "utf8")));
+  return relatedHeading("", notes.list((p) => isCard(p, config)).map((f) => notes.text(f)));
 }

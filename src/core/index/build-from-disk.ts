@@ -7,6 +7,7 @@ import type { VaultMemoryConfig } from "../config";
 import { indexOptionsOf } from "./index-options";
 import { isCard, listNotes } from "../vault/scan";
 import { MemoryIndex } from "./memory-index";
+import type { NoteCache } from "../vault/note-cache";
 
 export interface BuildProgress {
   done: number;
@@ -19,13 +20,14 @@ export interface BuildResult {
   failed: { path: string; reason: string }[];
 }
 
-export function buildIndexFromDisk(vault: string, config: VaultMemoryConfig, onProgress?: (p: BuildProgress) => void): BuildResult {
-  const files = listNotes(vault, config).filter((f) => isCard(f.path, config));
+/** `notes`: a run's cache of the vault (the digest's), so the notes it has read are not read again. */
+export function buildIndexFromDisk(vault: string, config: VaultMemoryConfig, onProgress?: (p: BuildProgress) => void, notes?: NoteCache): BuildResult {
+  const files = notes ? notes.list((p) => isCard(p, config)) : listNotes(vault, config).filter((f) => isCard(f.path, config));
   const index = new MemoryIndex(config.recall.scoring, indexOptionsOf(config.index, readSynonymsNote(vault, config)));
   const failed: BuildResult["failed"] = [];
   files.forEach((f, i) => {
     try {
-      index.upsert(parseCard(f.path, readFileSync(f.abs, "utf8"), f.mtime));
+      index.upsert(notes ? notes.card(f) : parseCard(f.path, readFileSync(f.abs, "utf8"), f.mtime));
     } catch (err) {
       failed.push({ path: f.path, reason: err instanceof Error ? err.message : String(err) });
     }

@@ -5,6 +5,7 @@ import { parseCard, type Card } from "../card/card";
 import { vaultFiles } from "../paths";
 import { SnapshotReader } from "../snapshot/read";
 import { listMarkdown, type NoteFile } from "../vault/scan";
+import { NoteCache } from "../vault/note-cache";
 import { buildGraph } from "./graph";
 import { RULES } from "./rules";
 import type { SecretScan } from "./secrets";
@@ -74,15 +75,17 @@ function ignoredRules(card: Card): Set<string> {
 }
 
 /** Reads the vault from disk, with the snapshot's age and the recall log, and lints it. */
-export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_SETTINGS, now = Date.now(), readNotes: ReadNotes = readNotesHere): Finding[] {
+/** `readNotes` may be a NoteCache, whose listing, texts and parsed cards are used as they are. */
+export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_SETTINGS, now = Date.now(), readNotes: ReadNotes | NoteCache = readNotesHere): Finding[] {
   const cards: Card[] = [];
   const text = new Map<string, string>();
-  const files = listMarkdown(vault);
-  const source = readNotes(files);
+  const cache = readNotes instanceof NoteCache ? readNotes : undefined;
+  const files = cache ? cache.list() : listMarkdown(vault);
+  const source = cache ? { text: (i: number) => cache.text(files[i]), secretScans: () => new Map<string, SecretScan>() } : (readNotes as ReadNotes)(files);
   files.forEach((f, i) => {
     const t = source.text(i);
     text.set(f.path, t);
-    cards.push(parseCard(f.path, t, f.mtime));
+    cards.push(cache ? cache.card(f) : parseCard(f.path, t, f.mtime));
   });
   return lint({ cards, text, settings, snapshot: snapshotTime(vault), lastRecalled: recallHistory(vault)?.last, now, secretScans: () => source.secretScans() });
 }
