@@ -1,7 +1,6 @@
 /** The Obsidian plugin: wires the core's index, snapshot and recall preview into the app. */
 
 import { FileSystemAdapter, Notice, Plugin, debounce } from "obsidian";
-import { parseCard, type Card } from "../core/card/card";
 import { lint, recallHistory, snapshotTime } from "../core/lint/lint";
 import type { Finding } from "../core/lint/types";
 import { isCard, mergeConfig, type VaultMemoryConfig } from "../core/config";
@@ -16,6 +15,7 @@ import { BRIDGE_FILES } from "./bridge-source";
 import { EnrichRunner } from "./enrich-command";
 import { join } from "node:path";
 import { LINT_VIEW_TYPE, LintReportView } from "./lint-view";
+import { LintNotes } from "./lint-notes";
 import { PreviewRecallModal } from "./preview-modal";
 import { QUEUE_VIEW_TYPE, QueueReviewView } from "./queue-view";
 import { listPending } from "../core/queue/queue-store";
@@ -35,6 +35,8 @@ export default class VaultMemoryPlugin extends Plugin {
   digest: DigestScheduler | null = null;
   enrich: EnrichRunner | null = null;
   vaultPath = "";
+  /** What the last lint read, so the next one reads only the notes changed since. */
+  readonly lintNotes = new LintNotes();
 
   async onload(): Promise<void> {
     await this.loadSettings();
@@ -58,6 +60,7 @@ export default class VaultMemoryPlugin extends Plugin {
     Object.defineProperty(host, "settings", { get: () => this.settings });
     this.addSettingTab(new VaultMemorySettingTab(this.app, host));
     this.addCommand({ id: "rebuild-index", name: "Rebuild index", callback: () => void this.rebuild(true) });
+    this.registerHoverLinkSource(LINT_VIEW_TYPE, { display: "Vault Memory lint report", defaultMod: true });
     this.registerView(LINT_VIEW_TYPE, (leaf) => new LintReportView(leaf, () => this.lintNow(), () => this.settings.cards.relatedHeading));
     this.registerView(QUEUE_VIEW_TYPE, (leaf) =>
       new QueueReviewView(leaf, this.vaultPath, {
@@ -126,16 +129,14 @@ export default class VaultMemoryPlugin extends Plugin {
     if (announce) new Notice(`Vault Memory: indexed ${service.cardCount} cards.`);
   }
 
-  /** Lints the vault as Obsidian has it, with the hidden folder's snapshot and recall log. */
+  /**
+   * Lints the vault as Obsidian has it, with the hidden folder's snapshot and recall log. Only
+   * notes changed since the last lint are read, parsed and scanned for secrets again; the rules
+   * then run over all of them, since links make them depend on one another.
+   */
   async lintNow(): Promise<Finding[]> {
-    const cards: Card[] = [];
-    const text = new Map<string, string>();
-    for (const file of this.app.vault.getMarkdownFiles()) {
-      const t = await this.app.vault.cachedRead(file);
-      text.set(file.path, t);
-      cards.push(parseCard(file.path, t, file.stat.mtime));
-    }
-    return lint({ cards, text, settings: this.settings.lint, snapshot: snapshotTime(this.vaultPath), lastRecalled: recallHistory(this.vaultPath)?.last });
+    const { cards, text, scans } = await this.lintNotes.update(this.app.vault.getMarkdownFiles(), (f) => this.app.vault.cachedRead(f));
+    return lint({ cards, text, settings: this.settings.lint, snapshot: snapshotTime(this.vaultPath), lastRecalled: recallHistory(this.vaultPath)?.last, secretScans: () => scans });
   }
 
   async openLintReport(): Promise<void> {

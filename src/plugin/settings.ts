@@ -2,10 +2,10 @@
 
 import { TIME_OF_DAY } from "../core/digest/schedule";
 import { isRelatedHeadingSetting } from "../core/card/related-heading";
-import { App, PluginSettingTab, Setting, debounce, type Plugin } from "obsidian";
+import { App, PluginSettingTab, Setting, debounce, type Plugin, type TextComponent } from "obsidian";
 import type { VaultMemoryConfig } from "../core/config";
 import type { ThresholdRules } from "../core/index/scorer";
-import { RULES } from "../core/lint/rules";
+import { RULES, ruleInfo } from "../core/lint/rules";
 import { LANGUAGE_TAG, MAX_QUESTIONS } from "../core/enrich/settings";
 
 export interface SettingsHost {
@@ -90,7 +90,8 @@ export class VaultMemorySettingTab extends PluginSettingTab {
 
     new Setting(containerEl).setName("Lint rules").setHeading();
     for (const id of Object.keys(RULES)) {
-      new Setting(containerEl).setName(id).addToggle((t) =>
+      const info = ruleInfo(id);
+      new Setting(containerEl).setName(info.title).setDesc(info.description).addToggle((t) =>
         t.setValue(!s.lint.disabled.includes(id)).onChange(async (on) => {
           s.lint.disabled = on ? s.lint.disabled.filter((x) => x !== id) : [...new Set([...s.lint.disabled, id])];
           await save();
@@ -99,23 +100,30 @@ export class VaultMemorySettingTab extends PluginSettingTab {
     }
   }
 
-  private text(name: string, desc: string, value: string, set: (v: string) => void): void {
+  private text(name: string, desc: string, value: string, set: (v: string) => void): TextComponent {
+    let field!: TextComponent;
     new Setting(this.containerEl)
       .setName(name)
       .setDesc(desc)
-      .addText((t) =>
+      .addText((t) => {
+        field = t;
         t.setValue(value).onChange((v) => {
           set(v);
           this.saveSoon();
-        }),
-      );
+        });
+      });
+    return field;
   }
 
+  /** A number field: the browser's own number input, so a letter cannot be typed into it. */
   private number(name: string, desc: string, value: number, set: (n: number) => void): void {
-    this.text(name, desc, String(value), (v) => {
+    const field = this.text(name, desc, String(value), (v) => {
       const n = Number(v);
-      if (Number.isFinite(n) && n >= 0) set(n);
+      if (v.trim() !== "" && Number.isFinite(n) && n >= 0) set(n);
     });
+    field.inputEl.type = "number";
+    field.inputEl.min = "0";
+    field.inputEl.step = "any";
   }
 
   private threshold(name: string, desc: string, key: keyof ThresholdRules): void {

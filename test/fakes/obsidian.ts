@@ -343,6 +343,8 @@ export interface OpenViewState {
 
 export class WorkspaceLeaf {
   view: View | null = null;
+  /** What getLeaf was asked for when this leaf was made: false (reuse), "tab", "split", "window". */
+  kind: boolean | string = false;
   /** The last file opened in this leaf, and where: what a click on a finding did. */
   opened: { path: string; state?: OpenViewState } | null = null;
   constructor(readonly workspace: Workspace) {}
@@ -393,8 +395,9 @@ export class Workspace extends Events {
   readonly viewCreators = new Map<string, (leaf: WorkspaceLeaf) => View>();
   app!: App;
   private readyQueue: (() => unknown)[] = [];
-  getLeaf(_newLeaf?: boolean | "tab" | "split" | "window"): WorkspaceLeaf {
+  getLeaf(newLeaf?: boolean | "tab" | "split" | "window"): WorkspaceLeaf {
     const leaf = new WorkspaceLeaf(this);
+    leaf.kind = newLeaf ?? false;
     this.leaves.push(leaf);
     return leaf;
   }
@@ -509,6 +512,11 @@ export class Plugin extends Component {
   }
   registerView(type: string, create: (leaf: WorkspaceLeaf) => View): void {
     this.app.workspace.viewCreators.set(type, create);
+  }
+  /** Sources registered for Obsidian's page preview ("hover-link"), by id. */
+  readonly hoverSources = new Map<string, { display: string; defaultMod: boolean }>();
+  registerHoverLinkSource(id: string, info: { display: string; defaultMod: boolean }): void {
+    this.hoverSources.set(id, info);
   }
   addStatusBarItem(): HTMLElement {
     return el("div", "status-bar-item");
@@ -749,6 +757,35 @@ export abstract class PluginSettingTab {
 }
 
 // ---------- Utilities ----------
+
+/** As Obsidian's: the icon's SVG replaces whatever the element held. */
+export function setIcon(parent: HTMLElement, iconId: string): void {
+  parent.replaceChildren();
+  const svg = doc().createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", `svg-icon lucide-${iconId}`);
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "16");
+  svg.setAttribute("height", "16");
+  const path = doc().createElementNS("http://www.w3.org/2000/svg", "circle");
+  path.setAttribute("cx", "12");
+  path.setAttribute("cy", "12");
+  path.setAttribute("r", "8");
+  svg.appendChild(path);
+  parent.appendChild(svg);
+}
+
+/** As Obsidian's: which kind of leaf a click asks for (Ctrl/Cmd-click: a new tab). */
+export const Keymap = {
+  isModEvent(evt?: UIEvent | null): boolean | "tab" | "split" | "window" {
+    const e = evt as MouseEvent | null | undefined;
+    if (!e) return false;
+    const mod = e.ctrlKey || e.metaKey;
+    if (mod && e.altKey && e.shiftKey) return "window";
+    if (mod && e.altKey) return "split";
+    if (mod || e.button === 1) return "tab";
+    return false;
+  },
+};
 
 export interface Debouncer<T extends unknown[], V> {
   (...args: T): this;

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LINT_VIEW_TYPE, LintReportView } from "../../src/plugin/lint-view";
+import { LINT_VIEW_TYPE, LintReportView, PAGE } from "../../src/plugin/lint-view";
 import { addRelatedLink } from "../../src/core/card/related";
 import VaultMemoryPlugin from "../../src/plugin/main";
 import { App } from "../fakes/obsidian";
@@ -22,8 +22,19 @@ async function openReport(): Promise<LintReportView> {
   return view;
 }
 
-const findingRows = (view: LintReportView, rule: string) =>
-  [...view.contentEl.querySelectorAll("details")].filter((d) => d.querySelector("summary")?.textContent?.startsWith(rule)).flatMap((d) => [...d.querySelectorAll("li")]);
+/** The rule's row, expanded first if it was collapsed (every rule starts collapsed). */
+function ruleItem(view: LintReportView, rule: string): HTMLElement {
+  const find = () => view.contentEl.querySelector<HTMLElement>(`.tree-item[data-rule="${rule}"]`);
+  const item = find();
+  if (!item) throw new Error(`no row for ${rule}`);
+  if (item.hasClass("is-collapsed")) item.querySelector<HTMLElement>(".tree-item-self")!.click();
+  return find()!;
+}
+
+const findingRows = (view: LintReportView, rule: string): HTMLElement[] => {
+  if (!view.contentEl.querySelector(`.tree-item[data-rule="${rule}"]`)) return [];
+  return [...ruleItem(view, rule).querySelectorAll<HTMLElement>(".vault-memory-finding")];
+};
 
 async function until(cond: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 25));
@@ -44,42 +55,62 @@ beforeEach(async () => {
 afterEach(() => plugin?.unload());
 
 describe("lint report view", () => {
-  it("groups findings by severity and rule, with counts", async () => {
+  it("shows one collapsed row per rule, worst first, with its name and count", async () => {
     const view = await openReport();
-    const text = view.contentEl.textContent ?? "";
-    expect(text).toMatch(/Errors \(\d+\)/);
-    expect(text).toMatch(/Warnings \(\d+\)/);
-    expect(findingRows(view, "missing-tags")).toHaveLength(1);
+    const rows = [...view.contentEl.querySelectorAll<HTMLElement>(".vault-memory-lint-tree > .tree-item")];
+    expect(rows.every((r) => r.hasClass("is-collapsed"))).toBe(true);
+    expect(view.contentEl.querySelectorAll(".vault-memory-finding")).toHaveLength(0);
+    const tags = view.contentEl.querySelector<HTMLElement>('.tree-item[data-rule="missing-tags"]')!;
+    expect(tags.querySelector(".vault-memory-lint-rule-title")?.textContent).toBe("Missing tags");
+    expect(tags.querySelector(".tree-item-flair")?.textContent).toBe("1");
+    const severities = rows.map((r) => r.querySelector(".vault-memory-severity")?.textContent);
+    expect(severities.indexOf("Error")).toBe(0);
+    expect(severities.lastIndexOf("Error")).toBeLessThan(severities.indexOf("Warning"));
+    expect(view.contentEl.querySelector(".vault-memory-lint-summary .mod-error")?.textContent).toMatch(/^\d+ errors?$/);
+    // Expanded, a rule says what it checks and lists its findings.
+    const open = ruleItem(view, "missing-tags");
+    expect(open.querySelector(".vault-memory-lint-rule-desc")?.textContent).toMatch(/at least one tag/);
     expect(findingRows(view, "type-folder-mismatch")).toHaveLength(1);
-    expect(view.contentEl.querySelector(".vault-memory-badge.mod-error")?.textContent).toMatch(/^\d+ errors$/);
+    expect(view.contentEl.querySelector(".nav-header .clickable-icon[aria-label='Lint again'] svg")).not.toBeNull();
   });
 
-  it("opens the file at the finding's line when clicked", async () => {
+  it("opens the file at the finding's line when clicked, in a new tab with Ctrl/Cmd, and previews it on hover", async () => {
     const view = await openReport();
     const link = findingRows(view, "missing-tags")[0].querySelector("a")!;
     link.click();
     await until(() => app.workspace.leaves.some((l) => l.opened?.path === "reference/no-tags.md"));
-    expect(app.workspace.leaves.find((l) => l.opened)?.opened?.state).toEqual({ eState: { line: 0 } });
+    const opened = app.workspace.leaves.find((l) => l.opened)!;
+    expect(opened.opened?.state).toEqual({ eState: { line: 0 } });
+    expect(opened.kind).toBe(false);
+    link.dispatchEvent(new MouseEvent("click", { ctrlKey: true, bubbles: true }));
+    await until(() => app.workspace.leaves.filter((l) => l.opened?.path === "reference/no-tags.md").length === 2);
+    expect(app.workspace.leaves.filter((l) => l.opened).pop()?.kind).toBe("tab");
+    const hovers: { linktext: string; source: string }[] = [];
+    app.workspace.on("hover-link", (info: { linktext: string; source: string }) => void hovers.push(info));
+    link.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
+    expect(hovers).toEqual([expect.objectContaining({ linktext: "reference/no-tags.md", source: LINT_VIEW_TYPE })]);
+    expect(app.workspace.leaves.length).toBeGreaterThan(0);
+    expect((plugin as unknown as { hoverSources: Map<string, unknown> }).hoverSources.has(LINT_VIEW_TYPE)).toBe(true);
   });
 
   it("adds empty tags with processFrontMatter, and refreshes to ask for a real one", async () => {
     const view = await openReport();
-    findingRows(view, "missing-tags")[0].querySelector("button")!.click();
+    findingRows(view, "missing-tags")[0].querySelector<HTMLElement>(".vault-memory-fix")!.click();
     await until(() => findingRows(view, "missing-tags")[0]?.textContent?.includes("tags is empty") === true);
-    expect(findingRows(view, "missing-tags")[0].querySelector("button")).toBeNull();
+    expect(findingRows(view, "missing-tags")[0].querySelector(".vault-memory-fix")).toBeNull();
     expect(readFileSync(join(vault, "reference/no-tags.md"), "utf8")).toMatch(/^---\n[\s\S]*tags: \[\]\n[\s\S]*---\n/);
   });
 
   it("moves a card to its type's folder through the file manager", async () => {
     const view = await openReport();
-    findingRows(view, "type-folder-mismatch")[0].querySelector("button")!.click();
+    findingRows(view, "type-folder-mismatch")[0].querySelector<HTMLElement>(".vault-memory-fix")!.click();
     await until(() => app.vault.getFileByPath("debugging/misfiled.md") !== null);
     expect(app.vault.getFileByPath("reference/misfiled.md")).toBeNull();
   });
 
   it("adds the missing link back to the main card", async () => {
     const view = await openReport();
-    findingRows(view, "superseded-without-backlink")[0].querySelector("button")!.click();
+    findingRows(view, "superseded-without-backlink")[0].querySelector<HTMLElement>(".vault-memory-fix")!.click();
     await until(() => readFileSync(join(vault, "debugging/old-launchd.md"), "utf8").includes("[[launchd-cron-path]]"));
     expect(addRelatedLink("Body\n\n## 相關\n- [[a]]\n", "b")).toBe("Body\n\n## 相關\n- [[a]]\n- [[b]]\n");
     // A card without a related section gets one under the default heading, which reads in every language.
@@ -88,12 +119,42 @@ describe("lint report view", () => {
     expect(addRelatedLink("Body [[B|x]]\n", "b")).toBe("Body [[B|x]]\n");
   });
 
-  it("refreshes as files change", async () => {
+  it("refreshes as files change, reading only the notes that changed", async () => {
     const view = await openReport();
     const before = findingRows(view, "missing-tags").length;
+    const notes = app.vault.getMarkdownFiles().length;
+    expect(plugin.lintNotes.lastReads).toBe(notes);
     await app.vault.create("feedback/another.md", "---\nname: Another\ndescription: d\ntype: feedback\n---\n[[commit-messages]]\n");
     await until(() => findingRows(view, "missing-tags").length === before + 1);
+    expect(plugin.lintNotes.lastReads).toBe(1);
   }, 15_000);
+
+  it("pages a rule with thousands of findings, and fixes them all after showing what will change", async () => {
+    for (let i = 0; i < 250; i++) await app.vault.create(`reference/untagged-${String(i).padStart(3, "0")}.md`, `---\nname: Untagged ${i}\ndescription: d\ntype: reference\n---\nSee [[vault-memory]].\n`);
+    const view = await openReport();
+    const item = ruleItem(view, "missing-tags");
+    expect(item.querySelector(".tree-item-flair")?.textContent).toBe("251");
+    expect(item.querySelectorAll(".vault-memory-finding")).toHaveLength(PAGE);
+    item.querySelector<HTMLElement>(".vault-memory-lint-more")!.click();
+    expect(ruleItem(view, "missing-tags").querySelectorAll(".vault-memory-finding")).toHaveLength(2 * PAGE);
+    // Collapsed, the rows cost nothing: a collapsed report of 251 findings is a handful of nodes.
+    view.contentEl.querySelector<HTMLElement>(".clickable-icon[aria-label='Collapse all']")!.click();
+    expect(view.contentEl.querySelectorAll("*").length).toBeLessThan(200);
+
+    ruleItem(view, "missing-tags").querySelector<HTMLButtonElement>(".vault-memory-lint-fix-all button")!.click();
+    const modal = document.querySelector<HTMLElement>(".modal-container")!;
+    expect(modal.querySelector(".modal-title")?.textContent).toBe("Add empty tags: 251 notes");
+    expect(modal.querySelectorAll(".vault-memory-fix-list li")).toHaveLength(200);
+    expect(modal.textContent).toMatch(/reference\/no-tags\.md: add "tags: \[\]"/);
+    expect(modal.textContent).toMatch(/and 51 more notes/);
+    // Nothing is written before the person confirms.
+    expect(readFileSync(join(vault, "reference/untagged-000.md"), "utf8")).not.toMatch(/tags:/);
+    const apply = [...modal.querySelectorAll("button")].find((b) => b.textContent === "Apply to 251 notes")!;
+    apply.click();
+    await until(() => !document.body.contains(modal));
+    expect(readFileSync(join(vault, "reference/untagged-249.md"), "utf8")).toMatch(/tags: \[\]/);
+    await until(() => findingRows(view, "missing-tags").every((r) => r.textContent?.includes("tags is empty")));
+  }, 30_000);
 
   it.skipIf(!canScreenshot)("looks right: a headless Chromium screenshot styled by styles.css", async () => {
     const view = await openReport();

@@ -18,7 +18,7 @@ describe("settings tab", () => {
     for (const name of tab.containerEl.querySelectorAll(".setting-item-name")) {
       const text = name.textContent ?? "";
       // Sentence case: after the first word, only acronyms and brand names ("Claude Code") keep capitals.
-      expect(text.split(" ").slice(1).every((w) => w === w.toLowerCase() || ["LLM", "Code"].includes(w)), text).toBe(true);
+      expect(text.split(" ").slice(1).every((w) => w === w.toLowerCase() || ["LLM", "Code", "MEMORY.md"].includes(w)), text).toBe(true);
     }
     const field = (label: string) => [...tab.containerEl.querySelectorAll(".setting-item")].find((s) => s.querySelector(".setting-item-name")?.textContent === label)!;
     const time = field("Time").querySelector("input")!;
@@ -42,7 +42,10 @@ describe("settings tab", () => {
     expect(settings.enrich).toEqual({ perNight: 5, batchSize: 6, questionsPerCard: 4, alsoLanguage: "zh-TW" });
     set("Also in language", "not a language!");
     expect(settings.enrich.alsoLanguage).toBe("zh-TW");
-    const toggle = field("orphan").querySelector<HTMLElement>(".checkbox-container")!;
+    // Rules by name, each saying what it checks.
+    expect(field("Orphan card").querySelector(".setting-item-description")?.textContent).toMatch(/No links in or out/);
+    expect(field("Cards per call").querySelector("input")?.type).toBe("number");
+    const toggle = field("Orphan card").querySelector<HTMLElement>(".checkbox-container")!;
     toggle.click();
     expect(settings.lint.disabled).toEqual(["orphan"]);
     await new Promise((r) => setTimeout(r, 1000));

@@ -223,6 +223,35 @@ export const RULES: Readonly<Record<string, Rule>> = {
   "unused-card": unusedCard,
 };
 
+/** What a person reads about a rule, in the report and the settings: a name and one line of why. */
+export interface RuleInfo {
+  title: string;
+  description: string;
+}
+
+export const RULE_INFO: Readonly<Record<keyof typeof RULES, RuleInfo>> = {
+  "missing-frontmatter": { title: "Missing frontmatter", description: "Recall and the digest read a card's name, description, type and tags from its frontmatter." },
+  "missing-tags": { title: "Missing tags", description: "Every card needs at least one tag, so the digest can file it and link it to its neighbours." },
+  "duplicate-name": { title: "Duplicate file name", description: "Two notes share a file name, so a [[link]] to either one is ambiguous." },
+  orphan: { title: "Orphan card", description: "No links in or out: nothing leads to this card, and it leads nowhere." },
+  "missing-link-target": { title: "Link to a card not written yet", description: "A link names a card no note is; a list of cards worth writing one day." },
+  "long-section": { title: "Long section", description: "A section longer than the set length; split cards are recalled more precisely." },
+  "missing-description": { title: "Missing description", description: "Without a description, recall shows Claude the card's first paragraph instead." },
+  "type-folder-mismatch": { title: "Card in another type's folder", description: "The card's type belongs in another folder; moving it keeps every link." },
+  "stray-root-note": { title: "Note at the vault's root", description: "Cards live in the folder of their type." },
+  "subproject-without-parent": { title: "Subproject without its parent", description: "The card names a parent project that no card is." },
+  "superseded-without-backlink": { title: "Superseded card without a link back", description: "A card replaced by another should link to it, so old links still lead somewhere." },
+  "secret-in-card": { title: "Secret in a card", description: "Something that looks like a key, token or password: cards are shown to Claude." },
+  "memory-index-too-long": { title: "MEMORY.md too long", description: "Claude Code loads only the first 200 lines or 25 KB of MEMORY.md." },
+  "stale-snapshot": { title: "Recall snapshot out of date", description: "The snapshot recall reads is older than the newest card." },
+  "unused-card": { title: "Card not recalled lately", description: "Not recalled for the set number of days; archiving keeps it and stops recalling it." },
+};
+
+/** A rule's name and description; a rule id of another release is shown as it is. */
+export function ruleInfo(id: string): RuleInfo {
+  return (RULE_INFO as Record<string, RuleInfo>)[id] ?? { title: id, description: "" };
+}
+
 function str(v: unknown): string {
   if (typeof v !== "string") return "";
   const m = /^\[\[([^\]|#]+)/.exec(v.trim());

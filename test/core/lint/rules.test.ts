@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseCard } from "../../../src/core/card/card";
 import { lint } from "../../../src/core/lint/lint";
+import { RULE_INFO, RULES, ruleInfo } from "../../../src/core/lint/rules";
 import { DEFAULT_LINT_SETTINGS, type Finding } from "../../../src/core/lint/types";
 
 const NOW = Date.UTC(2026, 10, 30);
@@ -126,5 +127,19 @@ describe("lint rules", () => {
     const out = run(files);
     expect(rulesOf(out, "missing-link-target")).toEqual([]);
     expect(rulesOf(out, "orphan")).toEqual([]);
+  });
+});
+
+describe("rule descriptions", () => {
+  it("name and explain every rule in one sentence-case line", () => {
+    for (const id of Object.keys(RULES)) {
+      const info = RULE_INFO[id];
+      expect(info, id).toBeDefined();
+      expect(info.title[0], id).toBe(info.title[0].toUpperCase());
+      expect(info.title.split(" ").slice(1).every((w) => w === w.toLowerCase()), info.title).toBe(true);
+      expect(info.description, id).toMatch(/^[A-Z][^\n]{10,120}\.$/);
+    }
+    expect(Object.keys(RULE_INFO).sort()).toEqual(Object.keys(RULES).sort());
+    expect(ruleInfo("a-rule-of-a-later-release")).toEqual({ title: "a-rule-of-a-later-release", description: "" });
   });
 });

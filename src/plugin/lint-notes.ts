@@ -1,0 +1,47 @@
+/** The notes the lint report last read, kept so that a re-lint after an edit reads only what changed. */
+
+import type { TFile } from "obsidian";
+import { parseCard, type Card } from "../core/card/card";
+import { scanForSecrets, type SecretScan } from "../core/lint/secrets";
+
+interface Held {
+  mtime: number;
+  size: number;
+  text: string;
+  card: Card;
+  scan: SecretScan;
+}
+
+export interface LintNotesState {
+  cards: Card[];
+  text: Map<string, string>;
+  scans: Map<string, SecretScan>;
+}
+
+export class LintNotes {
+  private readonly held = new Map<string, Held>();
+  /** Notes read and parsed by the last update: for tests. */
+  lastReads = 0;
+
+  /** Brings the held notes up to `files`: new or changed ones read, gone ones dropped. */
+  async update(files: readonly TFile[], read: (f: TFile) => Promise<string>): Promise<LintNotesState> {
+    this.lastReads = 0;
+    const seen = new Set<string>();
+    for (const f of files) {
+      seen.add(f.path);
+      const h = this.held.get(f.path);
+      if (h && h.mtime === f.stat.mtime && h.size === f.stat.size) continue;
+      const text = await read(f);
+      this.lastReads++;
+      this.held.set(f.path, { mtime: f.stat.mtime, size: f.stat.size, text, card: parseCard(f.path, text, f.stat.mtime), scan: scanForSecrets(text) });
+    }
+    for (const path of [...this.held.keys()]) if (!seen.has(path)) this.held.delete(path);
+    const state: LintNotesState = { cards: [], text: new Map(), scans: new Map() };
+    for (const [path, h] of [...this.held.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      state.cards.push(h.card);
+      state.text.set(path, h.text);
+      state.scans.set(path, h.scan);
+    }
+    return state;
+  }
+}
