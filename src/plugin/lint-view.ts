@@ -211,11 +211,15 @@ export class FixAllModal extends Modal {
         b
           .setButtonText(`Apply to ${plural(this.findings.length, "note")}`)
           .setCta()
-          .onClick(async () => {
+          .onClick(() => {
             b.setDisabled(true);
-            await this.apply((done) => b.setButtonText(`Applied ${done} of ${this.findings.length}…`));
-            this.close();
-            this.onDone();
+            const progress = (done: number): void => {
+              b.setButtonText(`Applied ${done} of ${this.findings.length}…`);
+            };
+            void this.apply(progress).then(() => {
+              this.close();
+              this.onDone();
+            });
           }),
       );
   }

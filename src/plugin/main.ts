@@ -61,6 +61,7 @@ export default class VaultMemoryPlugin extends Plugin {
     this.addSettingTab(new VaultMemorySettingTab(this.app, host));
     this.addCommand({ id: "rebuild-index", name: "Rebuild index", callback: () => void this.rebuild(true) });
     this.registerHoverLinkSource(LINT_VIEW_TYPE, { display: "Vault Memory lint report", defaultMod: true });
+    this.registerHoverLinkSource(QUEUE_VIEW_TYPE, { display: "Vault Memory queue", defaultMod: true });
     this.registerView(LINT_VIEW_TYPE, (leaf) => new LintReportView(leaf, () => this.lintNow(), () => this.settings.cards.relatedHeading));
     this.registerView(QUEUE_VIEW_TYPE, (leaf) =>
       new QueueReviewView(leaf, this.vaultPath, {
@@ -69,6 +70,9 @@ export default class VaultMemoryPlugin extends Plugin {
         index: () => service.source,
         indexed: () => service.idle(),
         digestOne: (id) => this.digest?.run([id]) ?? Promise.resolve(),
+        checkConnection: () => {
+          this.checkConnection();
+        },
       }),
     );
     this.addRibbonIcon("inbox", "Open memory queue", () => void this.openQueue());

@@ -1,6 +1,6 @@
 /** "Preview recall": type a prompt, see exactly what Claude would receive for it. */
 
-import { App, Modal, Setting } from "obsidian";
+import { App, Keymap, Modal, Setting, TFile } from "obsidian";
 import type { Recall } from "../core/recall/recall";
 
 export class PreviewRecallModal extends Modal {
@@ -22,7 +22,7 @@ export class PreviewRecallModal extends Modal {
       .setName("Prompt")
       .setDesc("Write a prompt as you would to Claude Code.")
       .addTextArea((text) =>
-        text.setPlaceholder("Why does my nightly job fail?").onChange((value) => {
+        text.setPlaceholder("Why does my nightly job fail? 为什么夜间任务会失败？").onChange((value) => {
           this.prompt = value;
         }),
       );
@@ -47,7 +47,14 @@ export class PreviewRecallModal extends Modal {
     const list = this.output.createEl("ol", { cls: "vault-memory-preview-cards" });
     for (const card of result.cards) {
       const item = list.createEl("li");
-      item.createSpan({ text: card.path, cls: "vault-memory-card-path" });
+      const link = item.createEl("a", { text: card.path, href: card.path, cls: "internal-link vault-memory-card-path", attr: { "data-href": card.path } });
+      link.addEventListener("click", (evt) => {
+        evt.preventDefault();
+        const file = this.app.vault.getAbstractFileByPath(card.path);
+        if (!(file instanceof TFile)) return;
+        this.close();
+        void this.app.workspace.getLeaf(Keymap.isModEvent(evt)).openFile(file);
+      });
       item.createSpan({ text: ` score ${card.score.toFixed(1)}`, cls: "vault-memory-card-score" });
       // Which hint brought the card up, so a bad hint can be found and fixed in the card's properties.
       if (card.hint?.text) item.createDiv({ text: `Matched hint: ${card.hint.text}`, cls: "vault-memory-card-hint" });

@@ -1,7 +1,7 @@
 /** The queue review sidebar: read what was queued, tick candidates, and make or extend a card by hand. */
 
 import { clip } from "../core/text/clip";
-import { ItemView, Notice, TFile, normalizePath, type WorkspaceLeaf } from "obsidian";
+import { ItemView, Keymap, Notice, Setting, TFile, normalizePath, setIcon, type WorkspaceLeaf } from "obsidian";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseCard } from "../core/card/card";
@@ -15,6 +15,8 @@ import { CARD_TYPES } from "../core/card/schema";
 import { appendSection, CANDIDATE_KINDS, draftCard, entrySubject, mergeCandidates, newestFirst, summarize, type CardDraft } from "../core/queue/review";
 import { similarCards } from "../core/recall/similar";
 import { yieldToUi } from "./yield-to-ui";
+import { iconButton } from "./lint-view";
+import { exactTime, plural, relativeTime } from "../core/text/wording";
 
 export const QUEUE_VIEW_TYPE = "vault-memory-queue";
 
@@ -42,6 +44,8 @@ export interface QueueViewHost {
   indexed: () => Promise<void>;
   /** The digest's LLM path for one entry. */
   digestOne?: (sessionId: string) => Promise<unknown>;
+  /** Runs the installed hook as Claude Code would, and says whether it answered. */
+  checkConnection?: () => void;
 }
 
 // Suggested for appending: a short list to choose from, all linked from a new card.
@@ -61,6 +65,7 @@ export class QueueReviewView extends ItemView {
   // were read again) never throws it away.
   private readonly drafts = new Map<string, Record<string, string>>();
   private banner = "";
+  private handledOpen = false;
 
   constructor(
     leaf: WorkspaceLeaf,
@@ -171,18 +176,30 @@ export class QueueReviewView extends ItemView {
 
   private renderList(root: HTMLElement, pending: QueueEntry[]): void {
     this.openSession = null;
-    root.createEl("h4", { text: pending.length === 0 ? "Nothing waits in the queue" : `${pending.length} conversations wait` });
+    const buttons = root.createDiv({ cls: "nav-header" }).createDiv({ cls: "nav-buttons-container" });
+    iconButton(buttons, "refresh-cw", "Check the queue again", () => {
+      this.signature = this.queueSignature();
+      this.render();
+    });
+    if (pending.length === 0) this.renderEmpty(root);
+    else root.createDiv({ cls: "vault-memory-queue-summary", text: `${plural(pending.length, "conversation")} ${pending.length === 1 ? "waits" : "wait"} for review` });
     const shared = mergeCandidates(pending).filter((c) => c.sessions.length > 1);
-    if (shared.length > 0) root.createDiv({ text: `${shared.length} candidates appear in more than one conversation; they are shown once.`, cls: "vault-memory-muted" });
-    const list = root.createEl("ul", { cls: "vault-memory-queue-list" });
+    if (shared.length > 0) {
+      const one = shared.length === 1;
+      root.createDiv({ text: `${plural(shared.length, "candidate")} ${one ? "appears" : "appear"} in more than one conversation; ${one ? "it is" : "they are"} shown once.`, cls: "vault-memory-muted" });
+    }
+    const list = root.createDiv({ cls: "vault-memory-queue-list" });
     for (const e of pending) {
       const s = summarize(e, this.inbox(e));
-      const item = list.createEl("li", { cls: "vault-memory-queue-item", attr: { tabindex: 0, role: "button" } });
-      const meta = item.createDiv({ cls: "vault-memory-queue-meta" });
+      const item = list.createDiv({ cls: "tree-item-self is-clickable vault-memory-queue-item", attr: { tabindex: 0, role: "button" } });
+      const inner = item.createDiv({ cls: "tree-item-inner" });
+      const meta = inner.createDiv({ cls: "vault-memory-queue-meta" });
       meta.createSpan({ text: e.project || "(no project)", cls: "vault-memory-queue-project" });
-      meta.createSpan({ text: ` · ${(e.lastTimestamp || e.updatedAt).slice(0, 10)} · ${e.prompts} prompts${e.wanted ? " · wanted" : ""}` });
-      item.createDiv({ text: clip(s.firstPrompt, 140), cls: "vault-memory-queue-first" });
-      const counts = item.createDiv({ cls: "vault-memory-queue-counts" });
+      meta.appendText(" · ");
+      timeSpan(meta, e.lastTimestamp || e.updatedAt);
+      meta.appendText(` · ${plural(e.prompts, "prompt")}${e.wanted ? " · wanted" : ""}`);
+      inner.createDiv({ text: clip(s.firstPrompt, 140), cls: "vault-memory-queue-first" });
+      const counts = inner.createDiv({ cls: "vault-memory-queue-counts" });
       for (const kind of CANDIDATE_KINDS) {
         if (s.counts[kind] > 0) counts.createSpan({ text: `${kind} ${s.counts[kind]}`, cls: `vault-memory-kind mod-${kind}` });
       }
@@ -197,14 +214,26 @@ export class QueueReviewView extends ItemView {
     }
     const handled = listHandled(this.vaultPath);
     if (handled.length > 0) {
-      const details = root.createEl("details", { cls: "vault-memory-handled" });
-      details.createEl("summary", { text: `Handled (${handled.length})` });
-      const ul = details.createEl("ul");
+      const open = this.handledOpen;
+      const tree = root.createDiv({ cls: `tree-item vault-memory-handled${open ? "" : " is-collapsed"}` });
+      const self = tree.createDiv({ cls: "tree-item-self is-clickable mod-collapsible", attr: { role: "button", tabindex: 0, "aria-expanded": String(open) } });
+      const icon = self.createDiv({ cls: `tree-item-icon collapse-icon${open ? "" : " is-collapsed"}` });
+      setIcon(icon, "right-triangle");
+      self.createDiv({ cls: "tree-item-inner", text: "Handled" });
+      self.createDiv({ cls: "tree-item-flair-outer" }).createSpan({ cls: "tree-item-flair", text: String(handled.length) });
+      self.addEventListener("click", () => {
+        this.handledOpen = !open;
+        this.render();
+      });
+      if (!open) return;
+      const children = tree.createDiv({ cls: "tree-item-children" });
       for (const h of handled.slice(0, 50)) {
-        const li = ul.createEl("li");
-        li.createSpan({ text: `${h.project || "(no project)"} · ${h.handledAt.slice(0, 10)} · ${h.outcome.action}${h.outcome.detail ? `: ${h.outcome.detail}` : ""} ` });
-        const restore = li.createEl("button", { text: "Restore" });
-        restore.addEventListener("click", () => {
+        const row = children.createDiv({ cls: "tree-item-self vault-memory-handled-item" });
+        const inner = row.createDiv({ cls: "tree-item-inner" });
+        inner.appendText(`${h.project || "(no project)"} · `);
+        timeSpan(inner, h.handledAt);
+        inner.appendText(` · ${h.outcome.action}${h.outcome.detail ? `: ${h.outcome.detail}` : ""}`);
+        iconButton(row.createDiv({ cls: "tree-item-flair-outer" }), "rotate-ccw", "Restore to the queue", () => {
           restoreHandled(this.vaultPath, h.sessionId);
           this.signature = this.queueSignature();
           this.render();
@@ -213,16 +242,39 @@ export class QueueReviewView extends ItemView {
     }
   }
 
+  /** What an empty queue says: how conversations get here, and a way to check that they can. */
+  private renderEmpty(root: HTMLElement): void {
+    const q = this.host.settings().queue;
+    const empty = root.createDiv({ cls: "pane-empty vault-memory-queue-empty" });
+    empty.createDiv({ text: "Nothing waits in the queue.", cls: "vault-memory-queue-empty-title" });
+    empty.createDiv({
+      text: `A Claude Code conversation arrives here when it ends after at least ${plural(q.minPrompts, "prompt")} and ${plural(q.minChars, "character")} of replies, or at once when you tell Claude "remember this". The nightly digest turns what waits into cards; you can also review each one here.`,
+    });
+    if (this.host.checkConnection) {
+      const check = empty.createEl("a", { text: "Check connection", href: "#", cls: "vault-memory-check-connection" });
+      check.addEventListener("click", (evt) => {
+        evt.preventDefault();
+        this.host.checkConnection?.();
+      });
+    }
+  }
+
   private renderEntry(root: HTMLElement, e: QueueEntry, pending: QueueEntry[]): void {
-    const back = root.createEl("button", { text: "Back to the queue", cls: "vault-memory-back" });
-    back.addEventListener("click", () => {
+    const buttons = root.createDiv({ cls: "nav-header" }).createDiv({ cls: "nav-buttons-container" });
+    iconButton(buttons, "arrow-left", "Back to the queue", () => {
       this.openSession = null;
       this.render();
-    });
+    }).addClass("vault-memory-back");
     const inbox = this.inbox(e);
     const s = summarize(e, inbox);
     root.createEl("h4", { text: clip(s.firstPrompt, 100) || e.sessionId });
-    root.createDiv({ text: `${e.project || "(no project)"} · ${e.gitBranch || "no branch"} · ${e.prompts} prompts · ${e.firstTimestamp.slice(0, 16)} to ${e.lastTimestamp.slice(0, 16)}`, cls: "vault-memory-muted" });
+    const meta = root.createDiv({ cls: "vault-memory-muted" });
+    meta.appendText(`${e.project || "(no project)"} · ${e.gitBranch || "no branch"} · ${plural(e.prompts, "prompt")} · `);
+    if (e.firstTimestamp) {
+      timeSpan(meta, e.firstTimestamp);
+      meta.appendText(" to ");
+    }
+    timeSpan(meta, e.lastTimestamp || e.updatedAt);
 
     const { duplicates } = this.cardIndexes();
     const others = new Map(mergeCandidates(pending).map((c) => [`${c.kind}\u0000${c.text.trim()}`, c.sessions.length - 1]));
@@ -251,7 +303,7 @@ export class QueueReviewView extends ItemView {
     if (suggestions.length === 0) ext.createDiv({ text: "No similar cards found.", cls: "vault-memory-muted" });
     for (const sug of suggestions) {
       const row = ext.createDiv({ cls: "vault-memory-suggestion" });
-      row.createSpan({ text: sug.path });
+      this.cardLink(row, sug.path);
       const b = row.createEl("button", { text: "Append" });
       b.addEventListener("click", () => void this.appendTo(e, sug.path));
     }
@@ -281,12 +333,28 @@ export class QueueReviewView extends ItemView {
   private renderNewCard(root: HTMLElement, e: QueueEntry, firstPrompt: string, related: string[]): void {
     const box = root.createDiv({ cls: "vault-memory-section" });
     box.createEl("h5", { text: "New card" });
-    const type = box.createEl("select");
-    for (const t of CARD_TYPES) type.createEl("option", { text: t, value: t });
+    // Labelled fields, as Obsidian's own forms are: a pre-filled value says nothing of what it is.
+    const field = <T extends HTMLInputElement | HTMLSelectElement>(name: string, desc: string, make: (s: Setting) => T): T => make(new Setting(box).setName(name).setDesc(desc));
+    const type = field("Type", "Which folder the card goes in.", (s) => {
+      let select!: HTMLSelectElement;
+      s.addDropdown((d) => {
+        for (const t of CARD_TYPES) d.addOption(t, t);
+        select = d.selectEl;
+      });
+      return select;
+    });
     this.keepDraft(e, "type", type, e.candidates.some((c) => c.kind === "decision") ? "project" : "reference");
-    const name = this.keepDraft(e, "name", box.createEl("input", { type: "text", placeholder: "Name" }), clip(firstPrompt, 60));
-    const description = this.keepDraft(e, "description", box.createEl("input", { type: "text", placeholder: "Description: one line that says when this card helps" }), "");
-    const tags = this.keepDraft(e, "tags", box.createEl("input", { type: "text", placeholder: "Tags, comma separated" }), e.project ? e.project.toLowerCase() : "");
+    const text = (s: Setting, placeholder: string): HTMLInputElement => {
+      let input!: HTMLInputElement;
+      s.addText((t) => {
+        t.setPlaceholder(placeholder);
+        input = t.inputEl;
+      });
+      return input;
+    };
+    const name = this.keepDraft(e, "name", field("Name", "The card's title, and its file name.", (s) => text(s, "Name")), clip(firstPrompt, 60));
+    const description = this.keepDraft(e, "description", field("Description", "One line that says when this card helps: recall shows it to Claude.", (s) => text(s, "Description: one line that says when this card helps")), "");
+    const tags = this.keepDraft(e, "tags", field("Tags", "Comma separated; the project's name to start with.", (s) => text(s, "Tags, comma separated")), e.project ? e.project.toLowerCase() : "");
     const warning = box.createDiv({ cls: "vault-memory-duplicate" });
     const create = box.createEl("button", { text: "Create card", cls: "mod-cta" });
     let confirmed = false;
@@ -360,6 +428,20 @@ export class QueueReviewView extends ItemView {
     this.render();
   }
 
+  /** A card's path as Obsidian shows links: click opens it, Ctrl/Cmd-click in a new tab, hover previews it. */
+  private cardLink(parent: HTMLElement, path: string): HTMLElement {
+    const link = parent.createEl("a", { text: path, href: path, cls: "internal-link vault-memory-card-link", attr: { "data-href": path } });
+    link.addEventListener("click", (evt) => {
+      evt.preventDefault();
+      const file = this.app.vault.getAbstractFileByPath(path);
+      if (file instanceof TFile) void this.app.workspace.getLeaf(Keymap.isModEvent(evt)).openFile(file);
+    });
+    link.addEventListener("mouseover", (evt) => {
+      this.app.workspace.trigger("hover-link", { event: evt, source: QUEUE_VIEW_TYPE, hoverParent: this, targetEl: link, linktext: path, sourcePath: "" });
+    });
+    return link;
+  }
+
   private cardIndexes(): CardIndexes {
     if (this.stale) void this.reloadIndexes();
     return this.indexes;
@@ -389,6 +471,13 @@ export class QueueReviewView extends ItemView {
       .sort()
       .join("|");
   }
+}
+
+/** A time as people say it ("3 hours ago"), the exact one on hover. */
+function timeSpan(parent: HTMLElement, iso: string): void {
+  const when = Date.parse(iso);
+  if (!Number.isFinite(when)) return void parent.appendText(iso || "unknown time");
+  parent.createEl("time", { text: relativeTime(when), attr: { datetime: new Date(when).toISOString(), title: exactTime(when), "aria-label": exactTime(when) } });
 }
 
 function candidateKey(c: Candidate): string {

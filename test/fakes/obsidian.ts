@@ -48,6 +48,9 @@ function installDomHelpers(): void {
   proto.empty = function (this: HTMLElement) {
     while (this.firstChild) this.removeChild(this.firstChild);
   };
+  proto.appendText = function (this: HTMLElement, text: string) {
+    this.appendChild(this.ownerDocument.createTextNode(text));
+  };
   proto.setText = function (this: HTMLElement, text: string) {
     this.textContent = text;
   };

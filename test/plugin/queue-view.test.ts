@@ -40,6 +40,8 @@ async function openView(): Promise<QueueReviewView> {
 const items = () => [...view.contentEl.querySelectorAll<HTMLElement>(".vault-memory-queue-item")];
 const candidates = () => [...view.contentEl.querySelectorAll<HTMLElement>(".vault-memory-candidate")];
 const button = (text: string) => [...view.contentEl.querySelectorAll("button")].find((b) => b.textContent === text)!;
+/** A core-style icon button, found by its label as a screen reader would. */
+const icon = (label: string) => view.contentEl.querySelector<HTMLElement>(`.clickable-icon[aria-label="${label}"]`)!;
 const tick = (match: string) => {
   const li = candidates().find((c) => c.textContent?.includes(match));
   const box = li!.querySelector("input")!;
@@ -74,9 +76,11 @@ describe("queue review sidebar", () => {
   it("lists waiting conversations newest first, with project, date, prompts, first prompt and candidate counts", () => {
     expect(items().map((i) => i.querySelector(".vault-memory-queue-first")?.textContent)).toEqual(["the nightly launchd job cannot find claude again", "vite 部署后 base 路径要怎么改"]);
     const meta = items()[0].textContent ?? "";
-    expect(meta).toMatch(/blog · \d{4}-\d{2}-\d{2} · 2 prompts/);
+    expect(meta).toMatch(/blog · (\d+ \w+ ago|yesterday|just now) · 2 prompts/);
+    // The exact time is on hover.
+    expect(items()[0].querySelector("time")?.getAttribute("title")).toMatch(/\d{4}, \d{2}:\d{2}$/);
     expect(meta).toMatch(/decision 1/);
-    expect(view.contentEl.textContent).toContain("1 candidates appear in more than one conversation");
+    expect(view.contentEl.textContent).toContain("1 candidate appears in more than one conversation; it is shown once.");
   });
 
   it("shows the count in the status bar", () => {
@@ -151,9 +155,9 @@ describe("queue review sidebar", () => {
   });
 
   it("reads cards through Obsidian in the background, and follows new and deleted cards", async () => {
-    const suggested = () => [...view.contentEl.querySelectorAll(".vault-memory-suggestion span")].map((s) => s.textContent);
+    const suggested = () => [...view.contentEl.querySelectorAll(".vault-memory-suggestion .internal-link")].map((s) => s.textContent);
     const reopen = () => {
-      button("Back to the queue").click();
+      icon("Back to the queue").click();
       items()[1].click();
     };
     items()[1].click();
@@ -173,7 +177,8 @@ describe("queue review sidebar", () => {
     button("Skip this conversation").click();
     expect(listHandled(vault)[0]).toMatchObject({ sessionId: "older", outcome: { action: "skipped", detail: "already known" } });
     expect(items()).toHaveLength(1);
-    button("Restore").click();
+    view.contentEl.querySelector<HTMLElement>(".vault-memory-handled > .tree-item-self")!.click();
+    icon("Restore to the queue").click();
     expect(listPending(vault).map((e) => e.sessionId).sort()).toEqual(["newer", "older"]);
     expect(items()).toHaveLength(2);
   });
@@ -203,6 +208,20 @@ describe("queue review sidebar", () => {
     expect(description().value).toBe("Resolve the absolute path");
   });
 
+  it("labels the new card's fields, and opens a suggested card in a new tab with Ctrl/Cmd", async () => {
+    items()[1].click();
+    const names = [...view.contentEl.querySelectorAll(".vault-memory-section .setting-item-name")].map((n) => n.textContent);
+    expect(names).toEqual(["Type", "Name", "Description", "Tags"]);
+    const link = view.contentEl.querySelector<HTMLElement>(".vault-memory-suggestion .internal-link")!;
+    link.dispatchEvent(new MouseEvent("click", { metaKey: true, bubbles: true }));
+    await until(() => app.workspace.leaves.some((l) => l.opened?.path === link.textContent));
+    expect(app.workspace.leaves.find((l) => l.opened?.path === link.textContent)?.kind).toBe("tab");
+    const hovers: unknown[] = [];
+    app.workspace.on("hover-link", (info: unknown) => void hovers.push(info));
+    link.dispatchEvent(new MouseEvent("mouseover", { bubbles: true }));
+    expect(hovers).toEqual([expect.objectContaining({ source: QUEUE_VIEW_TYPE, linktext: link.textContent })]);
+  });
+
   it.skipIf(!canScreenshot)("looks right: screenshots of the list and of an open entry", () => {
     expect(screenshot("queue-list", `<div style="width:380px">${view.containerEl.outerHTML}</div>`, "420,700")).toMatch(/queue-list\.png$/);
     items()[0].click();
@@ -222,8 +241,26 @@ describe.skipIf(!claudeAvailable)("with a session queued by the real Claude Code
     }
     view.checkForChanges();
     const item = items().find((i) => i.textContent?.includes("we decided to pin esbuild"));
-    expect(item?.textContent).toMatch(/my-project · \d{4}-\d{2}-\d{2} · 2 prompts/);
+    expect(item?.textContent).toMatch(/my-project · (\d+ \w+ ago|yesterday|just now) · 2 prompts/);
     item!.click();
     expect(candidates().map((c) => c.textContent)).toEqual(expect.arrayContaining([expect.stringContaining("decided to pin esbuild")]));
   }, 60_000);
+});
+
+describe("an empty queue", () => {
+  it("says how conversations arrive, and links to Check connection", async () => {
+    vault = copyVault(SAMPLE_VAULT, "Empty queue vault");
+    app = new App(vault);
+    view = await openView();
+    const empty = view.contentEl.querySelector<HTMLElement>(".pane-empty")!;
+    expect(empty.textContent).toMatch(/^Nothing waits in the queue\./);
+    expect(empty.textContent).toMatch(/when it ends after at least 2 prompts and [\d,]+ characters of replies, or at once when you tell Claude "remember this"/);
+    const checks: unknown[] = [];
+    plugin.checkConnection = () => {
+      checks.push(1);
+      return { ok: false, ms: 0, output: "", error: "test" };
+    };
+    empty.querySelector<HTMLElement>("a.vault-memory-check-connection")!.click();
+    expect(checks).toHaveLength(1);
+  });
 });
