@@ -321,7 +321,15 @@ export class QueueReviewView extends ItemView {
     }
     const skip = root.createDiv({ cls: "vault-memory-section" });
     skip.createEl("h5", { text: "Skip" });
-    const reason = this.keepDraft(e, "reason", skip.createEl("input", { type: "text", placeholder: "Reason (optional)" }), "");
+    let reasonField!: HTMLInputElement;
+    new Setting(skip)
+      .setName("Reason")
+      .setDesc("Optional: why this conversation holds nothing worth a card. Kept with the handled entry.")
+      .addText((t) => {
+        t.setPlaceholder("Reason (optional)");
+        reasonField = t.inputEl;
+      });
+    const reason = this.keepDraft(e, "reason", reasonField, "");
     const sb = skip.createEl("button", { text: "Skip this conversation" });
     sb.addEventListener("click", () => this.finish(e, { action: "skipped", detail: reason.value.trim() }));
 

@@ -8,7 +8,7 @@ import VaultMemoryPlugin from "../../src/plugin/main";
 import { App } from "../fakes/obsidian";
 import { SAMPLE_VAULT, copyVault } from "../helpers";
 import { startPlugin } from "./start-plugin";
-import { canScreenshot, screenshot } from "../screenshot";
+import { canScreenshot, NO_PROBLEMS, problems, renderView } from "../screenshot";
 
 let vault: string;
 let app: App;
@@ -156,9 +156,18 @@ describe("lint report view", () => {
     await until(() => findingRows(view, "missing-tags").every((r) => r.textContent?.includes("tags is empty")));
   }, 30_000);
 
-  it.skipIf(!canScreenshot)("looks right: a headless Chromium screenshot styled by styles.css", async () => {
+  it.skipIf(!canScreenshot)("reads well in light and dark: contrast, nothing cut off, every field labelled", async () => {
     const view = await openReport();
-    const png = screenshot("lint-view", view.containerEl.outerHTML);
-    expect(png).toMatch(/lint-view\.png$/);
+    ruleItem(view, "missing-tags");
+    ruleItem(view, "type-folder-mismatch");
+    const r = renderView("lint-view", `<div style="width:760px">${view.containerEl.outerHTML}</div>`, "800,900");
+    expect(problems(r)).toEqual(NO_PROBLEMS);
+    expect(r.check.light.texts).toBeGreaterThan(20);
+    ruleItem(view, "missing-tags").querySelector<HTMLButtonElement>(".vault-memory-lint-fix-all button")?.click();
+    const modal = document.querySelector<HTMLElement>(".modal-container");
+    if (modal) {
+      const m = renderView("lint-fix-all", modal.outerHTML, "800,700");
+      expect(problems(m)).toEqual(NO_PROBLEMS);
+    }
   }, 60_000);
 });

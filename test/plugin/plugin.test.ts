@@ -14,6 +14,7 @@ import { generateVault } from "../fixtures/generated-vault";
 const GENERATED_NOTES = 2500;
 import { verifySnapshot } from "../../src/core/snapshot/verify";
 import { startPlugin } from "./start-plugin";
+import { canScreenshot, NO_PROBLEMS, problems, renderView } from "../screenshot";
 
 let vault: string;
 let app: App;
@@ -185,6 +186,17 @@ describe("Preview recall modal", () => {
     expect(modal.contentEl.querySelector(".vault-memory-empty")?.textContent).toMatch(/Nothing would be added/);
     modal.close();
   });
+
+  it.skipIf(!canScreenshot)("reads well in light and dark, with a Chinese prompt's cards", async () => {
+    await started();
+    const modal = new PreviewRecallModal(app as never, (p) => plugin.indexService!.preview(p));
+    modal.open();
+    modal.render("为什么排程跑不起来");
+    const r = renderView("preview-recall", modal.containerEl.outerHTML, "800,900");
+    expect(problems(r)).toEqual(NO_PROBLEMS);
+    expect(Math.min(...r.check.dark.cjkWidths)).toBeGreaterThan(20);
+    modal.close();
+  }, 60_000);
 
   it("shows which recall hint brought a card up", async () => {
     await started();

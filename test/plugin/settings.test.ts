@@ -4,6 +4,7 @@ import { defaultConfig } from "../../src/core/config";
 import { VaultMemorySettingTab } from "../../src/plugin/settings";
 import { App, Plugin } from "../fakes/obsidian";
 import { tempDir } from "../helpers";
+import { canScreenshot, NO_PROBLEMS, problems, renderView } from "../screenshot";
 
 describe("settings tab", () => {
   it("shows every section, in sentence case, and saves what is changed", async () => {
@@ -51,4 +52,14 @@ describe("settings tab", () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect(saves).toBeGreaterThan(0);
   });
+
+  it.skipIf(!canScreenshot)("reads well in light and dark: every field labelled, every rule described", () => {
+    const app = new App(tempDir());
+    const plugin = new Plugin(app, { id: "vault-memory", name: "Vault Memory", version: "0" });
+    const tab = new VaultMemorySettingTab(app as never, { plugin: plugin as never, settings: defaultConfig(), saveSettings: async () => {}, connect: () => {} });
+    tab.display();
+    const r = renderView("settings", `<div style="width:700px">${tab.containerEl.outerHTML}</div>`, "740,3400");
+    expect(problems(r)).toEqual(NO_PROBLEMS);
+    expect(r.check.light.texts).toBeGreaterThan(80);
+  }, 60_000);
 });
