@@ -22,7 +22,42 @@ const shared = {
   legalComments: "none",
   write: false,
   logLevel: "warning",
+  plugins: [noCodeInYaml()],
 };
+
+/**
+ * Takes out the two places where the YAML stack can run code: gray-matter's JavaScript engine
+ * (`eval`) and js-yaml's `!!js/function` type (`new Function`). Neither is reachable (cards are
+ * parsed with engines that refuse code, and gray-matter asks js-yaml for its safe schema), but a
+ * bundle that holds them is one a reviewer must read twice.
+ * @returns {esbuild.Plugin}
+ */
+function noCodeInYaml() {
+  return {
+    name: "no-code-in-yaml",
+    setup(build) {
+      build.onLoad({ filter: /gray-matter[\\/]lib[\\/]engines\.js$/ }, () => ({
+        contents: `
+          const yaml = require("js-yaml");
+          const refuse = () => { throw new Error("JavaScript frontmatter is not run"); };
+          module.exports = {
+            yaml: { parse: yaml.safeLoad.bind(yaml), stringify: yaml.safeDump.bind(yaml) },
+            json: { parse: JSON.parse.bind(JSON), stringify: (obj, o) => JSON.stringify(obj, (o || {}).replacer || null, (o || {}).space ?? 2) },
+            javascript: { parse: refuse, stringify: refuse },
+          };`,
+        loader: "js",
+        resolveDir: "node_modules/gray-matter/lib",
+      }));
+      build.onLoad({ filter: /js-yaml[\\/]lib[\\/]js-yaml[\\/]type[\\/]js[\\/]function\.js$/ }, () => ({
+        contents: `
+          const Type = require("../../type");
+          module.exports = new Type("tag:yaml.org,2002:js/function", { kind: "scalar", resolve: () => false });`,
+        loader: "js",
+        resolveDir: "node_modules/gray-matter/node_modules/js-yaml/lib/js-yaml/type/js",
+      }));
+    },
+  };
+}
 
 /**
  * Swaps hook-bridge/src/cold.ts for a loader that requires the commands file on first use: the
@@ -65,7 +100,7 @@ function asciiOnly(text) {
 async function buildBridge() {
   const [commands, hot] = await Promise.all([
     esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/cli.ts"] }),
-    esbuild.build({ ...shared, entryPoints: ["hook-bridge/hot.ts"], plugins: [coldCommandsOnDemand()] }),
+    esbuild.build({ ...shared, entryPoints: ["hook-bridge/hot.ts"], plugins: [noCodeInYaml(), coldCommandsOnDemand()] }),
   ]);
   const hotText = asciiOnly(hot.outputFiles[0].text);
   // The entry runs this file with its own require (see code-cache.ts), which finds Node's modules
@@ -145,7 +180,7 @@ const plugin = {
   treeShaking: true,
   legalComments: "none",
   logLevel: "info",
-  plugins: [embedBridge()],
+  plugins: [noCodeInYaml(), embedBridge()],
 };
 
 await Promise.all([writeBridgeFiles(), esbuild.build(mcp)]);
@@ -153,7 +188,7 @@ copyFileSync(mcp.outfile, "claude-plugin/scripts/vault-memory-mcp.cjs");
 if (watch) {
   // The bridge is rebuilt with the plugin, so main.js always carries the bridge of the same source.
   const rebuildBridge = { name: "rebuild-bridge", setup: (b) => b.onStart(() => writeBridgeFiles().then(() => undefined)) };
-  const contexts = await Promise.all([esbuild.context(mcp), esbuild.context({ ...plugin, plugins: [rebuildBridge, embedBridge()] })]);
+  const contexts = await Promise.all([esbuild.context(mcp), esbuild.context({ ...plugin, plugins: [rebuildBridge, noCodeInYaml(), embedBridge()] })]);
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
   await esbuild.build(plugin);

@@ -20,6 +20,7 @@ import { PreviewRecallModal } from "./preview-modal";
 import { QUEUE_VIEW_TYPE, QueueReviewView } from "./queue-view";
 import { listPending } from "../core/queue/queue-store";
 import { VaultMemorySettingTab } from "./settings";
+import { FirstRunModal, folderChoices, type FolderChoice } from "./first-run";
 
 const STATUS_POLL_MS = 5000;
 const DIGEST_TICK_MS = 60_000;
@@ -35,6 +36,8 @@ export default class VaultMemoryPlugin extends Plugin {
   digest: DigestScheduler | null = null;
   enrich: EnrichRunner | null = null;
   vaultPath = "";
+  /** No settings were saved in this vault yet: the memory folder is asked for once the layout is ready. */
+  firstRun = false;
   /** What the last lint read, so the next one reads only the notes changed since. */
   readonly lintNotes = new LintNotes();
 
@@ -109,7 +112,8 @@ export default class VaultMemoryPlugin extends Plugin {
       for (const name of ["create", "modify", "delete", "rename"] as const) {
         this.registerEvent(this.app.vault.on(name as "modify", () => relint()));
       }
-      void this.rebuild(false);
+      if (this.firstRun) this.askMemoryFolder();
+      else void this.rebuild(false);
       this.updateStatusBar();
       this.registerInterval(window.setInterval(() => this.updateStatusBar(), STATUS_POLL_MS));
       // A minute's tick: the night's run, or a night missed while Obsidian was closed, starts on its own.
@@ -120,6 +124,40 @@ export default class VaultMemoryPlugin extends Plugin {
 
   onunload(): void {
     void this.indexService?.flush();
+  }
+
+  /**
+   * Asks where the memory lives. A small vault is indexed whole meanwhile (what it gets if the
+   * person decides later); a large one waits for the answer, so that a vault of thousands of other
+   * notes is not indexed for nothing.
+   */
+  askMemoryFolder(): void {
+    const files = this.app.vault.getMarkdownFiles();
+    const choices = folderChoices(
+      files.map((f) => f.path),
+      (p) => this.app.vault.getAbstractFileByPath(p) !== null,
+    );
+    const waits = files.length >= PROGRESS_FROM_NOTES;
+    if (!waits) void this.rebuild(false);
+    new FirstRunModal(this.app, choices, (choice) => void this.useMemoryFolder(choice, waits)).open();
+  }
+
+  private async useMemoryFolder(choice: FolderChoice | undefined, waited: boolean): Promise<void> {
+    if (!choice) {
+      // Decided later: asked again at the next start; the whole vault is used until then.
+      if (waited) await this.rebuild(false);
+      return;
+    }
+    try {
+      if (choice.create && !this.app.vault.getAbstractFileByPath(choice.folder)) await this.app.vault.createFolder(choice.folder);
+    } catch (err) {
+      new Notice(`Could not create ${choice.folder}/: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    this.settings.memoryFolder = choice.folder;
+    this.firstRun = false;
+    await this.saveSettings();
+    new Notice(choice.folder === "" ? "Vault Memory uses the whole vault." : `Vault Memory uses ${choice.folder}/ as its memory folder.`);
   }
 
   /** Builds the index from scratch; shows progress for large vaults or when asked from the palette. */
@@ -213,7 +251,10 @@ export default class VaultMemoryPlugin extends Plugin {
 
   async loadSettings(): Promise<void> {
     const problems: string[] = [];
-    this.settings = mergeConfig((await this.loadData()) ?? undefined, problems);
+    const raw: unknown = await this.loadData();
+    // No data.json: the plugin was just enabled here. A vault set up before keeps its settings.
+    this.firstRun = raw === null || raw === undefined;
+    this.settings = mergeConfig(raw ?? undefined, problems);
     for (const p of problems) this.log(`settings: ${p}`);
   }
 

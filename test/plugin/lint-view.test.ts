@@ -142,7 +142,7 @@ describe("lint report view", () => {
     expect(view.contentEl.querySelectorAll("*").length).toBeLessThan(200);
 
     ruleItem(view, "missing-tags").querySelector<HTMLButtonElement>(".vault-memory-lint-fix-all button")!.click();
-    const modal = document.querySelector<HTMLElement>(".modal-container")!;
+    const modal = [...document.querySelectorAll<HTMLElement>(".modal-container")].pop()!;
     expect(modal.querySelector(".modal-title")?.textContent).toBe("Add empty tags: 251 notes");
     expect(modal.querySelectorAll(".vault-memory-fix-list li")).toHaveLength(200);
     expect(modal.textContent).toMatch(/reference\/no-tags\.md: add "tags: \[\]"/);
@@ -164,7 +164,7 @@ describe("lint report view", () => {
     expect(problems(r)).toEqual(NO_PROBLEMS);
     expect(r.check.light.texts).toBeGreaterThan(20);
     ruleItem(view, "missing-tags").querySelector<HTMLButtonElement>(".vault-memory-lint-fix-all button")?.click();
-    const modal = document.querySelector<HTMLElement>(".modal-container");
+    const modal = [...document.querySelectorAll<HTMLElement>(".modal-container")].pop();
     if (modal) {
       const m = renderView("lint-fix-all", modal.outerHTML, "800,700");
       expect(problems(m)).toEqual(NO_PROBLEMS);

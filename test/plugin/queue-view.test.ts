@@ -211,7 +211,7 @@ describe("queue review sidebar", () => {
   it("labels the new card's fields, and opens a suggested card in a new tab with Ctrl/Cmd", async () => {
     items()[1].click();
     const names = [...view.contentEl.querySelectorAll(".vault-memory-section .setting-item-name")].map((n) => n.textContent);
-    expect(names).toEqual(["Type", "Name", "Description", "Tags"]);
+    expect(names).toEqual(["Type", "Name", "Description", "Tags", "Reason"]);
     const link = view.contentEl.querySelector<HTMLElement>(".vault-memory-suggestion .internal-link")!;
     link.dispatchEvent(new MouseEvent("click", { metaKey: true, bubbles: true }));
     await until(() => app.workspace.leaves.some((l) => l.opened?.path === link.textContent));
