@@ -2,6 +2,7 @@
 
 import { TFile, debounce, type App, type Debouncer, type TAbstractFile } from "obsidian";
 import { parseCard } from "../core/card/card";
+import { metadataOf } from "./note-metadata";
 import { indexOptionsOf, isCard, type VaultMemoryConfig } from "../core/config";
 import { MemoryIndex } from "../core/index/memory-index";
 import type { PostingSource } from "../core/index/postings";
@@ -188,7 +189,7 @@ export class IndexService {
 
   private async add(index: MemoryIndex, file: TFile): Promise<void> {
     try {
-      index.upsert(parseCard(file.path, await this.app.vault.cachedRead(file), file.stat.mtime));
+      index.upsert(parseCard(file.path, await this.app.vault.cachedRead(file), file.stat.mtime, metadataOf(this.app, file)));
     } catch (err) {
       this.onError(`could not index ${file.path}: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -1,7 +1,7 @@
 /** The notes the lint report last read, kept so that a re-lint after an edit reads only what changed. */
 
 import type { TFile } from "obsidian";
-import { parseCard, type Card } from "../core/card/card";
+import { parseCard, type Card, type NoteMetadata } from "../core/card/card";
 import { scanForSecrets, type SecretScan } from "../core/lint/secrets";
 
 interface Held {
@@ -24,7 +24,7 @@ export class LintNotes {
   lastReads = 0;
 
   /** Brings the held notes up to `files`: new or changed ones read, gone ones dropped. */
-  async update(files: readonly TFile[], read: (f: TFile) => Promise<string>): Promise<LintNotesState> {
+  async update(files: readonly TFile[], read: (f: TFile) => Promise<string>, meta: (f: TFile) => NoteMetadata | undefined = () => undefined): Promise<LintNotesState> {
     this.lastReads = 0;
     const seen = new Set<string>();
     for (const f of files) {
@@ -33,7 +33,7 @@ export class LintNotes {
       if (h && h.mtime === f.stat.mtime && h.size === f.stat.size) continue;
       const text = await read(f);
       this.lastReads++;
-      this.held.set(f.path, { mtime: f.stat.mtime, size: f.stat.size, text, card: parseCard(f.path, text, f.stat.mtime), scan: scanForSecrets(text) });
+      this.held.set(f.path, { mtime: f.stat.mtime, size: f.stat.size, text, card: parseCard(f.path, text, f.stat.mtime, meta(f)), scan: scanForSecrets(text) });
     }
     for (const path of [...this.held.keys()]) if (!seen.has(path)) this.held.delete(path);
     const state: LintNotesState = { cards: [], text: new Map(), scans: new Map() };

@@ -16,6 +16,7 @@ import { EnrichRunner } from "./enrich-command";
 import { join } from "node:path";
 import { LINT_VIEW_TYPE, LintReportView } from "./lint-view";
 import { LintNotes } from "./lint-notes";
+import { metadataOf } from "./note-metadata";
 import { PreviewRecallModal } from "./preview-modal";
 import { QUEUE_VIEW_TYPE, QueueReviewView } from "./queue-view";
 import { listPending } from "../core/queue/queue-store";
@@ -107,6 +108,8 @@ export default class VaultMemoryPlugin extends Plugin {
       this.registerEvent(this.app.vault.on("modify", (f) => service.onCreateOrModify(f)));
       this.registerEvent(this.app.vault.on("delete", (f) => service.onDelete(f)));
       this.registerEvent(this.app.vault.on("rename", (f, old) => service.onRename(f, old)));
+      // Obsidian parses a note after it is saved: the card is read again once its parse is new too.
+      this.registerEvent(this.app.metadataCache.on("changed", (f) => service.onCreateOrModify(f)));
       // An open lint report follows the vault, as the index does.
       const relint = debounce(() => this.refreshLintViews(), 2000, true);
       for (const name of ["create", "modify", "delete", "rename"] as const) {
@@ -177,7 +180,11 @@ export default class VaultMemoryPlugin extends Plugin {
    * then run over all of them, since links make them depend on one another.
    */
   async lintNow(): Promise<Finding[]> {
-    const { cards, text, scans } = await this.lintNotes.update(this.app.vault.getMarkdownFiles(), (f) => this.app.vault.cachedRead(f));
+    const { cards, text, scans } = await this.lintNotes.update(
+      this.app.vault.getMarkdownFiles(),
+      (f) => this.app.vault.cachedRead(f),
+      (f) => metadataOf(this.app, f),
+    );
     return lint({ cards, text, settings: this.settings.lint, snapshot: snapshotTime(this.vaultPath), lastRecalled: recallHistory(this.vaultPath)?.last, secretScans: () => scans });
   }
 

@@ -5,6 +5,7 @@ import { ItemView, Keymap, Notice, Setting, TFile, normalizePath, setIcon, type 
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseCard } from "../core/card/card";
+import { metadataOf } from "./note-metadata";
 import { relatedHeading } from "../core/card/related-heading";
 import type { VaultMemoryConfig } from "../core/config";
 import type { PostingSource } from "../core/index/postings";
@@ -117,7 +118,7 @@ export class QueueReviewView extends ItemView {
         const bodies: string[] = [];
         for (let i = 0; i < files.length; i++) {
           try {
-            const c = parseCard(files[i].path, await this.app.vault.cachedRead(files[i]), files[i].stat.mtime);
+            const c = parseCard(files[i].path, await this.app.vault.cachedRead(files[i]), files[i].stat.mtime, metadataOf(this.app, files[i]));
             duplicates.add(c.path, c.body);
             bodies.push(c.body);
           } catch {

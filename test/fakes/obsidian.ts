@@ -7,6 +7,9 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import matter from "gray-matter";
+import { MetadataCache, readForCache } from "./metadata-cache";
+
+export type { CachedMetadata } from "./metadata-cache";
 
 // ---------- DOM helpers Obsidian adds to every element ----------
 
@@ -94,29 +97,8 @@ function el(tag: string, cls?: string): WithHelpers {
 
 // ---------- Events ----------
 
-export interface EventRef {
-  events: Events;
-  name: string;
-  fn: (...args: unknown[]) => unknown;
-}
-
-export class Events {
-  private handlers = new Map<string, EventRef[]>();
-  on(name: string, fn: (...args: never[]) => unknown, ctx?: unknown): EventRef {
-    const ref: EventRef = { events: this, name, fn: ctx ? (fn as (...a: unknown[]) => unknown).bind(ctx) : (fn as (...a: unknown[]) => unknown) };
-    this.handlers.set(name, [...(this.handlers.get(name) ?? []), ref]);
-    return ref;
-  }
-  offref(ref: EventRef): void {
-    this.handlers.set(ref.name, (this.handlers.get(ref.name) ?? []).filter((r) => r !== ref));
-  }
-  trigger(name: string, ...args: unknown[]): void {
-    for (const ref of this.handlers.get(name) ?? []) ref.fn(...args);
-  }
-  listenerCount(name: string): number {
-    return this.handlers.get(name)?.length ?? 0;
-  }
-}
+export { Events, type EventRef } from "./events";
+import { Events, type EventRef } from "./events";
 
 export class Component {
   private refs: EventRef[] = [];
@@ -451,9 +433,17 @@ export class App {
   readonly vault: Vault;
   readonly workspace = new Workspace();
   readonly fileManager: FileManager;
+  readonly metadataCache: MetadataCache;
   readonly commands = new Map<string, Command>();
   constructor(basePath: string) {
     this.vault = new Vault(basePath);
+    this.metadataCache = new MetadataCache((path) => (path.toLowerCase().endsWith(".md") ? readForCache(join(basePath, path)) : null));
+    // As Obsidian does: a saved note is parsed, then "changed" fires with the new parse.
+    for (const name of ["create", "modify"] as const) {
+      this.vault.on(name, (f: TAbstractFile) => {
+        if (f instanceof TFile && f.extension === "md") setTimeout(() => this.metadataCache.trigger("changed", f, "", this.metadataCache.getFileCache(f)), 0);
+      });
+    }
     this.fileManager = new FileManager(this.vault);
     this.workspace.app = this;
   }

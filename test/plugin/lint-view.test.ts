@@ -157,6 +157,7 @@ describe("lint report view", () => {
   }, 30_000);
 
   it.skipIf(!canScreenshot)("reads well in light and dark: contrast, nothing cut off, every field labelled", async () => {
+    for (const n of ["a", "b"]) await app.vault.create(`reference/untagged-${n}.md`, `---\nname: Untagged ${n}\ndescription: d\ntype: reference\n---\nSee [[vault-memory]].\n`);
     const view = await openReport();
     ruleItem(view, "missing-tags");
     ruleItem(view, "type-folder-mismatch");
@@ -164,10 +165,9 @@ describe("lint report view", () => {
     expect(problems(r)).toEqual(NO_PROBLEMS);
     expect(r.check.light.texts).toBeGreaterThan(20);
     ruleItem(view, "missing-tags").querySelector<HTMLButtonElement>(".vault-memory-lint-fix-all button")?.click();
-    const modal = [...document.querySelectorAll<HTMLElement>(".modal-container")].pop();
-    if (modal) {
-      const m = renderView("lint-fix-all", modal.outerHTML, "800,700");
-      expect(problems(m)).toEqual(NO_PROBLEMS);
-    }
+    const modal = [...document.querySelectorAll<HTMLElement>(".modal-container")].pop()!;
+    expect(modal.querySelector(".modal-title")?.textContent).toBe("Add empty tags: 3 notes");
+    const m = renderView("lint-fix-all", modal.outerHTML, "800,500");
+    expect(problems(m)).toEqual(NO_PROBLEMS);
   }, 60_000);
 });

@@ -51,14 +51,18 @@ afterEach(() => plugin?.unload());
 
 describe("the plugin", () => {
   it("waits for layout ready, then indexes and writes the snapshot", async () => {
+    // The app's own: its metadata cache follows saves, as Obsidian's does.
+    const own = app.vault.listenerCount("modify");
     plugin = await startPlugin(app, false);
     expect(existsSync(vaultFiles.snapshot(vault))).toBe(false);
-    expect(app.vault.listenerCount("modify")).toBe(0);
+    expect(app.vault.listenerCount("modify")).toBe(own);
+    expect(app.metadataCache.listenerCount("changed")).toBe(0);
     app.workspace.setLayoutReady();
     await waitFor(() => existsSync(vaultFiles.snapshot(vault)));
     expect(snapshotPaths()).toHaveLength(15);
-    // One for the index, one for an open lint report.
-    expect(app.vault.listenerCount("modify")).toBe(2);
+    // One for the index, one for an open lint report; the index hears of new parses too.
+    expect(app.vault.listenerCount("modify")).toBe(own + 2);
+    expect(app.metadataCache.listenerCount("changed")).toBe(1);
   });
 
   it("registers its commands without default hotkeys", async () => {

@@ -53,11 +53,35 @@ function grayMatter(): typeof matterFn {
   return (matter ??= require("gray-matter") as typeof matterFn);
 }
 
-export function parseCard(path: string, text: string, mtime = 0): Card {
+/**
+ * What Obsidian's metadata cache already parsed of a note, in the shape the card needs (the
+ * plugin converts CachedMetadata to it; the core never imports Obsidian). Lines are the file's,
+ * 0-based.
+ */
+export interface NoteMetadata {
+  /** The properties as Obsidian read them; undefined when the note has none. */
+  frontmatter?: Record<string, unknown>;
+  /** The line of the frontmatter's closing `---`, when there is frontmatter. */
+  frontmatterEndLine?: number;
+  headings: readonly { level: number; heading: string; line: number }[];
+  /** Wikilinks and embeds of the body, as written (`original`) and as Obsidian names the target (`link`). */
+  links: readonly { link: string; original: string; line: number }[];
+}
+
+/**
+ * `meta`: Obsidian's own parse of the same text, from the plugin. Its frontmatter, headings and
+ * links are used, the body's prose is still read here; the bridge, which runs without Obsidian,
+ * parses everything itself, and a test holds the two together on the help vaults.
+ */
+export function parseCard(path: string, text: string, mtime = 0, meta?: NoteMetadata): Card {
   const unmarked = text.replace(/^\uFEFF/, "");
   const clean = unmarked.includes("\r") ? unmarked.replace(/\r\n?/g, "\n") : unmarked;
-  const { data, body, bodyLine, has, error } = splitFrontmatter(clean);
-  const { lines, headings: heads, links } = readBody(body);
+  const split = splitFrontmatter(clean, meta);
+  const { data, body, bodyLine, has, error } = split;
+  const read = readBody(body);
+  const { lines } = read;
+  const heads = meta ? meta.headings.filter((h) => h.line >= bodyLine).map((h) => ({ level: h.level, text: stripInline(h.heading), line: h.line - bodyLine })) : read.headings;
+  const links = meta ? metaLinks(meta, bodyLine) : read.links;
   const fileName = baseName(path);
   const firstHeading = heads.find((h) => h.level === 1)?.text ?? heads[0]?.text ?? "";
   return {
@@ -97,7 +121,19 @@ interface Split {
   error: string;
 }
 
-function splitFrontmatter(text: string): Split {
+function splitFrontmatter(text: string, meta?: NoteMetadata): Split {
+  if (meta?.frontmatterEndLine !== undefined) {
+    // Obsidian found the block: the body starts on the line after its closing `---`.
+    const bodyLine = meta.frontmatterEndLine + 1;
+    let at = 0;
+    for (let i = 0; i < bodyLine; i++) {
+      const nl = text.indexOf("\n", at);
+      at = nl < 0 ? text.length : nl + 1;
+    }
+    const body = text.slice(at);
+    return { data: nullProto(meta.frontmatter ?? {}), body, bodyLine, has: true, error: "" };
+  }
+  if (meta) return { data: Object.create(null) as Record<string, unknown>, body: text, bodyLine: 0, has: false, error: "" };
   const m = FRONTMATTER_RE.exec(text);
   // A note that opens with a horizontal rule and never closes it has no frontmatter.
   if (!m) return { data: Object.create(null) as Record<string, unknown>, body: text, bodyLine: 0, has: false, error: "" };
@@ -161,6 +197,19 @@ function frontmatterLinks(data: Record<string, unknown>): WikiLink[] {
     }
   }
   return out;
+}
+
+/** Obsidian's links and embeds of the body, wikilinks only (it lists `[text](note.md)` links too, which cards do not count). */
+function metaLinks(meta: NoteMetadata, bodyLine: number): WikiLink[] {
+  const out: WikiLink[] = [];
+  for (const l of meta.links) {
+    if (l.line < bodyLine) continue;
+    const embed = l.original.startsWith("![[");
+    if (!embed && !l.original.startsWith("[[")) continue;
+    const target = linkTarget(l.link);
+    if (target !== "") out.push({ target, embed, line: l.line - bodyLine });
+  }
+  return out.sort((a, b) => a.line - b.line);
 }
 
 /** Text that names the card: what the flat title bonus is matched against. */

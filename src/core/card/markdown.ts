@@ -44,7 +44,8 @@ export function readBody(body: string): Body {
     let line = lines[i];
     const m = mayOpenBlock(line.charCodeAt(0)) ? FENCE_RE.exec(line) : null;
     if (fence !== null) {
-      if (m && m[1][0] === fence[0] && m[1].length >= fence.length) fence = null;
+      // Only a bare fence closes one (CommonMark, and Obsidian): "```yaml" inside a block is text.
+      if (m && m[1][0] === fence[0] && m[1].length >= fence.length && line.slice(m[0].length).trim() === "") fence = null;
       lines[i] = "";
       continue;
     }
@@ -53,9 +54,10 @@ export function readBody(body: string): Body {
       lines[i] = "";
       continue;
     }
-    if (line.includes("`")) lines[i] = line = line.replace(INLINE_CODE_RE, "");
-    // A heading is read from the line with its code taken out.
+    // A heading keeps its code as text (`### \`date\`` is the heading "date", as Obsidian shows it);
+    // links and prose are read with code taken out.
     const h = mayOpenBlock(line.charCodeAt(0)) ? HEADING_RE.exec(line) : null;
+    if (line.includes("`")) lines[i] = line = line.replace(INLINE_CODE_RE, "");
     if (h) headings.push({ level: h[1].length, text: stripInline(h[2]), line: i });
     if (!line.includes("[[")) continue;
     WIKILINK_RE.lastIndex = 0;

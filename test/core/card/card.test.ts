@@ -47,7 +47,7 @@ describe("parseCard", () => {
     ]);
   });
 
-  it("finds headings and links as the lines read once code is taken out", () => {
+  it("finds headings on the lines as written, and links on the lines read once code is taken out", () => {
     const card = parseCard(
       "a.md",
       "# One\n   ## Two ##\n\t# Tab\n    # four spaces: code\n`x` # After code\n~~~\n# fenced\n[[fenced]]\n~~~\n\u00a0# nbsp\n#no space\nText [[a]] `[[b]]` ![[c|x]]\n```js\n[[d]]\n```\n####### seven\n",
@@ -56,7 +56,7 @@ describe("parseCard", () => {
       [1, "One", 0],
       [2, "Two", 1],
       [1, "Tab", 2],
-      [1, "After code", 4],
+      // "`x` # After code" opens with code, not with "#": no heading, in CommonMark or Obsidian.
       [1, "nbsp", 9],
     ]);
     expect(card.links.map((l) => [l.target, l.embed, l.line])).toEqual([
@@ -143,5 +143,38 @@ describe("parseCard", () => {
   it("builds the title field from name, description, tags, aliases, file name and first heading", () => {
     const t = titleText(parseCard("f/file-name.md", "---\nname: N\ndescription: D\ntags: [t]\naliases: [al]\n---\n# Head\n"));
     expect(t.split("\n")).toEqual(["N", "D", "t", "al", "file-name", "Head"]);
+  });
+});
+
+// Both found by holding the reader against Obsidian's metadata cache on the help vaults.
+describe("headings and code blocks as Obsidian reads them", () => {
+  it("keeps a heading made of inline code", () => {
+    const c = parseCard("a.md", "### `date`\n\n#### `tag`/`alias` vs `tags`\n");
+    expect(c.headings.map((h) => h.text)).toEqual(["date", "tag/alias vs tags"]);
+  });
+
+  it("closes a fence only with a bare fence: an info string inside a block is text", () => {
+    const c = parseCard("b.md", "```yaml\na: 1\n```yaml\n# not a heading\n```\n# A heading\n[[link]]\n");
+    expect(c.headings.map((h) => h.text)).toEqual(["A heading"]);
+    expect(c.links.map((l) => l.target)).toEqual(["link"]);
+  });
+
+  it("takes Obsidian's own parse when the plugin has it, and agrees with its own", () => {
+    const text = "---\nname: N\ntags: [t]\n---\n# Head\nSee [[other|alias]] and ![[pic.png]] and [md](x.md).\n";
+    const meta = {
+      frontmatter: { name: "N", tags: ["t"] },
+      frontmatterEndLine: 3,
+      headings: [{ level: 1, heading: "Head", line: 4 }],
+      links: [
+        { link: "other", original: "[[other|alias]]", line: 5 },
+        { link: "pic.png", original: "![[pic.png]]", line: 5 },
+        { link: "x.md", original: "[md](x.md)", line: 5 },
+      ],
+    };
+    const own = parseCard("c.md", text);
+    const fromObsidian = parseCard("c.md", text, 0, meta);
+    expect(fromObsidian.links).toEqual(own.links);
+    expect(fromObsidian.headings).toEqual(own.headings);
+    expect([fromObsidian.name, fromObsidian.tags, fromObsidian.bodyLine, fromObsidian.body]).toEqual([own.name, own.tags, own.bodyLine, own.body]);
   });
 });
