@@ -3,6 +3,7 @@
 import type { TFile } from "obsidian";
 import { parseCard, type Card, type NoteMetadata } from "../core/card/card";
 import { scanForSecrets, type SecretScan } from "../core/lint/secrets";
+import { yieldToUi } from "./yield-to-ui";
 
 interface Held {
   mtime: number;
@@ -17,6 +18,8 @@ export interface LintNotesState {
   text: Map<string, string>;
   scans: Map<string, SecretScan>;
 }
+
+const NOTES_PER_SLICE = 50;
 
 export class LintNotes {
   private readonly held = new Map<string, Held>();
@@ -34,6 +37,9 @@ export class LintNotes {
       const text = await read(f);
       this.lastReads++;
       this.held.set(f.path, { mtime: f.stat.mtime, size: f.stat.size, text, card: parseCard(f.path, text, f.stat.mtime, meta(f)), scan: scanForSecrets(text) });
+      // A read from Obsidian's cache resolves at once: without a pause, the first lint of a large
+      // vault would parse every note in one stretch of the window's time.
+      if (this.lastReads % NOTES_PER_SLICE === 0) await yieldToUi();
     }
     for (const path of [...this.held.keys()]) if (!seen.has(path)) this.held.delete(path);
     const state: LintNotesState = { cards: [], text: new Map(), scans: new Map() };

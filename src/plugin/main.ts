@@ -1,7 +1,8 @@
 /** The Obsidian plugin: wires the core's index, snapshot and recall preview into the app. */
 
 import { FileSystemAdapter, Notice, Plugin, debounce } from "obsidian";
-import { lint, recallHistory, snapshotTime } from "../core/lint/lint";
+import { lintInSlices, recallHistory, snapshotTime } from "../core/lint/lint";
+import { yieldToUi } from "./yield-to-ui";
 import type { Finding } from "../core/lint/types";
 import { isCard, mergeConfig, type VaultMemoryConfig } from "../core/config";
 import { writeFileAtomic } from "../core/io/atomic";
@@ -185,7 +186,7 @@ export default class VaultMemoryPlugin extends Plugin {
       (f) => this.app.vault.cachedRead(f),
       (f) => metadataOf(this.app, f),
     );
-    return lint({ cards, text, settings: this.settings.lint, snapshot: snapshotTime(this.vaultPath), lastRecalled: recallHistory(this.vaultPath)?.last, secretScans: () => scans });
+    return lintInSlices({ cards, text, settings: this.settings.lint, snapshot: snapshotTime(this.vaultPath), lastRecalled: recallHistory(this.vaultPath)?.last, secretScans: () => scans }, yieldToUi);
   }
 
   async openLintReport(): Promise<void> {

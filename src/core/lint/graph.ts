@@ -8,7 +8,17 @@ import type { LinkGraph } from "./types";
 const ATTACHMENT = /\.(png|jpe?g|gif|svg|webp|bmp|pdf|mp3|mp4|webm|ogg|wav|m4a|mov|canvas|base|excalidraw)$/i;
 
 export function buildGraph(cards: readonly Card[]): LinkGraph {
+  const steps = graphSteps(cards);
+  for (let r = steps.next(); ; r = steps.next()) if (r.done) return r.value;
+}
+
+// Cards resolved between pauses when the graph is built in slices (see lintInSlices).
+const CARDS_PER_STEP = 500;
+
+/** buildGraph, pausing (yield) after the resolver is made and after every CARDS_PER_STEP cards. */
+export function* graphSteps(cards: readonly Card[]): Generator<void, LinkGraph> {
   const resolver = new LinkResolver(cards.map((c) => c.path));
+  yield;
   const resolve = (target: string, from = ""): string | undefined => resolver.resolve(target, from);
   const out = new Map<string, Set<string>>();
   const inc = new Map<string, Set<string>>();
@@ -17,7 +27,8 @@ export function buildGraph(cards: readonly Card[]): LinkGraph {
     out.set(c.path, new Set());
     if (!inc.has(c.path)) inc.set(c.path, new Set());
   }
-  for (const c of cards) {
+  for (const [i, c] of cards.entries()) {
+    if (i > 0 && i % CARDS_PER_STEP === 0) yield;
     const resolveFrom = resolver.from(c.path);
     for (const link of c.links) {
       const to = resolveFrom(link.target);

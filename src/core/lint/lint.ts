@@ -6,7 +6,7 @@ import { vaultFiles } from "../paths";
 import { SnapshotReader } from "../snapshot/read";
 import { listMarkdown, type NoteFile } from "../vault/scan";
 import { NoteCache } from "../vault/note-cache";
-import { buildGraph } from "./graph";
+import { graphSteps } from "./graph";
 import { RULES } from "./rules";
 import type { SecretScan } from "./secrets";
 import { DEFAULT_LINT_SETTINGS, type Finding, type LintContext, type LintSettings, type Severity } from "./types";
@@ -43,13 +43,32 @@ export const readNotesHere: ReadNotes = (files) => ({ text: (i) => readFileSync(
 
 /** All findings, minus disabled rules, excluded folders and rules a card silences for itself. */
 export function lint(input: LintInput): Finding[] {
+  const steps = lintSteps(input);
+  for (let r = steps.next(); ; r = steps.next()) if (r.done) return r.value;
+}
+
+/**
+ * lint() with a pause after the link graph and after each rule, for a window that must keep
+ * painting: on 6,000 notes the rules take about 100 ms together, none more than a fraction.
+ */
+export async function lintInSlices(input: LintInput, pause: () => Promise<void>): Promise<Finding[]> {
+  const steps = lintSteps(input);
+  for (let r = steps.next(); ; r = steps.next()) {
+    if (r.done) return r.value;
+    await pause();
+  }
+}
+
+function* lintSteps(input: LintInput): Generator<void, Finding[]> {
   const settings = input.settings ?? DEFAULT_LINT_SETTINGS;
   const excluded = (path: string): boolean => settings.excludeFolders.some((f) => f && (path === f || path.startsWith(f.replace(/\/+$/, "") + "/")));
   const cards = input.cards.filter((c) => !excluded(c.path));
+  const graph = yield* graphSteps(cards);
+  yield;
   const ctx: LintContext = {
     cards,
     text: input.text,
-    graph: buildGraph(cards),
+    graph,
     settings,
     snapshot: input.snapshot,
     lastRecalled: input.lastRecalled,
@@ -61,6 +80,7 @@ export function lint(input: LintInput): Finding[] {
   for (const [id, rule] of Object.entries(RULES)) {
     if (settings.disabled.includes(id)) continue;
     for (const f of rule(ctx)) if (!silenced.get(f.file)?.has(f.rule)) findings.push(f);
+    yield;
   }
   return findings.sort(
     (a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.rule.localeCompare(b.rule) || a.file.localeCompare(b.file) || a.line - b.line,
