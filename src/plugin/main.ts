@@ -1,7 +1,7 @@
 /** The Obsidian plugin: wires the core's index, snapshot and recall preview into the app. */
 
 import { FileSystemAdapter, Notice, Plugin, debounce } from "obsidian";
-import { lintInSlices, recallHistory, snapshotTime } from "../core/lint/lint";
+import { lintInSlices, lintScope, recallHistory, snapshotTime } from "../core/lint/lint";
 import { yieldToUi } from "./yield-to-ui";
 import type { Finding } from "../core/lint/types";
 import { isCard, mergeConfig, type VaultMemoryConfig } from "../core/config";
@@ -186,7 +186,7 @@ export default class VaultMemoryPlugin extends Plugin {
       (f) => this.app.vault.cachedRead(f),
       (f) => metadataOf(this.app, f),
     );
-    return lintInSlices({ cards, text, settings: this.settings.lint, snapshot: snapshotTime(this.vaultPath), lastRecalled: recallHistory(this.vaultPath)?.last, secretScans: () => scans }, yieldToUi);
+    return lintInSlices({ cards, text, settings: this.settings.lint, snapshot: snapshotTime(this.vaultPath), lastRecalled: recallHistory(this.vaultPath)?.last, secretScans: () => scans, scope: lintScope(this.settings) }, yieldToUi);
   }
 
   async openLintReport(): Promise<void> {

@@ -7,7 +7,7 @@ import { isCard, type VaultMemoryConfig } from "../config";
 import type { MemoryIndex } from "../index/memory-index";
 import { buildIndexFromDisk } from "../index/build-from-disk";
 import { writeFileAtomic } from "../io/atomic";
-import { formatReport, lintVault, recallHistory } from "../lint/lint";
+import { formatReport, lintScope, lintVault, recallHistory } from "../lint/lint";
 import { vaultFiles } from "../paths";
 import { listPending, markHandled, type QueueEntry } from "../queue/queue-store";
 import { entrySubject } from "../queue/review";
@@ -169,7 +169,7 @@ function tidy(opts: DigestOptions, report: DigestReport, now: Date, heading: str
   notes.refresh();
   const { index } = buildIndexFromDisk(opts.vault, opts.config, undefined, notes);
   writeSnapshot(vaultFiles.snapshot(opts.vault), index, opts.config.recall);
-  const findings = lintVault(opts.vault, opts.config.lint, now.getTime(), notes);
+  const findings = lintVault(opts.vault, opts.config.lint, now.getTime(), notes, lintScope(opts.config));
   report.lint = formatReport(findings).split("\n")[0];
 }
 

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { parseCard, type Card } from "../card/card";
 import { vaultFiles } from "../paths";
 import { SnapshotReader } from "../snapshot/read";
-import { listMarkdown, type NoteFile } from "../vault/scan";
+import { isCard, listMarkdown, type NoteFile, type ScopeRules } from "../vault/scan";
 import { NoteCache } from "../vault/note-cache";
 import { graphSteps } from "./graph";
 import { RULES } from "./rules";
@@ -21,6 +21,16 @@ export interface LintInput {
   lastRecalled?: LintContext["lastRecalled"];
   now?: number;
   secretScans?: LintContext["secretScans"];
+  /**
+   * Which notes are reported on (see lintScope): every note is still read, so that a card's
+   * links to notes outside the memory folder resolve, but findings are kept for these alone.
+   */
+  scope?: (path: string) => boolean;
+}
+
+/** The memory folder's cards and the root MEMORY.md the digest writes: what lint reports on. */
+export function lintScope(config: ScopeRules & { index: { synonymsNote: string } }): (path: string) => boolean {
+  return (path) => path === "MEMORY.md" || isCard(path, config);
 }
 
 /**
@@ -82,7 +92,8 @@ function* lintSteps(input: LintInput): Generator<void, Finding[]> {
     for (const f of rule(ctx)) if (!silenced.get(f.file)?.has(f.rule)) findings.push(f);
     yield;
   }
-  return findings.sort(
+  const kept = input.scope ? findings.filter((f) => f.file === "" || input.scope!(f.file)) : findings;
+  return kept.sort(
     (a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.rule.localeCompare(b.rule) || a.file.localeCompare(b.file) || a.line - b.line,
   );
 }
@@ -96,7 +107,7 @@ function ignoredRules(card: Card): Set<string> {
 
 /** Reads the vault from disk, with the snapshot's age and the recall log, and lints it. */
 /** `readNotes` may be a NoteCache, whose listing, texts and parsed cards are used as they are. */
-export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_SETTINGS, now = Date.now(), readNotes: ReadNotes | NoteCache = readNotesHere): Finding[] {
+export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_SETTINGS, now = Date.now(), readNotes: ReadNotes | NoteCache = readNotesHere, scope?: (path: string) => boolean): Finding[] {
   const cards: Card[] = [];
   const text = new Map<string, string>();
   const cache = readNotes instanceof NoteCache ? readNotes : undefined;
@@ -107,7 +118,7 @@ export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_S
     text.set(f.path, t);
     cards.push(cache ? cache.card(f) : parseCard(f.path, t, f.mtime));
   });
-  return lint({ cards, text, settings, snapshot: snapshotTime(vault), lastRecalled: recallHistory(vault)?.last, now, secretScans: () => source.secretScans() });
+  return lint({ cards, text, settings, snapshot: snapshotTime(vault), lastRecalled: recallHistory(vault)?.last, now, secretScans: () => source.secretScans(), scope });
 }
 
 /** When the snapshot was written; undefined if there is none, "unreadable" if it is damaged. */

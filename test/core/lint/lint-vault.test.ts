@@ -60,3 +60,26 @@ describe.skipIf(!HAS_CORPUS)(`lint of every help vault at once${HAS_CORPUS ? "" 
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(lintVault(vault, SETTINGS))));
   });
 });
+
+describe("lint's scope", () => {
+  it("reports on the memory folder's cards and the root MEMORY.md, and still resolves links to the rest", () => {
+    const vault = join(tempDir(), "scoped");
+    mkdirSync(join(vault, "journal"), { recursive: true });
+    mkdirSync(join(vault, "claude", "reference"), { recursive: true });
+    writeFileSync(join(vault, "journal", "monday.md"), "No frontmatter, no tags: not a card.\n");
+    writeFileSync(join(vault, "MEMORY.md"), "# Memory\n" + "- line\n".repeat(250));
+    writeFileSync(join(vault, "claude", "reference", "card.md"), "---\nname: Card\ndescription: d\ntype: reference\ntags: [t]\n---\nSee [[monday]] and [[not written]].\n");
+    const config = { ...defaultConfig(), memoryFolder: "claude" };
+    // The whole vault, by default: the journal note is reported.
+    const whole = JSON.parse(runBridge(["lint", "--vault", vault, "--json"]).stdout) as { file: string }[];
+    expect(whole.some((f) => f.file === "journal/monday.md")).toBe(true);
+    mkdirSync(join(vault, ".vault-memory"), { recursive: true });
+    writeFileSync(join(vault, ".vault-memory", "config.json"), JSON.stringify({ memoryFolder: "claude" }));
+    const scoped = JSON.parse(runBridge(["lint", "--vault", vault, "--json"]).stdout) as { file: string; rule: string }[];
+    expect(scoped.some((f) => f.file.startsWith("journal/"))).toBe(false);
+    expect(scoped.map((f) => f.rule)).toEqual(expect.arrayContaining(["memory-index-too-long", "missing-link-target"]));
+    // [[monday]] resolves to the journal note: the card is no orphan.
+    expect(scoped.filter((f) => f.rule === "orphan")).toEqual([]);
+    expect(lintVault(vault, config.lint, undefined, undefined, (p) => p.startsWith("claude/") || p === "MEMORY.md").map((f) => f.file)).toEqual(scoped.map((f) => f.file));
+  });
+});
