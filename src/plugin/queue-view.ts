@@ -292,7 +292,12 @@ export class QueueReviewView extends ItemView {
       if (c.kind === "code") label.createEl("pre", { text: c.text });
       else label.createSpan({ text: c.text, cls: "vault-memory-candidate-text" });
       const dup = duplicates.find(c.text);
-      if (dup) li.createDiv({ text: `Already in ${dup.path} (${Math.round(dup.containment * 100)}% the same)`, cls: "vault-memory-duplicate" });
+      if (dup) {
+        const note = li.createDiv({ cls: "vault-memory-duplicate" });
+        note.appendText("Already in ");
+        this.cardLink(note, dup.path);
+        note.appendText(` (${Math.round(dup.containment * 100)}% the same)`);
+      }
       const more = others.get(`${c.kind}\u0000${c.text.trim()}`) ?? 0;
       if (more > 0) li.createDiv({ text: `Also in ${more} other conversation${more === 1 ? "" : "s"}`, cls: "vault-memory-muted" });
     });
