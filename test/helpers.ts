@@ -1,6 +1,6 @@
 /** Shared test fixtures: temporary folders, the sample vault, the shared corpus and the built bridge. */
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -59,6 +59,19 @@ export function runBridge(args: string[], input = "", env: NodeJS.ProcessEnv = {
   // A lint report of a large vault runs to megabytes, past spawnSync's usual 1 MB.
   const r = spawnSync(process.execPath, [BRIDGE, ...args], { input, encoding: "utf8", env: { ...process.env, ...env }, timeout: 60_000, maxBuffer: 256 * 2 ** 20 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** runBridge without blocking this process: for tests whose servers (the embedding stub) live in it. */
+export function runBridgeAsync(args: string[], input = ""): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BRIDGE, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(input);
+  });
 }
 
 let sessions = 0;

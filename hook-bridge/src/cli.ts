@@ -48,7 +48,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       case "recall":
         return recallCommand(args, { recallWithoutVault, rememberReply, rememberSession });
       case "index":
-        return indexCommand(args);
+        return await indexCommand(args);
       case "queue":
         return queueCommand(args);
       case "remember":

@@ -12,6 +12,7 @@ import { DEFAULT_LINT_SETTINGS, type LintSettings } from "./lint/types";
 import { DEFAULT_QUEUE_RULES, type QueueRules } from "./queue/capture";
 import { DEFAULT_SIGNALS } from "./recall/signals";
 import type { RecallRules } from "./recall/rules";
+import { DEFAULT_EMBED, type EmbedSettings } from "./embed/settings";
 import type { ScopeRules } from "./vault/scan";
 
 /** How new cards are written. */
@@ -28,6 +29,7 @@ export interface VaultMemoryConfig extends ScopeRules {
   digest: DigestSettings;
   enrich: EnrichSettings;
   cards: CardSettings;
+  embed: EmbedSettings;
 }
 
 export const DEFAULT_MAX_CHARS = 2000;
@@ -48,6 +50,7 @@ export function defaultConfig(): VaultMemoryConfig {
     digest: { ...DEFAULT_DIGEST, command: [...DEFAULT_DIGEST.command] },
     enrich: { ...DEFAULT_ENRICH },
     cards: { relatedHeading: "" },
+    embed: { ...DEFAULT_EMBED },
   };
 }
 
@@ -131,6 +134,29 @@ export function mergeConfig(raw: unknown, problems: string[] = []): VaultMemoryC
     }
     if (typeof alsoLanguage === "string" && LANGUAGE_TAG.test(alsoLanguage.trim())) e.alsoLanguage = alsoLanguage.trim();
     else if (alsoLanguage !== undefined) problems.push('enrich.alsoLanguage must be a language tag such as "en" or "zh-TW", or ""');
+  }
+  if (isObject(raw.embed)) {
+    const { enabled, provider, url, model, allowRemote, ...numbers } = raw.embed;
+    const e = cfg.embed;
+    overlayNumbers(e as unknown as Record<string, number>, numbers, "embed", problems);
+    if (!(e.budgetMs >= 10 && e.budgetMs <= 5000)) {
+      problems.push("embed.budgetMs must be from 10 to 5000");
+      e.budgetMs = DEFAULT_EMBED.budgetMs;
+    }
+    if (!Number.isInteger(e.batchSize) || e.batchSize < 1 || e.batchSize > 256) {
+      problems.push("embed.batchSize must be a whole number from 1 to 256");
+      e.batchSize = DEFAULT_EMBED.batchSize;
+    }
+    for (const [key, value] of [["enabled", enabled], ["allowRemote", allowRemote]] as const) {
+      if (typeof value === "boolean") e[key] = value;
+      else if (value !== undefined) problems.push(`embed.${key} must be true or false`);
+    }
+    if (provider === "ollama" || provider === "openai") e.provider = provider;
+    else if (provider !== undefined) problems.push('embed.provider must be "ollama" or "openai"');
+    for (const [key, value] of [["url", url], ["model", model]] as const) {
+      if (typeof value === "string" && value.trim() !== "") e[key] = value.trim();
+      else if (value !== undefined) problems.push(`embed.${key} must be a non-empty string`);
+    }
   }
   if (isObject(raw.cards)) {
     const h = raw.cards.relatedHeading;

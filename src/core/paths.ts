@@ -12,6 +12,8 @@ export const vaultFiles = {
   config: (vault: string): string => join(vault, HIDDEN_DIR, "config.json"),
   sessions: (vault: string): string => join(vault, HIDDEN_DIR, "sessions"),
   usageLog: (vault: string): string => join(vault, HIDDEN_DIR, "recall-log.jsonl"),
+  /** Vectors of the cards' texts by content hash, for the model that made them (see embed/cache.ts). */
+  embeddings: (vault: string): string => join(vault, HIDDEN_DIR, "embeddings.bin"),
   digestStatus: (vault: string): string => join(vault, HIDDEN_DIR, "digest-status.json"),
   /** One digest or enrich run at a time, across windows and machines (see digest/lock.ts). */
   digestLock: (vault: string): string => join(vault, HIDDEN_DIR, "digest.lock"),

@@ -1,22 +1,33 @@
-/** `index`: builds the snapshot from the vault on disk, without Obsidian. */
+/** `index`: builds the snapshot from the vault on disk, without Obsidian; and the cards' vectors, when semantic recall is on. */
 
 import { writeSync } from "node:fs";
 import type { Args } from "../args";
 import { vaultFlag } from "../vault";
 import { vaultConfig } from "../settings";
+import type { VaultMemoryConfig } from "../../../src/core/config";
+import { VectorCache } from "../../../src/core/embed/cache";
+import { embedCards } from "../../../src/core/embed/embed-cards";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import { vaultFiles } from "../../../src/core/paths";
 import { writeSnapshot } from "../../../src/core/snapshot/write";
+import { NoteCache } from "../../../src/core/vault/note-cache";
+import { isCard } from "../../../src/core/vault/scan";
 
-export function indexCommand(args: Args): number {
+export async function indexCommand(args: Args): Promise<number> {
   const vault = vaultFlag(args);
   const config = vaultConfig(vault);
 
   const started = performance.now();
   const tty = process.stderr.isTTY === true;
-  const { index, failed } = buildIndexFromDisk(vault, config, ({ done, total }) => {
-    if (tty) writeSync(2, `\rindexing ${done}/${total} notes`);
-  });
+  const notes = new NoteCache(vault);
+  const { index, failed } = buildIndexFromDisk(
+    vault,
+    config,
+    ({ done, total }) => {
+      if (tty) writeSync(2, `\rindexing ${done}/${total} notes`);
+    },
+    notes,
+  );
   if (tty) writeSync(2, "\r\x1b[K");
   const target = vaultFiles.snapshot(vault);
   const header = writeSnapshot(target, index, config.recall);
@@ -25,5 +36,22 @@ export function indexCommand(args: Args): number {
   for (const f of failed) writeSync(2, `skipped ${f.path}: ${f.reason}\n`);
   const mb = ((header.bodyBytes + 1024) / 1e6).toFixed(1);
   writeSync(1, `indexed ${header.cards} cards, ${header.terms} terms in ${seconds} s → ${target} (${mb} MB)\n`);
+  if (config.embed.enabled) await embedVault(vault, config, notes, tty);
   return 0;
+}
+
+/** The cards' vectors for semantic recall. A server that is missing or failing leaves word recall complete, and says so once. */
+async function embedVault(vault: string, config: VaultMemoryConfig, notes: NoteCache, tty: boolean): Promise<void> {
+  const e = config.embed;
+  const cards = notes.list((p) => isCard(p, config)).map((f) => notes.card(f));
+  const path = vaultFiles.embeddings(vault);
+  const cache = VectorCache.open(path, e.model);
+  const report = await embedCards(cards, e, config.index.hintsProperty, cache, (done, total) => {
+    if (tty && total > 0) writeSync(2, `\rembedding ${done}/${total} texts with ${e.model}`);
+  });
+  if (tty) writeSync(2, "\r\x1b[K");
+  cache.save(path);
+  const what = `${report.embedded} ${report.embedded === 1 ? "text" : "texts"} embedded, ${report.reused} from the cache`;
+  if (report.ok) writeSync(1, `semantic recall: ${what}, ${report.vectors.size} cards with ${e.model} at ${e.url}\n`);
+  else writeSync(2, `semantic recall: stopped (${report.error}); ${what}. Word recall is complete.\n`);
 }

@@ -1,0 +1,83 @@
+/** Index time: each card's text to vectors, through the cache, in batches, with progress. */
+
+import type { Card } from "../card/card";
+import { hintsOf } from "../card/hints";
+import { sanitize } from "../privacy/redact";
+import { textKey, type Quantized, type VectorCache } from "./cache";
+import { embedTexts } from "./client";
+import type { EmbedSettings } from "./settings";
+
+// What one vector stands for: a long note is cut into a few pieces, and its best piece counts.
+export const CHUNK_CHARS = 1200;
+export const MAX_CHUNKS = 3;
+// A batch's whole request, including the server loading its model the first time.
+const BATCH_TIMEOUT_MS = 120_000;
+
+/**
+ * The texts a card is embedded as: its title, description and recall hints with the start of its
+ * body, then the next pieces of the body. Private blocks and secrets are taken out first, as for
+ * everything that leaves the vault.
+ */
+export function cardTexts(card: Card, hintsProperty: string): string[] {
+  const head = [card.name, card.description, ...hintsOf(card, hintsProperty)].filter((s) => s.trim() !== "").join("\n");
+  const body = sanitize(card.body).replace(/\n{3,}/g, "\n\n").trim();
+  const first = sanitize(head);
+  const chunks = [`${first}\n\n${body.slice(0, Math.max(0, CHUNK_CHARS - first.length))}`.trim()];
+  for (let at = Math.max(0, CHUNK_CHARS - first.length); at < body.length && chunks.length < MAX_CHUNKS; at += CHUNK_CHARS) chunks.push(body.slice(at, at + CHUNK_CHARS));
+  return chunks.filter((c) => c.trim() !== "");
+}
+
+export interface EmbedReport {
+  ok: boolean;
+  error?: string;
+  /** Texts sent to the server, and texts the cache already had. */
+  embedded: number;
+  reused: number;
+  /** Each card's vectors by path, for the cards that have all of theirs. */
+  vectors: Map<string, Quantized[]>;
+}
+
+/**
+ * Vectors for every card: from the cache when a text is unchanged, from the server in batches
+ * otherwise. Stops at the first failed batch (the server is down, slow, or answers garbage) and
+ * says why; what was embedded before it is kept in the cache.
+ */
+export async function embedCards(cards: readonly Card[], settings: EmbedSettings, hintsProperty: string, cache: VectorCache, onProgress?: (done: number, total: number) => void): Promise<EmbedReport> {
+  const texts = new Map<string, string>();
+  const perCard = cards.map((c) => {
+    const keys = cardTexts(c, hintsProperty).map((t) => {
+      const k = textKey(t);
+      texts.set(k, t);
+      return k;
+    });
+    return { path: c.path, keys };
+  });
+  cache.keepOnly(new Set(texts.keys()));
+  const missing = [...texts.keys()].filter((k) => cache.get(k) === undefined);
+  const report: EmbedReport = { ok: true, embedded: 0, reused: texts.size - missing.length, vectors: new Map() };
+  onProgress?.(0, missing.length);
+  for (let i = 0; i < missing.length; i += settings.batchSize) {
+    const batch = missing.slice(i, i + settings.batchSize);
+    const r = await embedTexts(settings, batch.map((k) => texts.get(k)!), BATCH_TIMEOUT_MS);
+    if ("error" in r) {
+      report.ok = false;
+      report.error = r.error;
+      break;
+    }
+    for (const [j, v] of r.vectors.entries()) {
+      if (!cache.set(batch[j], v)) {
+        report.ok = false;
+        report.error = `the server answered ${v.length} dimensions where ${cache.dim} were stored for ${cache.model}`;
+        break;
+      }
+      report.embedded++;
+    }
+    if (!report.ok) break;
+    onProgress?.(Math.min(i + batch.length, missing.length), missing.length);
+  }
+  for (const { path, keys } of perCard) {
+    const vs = keys.map((k) => cache.peek(k)).filter((v): v is Quantized => v !== undefined);
+    if (vs.length > 0 && vs.length === keys.length) report.vectors.set(path, vs);
+  }
+  return report;
+}

@@ -1,0 +1,50 @@
+/** Semantic recall's settings: a local embedding model the person runs, off unless they turn it on. */
+
+export type EmbedProvider = "ollama" | "openai";
+
+export interface EmbedSettings {
+  enabled: boolean;
+  /** Ollama's `/api/embed`, or the OpenAI-compatible `/v1/embeddings` (LM Studio, llama.cpp, vLLM, TEI). */
+  provider: EmbedProvider;
+  /** The server's base URL; only this is ever contacted. */
+  url: string;
+  model: string;
+  /** The prompt hook waits at most this long for the prompt's vector, then answers from words alone. */
+  budgetMs: number;
+  /** A URL that is not this computer is used only once the person has confirmed it. */
+  allowRemote: boolean;
+  /** Texts per request at index time. */
+  batchSize: number;
+}
+
+export const DEFAULT_EMBED: EmbedSettings = {
+  enabled: false,
+  provider: "ollama",
+  url: "http://127.0.0.1:11434",
+  model: "bge-m3",
+  budgetMs: 150,
+  allowRemote: false,
+  batchSize: 16,
+};
+
+/** How to get the suggested model, for the settings and the README. */
+export const SUGGESTED_PULL = "ollama pull bge-m3";
+
+/** Why `url` cannot be used, or "" when it can: http(s) only, and this computer unless allowed. */
+export function endpointProblem(url: string, allowRemote: boolean): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return `${JSON.stringify(url)} is not a URL`;
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") return `${u.protocol} is not http or https`;
+  if (u.username || u.password) return "the URL must not hold a user name or password";
+  if (!allowRemote && !isLoopback(u.hostname)) return `${u.hostname} is not this computer: confirm a remote embedding server in the settings first`;
+  return "";
+}
+
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127(?:\.\d{1,3}){3}$/.test(h);
+}

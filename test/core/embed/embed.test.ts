@@ -1,0 +1,140 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mergeConfig } from "../../../src/core/config";
+import { VectorCache, cosine, quantize, textKey } from "../../../src/core/embed/cache";
+import { embedTexts } from "../../../src/core/embed/client";
+import { DEFAULT_EMBED, endpointProblem } from "../../../src/core/embed/settings";
+import { vaultFiles } from "../../../src/core/paths";
+import { startEmbedStub, STUB_DIM, type EmbedStub } from "../../e2e/embed-stub";
+import { SAMPLE_VAULT, copyVault, runBridgeAsync } from "../../helpers";
+
+let stub: EmbedStub;
+beforeAll(async () => {
+  stub = await startEmbedStub();
+});
+afterAll(() => stub.close());
+
+const settings = (over: Partial<typeof DEFAULT_EMBED> = {}) => ({ ...DEFAULT_EMBED, url: stub.url, ...over });
+
+function withEmbedding(vault: string, over: Record<string, unknown> = {}): void {
+  mkdirSync(join(vault, ".vault-memory"), { recursive: true });
+  writeFileSync(vaultFiles.config(vault), JSON.stringify({ embed: { enabled: true, url: stub.url, model: "stub-model", ...over } }));
+}
+
+describe("the embedding client", () => {
+  it.each(["ollama", "openai"] as const)("gets one vector per text from %s's API", async (provider) => {
+    stub.mode = "ok";
+    const r = await embedTexts(settings({ provider }), ["a vault in sync", "phone and laptop"], 5000);
+    if ("error" in r) throw new Error(r.error);
+    expect(r.vectors.map((v) => v.length)).toEqual([STUB_DIM, STUB_DIM]);
+  });
+
+  it.each([
+    ["error", /^HTTP 500: model not loaded/],
+    ["garbage", /not JSON/],
+    ["hang", /no answer within 200 ms/],
+  ] as const)("says what went wrong when the server answers %s", async (mode, error) => {
+    stub.mode = mode;
+    const r = await embedTexts(settings(), ["x"], 200);
+    expect("error" in r && r.error).toMatch(error);
+    stub.mode = "ok";
+  });
+
+  it("says so when nothing listens, and contacts no other computer unless allowed", async () => {
+    const down = await embedTexts(settings({ url: "http://127.0.0.1:9" }), ["x"], 2000);
+    expect("error" in down && down.error).toMatch(/ECONNREFUSED/);
+    expect(endpointProblem("http://10.0.0.5:11434", false)).toMatch(/not this computer/);
+    expect(endpointProblem("http://10.0.0.5:11434", true)).toBe("");
+    expect(endpointProblem("http://[::1]:11434", false)).toBe("");
+    expect(endpointProblem("file:///etc/passwd", true)).toMatch(/not http/);
+    expect(endpointProblem("http://me:pw@localhost:1", false)).toMatch(/user name or password/);
+    const remote = await embedTexts(settings({ url: "http://example.com" }), ["x"], 2000);
+    expect("error" in remote && remote.error).toMatch(/not this computer/);
+  });
+
+  it("keeps vectors small: int8 of unit vectors, cosine barely changed", () => {
+    const a = Float32Array.from([3, 4, 0, 1]);
+    const b = Float32Array.from([4, 3, 1, 0]);
+    const exact = (3 * 4 + 4 * 3) / (Math.hypot(3, 4, 0, 1) * Math.hypot(4, 3, 1, 0));
+    expect(cosine(quantize(a), quantize(b))).toBeCloseTo(exact, 2);
+    expect(textKey("x")).toMatch(/^[0-9a-f]{32}$/);
+  });
+});
+
+describe("semantic recall's settings", () => {
+  it("are off by default, and a wrong value falls back with a problem", () => {
+    expect(mergeConfig(undefined).embed.enabled).toBe(false);
+    const problems: string[] = [];
+    const c = mergeConfig({ embed: { enabled: "yes", provider: "chroma", budgetMs: 1, url: "" } }, problems);
+    expect(c.embed).toEqual(DEFAULT_EMBED);
+    expect(problems).toEqual(["embed.budgetMs must be from 10 to 5000", "embed.enabled must be true or false", 'embed.provider must be "ollama" or "openai"', "embed.url must be a non-empty string"]);
+  });
+});
+
+describe("index with semantic recall on", () => {
+  it("embeds every card once, then only what changed, and starts afresh for another model", async () => {
+    stub.mode = "ok";
+    const vault = copyVault(SAMPLE_VAULT, "Embedded vault");
+    withEmbedding(vault);
+    const before = stub.texts.length;
+    const first = await runBridgeAsync(["index", "--vault", vault]);
+    expect(first.status).toBe(0);
+    const embedded = stub.texts.length - before;
+    expect(embedded).toBeGreaterThanOrEqual(15);
+    expect(first.stdout).toMatch(new RegExp(`semantic recall: ${embedded} texts embedded, 0 from the cache, 1[45] cards with stub-model`));
+    const cache = VectorCache.open(vaultFiles.embeddings(vault), "stub-model");
+    expect([cache.size, cache.dim]).toEqual([embedded, STUB_DIM]);
+
+    const second = await runBridgeAsync(["index", "--vault", vault]);
+    expect(second.stdout).toMatch(new RegExp(`semantic recall: 0 texts embedded, ${embedded} from the cache`));
+    expect(stub.texts.length - before).toBe(embedded);
+
+    const card = join(vault, "debugging", "launchd-cron-path.md");
+    writeFileSync(card, readFileSync(card, "utf8").replace(/^description: .*$/m, "description: launchd and cron run with a short PATH"));
+    const third = await runBridgeAsync(["index", "--vault", vault]);
+    expect(third.stdout).toMatch(/semantic recall: 1 text embedded/);
+    expect(stub.texts.at(-1)).toMatch(/launchd and cron run with a short PATH/);
+
+    withEmbedding(vault, { model: "another-model" });
+    const fourth = await runBridgeAsync(["index", "--vault", vault]);
+    expect(fourth.stdout).toMatch(new RegExp(`semantic recall: ${embedded} texts embedded, 0 from the cache`));
+  }, 60_000);
+
+  it("leaves word recall complete and says why once, when the server is down, failing or wrong", async () => {
+    for (const mode of ["error", "garbage", "wrong-dimension"] as const) {
+      const vault = copyVault(SAMPLE_VAULT, `Failing ${mode}`);
+      withEmbedding(vault);
+      // A cache of the right dimension first, so a server answering another one is caught.
+      stub.mode = "ok";
+      if (mode === "wrong-dimension") {
+        await runBridgeAsync(["index", "--vault", vault]);
+        const card = join(vault, "debugging", "launchd-cron-path.md");
+        writeFileSync(card, readFileSync(card, "utf8") + "\nOne more line.\n");
+      }
+      stub.mode = mode;
+      const r = await runBridgeAsync(["index", "--vault", vault]);
+      expect(r.status, mode).toBe(0);
+      expect(r.stdout).toMatch(/^indexed 1[45] cards/);
+      expect(existsSync(vaultFiles.snapshot(vault))).toBe(true);
+      expect(r.stderr.match(/semantic recall: stopped/g), mode).toHaveLength(1);
+      expect(r.stderr).toMatch(/Word recall is complete/);
+    }
+    stub.mode = "ok";
+    const down = copyVault(SAMPLE_VAULT, "Down");
+    withEmbedding(down, { url: "http://127.0.0.1:9" });
+    const r = await runBridgeAsync(["index", "--vault", down]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/semantic recall: stopped \(connect ECONNREFUSED 127\.0\.0\.1:9\)/);
+  }, 60_000);
+
+  it("makes no request and writes no vectors when it is off", async () => {
+    const vault = copyVault(SAMPLE_VAULT, "Off");
+    const before = stub.requests;
+    const r = await runBridgeAsync(["index", "--vault", vault]);
+    expect(r.stdout).not.toMatch(/semantic/);
+    expect(stub.requests).toBe(before);
+    expect(existsSync(vaultFiles.embeddings(vault))).toBe(false);
+  });
+});
+
