@@ -10,7 +10,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 
 const DIST = "hook-bridge/dist";
 /** What a copy of the bridge is, in the order it is written: the entry last, so no hook runs half a copy. */
-export const BRIDGE_FILES = ["vault-memory-commands.cjs", "vault-memory-hot.cjs", "vault-memory.mjs", "vault-memory.cjs"];
+export const BRIDGE_FILES = ["vault-memory-commands.cjs", "vault-memory-semantic.cjs", "vault-memory-hot.cjs", "vault-memory.mjs", "vault-memory.cjs"];
 
 /** Options every bridge bundle shares. @type {esbuild.BuildOptions} */
 const shared = {
@@ -79,6 +79,18 @@ function coldCommandsOnDemand() {
           export function rememberReply(...args) { return load().rememberReply(...args); }
         `,
       }));
+      build.onResolve({ filter: /\/semantic-cold$/ }, (args) => (args.importer.includes("hook-bridge") ? { path: "semantic-cold", namespace: "vm-semantic" } : undefined));
+      build.onLoad({ filter: /.*/, namespace: "vm-semantic" }, () => ({
+        loader: "js",
+        contents: `
+          let loaded;
+          const load = () => (loaded ??= require(require("node:path").join(__dirname, "vault-memory-semantic.cjs")));
+          export function askVector(...args) { return load().askVector(...args); }
+          export function openCards(...args) { return load().openCards(...args); }
+          export function closeCards(...args) { return load().closeCards(...args); }
+          export function searchCards(...args) { return load().searchCards(...args); }
+        `,
+      }));
     },
   };
 }
@@ -98,8 +110,9 @@ function asciiOnly(text) {
 
 /** The bridge's files by name, built in memory. */
 async function buildBridge() {
-  const [commands, hot] = await Promise.all([
+  const [commands, semantic, hot] = await Promise.all([
     esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/cli.ts"] }),
+    esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/semantic.ts"] }),
     esbuild.build({ ...shared, entryPoints: ["hook-bridge/hot.ts"], plugins: [noCodeInYaml(), coldCommandsOnDemand()] }),
   ]);
   const hotText = asciiOnly(hot.outputFiles[0].text);
@@ -117,6 +130,7 @@ async function buildBridge() {
   });
   return {
     "vault-memory-commands.cjs": asciiOnly(commands.outputFiles[0].text),
+    "vault-memory-semantic.cjs": asciiOnly(semantic.outputFiles[0].text),
     "vault-memory-hot.cjs": `//vault-memory-build ${build}\n${hotText}`,
     // Hooks installed by earlier releases run this name; it hands over to the CommonJS entry.
     "vault-memory.mjs": '#!/usr/bin/env node\nimport { createRequire } from "node:module";\ncreateRequire(import.meta.url)("./vault-memory.cjs");\n',

@@ -4,6 +4,6 @@ import { parseArgs } from "./src/args";
 import { recallCommand } from "./src/commands/recall";
 import { recallWithoutVault, rememberReply, rememberSession } from "./src/cold";
 
-export function recall(argv: readonly string[], scored: () => void): number {
+export function recall(argv: readonly string[], scored: () => void): number | Promise<number> {
   return recallCommand(parseArgs(argv), { recallWithoutVault, rememberReply, rememberSession, scored });
 }

@@ -13,7 +13,7 @@ import { requireCached } from "./src/code-cache";
 declare const __VM_BUILD__: string;
 
 interface Hot {
-  recall: (argv: readonly string[], scored: () => void) => number;
+  recall: (argv: readonly string[], scored: () => void) => number | Promise<number>;
 }
 interface Commands {
   runCli(argv: readonly string[]): Promise<number>;

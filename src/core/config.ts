@@ -12,7 +12,7 @@ import { DEFAULT_LINT_SETTINGS, type LintSettings } from "./lint/types";
 import { DEFAULT_QUEUE_RULES, type QueueRules } from "./queue/capture";
 import { DEFAULT_SIGNALS } from "./recall/signals";
 import type { RecallRules } from "./recall/rules";
-import { DEFAULT_EMBED, type EmbedSettings } from "./embed/settings";
+import { DEFAULT_EMBED, semanticRulesOf, type EmbedSettings } from "./embed/settings";
 import type { ScopeRules } from "./vault/scan";
 
 /** How new cards are written. */
@@ -143,6 +143,10 @@ export function mergeConfig(raw: unknown, problems: string[] = []): VaultMemoryC
       problems.push("embed.budgetMs must be from 10 to 5000");
       e.budgetMs = DEFAULT_EMBED.budgetMs;
     }
+    if (!(e.floor >= 0 && e.floor < 1)) {
+      problems.push("embed.floor must be from 0 to under 1");
+      e.floor = DEFAULT_EMBED.floor;
+    }
     if (!Number.isInteger(e.batchSize) || e.batchSize < 1 || e.batchSize > 256) {
       problems.push("embed.batchSize must be a whole number from 1 to 256");
       e.batchSize = DEFAULT_EMBED.batchSize;
@@ -178,6 +182,12 @@ export function mergeConfig(raw: unknown, problems: string[] = []): VaultMemoryC
     else if (i.hintsProperty !== undefined) problems.push("index.hintsProperty must be a property name of letters, digits, - or _");
   }
   return cfg;
+}
+
+/** What a snapshot records of the settings: recall's rules, and semantic recall's only when it is on. */
+export function recallRulesOf(config: VaultMemoryConfig): RecallRules {
+  const semantic = semanticRulesOf(config.embed);
+  return semantic ? { ...config.recall, semantic } : config.recall;
 }
 
 /** Reads `config.json`; a missing file means defaults, a broken one means defaults plus a problem. */

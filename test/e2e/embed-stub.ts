@@ -33,7 +33,7 @@ function hash(word: string): number {
 export function stubVector(text: string, concepts: Readonly<Record<string, string>> = {}, dim = STUB_DIM): number[] {
   const v = new Array<number>(dim).fill(0);
   for (const raw of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    const word = concepts[raw] ?? raw;
+    const word = Object.hasOwn(concepts, raw) ? concepts[raw] : raw;
     const h = hash(word);
     v[h % dim] += 1;
     v[(h >>> 8) % dim] += 0.5;
@@ -41,7 +41,7 @@ export function stubVector(text: string, concepts: Readonly<Record<string, strin
   return v;
 }
 
-export async function startEmbedStub(concepts: Readonly<Record<string, string>> = {}): Promise<EmbedStub> {
+export async function startEmbedStub(concepts: Readonly<Record<string, string>> = {}, dim = STUB_DIM): Promise<EmbedStub> {
   const stub: EmbedStub = { url: "", texts: [], requests: 0, mode: "ok", delayMs: 0, close: async () => {} };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -61,8 +61,7 @@ export async function startEmbedStub(concepts: Readonly<Record<string, string>> 
         if (stub.mode === "error") return void res.writeHead(500).end("model not loaded");
         if (stub.mode === "garbage") return void res.writeHead(200, { "content-type": "application/json" }).end("<html>not json</html>");
         stub.texts.push(...input);
-        const dim = stub.mode === "wrong-dimension" ? STUB_DIM + 3 : STUB_DIM;
-        const vectors = input.map((t) => stubVector(t, concepts, dim));
+        const vectors = input.map((t) => stubVector(t, concepts, stub.mode === "wrong-dimension" ? dim + 3 : dim));
         const json = req.url === "/api/embed" ? { model: body.model, embeddings: vectors } : { object: "list", data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })), model: body.model };
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(json));
       };

@@ -5,7 +5,10 @@ import type { Args } from "../args";
 import { vaultFlag } from "../vault";
 import { vaultConfig } from "../settings";
 import type { VaultMemoryConfig } from "../../../src/core/config";
-import { VectorCache } from "../../../src/core/embed/cache";
+import { VectorCache, type Quantized } from "../../../src/core/embed/cache";
+import { vectorsPathOf, writeVectors } from "../../../src/core/embed/vectors";
+import { recallRulesOf } from "../../../src/core/config";
+import { SnapshotReader } from "../../../src/core/snapshot/read";
 import { embedCards } from "../../../src/core/embed/embed-cards";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import { vaultFiles } from "../../../src/core/paths";
@@ -30,18 +33,18 @@ export async function indexCommand(args: Args): Promise<number> {
   );
   if (tty) writeSync(2, "\r\x1b[K");
   const target = vaultFiles.snapshot(vault);
-  const header = writeSnapshot(target, index, config.recall);
+  const header = writeSnapshot(target, index, recallRulesOf(config));
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
 
   for (const f of failed) writeSync(2, `skipped ${f.path}: ${f.reason}\n`);
   const mb = ((header.bodyBytes + 1024) / 1e6).toFixed(1);
   writeSync(1, `indexed ${header.cards} cards, ${header.terms} terms in ${seconds} s → ${target} (${mb} MB)\n`);
-  if (config.embed.enabled) await embedVault(vault, config, notes, tty);
+  if (config.embed.enabled) await embedVault(vault, config, notes, tty, header.headerSum ?? "");
   return 0;
 }
 
 /** The cards' vectors for semantic recall. A server that is missing or failing leaves word recall complete, and says so once. */
-async function embedVault(vault: string, config: VaultMemoryConfig, notes: NoteCache, tty: boolean): Promise<void> {
+async function embedVault(vault: string, config: VaultMemoryConfig, notes: NoteCache, tty: boolean, base: string): Promise<void> {
   const e = config.embed;
   const cards = notes.list((p) => isCard(p, config)).map((f) => notes.card(f));
   const path = vaultFiles.embeddings(vault);
@@ -52,6 +55,19 @@ async function embedVault(vault: string, config: VaultMemoryConfig, notes: NoteC
   if (tty) writeSync(2, "\r\x1b[K");
   cache.save(path);
   const what = `${report.embedded} ${report.embedded === 1 ? "text" : "texts"} embedded, ${report.reused} from the cache`;
+  // Numbered as the snapshot numbers its cards, so the hook reads them by the ids it scores.
+  const snapshot = vaultFiles.snapshot(vault);
+  const reader = SnapshotReader.open(snapshot);
+  let byId: (Quantized[] | undefined)[];
+  try {
+    byId = Array.from({ length: reader.idLimit }, (_, id) => {
+      const path = reader.doc(id)?.path;
+      return path === undefined ? undefined : report.vectors.get(path);
+    });
+  } finally {
+    reader.close();
+  }
+  writeVectors(vectorsPathOf(snapshot), base, e.model, cache.dim, byId);
   if (report.ok) writeSync(1, `semantic recall: ${what}, ${report.vectors.size} cards with ${e.model} at ${e.url}\n`);
   else writeSync(2, `semantic recall: stopped (${report.error}); ${what}. Word recall is complete.\n`);
 }

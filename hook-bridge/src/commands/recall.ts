@@ -9,13 +9,14 @@ import { appendLog } from "../../../src/core/io/log";
 import { msSinceStart } from "../../../src/core/io/clock";
 import { vaultFiles } from "../../../src/core/paths";
 import { DeadlineExceeded } from "../../../src/core/index/scorer";
-import { recall } from "../../../src/core/recall/recall";
+import { finishRecall, recall, scoreWords, wantsRecall, type Recall, type RecallContext } from "../../../src/core/recall/recall";
+import { askVector, closeCards, openCards, searchCards } from "../semantic-cold";
 import { SnapshotError, SnapshotReader } from "../../../src/core/snapshot/read";
 import { noteSnapshotDamage } from "../../../src/core/snapshot/damage";
 import { resolveProject } from "../../../src/core/project";
 import { loadSeen, rememberSeen } from "../../../src/core/recall/session-store";
 import { appendUsage, promptHash } from "../../../src/core/recall/usage-log";
-import type { RecallRules } from "../../../src/core/recall/rules";
+import type { RecallRules, SemanticRules } from "../../../src/core/recall/rules";
 
 // Far inside Claude Code's hook timeout (we register 10 s; its default is 30 s). Every step is
 // synchronous, so the deadline is checked between steps rather than by a timer.
@@ -34,13 +35,20 @@ export interface RecallDeps {
   scored?: () => void;
 }
 
-export function recallCommand(args: Args, deps: RecallDeps): number {
+export function recallCommand(args: Args, deps: RecallDeps): number | Promise<number> {
   const { recallWithoutVault, rememberReply, rememberSession } = deps;
   let logPath = "";
   let vault = "";
   const failOpen = (reason: string): number => {
     if (logPath) appendLog(logPath, "recall", reason);
     return 0;
+  };
+  const failed = (err: unknown): number => {
+    if (err instanceof DeadlineExceeded) return failOpen(`gave up: scoring ran ${err.message}`);
+    // Silence now, a rebuild at the next session start: printing from a damaged file could name
+    // cards that do not exist.
+    if (err instanceof SnapshotError && err.problem === "corrupt" && vault) noteSnapshotDamage(vault, vaultFiles.snapshot(vault), err.message);
+    return failOpen(err instanceof Error ? err.message : String(err));
   };
   try {
     const found = findVault(args);
@@ -55,45 +63,95 @@ export function recallCommand(args: Args, deps: RecallDeps): number {
 
     const started = msSinceStart();
     const reader = SnapshotReader.open(vaultFiles.snapshot(vault));
-    let result;
     const sessions = vaultFiles.sessions(vault);
     const seen = loadSeen(sessions, payload.sessionId);
+    const answer = (result: Recall): number => {
+      // Printing late is worse than printing nothing: Claude Code may already have moved on.
+      const elapsed = msSinceStart();
+      if (elapsed > deadline) return failOpen(`gave up: ${Math.round(elapsed)} ms since the hook started, over the ${deadline} ms deadline`);
+      if (REMEMBER.test(payload.prompt)) {
+        // Claude is told what happened, so that /remember can never confirm a keep that failed.
+        const outcome = rememberSession(vault, payload.sessionId, payload.transcriptPath, payload.cwd);
+        if (outcome !== "queued") failOpen(`remember: not queued: ${outcome}`);
+        writeSync(1, rememberReply(result.text, outcome));
+      } else if (result.text) writeSync(1, result.text);
+      // Bookkeeping after the answer is out, and never at the answer's expense.
+      try {
+        rememberSeen(sessions, payload.sessionId, seen, result.cards.map((c) => c.path));
+        appendUsage(vaultFiles.usageLog(vault), {
+          t: new Date().toISOString(),
+          session: payload.sessionId,
+          prompt: promptHash(payload.prompt),
+          cards: result.cards.map((c) => ({ path: c.path, score: Math.round(c.score * 10) / 10 })),
+          ms: Math.round((msSinceStart() - started) * 10) / 10,
+        });
+      } catch (err) {
+        failOpen(`could not record the recall: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      return 0;
+    };
+    const ctx = { project: resolveProject(payload.cwd), seen, deadline };
+    const rules = withOverrides(reader.header.rules, args);
+    if (rules.semantic && wantsRecall(payload.prompt, reader)) {
+      // Only with semantic recall on, and never for "ok continue": the one path that waits.
+      return recallWithMeaning(payload.prompt, reader, rules, rules.semantic, vault, ctx, (why) => void failOpen(why)).then(
+        (result) => {
+          deps.scored?.();
+          return answer(result);
+        },
+        (err: unknown) => failed(err),
+      );
+    }
+    let result;
     try {
-      const ctx = { project: resolveProject(payload.cwd), seen, deadline };
-      result = recall(payload.prompt, reader, withOverrides(reader.header.rules, args), vault, ctx);
+      result = recall(payload.prompt, reader, rules, vault, ctx);
       deps.scored?.();
     } finally {
       reader.close();
     }
-    // Printing late is worse than printing nothing: Claude Code may already have moved on.
-    const elapsed = msSinceStart();
-    if (elapsed > deadline) return failOpen(`gave up: ${Math.round(elapsed)} ms since the hook started, over the ${deadline} ms deadline`);
-    if (REMEMBER.test(payload.prompt)) {
-      // Claude is told what happened, so that /remember can never confirm a keep that failed.
-      const outcome = rememberSession(vault, payload.sessionId, payload.transcriptPath, payload.cwd);
-      if (outcome !== "queued") failOpen(`remember: not queued: ${outcome}`);
-      writeSync(1, rememberReply(result.text, outcome));
-    } else if (result.text) writeSync(1, result.text);
-    // Bookkeeping after the answer is out, and never at the answer's expense.
-    try {
-      rememberSeen(sessions, payload.sessionId, seen, result.cards.map((c) => c.path));
-      appendUsage(vaultFiles.usageLog(vault), {
-        t: new Date().toISOString(),
-        session: payload.sessionId,
-        prompt: promptHash(payload.prompt),
-        cards: result.cards.map((c) => ({ path: c.path, score: Math.round(c.score * 10) / 10 })),
-        ms: Math.round((msSinceStart() - started) * 10) / 10,
-      });
-    } catch (err) {
-      failOpen(`could not record the recall: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    return 0;
+    return answer(result);
   } catch (err) {
-    if (err instanceof DeadlineExceeded) return failOpen(`gave up: scoring ran ${err.message}`);
-    // Silence now, a rebuild at the next session start: printing from a damaged file could name
-    // cards that do not exist.
-    if (err instanceof SnapshotError && err.problem === "corrupt" && vault) noteSnapshotDamage(vault, vaultFiles.snapshot(vault), err.message);
-    return failOpen(err instanceof Error ? err.message : String(err));
+    return failed(err);
+  }
+}
+
+/**
+ * Asks the person's embedding server for the prompt's vector, scores the words while it works,
+ * then fuses the two. Past the budget, or on any error, the words alone answer and the log says
+ * why.
+ */
+async function recallWithMeaning(prompt: string, reader: SnapshotReader, rules: RecallRules, semantic: SemanticRules, vault: string, ctx: RecallContext, log: (why: string) => void): Promise<Recall> {
+  try {
+    let flushed: () => void = () => {};
+    const sent = new Promise<void>((resolve) => (flushed = resolve));
+    const asked = askVector(prompt, semantic, () => flushed());
+    await Promise.race([sent, asked]);
+    const words = scoreWords(prompt, reader, rules, vault, ctx);
+    if (!words) return { cards: [], text: "" };
+    const fallBack = (why: unknown): Recall => {
+      log(`semantic recall: ${why instanceof Error ? why.message : String(why)}; answered from words alone`);
+      return finishRecall(words);
+    };
+    // The cards' vectors are read while the server still works on the prompt's.
+    let cards;
+    try {
+      cards = openCards(vaultFiles.snapshot(vault), reader.header.headerSum ?? "", semantic.model);
+    } catch (err) {
+      // The request still out ends with the process, which exits once the answer is printed.
+      return fallBack(err);
+    }
+    const r = await asked;
+    if ("error" in r) {
+      closeCards(cards);
+      return fallBack(r.error);
+    }
+    try {
+      return finishRecall(words, { sims: searchCards(cards, r.vectors[0], semantic.floor), floor: semantic.floor, weight: semantic.weight });
+    } catch (err) {
+      return fallBack(err);
+    }
+  } finally {
+    reader.close();
   }
 }
 

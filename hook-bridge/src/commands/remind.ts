@@ -12,7 +12,7 @@ import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
 import { listPending } from "../../../src/core/queue/queue-store";
 import { readDigestStatus } from "../../../src/core/digest/status";
-import { loadConfig } from "../../../src/core/config";
+import { loadConfig, recallRulesOf } from "../../../src/core/config";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import { SnapshotError, SnapshotReader, type SnapshotProblem } from "../../../src/core/snapshot/read";
 import { listNotes } from "../../../src/core/vault/scan";
@@ -82,7 +82,7 @@ export function repairSnapshot(vault: string, log: (message: string) => void): v
   }
   const started = performance.now();
   const { index } = buildIndexFromDisk(vault, config);
-  writeSnapshot(path, index, config.recall);
+  writeSnapshot(path, index, recallRulesOf(config));
   log(`rebuilt the recall snapshot (${problem}): ${index.docCount} cards in ${((performance.now() - started) / 1000).toFixed(2)} s`);
 }
 

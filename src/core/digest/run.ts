@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { baseName } from "../card/card";
-import { isCard, type VaultMemoryConfig } from "../config";
+import { isCard, recallRulesOf, type VaultMemoryConfig } from "../config";
 import type { MemoryIndex } from "../index/memory-index";
 import { buildIndexFromDisk } from "../index/build-from-disk";
 import { writeFileAtomic } from "../io/atomic";
@@ -168,7 +168,7 @@ function tidy(opts: DigestOptions, report: DigestReport, now: Date, heading: str
   // The index pages just written are notes too: the snapshot skips MEMORY.md, lint reads them all.
   notes.refresh();
   const { index } = buildIndexFromDisk(opts.vault, opts.config, undefined, notes);
-  writeSnapshot(vaultFiles.snapshot(opts.vault), index, opts.config.recall);
+  writeSnapshot(vaultFiles.snapshot(opts.vault), index, recallRulesOf(opts.config));
   const findings = lintVault(opts.vault, opts.config.lint, now.getTime(), notes, lintScope(opts.config));
   report.lint = formatReport(findings).split("\n")[0];
 }

@@ -1,8 +1,21 @@
 /** Asks the person's embedding server for vectors: Ollama's /api/embed or an OpenAI-compatible /v1/embeddings, nothing else. */
 
-import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
+import type { IncomingMessage, RequestOptions, ClientRequest } from "node:http";
+// The timers of Node, named: this runs in the hook and at index time, never in a window.
+import { clearTimeout, setTimeout } from "node:timers";
 import { endpointProblem, type EmbedSettings } from "./settings";
+
+type Send = (url: URL, opts: RequestOptions, cb: (res: IncomingMessage) => void) => ClientRequest;
+
+/**
+ * Node's http modules, loaded on first use: the prompt hook bundles this file, and loading them
+ * costs every prompt, semantic recall on or off, several million instructions.
+ */
+function sender(protocol: string): Send {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded lazily on purpose, see above */
+  return protocol === "https:" ? (require("node:https") as typeof import("node:https")).request : (require("node:http") as typeof import("node:http")).request;
+  /* eslint-enable @typescript-eslint/no-require-imports -- only these two requires are lazy */
+}
 
 export type EmbedResult = { vectors: Float32Array[]; ms: number } | { error: string; ms: number };
 
@@ -25,7 +38,7 @@ function requestFor(settings: Pick<EmbedSettings, "provider" | "url" | "model">,
  * is down, slow, or answers anything but one finite vector per text of one dimension gives an
  * error saying which, and nothing is cached from it.
  */
-export function embedTexts(settings: Pick<EmbedSettings, "provider" | "url" | "model" | "allowRemote">, texts: readonly string[], timeoutMs: number): Promise<EmbedResult> {
+export function embedTexts(settings: Pick<EmbedSettings, "provider" | "url" | "model" | "allowRemote">, texts: readonly string[], timeoutMs: number, sent?: () => void): Promise<EmbedResult> {
   const started = performance.now();
   const ms = (): number => Math.round(performance.now() - started);
   const problem = endpointProblem(settings.url, settings.allowRemote);
@@ -37,11 +50,11 @@ export function embedTexts(settings: Pick<EmbedSettings, "provider" | "url" | "m
     const finish = (r: EmbedResult): void => {
       if (done) return;
       done = true;
-      globalThis.clearTimeout(timer);
+      clearTimeout(timer);
       req.destroy();
       resolve(r);
     };
-    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+    const send = sender(url.protocol);
     const req = send(url, { method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -57,8 +70,10 @@ export function embedTexts(settings: Pick<EmbedSettings, "provider" | "url" | "m
       });
       res.on("error", (err) => finish({ error: err.message, ms: ms() }));
     });
-    const timer = globalThis.setTimeout(() => finish({ error: `no answer within ${timeoutMs} ms`, ms: ms() }), timeoutMs);
+    const timer = setTimeout(() => finish({ error: `no answer within ${timeoutMs} ms`, ms: ms() }), timeoutMs);
     req.on("error", (err) => finish({ error: err.message, ms: ms() }));
+    // Flushed to the server: the hook scores words while it works.
+    if (sent) req.on("finish", sent);
     req.end(body);
   });
 }

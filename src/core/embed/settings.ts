@@ -1,5 +1,7 @@
 /** Semantic recall's settings: a local embedding model the person runs, off unless they turn it on. */
 
+import type { SemanticRules } from "../recall/rules";
+
 export type EmbedProvider = "ollama" | "openai";
 
 export interface EmbedSettings {
@@ -15,6 +17,10 @@ export interface EmbedSettings {
   allowRemote: boolean;
   /** Texts per request at index time. */
   batchSize: number;
+  /** Cosine similarity under which a card's meaning adds nothing to its score. */
+  floor: number;
+  /** A card at the floor gains this many times the minimum score, and twice that at cosine 1. */
+  weight: number;
 }
 
 export const DEFAULT_EMBED: EmbedSettings = {
@@ -25,6 +31,8 @@ export const DEFAULT_EMBED: EmbedSettings = {
   budgetMs: 150,
   allowRemote: false,
   batchSize: 16,
+  floor: 0.55,
+  weight: 1,
 };
 
 /** How to get the suggested model, for the settings and the README. */
@@ -47,4 +55,10 @@ export function endpointProblem(url: string, allowRemote: boolean): string {
 export function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, "").toLowerCase();
   return h === "localhost" || h === "::1" || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
+
+/** The recall rules a snapshot records: the settings' own, with semantic recall's only when it is on. */
+export function semanticRulesOf(e: EmbedSettings): SemanticRules | undefined {
+  if (!e.enabled) return undefined;
+  return { provider: e.provider, url: e.url, model: e.model, budgetMs: e.budgetMs, allowRemote: e.allowRemote, floor: e.floor, weight: e.weight };
 }

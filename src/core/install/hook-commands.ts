@@ -22,7 +22,7 @@ export const BRIDGE_FILE = "vault-memory.cjs";
  * copy that is half there. `vault-memory.mjs` is the entry of earlier releases, kept for hooks
  * installed by them. The build writes the same list (esbuild.config.mjs); a test holds them together.
  */
-export const BRIDGE_FILES = ["vault-memory-commands.cjs", "vault-memory-hot.cjs", "vault-memory.mjs", BRIDGE_FILE] as const;
+export const BRIDGE_FILES = ["vault-memory-commands.cjs", "vault-memory-semantic.cjs", "vault-memory-hot.cjs", "vault-memory.mjs", BRIDGE_FILE] as const;
 // Marks our entries, so uninstall removes exactly them and install finds its old ones, under either entry name.
 const OUR_ENTRY = /vault-memory\.[cm]js/;
 

@@ -120,18 +120,23 @@ function hasherModule(): Uint8Array<ArrayBuffer> {
     ...step(1, N, [load8, 0, 0]),
     get, H, end,
   ];
-  const section = (id: number, bytes: number[]): number[] => [id, ...uleb(bytes.length), ...bytes];
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, [1, 0x60, 1, 0x7f, 1, 0x7f]), // one type: (i32) -> i32
-    ...section(3, [1, 0]), // one function, of that type
-    ...section(5, [1, 0, 1]), // one memory, one page to start
-    ...section(7, [2, 1, 0x6d, 2, 0, 1, 0x68, 0, 0]), // exports "m" (memory) and "h" (function)
-    ...section(10, [1, ...uleb(body.length), ...body]),
+    ...wasmSection(1, [1, 0x60, 1, 0x7f, 1, 0x7f]), // one type: (i32) -> i32
+    ...wasmSection(3, [1, 0]), // one function, of that type
+    ...wasmSection(5, [1, 0, 1]), // one memory, one page to start
+    ...wasmSection(7, [2, 1, 0x6d, 2, 0, 1, 0x68, 0, 0]), // exports "m" (memory) and "h" (function)
+    ...wasmSection(10, [1, ...uleb(body.length), ...body]),
   ]);
 }
 
-function uleb(n: number): number[] {
+/** A WebAssembly module's section: its id, its size, its bytes (shared with embed/agree.ts). */
+export function wasmSection(id: number, bytes: number[]): number[] {
+  return [id, ...uleb(bytes.length), ...bytes];
+}
+
+/** Unsigned LEB128, as WebAssembly writes sizes and counts. */
+export function uleb(n: number): number[] {
   const out: number[] = [];
   do {
     const byte = n & 0x7f;
@@ -141,7 +146,8 @@ function uleb(n: number): number[] {
   return out;
 }
 
-function sleb(n: number): number[] {
+/** Signed LEB128, as WebAssembly writes constants. */
+export function sleb(n: number): number[] {
   const out: number[] = [];
   for (;;) {
     const byte = n & 0x7f;

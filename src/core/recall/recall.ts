@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { synonymPhrases } from "../index/index-options";
 import type { DocInfo, PostingSource } from "../index/postings";
-import { applyThresholds, byScore, idfOf, scoreGroups, withHintCoverage } from "../index/scorer";
+import { applyThresholds, byScore, idfOf, scoreGroups, withHintCoverage, type Scored } from "../index/scorer";
 import { isAcknowledgement } from "../text/chitchat";
 import { clip } from "../text/clip";
 import type { RecallRules } from "./rules";
@@ -40,6 +40,14 @@ export interface RecallContext {
   deadline?: number;
   /** How many of text's best cards signals may reorder; a search that lists more than the hook prints needs a larger pool. */
   pool?: number;
+  /** Semantic recall's answer for this prompt: cosine by card id (at least the floor), and how to fuse it. */
+  semantic?: SemanticMatches;
+}
+
+export interface SemanticMatches {
+  sims: ReadonlyMap<number, number>;
+  floor: number;
+  weight: number;
 }
 
 // Signals only reorder cards that text already found; the best dozen by text are plenty.
@@ -58,9 +66,35 @@ interface Candidate {
 }
 
 export function recall(prompt: string, source: PostingSource, rules: RecallRules, vaultRoot: string, ctx: RecallContext = {}): Recall {
+  const words = scoreWords(prompt, source, rules, vaultRoot, ctx);
+  return words ? finishRecall(words, ctx.semantic) : { cards: [], text: "" };
+}
+
+/** The word-scored part of a recall: what finishRecall ranks, with or without meaning. */
+export interface WordScores {
+  source: PostingSource;
+  rules: RecallRules;
+  vaultRoot: string;
+  ctx: RecallContext;
+  ranked: Scored[];
+  t: RecallRules["thresholds"];
+  need: number;
+}
+
+/**
+ * Whether a prompt can be recalled for at all: not an acknowledgement ("ok continue") and with
+ * words to look for. Semantic recall asks for no vector for a prompt that is not.
+ */
+export function wantsRecall(prompt: string, source: PostingSource): boolean {
+  const options = source.indexOptions;
+  return !isAcknowledgement(prompt) && buildQuery(prompt, options, synonymPhrases(options)).length > 0;
+}
+
+/** The prompt's words scored against the cards; undefined when it has no words to look for. */
+export function scoreWords(prompt: string, source: PostingSource, rules: RecallRules, vaultRoot: string, ctx: RecallContext = {}): WordScores | undefined {
   const options = source.indexOptions;
   const groups = buildQuery(prompt, options, synonymPhrases(options));
-  if (groups.length === 0) return { cards: [], text: "" };
+  if (groups.length === 0) return undefined;
   const ack = isAcknowledgement(prompt);
   const t = { ...rules.thresholds, minScore: effectiveMinScore(rules, source.docCount, prompt, ack) };
   const need = requiredMatches(groups.length, t.minMatchedTerms);
@@ -71,10 +105,16 @@ export function recall(prompt: string, source: PostingSource, rules: RecallRules
     // An acknowledgement is not a question, so it cannot match one: hints add nothing to it.
     hintBonus: ack ? 0 : rules.scoring.hintBonus,
   }).slice(0, ctx.pool ?? RERANK_POOL);
+  return { source, rules, vaultRoot, ctx, ranked, t, need };
+}
 
+/** Signals, meaning when given, thresholds and the text: the rest of a recall. */
+export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall {
+  const { source, rules, ctx, ranked, t, need } = w;
   const now = ctx.now ?? Date.now();
   const candidates: Candidate[] = [];
-  for (const s of ranked) {
+  const words = semantic ? fuseSemantic(ranked, semantic, t.minScore, need) : ranked;
+  for (const s of words) {
     const info = source.doc(s.doc);
     if (info) candidates.push({ doc: s.doc, info, score: withHintCoverage(s, info.hintSizes) * typeWeight(info, rules.signals) * recencyWeight(info, now, rules.signals), matched: s.matched, hint: s.hint });
   }
@@ -104,7 +144,27 @@ export function recall(prompt: string, source: PostingSource, rules: RecallRules
       score: c.score,
       ...(c.hint === undefined ? {} : { hint: { index: c.hint, text: c.info.hints?.[c.hint] } }),
     }));
-  return { cards: picked, text: formatRecall(picked, vaultRoot, rules.maxChars) };
+  return { cards: picked, text: formatRecall(picked, w.vaultRoot, rules.maxChars) };
+}
+
+/**
+ * Adds meaning to words. A card at or above the similarity floor gains the minimum score, and up
+ * to twice it as its cosine goes from the floor to 1 (times `weight`); under the floor, nothing.
+ * In the word score's own units, so a card without a vector, or a prompt without semantic
+ * recall, scores exactly as before; a card found by meaning alone (no word in common) just
+ * reaches the minimum score at the floor, so the floor is the gate, and the share of the top card
+ * and the card cap then keep a strong word match ahead of a mere likeness. Such a card counts as
+ * matching the prompt's words.
+ */
+export function fuseSemantic<T extends Pick<Scored, "doc" | "score" | "matched">>(ranked: readonly T[], m: SemanticMatches, minScore: number, need: number): (T | Scored)[] {
+  const bonus = (cos: number): number => (cos < m.floor ? 0 : m.weight * minScore * (1 + (cos - m.floor) / (1 - m.floor)));
+  const out: (T | Scored)[] = ranked.map((s) => {
+    const cos = m.sims.get(s.doc);
+    return cos === undefined ? s : { ...s, score: s.score + bonus(cos), matched: Math.max(s.matched, need) };
+  });
+  const have = new Set(ranked.map((s) => s.doc));
+  for (const [doc, cos] of m.sims) if (!have.has(doc) && bonus(cos) > 0) out.push({ doc, score: bonus(cos), matched: need });
+  return out.sort(byScore);
 }
 
 // The vault size at which the user's minimum score of 15 was chosen (258 cards).

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../../src/core/config";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import type { MemoryIndex } from "../../../src/core/index/memory-index";
-import { RECALL_HEADER, formatRecall, recall } from "../../../src/core/recall/recall";
+import { RECALL_HEADER, formatRecall, fuseSemantic, recall } from "../../../src/core/recall/recall";
 import { SAMPLE_VAULT } from "../../helpers";
 
 const config = defaultConfig();
@@ -63,5 +63,21 @@ describe("formatRecall", () => {
     const line = text.split("\n")[1];
     expect(line.startsWith("- /v/a.md — line one line two x")).toBe(true);
     expect(Array.from(line).length).toBeLessThan(220);
+  });
+});
+
+describe("fusing meaning into word scores", () => {
+  const m = { sims: new Map([[1, 0.9], [2, 0.5], [3, 0.55]]), floor: 0.55, weight: 1 };
+  it("adds the minimum score at the floor, twice it at cosine 1, nothing under the floor", () => {
+    const fused = fuseSemantic([{ doc: 1, score: 40, matched: 3 }, { doc: 2, score: 20, matched: 2 }], m, 10, 2);
+    expect(fused).toEqual([
+      { doc: 1, score: 40 + 10 * (1 + 0.35 / 0.45), matched: 3 },
+      { doc: 2, score: 20, matched: 2 },
+      { doc: 3, score: 10, matched: 2 },
+    ]);
+  });
+  it("leaves word scores as they are without meaning", () => {
+    const words = [{ doc: 7, score: 12, matched: 2 }];
+    expect(fuseSemantic(words, { sims: new Map(), floor: 0.5, weight: 1 }, 10, 2)).toEqual(words);
   });
 });

@@ -1,0 +1,34 @@
+/**
+ * What the prompt hook needs only with semantic recall on: asking for the prompt's vector and
+ * searching the cards' vectors. Its own file in the build (vault-memory-semantic.cjs), loaded on
+ * first use, so that with semantic recall off a prompt loads none of it (the secret patterns the
+ * prompt is cleaned with are most of it).
+ */
+
+import { embedTexts, type EmbedResult } from "../../src/core/embed/client";
+import { closeVectors, openVectors, searchOpen, vectorsPathOf, type OpenVectors } from "../../src/core/embed/vectors";
+import { sanitize } from "../../src/core/privacy/redact";
+import type { SemanticRules } from "../../src/core/recall/rules";
+
+/** The prompt's vector, the prompt cleaned first as everything that leaves the vault is. */
+export function askVector(prompt: string, semantic: SemanticRules, sent: () => void): Promise<EmbedResult> {
+  return embedTexts(semantic, [sanitize(prompt)], semantic.budgetMs, sent);
+}
+
+/** The cards' vectors beside the snapshot at `snapshotPath`, read while the server works (see embed/vectors.ts). */
+export function openCards(snapshotPath: string, base: string, model: string): OpenVectors {
+  return openVectors(vectorsPathOf(snapshotPath), base, model);
+}
+
+export function closeCards(cards: OpenVectors): void {
+  closeVectors(cards);
+}
+
+/** Cosine by card id, at least `floor`; closes what openCards opened. */
+export function searchCards(cards: OpenVectors, query: Float32Array, floor: number): Map<number, number> {
+  try {
+    return searchOpen(cards, query, floor);
+  } finally {
+    closeVectors(cards);
+  }
+}

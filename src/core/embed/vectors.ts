@@ -1,0 +1,168 @@
+/**
+ * The cards' vectors as the prompt hook reads them: one file beside the snapshot, numbered by
+ * the snapshot's card ids and tied to it by its headerSum. The hook reads the header, each
+ * piece's card and scale, and one bit per dimension (the sign) for every piece: 1/8 of the int8
+ * vectors. It ranks every piece by those bits, then reads the int8 vectors of the best few for
+ * their cosine.
+ *
+ * Line 1: header JSON. Then, in order: Uint32 card id per piece, Float32 scale per piece, the
+ * sign bits (dim/8 bytes per piece, padded to 4), the int8 vectors (dim bytes per piece).
+ */
+
+import { closeSync, openSync, readSync } from "node:fs";
+import { writeFileAtomic } from "../io/atomic";
+import { fnv1aWords } from "../io/hash";
+import type { Quantized } from "./cache";
+import { agreementScript, agreementWasm } from "./agree";
+
+const FORMAT = "vault-memory-vectors";
+const VERSION = 1;
+// Pieces whose int8 vectors are read for the exact cosine, from the best by sign bits.
+export const RESCORE = 64;
+
+export interface VectorsHeader {
+  format: typeof FORMAT;
+  version: number;
+  /** The snapshot's headerSum: vectors for another snapshot are not used. */
+  base: string;
+  model: string;
+  dim: number;
+  cards: number;
+  pieces: number;
+  /** FNV-1a of the pieces' card ids and scales. */
+  checksum: number;
+}
+
+const bitBytes = (dim: number): number => Math.ceil(dim / 32) * 4;
+
+/** Writes the vectors of the snapshot's cards (by its ids); cards without vectors have no pieces. */
+export function writeVectors(path: string, base: string, model: string, dim: number, byId: readonly (readonly Quantized[] | undefined)[]): VectorsHeader {
+  const ids: number[] = [];
+  const qs: Quantized[] = [];
+  byId.forEach((vs, id) => {
+    for (const q of vs ?? []) {
+      if (q.values.length !== dim) continue;
+      ids.push(id);
+      qs.push(q);
+    }
+  });
+  const n = qs.length;
+  const bb = bitBytes(dim);
+  const idBuf = Buffer.from(new Uint32Array(ids).buffer);
+  const scaleBuf = Buffer.from(new Float32Array(qs.map((q) => q.scale)).buffer);
+  const bits = Buffer.alloc(n * bb);
+  const int8 = Buffer.alloc(n * dim);
+  qs.forEach((q, p) => {
+    for (let i = 0; i < dim; i++) if (q.values[i] > 0) bits[p * bb + (i >> 3)] |= 1 << (i & 7);
+    int8.set(new Uint8Array(q.values.buffer, q.values.byteOffset, dim), p * dim);
+  });
+  const whole = Buffer.concat([idBuf, scaleBuf, bits]);
+  const header: VectorsHeader = { format: FORMAT, version: VERSION, base, model, dim, cards: byId.length, pieces: n, checksum: fnv1aWords(whole, 0, 8 * n) };
+  writeFileAtomic(path, [Buffer.from(JSON.stringify(header) + "\n", "utf8"), whole, int8]);
+  return header;
+}
+
+/** Where the vectors beside the snapshot at `snapshotPath` live. */
+export function vectorsPathOf(snapshotPath: string): string {
+  return snapshotPath.replace(/(\.jsonl)?$/, "-vectors.bin");
+}
+
+/** The part of the vectors file the hook reads whole, opened before the prompt's vector arrives. */
+export interface OpenVectors {
+  fd: number;
+  dim: number;
+  cards: number;
+  pieces: number;
+  ids: Uint32Array;
+  scales: Float32Array;
+  bits: Uint32Array;
+  /** Where the int8 vectors start in the file. */
+  int8At: number;
+}
+
+/**
+ * Opens the vectors beside a snapshot and reads what every search needs. Throws with a reason a
+ * log can hold when the file is missing, another snapshot's or model's, or damaged. Close with
+ * closeVectors.
+ */
+export function openVectors(path: string, base: string, model: string): OpenVectors {
+  const fd = openSync(path, "r");
+  try {
+    const head = Buffer.allocUnsafe(4096);
+    const got = readSync(fd, head, 0, head.length, 0);
+    const nl = head.subarray(0, got).indexOf(0x0a);
+    if (nl < 0) throw new Error("the vectors file has no header");
+    const h = JSON.parse(head.subarray(0, nl).toString("utf8")) as VectorsHeader;
+    if (h.format !== FORMAT || h.version !== VERSION) throw new Error("the vectors file is not this release's");
+    if (h.base !== base) throw new Error("the vectors are another snapshot's: run index again");
+    if (h.model !== model) throw new Error(`the vectors are ${h.model}'s, not ${model}'s: run index again`);
+    const n = h.pieces;
+    const bb = bitBytes(h.dim);
+    const wholeBytes = n * (8 + bb);
+    const whole = Buffer.allocUnsafe(wholeBytes);
+    // Card ids and scales are checked (a wrong id would name another card); a damaged sign bit
+    // only moves a piece in the first, rough ranking, which the exact cosine then corrects.
+    if (readSync(fd, whole, 0, wholeBytes, nl + 1) !== wholeBytes || fnv1aWords(whole, 0, 8 * n) !== h.checksum) throw new Error("the vectors file is damaged");
+    return {
+      fd,
+      dim: h.dim,
+      cards: h.cards,
+      pieces: n,
+      ids: new Uint32Array(whole.buffer, whole.byteOffset, n),
+      scales: new Float32Array(whole.buffer, whole.byteOffset + 4 * n, n),
+      bits: new Uint32Array(whole.buffer, whole.byteOffset + 8 * n, (n * bb) / 4),
+      int8At: nl + 1 + wholeBytes,
+    };
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
+export function closeVectors(v: OpenVectors): void {
+  closeSync(v.fd);
+}
+
+/** The best cards for `query` by cosine, best piece per card, at least `floor`. */
+export function searchOpen(v: OpenVectors, query: Float32Array, floor: number, limit = 24): Map<number, number> {
+  if (query.length !== v.dim) throw new Error(`the prompt's vector has ${query.length} dimensions, the cards' ${v.dim}`);
+  const n = v.pieces;
+  const words = bitBytes(v.dim) / 4;
+  // The query's signs; a piece agreeing on more of them is nearer (for unit vectors, the share
+  // of agreeing signs tracks the angle).
+  const q = new Uint32Array(words);
+  for (let i = 0; i < query.length; i++) if (query[i] > 0) q[i >> 5] |= 1 << (i & 31);
+  const agree = agreementWasm(q, v.bits, n) ?? agreementScript(q, v.bits, n);
+  const counts = new Uint32Array(words * 32 + 1);
+  for (let p = 0; p < n; p++) counts[agree[p]]++;
+  // The RESCORE best by agreement, found by counting rather than sorting.
+  let cut = counts.length - 1;
+  for (let have = counts[cut]; cut > 0 && have < RESCORE; ) have += counts[--cut];
+  const picked: number[] = [];
+  for (let p = 0; p < n && picked.length < RESCORE * 2; p++) if (agree[p] >= cut) picked.push(p);
+  let norm = 0;
+  for (const x of query) norm += x * x;
+  norm = Math.sqrt(norm) || 1;
+  const row = Buffer.allocUnsafe(v.dim);
+  const best = new Map<number, number>();
+  for (const p of picked) {
+    if (readSync(v.fd, row, 0, v.dim, v.int8At + p * v.dim) !== v.dim) throw new Error("the vectors file is cut short");
+    const r = new Int8Array(row.buffer, row.byteOffset, v.dim);
+    let dot = 0;
+    for (let i = 0; i < v.dim; i++) dot += r[i] * query[i];
+    const cos = (dot * v.scales[p]) / norm;
+    const id = v.ids[p];
+    if (id < v.cards && cos >= floor && cos > (best.get(id) ?? -Infinity)) best.set(id, cos);
+  }
+  return new Map([...best.entries()].sort((a, b) => b[1] - a[1]).slice(0, limit));
+}
+
+/** openVectors, searchOpen and closeVectors in one: for callers that have the vector already. */
+export function searchVectors(path: string, base: string, model: string, query: Float32Array, floor: number, limit = 24): Map<number, number> {
+  const v = openVectors(path, base, model);
+  try {
+    return searchOpen(v, query, floor, limit);
+  } finally {
+    closeVectors(v);
+  }
+}

@@ -1,0 +1,114 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { vaultFiles } from "../../src/core/paths";
+import { SnapshotReader } from "../../src/core/snapshot/read";
+import { startEmbedStub, type EmbedStub } from "../e2e/embed-stub";
+import { SAMPLE_VAULT, copyVault, hookJson, runBridgeAsync } from "../helpers";
+
+// A card and a prompt with no word in common, which the stand-in's vectors make mean the same.
+const CARD = "reference/kettle-descaling.md";
+const CARD_TEXT = "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [home]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n";
+const PROMPT = "how should I get rid of teapot limescale buildup?";
+const CONCEPTS = { teapot: "kettle", limescale: "descale", buildup: "citric", rid: "monthly", get: "rinse", should: "acid" };
+
+let stub: EmbedStub;
+beforeAll(async () => {
+  stub = await startEmbedStub(CONCEPTS);
+});
+afterAll(() => stub.close());
+
+function configure(vault: string, embed: Record<string, unknown> | undefined): void {
+  mkdirSync(join(vault, ".vault-memory"), { recursive: true });
+  writeFileSync(vaultFiles.config(vault), JSON.stringify(embed === undefined ? {} : { embed: { url: stub.url, model: "stub-model", ...embed } }));
+}
+
+async function indexed(embed: Record<string, unknown> | undefined): Promise<string> {
+  const vault = copyVault(SAMPLE_VAULT, "Semantic vault");
+  writeFileSync(join(vault, CARD), CARD_TEXT);
+  configure(vault, embed);
+  stub.mode = "ok";
+  const r = await runBridgeAsync(["index", "--vault", vault]);
+  expect(r.status, r.stderr).toBe(0);
+  return vault;
+}
+
+const recall = (vault: string, prompt = PROMPT) => runBridgeAsync(["recall", "--vault", vault], hookJson(prompt));
+const log = (vault: string): string => {
+  try {
+    return readFileSync(vaultFiles.log(vault), "utf8");
+  } catch {
+    return "";
+  }
+};
+
+describe("semantic recall in the prompt hook", () => {
+  it("finds a card that shares no word with the prompt, ranked first", async () => {
+    const off = await indexed(undefined);
+    expect((await recall(off)).stdout).not.toContain(CARD);
+    const on = await indexed({ enabled: true });
+    const requests = stub.requests;
+    const r = await recall(on);
+    expect(r.status).toBe(0);
+    expect(r.stdout.split("\n")[1]).toContain(join(on, CARD));
+    expect(stub.requests).toBe(requests + 1);
+    expect(stub.texts.at(-1)).toBe(PROMPT);
+  }, 60_000);
+
+  it("with it off, writes the very same snapshot and makes no request", async () => {
+    const none = await indexed(undefined);
+    const off = await indexed({ enabled: false });
+    const header = (v: string) => {
+      const reader = SnapshotReader.open(vaultFiles.snapshot(v));
+      reader.close();
+      return reader.header;
+    };
+    expect(header(off).rules).toEqual(header(none).rules);
+    expect(header(off).rules.semantic).toBeUndefined();
+    expect(JSON.stringify(header(off).rules)).toBe(JSON.stringify(header(none).rules));
+    const before = stub.requests;
+    const a = await recall(none, "why does my nightly job fail under launchd?");
+    const b = await recall(off, "why does my nightly job fail under launchd?");
+    expect(b.stdout.replaceAll(off, "V")).toBe(a.stdout.replaceAll(none, "V"));
+    expect(stub.requests).toBe(before);
+  }, 60_000);
+
+  it("asks nothing for chit-chat", async () => {
+    const vault = await indexed({ enabled: true });
+    const before = stub.requests;
+    const r = await recall(vault, "ok continue");
+    expect([r.status, r.stdout]).toEqual([0, ""]);
+    expect(stub.requests).toBe(before);
+  }, 60_000);
+
+  it("answers from words within the budget, exit 0, reason logged, when the server is down, slow, garbage or wrong", async () => {
+    const vault = await indexed({ enabled: true, budgetMs: 300 });
+    const words = "why does my nightly job fail under launchd?";
+    stub.mode = "ok";
+    const good = (await recall(vault, words)).stdout;
+    expect(good).toContain("launchd-cron-path.md");
+    for (const [mode, reason] of [
+      ["slow", /no answer within 300 ms/],
+      ["hang", /no answer within 300 ms/],
+      ["error", /HTTP 500/],
+      ["garbage", /not JSON/],
+      ["wrong-dimension", /prompt's vector has 67 dimensions, the cards' 64/],
+    ] as const) {
+      stub.mode = mode;
+      const t0 = performance.now();
+      const r = await recall(vault, words);
+      const ms = performance.now() - t0;
+      expect(r.status, mode).toBe(0);
+      expect(r.stdout, mode).toContain("launchd-cron-path.md");
+      expect(log(vault).trim().split("\n").pop(), mode).toMatch(reason);
+      if (mode === "slow" || mode === "hang") expect(ms, mode).toBeLessThan(1500);
+    }
+    stub.mode = "ok";
+    configure(vault, { enabled: true, url: "http://127.0.0.1:9" });
+    await runBridgeAsync(["index", "--vault", vault]);
+    const down = await recall(vault, words);
+    expect(down.status).toBe(0);
+    expect(down.stdout).toContain("launchd-cron-path.md");
+    expect(log(vault)).toMatch(/semantic recall: connect ECONNREFUSED/);
+  }, 60_000);
+});

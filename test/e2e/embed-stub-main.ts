@@ -1,0 +1,11 @@
+/** The embedding stand-in as a process of its own, for the benchmark: `--delay MS --dim N`; prints its URL, serves until killed. */
+
+import { startEmbedStub } from "./embed-stub";
+
+const arg = (name: string, fallback: number): number => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+};
+const stub = await startEmbedStub({}, arg("dim", 1024));
+stub.delayMs = arg("delay", 20);
+process.stdout.write(`${stub.url}\n`);
