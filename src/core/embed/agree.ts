@@ -49,8 +49,12 @@ function agreeModule(): Uint8Array<ArrayBuffer> {
 
 const PAGE = 65536;
 
-/** Agreeing bits of each piece with `query`; `bits` holds the pieces' words one after another. Undefined without WebAssembly. */
-export function agreementWasm(query: Uint32Array, bits: Uint32Array, pieces: number): Int32Array | undefined {
+/**
+ * The pieces' bits in a WebAssembly instance, ready for a query: made while the embedding server
+ * works on the prompt, so that only the count itself is left once its vector arrives. Undefined
+ * without WebAssembly.
+ */
+export function prepareAgreement(bits: Uint32Array, words: number, pieces: number): ((query: Uint32Array) => Int32Array) | undefined {
   let instance: WebAssembly.Instance;
   try {
     instance = new WebAssembly.Instance(new WebAssembly.Module(agreeModule()));
@@ -58,15 +62,21 @@ export function agreementWasm(query: Uint32Array, bits: Uint32Array, pieces: num
     return undefined;
   }
   const memory = instance.exports.m as WebAssembly.Memory;
-  const words = query.length;
   const bytes = (words + bits.length + pieces) * 4;
   const grow = Math.ceil(bytes / PAGE) - memory.buffer.byteLength / PAGE;
   if (grow > 0) memory.grow(grow);
-  const mem = new Uint32Array(memory.buffer);
-  mem.set(query, 0);
-  mem.set(bits, words);
-  (instance.exports.a as (n: number, words: number) => void)(pieces, words);
-  return new Int32Array(memory.buffer, (words + bits.length) * 4, pieces);
+  new Uint32Array(memory.buffer).set(bits, words);
+  const count = instance.exports.a as (n: number, words: number) => void;
+  return (query) => {
+    new Uint32Array(memory.buffer).set(query, 0);
+    count(pieces, words);
+    return new Int32Array(memory.buffer, (words + bits.length) * 4, pieces);
+  };
+}
+
+/** Agreeing bits of each piece with `query`; `bits` holds the pieces' words one after another. Undefined without WebAssembly. */
+export function agreementWasm(query: Uint32Array, bits: Uint32Array, pieces: number): Int32Array | undefined {
+  return prepareAgreement(bits, query.length, pieces)?.(query);
 }
 
 /** The same count in JavaScript: where WebAssembly is missing, and for the test that holds the two together. */

@@ -1,21 +1,9 @@
 /** Asks the person's embedding server for vectors: Ollama's /api/embed or an OpenAI-compatible /v1/embeddings, nothing else. */
 
-import type { IncomingMessage, RequestOptions, ClientRequest } from "node:http";
+import type { IncomingMessage } from "node:http";
 // The timers of Node, named: this runs in the hook and at index time, never in a window.
 import { clearTimeout, setTimeout } from "node:timers";
 import { endpointProblem, type EmbedSettings } from "./settings";
-
-type Send = (url: URL, opts: RequestOptions, cb: (res: IncomingMessage) => void) => ClientRequest;
-
-/**
- * Node's http modules, loaded on first use: the prompt hook bundles this file, and loading them
- * costs every prompt, semantic recall on or off, several million instructions.
- */
-function sender(protocol: string): Send {
-  /* eslint-disable @typescript-eslint/no-require-imports -- loaded lazily on purpose, see above */
-  return protocol === "https:" ? (require("node:https") as typeof import("node:https")).request : (require("node:http") as typeof import("node:http")).request;
-  /* eslint-enable @typescript-eslint/no-require-imports -- only these two requires are lazy */
-}
 
 export type EmbedResult = { vectors: Float32Array[]; ms: number } | { error: string; ms: number };
 
@@ -23,6 +11,101 @@ export type EmbedResult = { vectors: Float32Array[]; ms: number } | { error: str
 const MAX_RESPONSE_BYTES = 64 << 20;
 // A vector longer than this is not one any embedding model makes.
 const MAX_DIMENSIONS = 16_384;
+
+type Posted = { status: number; text: string } | { error: string };
+
+/**
+ * POSTs `body` and collects the answer, within `timeoutMs`. Plain http is spoken over a socket
+ * here: Node's http client is several modules the prompt hook would compile on each prompt
+ * (about 2 ms), for one request to a server on this computer. https goes through Node's client.
+ */
+function post(url: URL, body: string, timeoutMs: number, sent?: () => void): Promise<Posted> {
+  return url.protocol === "http:" ? postPlain(url, body, timeoutMs, sent) : postTls(url, body, timeoutMs, sent);
+}
+
+function postPlain(url: URL, body: string, timeoutMs: number, sent?: () => void): Promise<Posted> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when semantic recall asks, see above
+  const net = require("node:net") as typeof import("node:net");
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const socket = net.connect({ host: url.hostname.replace(/^\[|\]$/g, ""), port: Number(url.port || 80) });
+    const finish = (r: Posted): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(r);
+    };
+    const timer = setTimeout(() => finish({ error: `no answer within ${timeoutMs} ms` }), timeoutMs);
+    const bytes = Buffer.byteLength(body);
+    const head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${bytes}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`;
+    socket.write(head + body, () => sent?.());
+    socket.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_RESPONSE_BYTES) finish({ error: `the answer is over ${MAX_RESPONSE_BYTES >> 20} MB` });
+      else chunks.push(c);
+    });
+    socket.on("error", (err) => finish({ error: err.message }));
+    socket.on("end", () => finish(parseHttp(Buffer.concat(chunks))));
+    socket.on("close", () => finish(parseHttp(Buffer.concat(chunks))));
+  });
+}
+
+/** An HTTP/1.1 answer read whole: its status and body, chunked or not. */
+export function parseHttp(raw: Buffer): Posted {
+  const split = raw.indexOf("\r\n\r\n");
+  if (split < 0) return { error: raw.length === 0 ? "socket hang up" : "the answer is not HTTP" };
+  const head = raw.subarray(0, split).toString("latin1").split("\r\n");
+  const m = /^HTTP\/1\.[01] (\d{3})/.exec(head[0]);
+  if (!m) return { error: "the answer is not HTTP" };
+  let body = raw.subarray(split + 4);
+  if (head.some((h) => /^transfer-encoding:\s*chunked/i.test(h))) {
+    const parts: Buffer[] = [];
+    for (let at = 0; ; ) {
+      const nl = body.indexOf("\r\n", at);
+      if (nl < 0) return { error: "the answer's chunks are cut short" };
+      const len = parseInt(body.subarray(at, nl).toString("latin1"), 16);
+      if (!Number.isFinite(len)) return { error: "the answer's chunks are broken" };
+      if (len === 0) break;
+      parts.push(body.subarray(nl + 2, nl + 2 + len));
+      at = nl + 2 + len + 2;
+    }
+    body = Buffer.concat(parts);
+  }
+  return { status: Number(m[1]), text: body.toString("utf8") };
+}
+
+function postTls(url: URL, body: string, timeoutMs: number, sent?: () => void): Promise<Posted> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when asked, see post
+  const https = require("node:https") as typeof import("node:https");
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (r: Posted): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      req.destroy();
+      resolve(r);
+    };
+    const req = https.request(url, { method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on("data", (c: Buffer) => {
+        size += c.length;
+        if (size > MAX_RESPONSE_BYTES) finish({ error: `the answer is over ${MAX_RESPONSE_BYTES >> 20} MB` });
+        else chunks.push(c);
+      });
+      res.on("end", () => finish({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", (err) => finish({ error: err.message }));
+    });
+    const timer = setTimeout(() => finish({ error: `no answer within ${timeoutMs} ms` }), timeoutMs);
+    req.on("error", (err) => finish({ error: err.message }));
+    if (sent) req.on("finish", sent);
+    req.end(body);
+  });
+}
 
 /** The request each provider takes, and where it goes. */
 function requestFor(settings: Pick<EmbedSettings, "provider" | "url" | "model">, texts: readonly string[]): { url: URL; body: string } {
@@ -45,36 +128,10 @@ export function embedTexts(settings: Pick<EmbedSettings, "provider" | "url" | "m
   if (problem) return Promise.resolve({ error: problem, ms: 0 });
   if (texts.length === 0) return Promise.resolve({ vectors: [], ms: 0 });
   const { url, body } = requestFor(settings, texts);
-  return new Promise((resolve) => {
-    let done = false;
-    const finish = (r: EmbedResult): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      req.destroy();
-      resolve(r);
-    };
-    const send = sender(url.protocol);
-    const req = send(url, { method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on("data", (c: Buffer) => {
-        size += c.length;
-        if (size > MAX_RESPONSE_BYTES) finish({ error: `the answer is over ${MAX_RESPONSE_BYTES >> 20} MB`, ms: ms() });
-        else chunks.push(c);
-      });
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        if ((res.statusCode ?? 0) >= 400) return finish({ error: `HTTP ${res.statusCode}: ${text.slice(0, 200).trim()}`, ms: ms() });
-        finish(parseAnswer(settings.provider, text, texts.length, ms()));
-      });
-      res.on("error", (err) => finish({ error: err.message, ms: ms() }));
-    });
-    const timer = setTimeout(() => finish({ error: `no answer within ${timeoutMs} ms`, ms: ms() }), timeoutMs);
-    req.on("error", (err) => finish({ error: err.message, ms: ms() }));
-    // Flushed to the server: the hook scores words while it works.
-    if (sent) req.on("finish", sent);
-    req.end(body);
+  return post(url, body, timeoutMs, sent).then((r) => {
+    if ("error" in r) return { error: r.error, ms: ms() };
+    if (r.status >= 400) return { error: `HTTP ${r.status}: ${r.text.slice(0, 200).trim()}`, ms: ms() };
+    return parseAnswer(settings.provider, r.text, texts.length, ms());
   });
 }
 

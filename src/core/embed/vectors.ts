@@ -13,12 +13,13 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { writeFileAtomic } from "../io/atomic";
 import { fnv1aWords } from "../io/hash";
 import type { Quantized } from "./cache";
-import { agreementScript, agreementWasm } from "./agree";
+import { agreementScript, prepareAgreement } from "./agree";
 
 const FORMAT = "vault-memory-vectors";
 const VERSION = 1;
-// Pieces whose int8 vectors are read for the exact cosine, from the best by sign bits.
-export const RESCORE = 64;
+// Pieces whose int8 vectors are read for the exact cosine, from the best by sign bits: each is a
+// read of its own, after the prompt's vector has come.
+export const RESCORE = 32;
 
 export interface VectorsHeader {
   format: typeof FORMAT;
@@ -78,6 +79,8 @@ export interface OpenVectors {
   bits: Uint32Array;
   /** Where the int8 vectors start in the file. */
   int8At: number;
+  /** The sign-bit count, made ready when the file is opened (see prepareAgreement). */
+  agree: (query: Uint32Array) => Int32Array;
 }
 
 /**
@@ -103,6 +106,7 @@ export function openVectors(path: string, base: string, model: string): OpenVect
     // Card ids and scales are checked (a wrong id would name another card); a damaged sign bit
     // only moves a piece in the first, rough ranking, which the exact cosine then corrects.
     if (readSync(fd, whole, 0, wholeBytes, nl + 1) !== wholeBytes || fnv1aWords(whole, 0, 8 * n) !== h.checksum) throw new Error("the vectors file is damaged");
+    const bits = new Uint32Array(whole.buffer, whole.byteOffset + 8 * n, (n * bb) / 4);
     return {
       fd,
       dim: h.dim,
@@ -110,8 +114,9 @@ export function openVectors(path: string, base: string, model: string): OpenVect
       pieces: n,
       ids: new Uint32Array(whole.buffer, whole.byteOffset, n),
       scales: new Float32Array(whole.buffer, whole.byteOffset + 4 * n, n),
-      bits: new Uint32Array(whole.buffer, whole.byteOffset + 8 * n, (n * bb) / 4),
+      bits,
       int8At: nl + 1 + wholeBytes,
+      agree: prepareAgreement(bits, bb / 4, n) ?? ((query) => agreementScript(query, bits, n)),
     };
   } catch (err) {
     closeSync(fd);
@@ -132,7 +137,7 @@ export function searchOpen(v: OpenVectors, query: Float32Array, floor: number, l
   // of agreeing signs tracks the angle).
   const q = new Uint32Array(words);
   for (let i = 0; i < query.length; i++) if (query[i] > 0) q[i >> 5] |= 1 << (i & 31);
-  const agree = agreementWasm(q, v.bits, n) ?? agreementScript(q, v.bits, n);
+  const agree = v.agree(q);
   const counts = new Uint32Array(words * 32 + 1);
   for (let p = 0; p < n; p++) counts[agree[p]]++;
   // The RESCORE best by agreement, found by counting rather than sorting.

@@ -138,3 +138,15 @@ describe("index with semantic recall on", () => {
   });
 });
 
+
+describe("the plain HTTP the hook speaks", () => {
+  it("reads a whole answer, chunked or not, and says when it is not HTTP", async () => {
+    const { parseHttp } = await import("../../../src/core/embed/client");
+    expect(parseHttp(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}'))).toEqual({ status: 200, text: "{}" });
+    expect(parseHttp(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n{"a\r\n4\r\n":1}\r\n0\r\n\r\n'))).toEqual({ status: 200, text: '{"a":1}' });
+    expect(parseHttp(Buffer.from("HTTP/1.0 500 Oops\r\n\r\nmodel not loaded"))).toEqual({ status: 500, text: "model not loaded" });
+    expect(parseHttp(Buffer.from(""))).toEqual({ error: "socket hang up" });
+    expect(parseHttp(Buffer.from("SSH-2.0-OpenSSH\r\n\r\n"))).toEqual({ error: "the answer is not HTTP" });
+    expect(parseHttp(Buffer.from("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"))).toEqual({ error: "the answer's chunks are broken" });
+  });
+});
