@@ -22,7 +22,9 @@ export async function indexCommand(args: Args): Promise<number> {
 
   const started = performance.now();
   const tty = process.stderr.isTTY === true;
-  const notes = new NoteCache(vault);
+  // Kept only for the embedding that follows: holding every note's text and card doubled the
+  // peak memory of a 50,000-note index.
+  const notes = config.embed.enabled ? new NoteCache(vault) : undefined;
   const { index, failed } = buildIndexFromDisk(
     vault,
     config,
@@ -39,7 +41,7 @@ export async function indexCommand(args: Args): Promise<number> {
   for (const f of failed) writeSync(2, `skipped ${f.path}: ${f.reason}\n`);
   const mb = ((header.bodyBytes + 1024) / 1e6).toFixed(1);
   writeSync(1, `indexed ${header.cards} cards, ${header.terms} terms in ${seconds} s → ${target} (${mb} MB)\n`);
-  if (config.embed.enabled) await embedVault(vault, config, notes, tty, header.headerSum ?? "");
+  if (notes) await embedVault(vault, config, notes, tty, header.headerSum ?? "");
   return 0;
 }
 
