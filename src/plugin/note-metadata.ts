@@ -1,6 +1,6 @@
 /** Obsidian's parse of a note (its metadata cache), in the shape the core's card reader takes. */
 
-import type { App, TFile } from "obsidian";
+import type { App, CachedMetadata, TFile } from "obsidian";
 import type { NoteMetadata } from "../core/card/card";
 
 /**
@@ -9,7 +9,11 @@ import type { NoteMetadata } from "../core/card/card";
  */
 export function metadataOf(app: App, file: TFile): NoteMetadata | undefined {
   const c = app.metadataCache.getFileCache(file);
-  if (!c) return undefined;
+  return c ? fromCachedMetadata(c) : undefined;
+}
+
+/** The conversion itself, on its own for the test that holds both readers together. */
+export function fromCachedMetadata(c: Pick<CachedMetadata, "frontmatter" | "frontmatterPosition" | "headings" | "links" | "embeds">): NoteMetadata | undefined {
   if (c.frontmatterPosition && !c.frontmatter) return undefined;
   return {
     frontmatter: c.frontmatter,

@@ -3,19 +3,10 @@ import { describe, expect, it } from "vitest";
 import { parseCard, type Card, type NoteMetadata } from "../../src/core/card/card";
 import { listMarkdown } from "../../src/core/vault/scan";
 import { parseMetadata } from "../fakes/metadata-cache";
+import { fromCachedMetadata } from "../../src/plugin/note-metadata";
 import { CORPUS, HAS_CORPUS, NO_CORPUS, SAMPLE_VAULT } from "../helpers";
 
-/** As src/plugin/note-metadata.ts converts Obsidian's cache (that file imports obsidian's types only). */
-function asNoteMetadata(text: string): NoteMetadata | undefined {
-  const c = parseMetadata(text);
-  if (c.frontmatterPosition && !c.frontmatter) return undefined;
-  return {
-    frontmatter: c.frontmatter,
-    frontmatterEndLine: c.frontmatterPosition?.end.line,
-    headings: (c.headings ?? []).map((h) => ({ level: h.level, heading: h.heading, line: h.position.start.line })),
-    links: [...(c.links ?? []), ...(c.embeds ?? [])].map((l) => ({ link: l.link, original: l.original, line: l.position.start.line })),
-  };
-}
+const asNoteMetadata = (text: string): NoteMetadata | undefined => fromCachedMetadata(parseMetadata(text) as unknown as Parameters<typeof fromCachedMetadata>[0]);
 
 /** What recall, lint and the digest use of a card. */
 const view = (c: Card) => ({
