@@ -6,7 +6,7 @@ import { parseMetadata } from "../fakes/metadata-cache";
 import { fromCachedMetadata } from "../../src/plugin/note-metadata";
 import { CORPUS, HAS_CORPUS, NO_CORPUS, SAMPLE_VAULT } from "../helpers";
 
-const asNoteMetadata = (text: string): NoteMetadata | undefined => fromCachedMetadata(parseMetadata(text) as unknown as Parameters<typeof fromCachedMetadata>[0]);
+const asNoteMetadata = (text: string): NoteMetadata | undefined => fromCachedMetadata(parseMetadata(text));
 
 /** What recall, lint and the digest use of a card. */
 const view = (c: Card) => ({
