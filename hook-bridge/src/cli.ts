@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { parseArgs } from "./args";
 import { indexCommand } from "./commands/index";
 import { digestCommand } from "./commands/digest";
+import { embedCommand } from "./commands/embed";
 import { enrichCommand } from "./commands/enrich";
 import { installCommand } from "./commands/install";
 import { lintCommand } from "./commands/lint";
@@ -33,6 +34,7 @@ commands:
            [--dry-run] [--limit N] [--only ID,ID] [--json] [--config -]
   enrich   write recall hints (the questions each card answers) with the LLM command, for
            cards that have none or changed since [--dry-run] [--limit N]
+  embed    semantic recall: embed the cards that changed, for the snapshot on disk [--config -]
   install  connect the hooks in ~/.claude/settings.json [--settings FILE] [--yes]
   uninstall remove exactly those hooks again [--settings FILE] [--yes]
   mcp      MCP server over stdio: search_memory, read_card, remember (runs until stdin closes)
@@ -61,6 +63,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return await digestCommand(args);
       case "enrich":
         return await enrichCommand(args);
+      case "embed":
+        return await embedCommand(args);
       case "mcp":
         return await mcpCommand(argv);
       case "install":

@@ -3,7 +3,7 @@
 import { TFile, debounce, type App, type Debouncer, type TAbstractFile } from "obsidian";
 import { parseCard } from "../core/card/card";
 import { metadataOf } from "./note-metadata";
-import { indexOptionsOf, isCard, type VaultMemoryConfig } from "../core/config";
+import { indexOptionsOf, isCard, recallRulesOf, type VaultMemoryConfig } from "../core/config";
 import { MemoryIndex } from "../core/index/memory-index";
 import type { PostingSource } from "../core/index/postings";
 import { vaultFiles } from "../core/paths";
@@ -42,6 +42,8 @@ export class IndexService {
     private readonly vaultPath: string,
     private readonly config: () => VaultMemoryConfig,
     private readonly onError: (message: string) => void = () => {},
+    /** Told after each full write, which gives the snapshot new card ids (semantic recall's vectors follow them). */
+    private readonly onFullWrite: () => void = () => {},
   ) {
     this.index = new MemoryIndex(config().recall.scoring, indexOptionsOf(config().index, undefined));
     this.writer = new SnapshotWriter(vaultFiles.snapshot(vaultPath));
@@ -198,8 +200,9 @@ export class IndexService {
   private async writeSnapshot(full: boolean): Promise<void> {
     try {
       const pause = (): Promise<void> => this.pause();
-      const rules = this.config().recall;
-      await (full ? this.writer.writeFull(this.index, rules, pause, WRITE_SLICE_MS) : this.writer.write(this.index, rules, pause, WRITE_SLICE_MS));
+      const rules = recallRulesOf(this.config());
+      const written = await (full ? this.writer.writeFull(this.index, rules, pause, WRITE_SLICE_MS) : this.writer.write(this.index, rules, pause, WRITE_SLICE_MS));
+      if (written.kind === "full") this.onFullWrite();
     } catch (err) {
       this.onError(`could not write the snapshot: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -14,6 +14,7 @@ import { DigestScheduler, type BridgeRunner } from "./digest-scheduler";
 import { writeBridge } from "../core/install/install";
 import { BRIDGE_FILES } from "./bridge-source";
 import { EnrichRunner } from "./enrich-command";
+import { EmbedRunner } from "./embed-runner";
 import { join } from "node:path";
 import { LINT_VIEW_TYPE, LintReportView } from "./lint-view";
 import { LintNotes } from "./lint-notes";
@@ -37,6 +38,8 @@ export default class VaultMemoryPlugin extends Plugin {
   private digestLine = "";
   digest: DigestScheduler | null = null;
   enrich: EnrichRunner | null = null;
+  /** Semantic recall's vectors, made after each full snapshot write when it is on. */
+  embedder: EmbedRunner | null = null;
   vaultPath = "";
   /** No settings were saved in this vault yet: the memory folder is asked for once the layout is ready. */
   firstRun = false;
@@ -52,7 +55,8 @@ export default class VaultMemoryPlugin extends Plugin {
       return;
     }
     this.vaultPath = adapter.getBasePath();
-    const service = new IndexService(this.app, this.vaultPath, () => this.settings, (m) => this.log(m));
+    this.embedder = new EmbedRunner(this.vaultPath, () => this.settings, () => this.bridgeRunner(), (m) => this.log(m));
+    const service = new IndexService(this.app, this.vaultPath, () => this.settings, (m) => this.log(m), () => this.embedder?.soon());
     this.indexService = service;
 
     // A getter, since settings are replaced when they change on disk.
@@ -127,6 +131,7 @@ export default class VaultMemoryPlugin extends Plugin {
   }
 
   onunload(): void {
+    this.embedder?.soon.cancel();
     void this.indexService?.flush();
   }
 

@@ -2,11 +2,12 @@
 
 import { TIME_OF_DAY } from "../core/digest/schedule";
 import { isRelatedHeadingSetting } from "../core/card/related-heading";
-import { App, PluginSettingTab, Setting, debounce, type Plugin, type TextComponent } from "obsidian";
+import { App, Modal, PluginSettingTab, Setting, debounce, type Plugin, type TextComponent } from "obsidian";
 import type { VaultMemoryConfig } from "../core/config";
 import type { ThresholdRules } from "../core/index/scorer";
 import { RULES, ruleInfo } from "../core/lint/rules";
 import { LANGUAGE_TAG, MAX_QUESTIONS } from "../core/enrich/settings";
+import { endpointProblem, SUGGESTED_PULL } from "../core/embed/settings";
 
 export interface SettingsHost {
   settings: VaultMemoryConfig;
@@ -88,6 +89,8 @@ export class VaultMemorySettingTab extends PluginSettingTab {
       if (LANGUAGE_TAG.test(v.trim())) s.enrich.alsoLanguage = v.trim();
     });
 
+    this.semantic();
+
     new Setting(containerEl).setName("Lint rules").setHeading();
     for (const id of Object.keys(RULES)) {
       const info = ruleInfo(id);
@@ -98,6 +101,69 @@ export class VaultMemorySettingTab extends PluginSettingTab {
         }),
       );
     }
+  }
+
+  /** Semantic recall: off unless turned on; a server on another computer only once confirmed. */
+  private semantic(): void {
+    const e = this.host.settings.embed;
+    new Setting(this.containerEl)
+      .setName("Semantic recall")
+      .setDesc(`Also find cards by meaning, with an embedding model you run, such as Ollama (${SUGGESTED_PULL}). Off, recall is exactly word matching.`)
+      .setHeading();
+    new Setting(this.containerEl)
+      .setName("Use semantic recall")
+      .setDesc("Cards are embedded after each full index; each prompt asks the server for its vector, within the time below.")
+      .addToggle((t) =>
+        t.setValue(e.enabled).onChange(async (on) => {
+          e.enabled = on;
+          await this.host.saveSettings();
+        }),
+      );
+    new Setting(this.containerEl)
+      .setName("Server")
+      .setDesc("The kind of server: Ollama, or one that speaks the OpenAI embeddings API.")
+      .addDropdown((d) =>
+        d
+          .addOption("ollama", "Ollama")
+          .addOption("openai", "OpenAI-compatible")
+          .setValue(e.provider)
+          .onChange((v) => {
+            e.provider = v === "openai" ? "openai" : "ollama";
+            this.saveSoon();
+          }),
+      );
+    const remote = new Setting(this.containerEl).setName("Allow a server on another computer").setDesc("");
+    const showRemote = (): void => {
+      const problem = endpointProblem(e.url, false);
+      remote.settingEl.toggleClass("vault-memory-hidden", problem === "" || !/not this computer/.test(problem));
+      remote.setDesc(`Prompts and the text of cards would be sent to ${hostOf(e.url)}. Only turn this on for a server you trust.`);
+    };
+    this.text("Server address", "Only this address is ever contacted.", e.url, (v) => {
+      if (v.trim() !== "" && /^https?:\/\//.test(v.trim())) e.url = v.trim();
+      showRemote();
+    });
+    this.containerEl.appendChild(remote.settingEl);
+    remote.addToggle((t) =>
+      t.setValue(e.allowRemote).onChange((on) => {
+        if (!on) {
+          e.allowRemote = false;
+          this.saveSoon();
+          return;
+        }
+        new ConfirmRemoteModal(this.app, hostOf(e.url), (yes) => {
+          e.allowRemote = yes;
+          t.setValue(yes);
+          this.saveSoon();
+        }).open();
+      }),
+    );
+    showRemote();
+    this.text("Model", "The embedding model's name on that server.", e.model, (v) => {
+      if (v.trim() !== "") e.model = v.trim();
+    });
+    this.number("Time for each prompt", "Milliseconds the prompt hook waits for the prompt's vector before it answers from words alone (10 to 5000).", e.budgetMs, (n) => {
+      if (n >= 10 && n <= 5000) e.budgetMs = n;
+    });
   }
 
   private text(name: string, desc: string, value: string, set: (v: string) => void): TextComponent {
@@ -129,5 +195,48 @@ export class VaultMemorySettingTab extends PluginSettingTab {
   private threshold(name: string, desc: string, key: keyof ThresholdRules): void {
     const t = this.host.settings.recall.thresholds;
     this.number(name, desc, t[key], (n) => (t[key] = n));
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+/** Asks before prompts and cards may go to a server that is not this computer. */
+class ConfirmRemoteModal extends Modal {
+  private answered = false;
+
+  constructor(
+    app: App,
+    private readonly host: string,
+    private readonly answer: (yes: boolean) => void,
+  ) {
+    super(app);
+  }
+
+  onOpen(): void {
+    this.setTitle("Send prompts to another computer?");
+    this.contentEl.createEl("p", { text: `With this on, every prompt you write to Claude Code (not chit-chat) and the text of your cards are sent to ${this.host} to be embedded. Private blocks and secrets are taken out first.` });
+    new Setting(this.contentEl)
+      .addButton((b) => b.setButtonText("Cancel").onClick(() => this.close()))
+      .addButton((b) =>
+        b
+          .setButtonText(`Allow ${this.host}`)
+          .setWarning()
+          .onClick(() => {
+            this.answered = true;
+            this.answer(true);
+            this.close();
+          }),
+      );
+  }
+
+  onClose(): void {
+    this.contentEl.empty();
+    if (!this.answered) this.answer(false);
   }
 }

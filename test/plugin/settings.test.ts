@@ -15,7 +15,7 @@ describe("settings tab", () => {
     const tab = new VaultMemorySettingTab(app as never, { plugin: plugin as never, settings, saveSettings: async () => void saves++, connect: () => {} });
     tab.display();
     const headings = [...tab.containerEl.querySelectorAll(".setting-item-heading .setting-item-name")].map((h) => h.textContent);
-    expect(headings).toEqual(["Recall", "Queue", "Nightly digest", "Recall hints", "Lint rules"]);
+    expect(headings).toEqual(["Recall", "Queue", "Nightly digest", "Recall hints", "Semantic recall", "Lint rules"]);
     for (const name of tab.containerEl.querySelectorAll(".setting-item-name")) {
       const text = name.textContent ?? "";
       // Sentence case: after the first word, only acronyms and brand names ("Claude Code") keep capitals.
@@ -62,4 +62,38 @@ describe("settings tab", () => {
     expect(problems(r)).toEqual(NO_PROBLEMS);
     expect(r.check.light.texts).toBeGreaterThan(80);
   }, 60_000);
+
+  it("keeps semantic recall off until turned on, and asks before a server on another computer", async () => {
+    const settings = defaultConfig();
+    let saves = 0;
+    const app = new App(tempDir());
+    const plugin = new Plugin(app, { id: "vault-memory", name: "Vault Memory", version: "0" });
+    const tab = new VaultMemorySettingTab(app as never, { plugin: plugin as never, settings, saveSettings: async () => void saves++, connect: () => {} });
+    tab.display();
+    const field = (label: string) => [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((s) => s.querySelector(".setting-item-name")?.textContent === label)!;
+    expect(settings.embed.enabled).toBe(false);
+    expect(field("Semantic recall").textContent).toMatch(/ollama pull bge-m3/);
+    field("Use semantic recall").querySelector<HTMLElement>(".checkbox-container")!.click();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(settings.embed.enabled).toBe(true);
+    expect(saves).toBeGreaterThan(0);
+    // A server on this computer needs no confirming; the remote switch stays hidden.
+    const remote = field("Allow a server on another computer");
+    expect(remote.hasClass("vault-memory-hidden")).toBe(true);
+    const url = field("Server address").querySelector("input")!;
+    url.value = "http://gpu-box.lan:11434";
+    url.dispatchEvent(new Event("input"));
+    expect(remote.hasClass("vault-memory-hidden")).toBe(false);
+    expect(remote.textContent).toMatch(/sent to gpu-box\.lan:11434/);
+    // Turning it on asks first; cancelling leaves it off.
+    remote.querySelector<HTMLElement>(".checkbox-container")!.click();
+    const modal = [...document.querySelectorAll<HTMLElement>(".modal-container")].pop()!;
+    expect(modal.querySelector(".modal-title")?.textContent).toBe("Send prompts to another computer?");
+    [...modal.querySelectorAll("button")].find((b) => b.textContent === "Cancel")!.click();
+    expect(settings.embed.allowRemote).toBe(false);
+    remote.querySelector<HTMLElement>(".checkbox-container")!.click();
+    const again = [...document.querySelectorAll<HTMLElement>(".modal-container")].pop()!;
+    [...again.querySelectorAll("button")].find((b) => b.textContent === "Allow gpu-box.lan:11434")!.click();
+    expect(settings.embed.allowRemote).toBe(true);
+  });
 });

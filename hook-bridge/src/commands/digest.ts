@@ -2,10 +2,8 @@
 
 import { writeSync } from "node:fs";
 import { numberFlag, stringFlag, type Args } from "../args";
-import { readStdinSync } from "../stdin";
 import { vaultFlag } from "../vault";
-import { vaultConfig } from "../settings";
-import { mergeConfig, type VaultMemoryConfig } from "../../../src/core/config";
+import { configOf } from "../settings";
 import { DIGEST_CHILD_PROTOCOL, type DigestChildLine } from "../../../src/core/digest/child";
 import { runDigest } from "../../../src/core/digest/run";
 
@@ -15,7 +13,7 @@ export async function digestCommand(args: Args): Promise<number> {
   // (they may be newer than the copy in config.json); every line out is then one JSON object.
   const json = args.flags.has("json");
   const say = (line: DigestChildLine): void => void writeSync(1, JSON.stringify(line) + "\n");
-  const config = stringFlag(args, "config") === "-" ? configFromStdin((p) => (json ? say({ warning: p }) : writeSync(2, `warning: ${p}\n`))) : vaultConfig(vault);
+  const config = configOf(args, vault, (p) => (json ? say({ warning: p }) : writeSync(2, `warning: ${p}\n`)));
   const dryRun = args.flags.has("dry-run");
   const only = stringFlag(args, "only")?.split(",").filter((id) => id !== "");
   const report = await runDigest({
@@ -49,17 +47,4 @@ export async function digestCommand(args: Args): Promise<number> {
   if (report.notify) writeSync(2, `warning: ${report.notify}\n`);
   if (!report.ok) writeSync(2, `digest stopped: ${report.error}\n`);
   return report.ok ? 0 : 1;
-}
-
-function configFromStdin(warn: (problem: string) => void): VaultMemoryConfig {
-  const problems: string[] = [];
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readStdinSync());
-  } catch (err) {
-    throw new Error(`--config -: stdin is not the settings as JSON (${err instanceof Error ? err.message : String(err)})`);
-  }
-  const config = mergeConfig(raw, problems);
-  for (const p of problems) warn(`${p}; using defaults for it`);
-  return config;
 }

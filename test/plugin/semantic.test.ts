@@ -1,0 +1,64 @@
+// @vitest-environment happy-dom
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { vectorsPathOf } from "../../src/core/embed/vectors";
+import { vaultFiles } from "../../src/core/paths";
+import { SnapshotReader } from "../../src/core/snapshot/read";
+import type VaultMemoryPlugin from "../../src/plugin/main";
+import { startEmbedStub, type EmbedStub } from "../e2e/embed-stub";
+import { App } from "../fakes/obsidian";
+import { SAMPLE_VAULT, copyVault, hookJson, runBridgeAsync } from "../helpers";
+import { startPlugin } from "./start-plugin";
+
+const CARD = "reference/kettle-descaling.md";
+const CONCEPTS = { teapot: "kettle", limescale: "descale", buildup: "citric", rid: "monthly", get: "rinse", should: "acid" };
+
+let stub: EmbedStub;
+let plugin: VaultMemoryPlugin | undefined;
+beforeAll(async () => {
+  stub = await startEmbedStub(CONCEPTS);
+});
+afterAll(() => stub.close());
+afterEach(() => plugin?.unload());
+
+async function until(cond: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  expect(cond()).toBe(true);
+}
+
+describe("semantic recall from Obsidian", () => {
+  it("embeds after the plugin writes the snapshot, so the hook finds a card by meaning", async () => {
+    const vault = copyVault(SAMPLE_VAULT, "Plugin semantic");
+    writeFileSync(join(vault, CARD), "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [home]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n");
+    mkdirSync(join(vault, ".obsidian", "plugins", "vault-memory"), { recursive: true });
+    writeFileSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"), JSON.stringify({ embed: { enabled: true, url: stub.url, model: "stub-model" } }));
+    plugin = await startPlugin(new App(vault));
+    const snapshot = vaultFiles.snapshot(vault);
+    const base = (): string => {
+      if (!existsSync(snapshot)) return "";
+      const r = SnapshotReader.open(snapshot);
+      r.close();
+      return r.header.headerSum ?? "";
+    };
+    const vectorsBase = (): string => {
+      const path = vectorsPathOf(snapshot);
+      if (!existsSync(path)) return "?";
+      return (JSON.parse(readFileSync(path, "utf8").split("\n")[0]) as { base: string }).base;
+    };
+    await until(() => base() !== "" && vectorsBase() === base());
+    const r = await runBridgeAsync(["recall", "--vault", vault], hookJson("how should I get rid of teapot limescale buildup?"));
+    expect(r.stdout.split("\n")[1]).toContain(CARD);
+  }, 60_000);
+
+  it("says once that the server cannot be reached, and recall keeps to words", async () => {
+    const vault = copyVault(SAMPLE_VAULT, "Plugin semantic down");
+    mkdirSync(join(vault, ".obsidian", "plugins", "vault-memory"), { recursive: true });
+    writeFileSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"), JSON.stringify({ embed: { enabled: true, url: "http://127.0.0.1:9", model: "stub-model" } }));
+    plugin = await startPlugin(new App(vault));
+    await until(() => existsSync(vaultFiles.log(vault)) && /semantic recall: stopped/.test(readFileSync(vaultFiles.log(vault), "utf8")));
+    const r = await runBridgeAsync(["recall", "--vault", vault], hookJson("why does my nightly job fail under launchd?"));
+    expect(r.stdout).toContain("launchd-cron-path.md");
+  }, 60_000);
+});
