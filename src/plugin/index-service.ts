@@ -7,7 +7,12 @@ import { indexOptionsOf, isCard, recallRulesOf, type VaultMemoryConfig } from ".
 import { MemoryIndex } from "../core/index/memory-index";
 import type { PostingSource } from "../core/index/postings";
 import { vaultFiles } from "../core/paths";
-import { recall, type Recall } from "../core/recall/recall";
+import { finishRecall, recall, scoreWords, wantsRecall, type Recall } from "../core/recall/recall";
+import { embedTexts } from "../core/embed/client";
+import { semanticRulesOf } from "../core/embed/settings";
+import { searchVectors, vectorsPathOf } from "../core/embed/vectors";
+import { sanitize } from "../core/privacy/redact";
+import { SnapshotReader } from "../core/snapshot/read";
 import { EDIT_QUIET_MS, SnapshotWriter } from "../core/snapshot/write";
 import { yieldToUi } from "./yield-to-ui";
 
@@ -21,6 +26,9 @@ const BATCH = 200;
 // The snapshot is written in slices this long, with a pause between them: serialising a vault of
 // thousands of notes takes a second or more, which in one piece would freeze typing and scrolling.
 const WRITE_SLICE_MS = 12;
+
+// Preview recall is asked for by hand and can wait on the embedding server longer than a prompt.
+const PREVIEW_EMBED_MS = 2000;
 
 export class IndexService {
   private index: MemoryIndex;
@@ -187,6 +195,37 @@ export class IndexService {
   /** What the prompt hook would print for `prompt`, from the same scorer and thresholds. */
   preview(prompt: string): Recall {
     return recall(prompt, this.index, this.config().recall, this.vaultPath);
+  }
+
+  /**
+   * preview(), with semantic recall's meaning fused in when it is on: the prompt's vector from the
+   * server, the cards' from the vectors beside the snapshot on disk (numbered as that snapshot
+   * numbers its cards, so matched to the live index by path). Words alone, with the reason, when
+   * either cannot be had.
+   */
+  async previewWithMeaning(prompt: string): Promise<{ recall: Recall; semantic: string }> {
+    const config = this.config();
+    const semantic = semanticRulesOf(config.embed);
+    const words = semantic && wantsRecall(prompt, this.index) ? scoreWords(prompt, this.index, config.recall, this.vaultPath) : undefined;
+    if (!semantic || !words) return { recall: this.preview(prompt), semantic: semantic ? "" : "off" };
+    const r = await embedTexts(semantic, [sanitize(prompt)], Math.max(semantic.budgetMs, PREVIEW_EMBED_MS));
+    if ("error" in r) return { recall: finishRecall(words), semantic: r.error };
+    let reader: SnapshotReader | undefined;
+    try {
+      const snapshot = vaultFiles.snapshot(this.vaultPath);
+      reader = SnapshotReader.open(snapshot);
+      const bySnapshot = searchVectors(vectorsPathOf(snapshot), reader.header.headerSum ?? "", semantic.model, r.vectors[0], semantic.floor);
+      const sims = new Map<number, number>();
+      for (const [id, cos] of bySnapshot) {
+        const live = this.index.docByPath(reader.doc(id)?.path ?? "");
+        if (live) sims.set(live.id, cos);
+      }
+      return { recall: finishRecall(words, { sims, floor: semantic.floor, weight: semantic.weight }), semantic: "" };
+    } catch (err) {
+      return { recall: finishRecall(words), semantic: err instanceof Error ? err.message : String(err) };
+    } finally {
+      reader?.close();
+    }
   }
 
   private async add(index: MemoryIndex, file: TFile): Promise<void> {

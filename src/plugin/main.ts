@@ -104,7 +104,7 @@ export default class VaultMemoryPlugin extends Plugin {
     this.addCommand({
       id: "preview-recall",
       name: "Preview recall",
-      callback: () => new PreviewRecallModal(this.app, (p) => service.preview(p)).open(),
+      callback: () => new PreviewRecallModal(this.app, (p) => service.preview(p), (p) => service.previewWithMeaning(p)).open(),
     });
 
     this.app.workspace.onLayoutReady(() => {

@@ -10,6 +10,8 @@ export class PreviewRecallModal extends Modal {
   constructor(
     app: App,
     private readonly preview: (prompt: string) => Recall,
+    /** With semantic recall on: the same, with meaning fused in, and why not when it could not be. */
+    private readonly withMeaning?: (prompt: string) => Promise<{ recall: Recall; semantic: string }>,
   ) {
     super(app);
   }
@@ -30,14 +32,27 @@ export class PreviewRecallModal extends Modal {
       button
         .setButtonText("Preview")
         .setCta()
-        .onClick(() => this.render()),
+        .onClick(() => void this.renderWithMeaning()),
     );
     this.output = contentEl.createDiv({ cls: "vault-memory-preview-output" });
   }
 
+  /** As render(), with semantic recall's meaning when it is on (the server is asked, so this waits). */
+  async renderWithMeaning(prompt = this.prompt): Promise<void> {
+    if (!this.withMeaning) return this.render(prompt);
+    this.output.empty();
+    this.output.createEl("p", { text: "Asking the embedding server…", cls: "vault-memory-empty" });
+    const { recall, semantic } = await this.withMeaning(prompt);
+    this.show(recall);
+    if (semantic && semantic !== "off") this.output.createEl("p", { text: `Semantic recall could not be used (${semantic}); this is from words alone, as the hook would answer.`, cls: "vault-memory-empty" });
+  }
+
   /** Shows the hook's exact output, then the cards with their scores. */
   render(prompt = this.prompt): void {
-    const result = this.preview(prompt);
+    this.show(this.preview(prompt));
+  }
+
+  private show(result: Recall): void {
     this.output.empty();
     if (result.cards.length === 0) {
       this.output.createEl("p", { text: "Nothing would be added to Claude's context for this prompt.", cls: "vault-memory-empty" });

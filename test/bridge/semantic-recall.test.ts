@@ -1,10 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { vaultFiles } from "../../src/core/paths";
 import { SnapshotReader } from "../../src/core/snapshot/read";
 import { startEmbedStub, type EmbedStub } from "../e2e/embed-stub";
-import { SAMPLE_VAULT, copyVault, hookJson, runBridgeAsync } from "../helpers";
+import { ROOT, SAMPLE_VAULT, copyVault, hookJson, runBridgeAsync, tempDir } from "../helpers";
 
 // A card and a prompt with no word in common, which the stand-in's vectors make mean the same.
 const CARD = "reference/kettle-descaling.md";
@@ -110,5 +112,26 @@ describe("semantic recall in the prompt hook", () => {
     expect(down.status).toBe(0);
     expect(down.stdout).toContain("launchd-cron-path.md");
     expect(log(vault)).toMatch(/semantic recall: connect ECONNREFUSED/);
+  }, 60_000);
+});
+
+describe("semantic recall in the MCP server's search_memory", () => {
+  it("fuses meaning into the search, and searches by words when the server is down", async () => {
+    const vault = await indexed({ enabled: true });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [join(ROOT, "hook-bridge", "dist", "vault-memory-mcp.cjs"), "--vault", vault], env: { PATH: process.env.PATH ?? "", HOME: tempDir("vm-mcp-home-") }, stderr: "pipe" });
+    const client = new Client({ name: "vault-memory-test", version: "1" });
+    await client.connect(transport);
+    const search = async (query: string): Promise<string> => ((await client.callTool({ name: "search_memory", arguments: { query } })) as { content: { text: string }[] }).content.map((c) => c.text).join("\n");
+    try {
+      stub.mode = "ok";
+      expect((await search(PROMPT)).split("\n")[1]).toContain(CARD);
+      stub.mode = "error";
+      const words = await search("launchd nightly job");
+      expect(words).toContain("launchd-cron-path.md");
+      expect(log(vault)).toMatch(/search: semantic recall: HTTP 500/);
+    } finally {
+      stub.mode = "ok";
+      await client.close();
+    }
   }, 60_000);
 });

@@ -10,6 +10,7 @@ import { startEmbedStub, type EmbedStub } from "../e2e/embed-stub";
 import { App } from "../fakes/obsidian";
 import { SAMPLE_VAULT, copyVault, hookJson, runBridgeAsync } from "../helpers";
 import { startPlugin } from "./start-plugin";
+import { PreviewRecallModal } from "../../src/plugin/preview-modal";
 
 const CARD = "reference/kettle-descaling.md";
 const CONCEPTS = { teapot: "kettle", limescale: "descale", buildup: "citric", rid: "monthly", get: "rinse", should: "acid" };
@@ -50,6 +51,17 @@ describe("semantic recall from Obsidian", () => {
     await until(() => base() !== "" && vectorsBase() === base());
     const r = await runBridgeAsync(["recall", "--vault", vault], hookJson("how should I get rid of teapot limescale buildup?"));
     expect(r.stdout.split("\n")[1]).toContain(CARD);
+
+    // Preview recall shows the same, and says when it had to do without meaning.
+    const modal = new PreviewRecallModal(plugin.app as never, (p) => plugin!.indexService!.preview(p), (p) => plugin!.indexService!.previewWithMeaning(p));
+    modal.open();
+    await modal.renderWithMeaning("how should I get rid of teapot limescale buildup?");
+    expect(modal.contentEl.querySelector(".vault-memory-card-path")?.textContent).toBe(CARD);
+    stub.mode = "error";
+    await modal.renderWithMeaning("how should I get rid of teapot limescale buildup?");
+    expect(modal.contentEl.textContent).toMatch(/Semantic recall could not be used \(HTTP 500/);
+    stub.mode = "ok";
+    modal.close();
   }, 60_000);
 
   it("says once that the server cannot be reached, and recall keeps to words", async () => {

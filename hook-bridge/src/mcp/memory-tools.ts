@@ -12,10 +12,13 @@ import { resolveProject } from "../../../src/core/project";
 import { sanitize } from "../../../src/core/privacy/redact";
 import { captureSession, queueNote } from "../../../src/core/queue/capture";
 import { isSafeSessionId } from "../../../src/core/queue/queue-store";
-import { recall, type RecalledCard } from "../../../src/core/recall/recall";
+import { finishRecall, recall, scoreWords, wantsRecall, type Recall, type RecallContext, type RecalledCard } from "../../../src/core/recall/recall";
+import type { RecallRules, SemanticRules } from "../../../src/core/recall/rules";
+import { embedTexts } from "../../../src/core/embed/client";
+import { searchVectors, vectorsPathOf } from "../../../src/core/embed/vectors";
 import { projectTier } from "../../../src/core/recall/signals";
 import { LiveSnapshot } from "../../../src/core/snapshot/live";
-import { SnapshotError } from "../../../src/core/snapshot/read";
+import { SnapshotError, type SnapshotReader } from "../../../src/core/snapshot/read";
 import { tokenizeQuery, uniqueTerms, type TokenizerOptions } from "../../../src/core/text/tokenizer";
 import { whereToSetVault, type VaultLookup } from "../vault";
 
@@ -28,6 +31,8 @@ export interface ToolAnswer {
 // A question, not a document: past this the model is pasting, and the recall pipeline would only
 // score the two ends of it anyway.
 export const MAX_QUERY_CHARS = 2000;
+// A search Claude asked for can wait on the embedding server longer than a prompt's hook does.
+const SEARCH_EMBED_MS = 2000;
 export const DEFAULT_LIMIT = 8;
 export const MAX_LIMIT = 25;
 export const MAX_PROJECT_CHARS = 200;
@@ -64,7 +69,25 @@ export class MemoryTools {
     this.cwd = opts.cwd ?? (this.env.CLAUDE_PROJECT_DIR || process.cwd());
   }
 
-  search(input: { query?: unknown; limit?: unknown; project?: unknown }): ToolAnswer {
+  /**
+   * The hook's fusion of words and meaning, with more time for the server than a prompt gets (a
+   * search is asked for, not waited on by every prompt); words alone, and a log line, on failure.
+   */
+  private async withMeaning(query: string, reader: SnapshotReader, rules: RecallRules, semantic: SemanticRules, vault: string, ctx: RecallContext): Promise<Recall> {
+    const words = scoreWords(query, reader, rules, vault, ctx);
+    if (!words) return { cards: [], text: "" };
+    const r = await embedTexts(semantic, [sanitize(query)], Math.max(semantic.budgetMs, SEARCH_EMBED_MS));
+    try {
+      if ("error" in r) throw new Error(r.error);
+      const sims = searchVectors(vectorsPathOf(vaultFiles.snapshot(vault)), reader.header.headerSum ?? "", semantic.model, r.vectors[0], semantic.floor);
+      return finishRecall(words, { sims, floor: semantic.floor, weight: semantic.weight });
+    } catch (err) {
+      this.log(`search: semantic recall: ${err instanceof Error ? err.message : String(err)}; words alone`);
+      return finishRecall(words);
+    }
+  }
+
+  async search(input: { query?: unknown; limit?: unknown; project?: unknown }): Promise<ToolAnswer> {
     const query = typeof input.query === "string" ? input.query.trim() : "";
     if (!query) return refuse("query is empty: give the words to look for, e.g. the error message, tool or decision in question.");
     if (query.length > MAX_QUERY_CHARS) return refuse(`query is ${query.length} characters; at most ${MAX_QUERY_CHARS}. Ask with the key words, not the whole text.`);
@@ -85,7 +108,9 @@ export class MemoryTools {
       const base = reader.header.rules;
       // The hook's rules, with its silence thresholds replaced: a floor, one matched word, no cut relative to the top card.
       const rules = { ...base, thresholds: { ...base.thresholds, minScore: SEARCH_MIN_SCORE, relativeToTop: 0, minMatchedTerms: 1, maxCards: limit } };
-      cards = bandOrder(recall(query, reader, rules, vault, { project, pool: Math.max(limit, 12) }).cards, base.thresholds.relativeToTop, project);
+      const ctx = { project, pool: Math.max(limit, 12) };
+      const found = base.semantic && wantsRecall(query, reader) ? await this.withMeaning(query, reader, rules, base.semantic, vault, ctx) : recall(query, reader, rules, vault, ctx);
+      cards = bandOrder(found.cards, base.thresholds.relativeToTop, project);
       hintsProperty = reader.indexOptions.hintsProperty;
       tokenizer = reader.indexOptions.tokenizer;
     } catch (err) {

@@ -25,9 +25,9 @@ export async function runMcp(argv: readonly string[]): Promise<number> {
   if ("problem" in found) process.stderr.write(`${advice}\n`);
   const tools = new MemoryTools({ vault: found, advice });
   const server = new McpServer({ name: "vault-memory", version: VERSION });
-  const answer = (run: () => ToolAnswer) => {
+  const answer = async (run: () => ToolAnswer | Promise<ToolAnswer>) => {
     try {
-      const a = run();
+      const a = await run();
       return { content: [{ type: "text" as const, text: a.text }], ...(a.isError ? { isError: true } : {}) };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
