@@ -5,6 +5,11 @@
  * Where recorded hints exist (the shared corpus's obsidian-help-hints), "current + hints" rows
  * rank a copy of the vault enriched through the real enrich pipeline, with a stand-in LLM
  * command that answers each batch from the recorded file.
+ *
+ * `--embed URL --model NAME [--provider ollama|openai] [--floor X]`: semantic recall too, with the
+ * embedding server you run (it is never contacted otherwise): "+ meaning" rows fuse its ranking
+ * into the current one exactly as the hook does. `--sets PREFIX` keeps the sets whose label
+ * starts with it (e.g. `--sets sample`).
  */
 
 import { cpSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
@@ -16,7 +21,13 @@ import { buildIndexFromDisk } from "../src/core/index/build-from-disk";
 import { PLAIN_INDEX_OPTIONS } from "../src/core/index/index-options";
 import { MemoryIndex } from "../src/core/index/memory-index";
 import { applyThresholds, scoreDocs } from "../src/core/index/scorer";
-import { recall } from "../src/core/recall/recall";
+import { finishRecall, recall, scoreWords, wantsRecall } from "../src/core/recall/recall";
+import { VectorCache, cosine, quantize, type Quantized } from "../src/core/embed/cache";
+import { embedTexts } from "../src/core/embed/client";
+import { embedCards } from "../src/core/embed/embed-cards";
+import { DEFAULT_EMBED, type EmbedSettings } from "../src/core/embed/settings";
+import { sanitize } from "../src/core/privacy/redact";
+import { isCard } from "../src/core/vault/scan";
 import { parseCard } from "../src/core/card/card";
 import { listNotes } from "../src/core/vault/scan";
 import { enrichVault } from "../src/core/enrich/run";
@@ -78,6 +89,60 @@ async function enrichedCopy(vault: string): Promise<string | undefined> {
   return copy;
 }
 
+const flag = (name: string): string | undefined => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+const embedUrl = flag("embed");
+const embed: EmbedSettings | undefined = embedUrl
+  ? { ...DEFAULT_EMBED, enabled: true, url: embedUrl, model: flag("model") ?? DEFAULT_EMBED.model, provider: flag("provider") === "openai" ? "openai" : "ollama", floor: Number(flag("floor") ?? DEFAULT_EMBED.floor), allowRemote: true }
+  : undefined;
+
+/** Each card's vectors by the index's own ids, made through the same pipeline as `index`. */
+async function cardVectors(vault: string, index: MemoryIndex, e: EmbedSettings): Promise<Map<number, Quantized[]>> {
+  const cfg = defaultConfig();
+  const cards = listNotes(vault, cfg)
+    .filter((f) => isCard(f.path, cfg))
+    .map((f) => parseCard(f.path, readFileSync(f.abs, "utf8"), f.mtime));
+  const cachePath = join(tmpdir(), `vm-eval-vectors-${e.model.replace(/\W+/g, "_")}-${vault.replace(/\W+/g, "_").slice(-60)}.bin`);
+  const cache = VectorCache.open(cachePath, e.model);
+  const report = await embedCards(cards, e, cfg.index.hintsProperty, cache);
+  cache.save(cachePath);
+  if (!report.ok) throw new Error(`embedding ${vault} stopped: ${report.error}`);
+  const out = new Map<number, Quantized[]>();
+  for (const [path, vs] of report.vectors) {
+    const doc = index.docByPath(path);
+    if (doc) out.set(doc.id, vs);
+  }
+  return out;
+}
+
+/** The current ranking with meaning fused in as the hook fuses it; every prompt's vector asked for up front. */
+async function meaningRanker(vault: string, index: MemoryIndex, e: EmbedSettings, prompts: readonly string[]): Promise<Ranker> {
+  const vectors = await cardVectors(vault, index, e);
+  const rules = defaultConfig().recall;
+  const asked = prompts.filter((p) => wantsRecall(p, index));
+  const queryVectors = new Map<string, Quantized>();
+  for (let i = 0; i < asked.length; i += 32) {
+    const batch = asked.slice(i, i + 32);
+    const r = await embedTexts(e, batch.map(sanitize), 120_000);
+    if ("error" in r) throw new Error(`embedding the questions stopped: ${r.error}`);
+    r.vectors.forEach((v, j) => queryVectors.set(batch[j], quantize(v)));
+  }
+  return (prompt) => {
+    const words = scoreWords(prompt, index, rules, vault);
+    if (!words) return [];
+    const q = queryVectors.get(prompt);
+    if (!q) return finishRecall(words).cards.map((c) => c.path);
+    const sims = new Map<number, number>();
+    for (const [doc, vs] of vectors) {
+      const best = Math.max(...vs.map((v) => cosine(q, v)));
+      if (best >= e.floor) sims.set(doc, best);
+    }
+    return finishRecall(words, { sims, floor: e.floor, weight: e.weight }).cards.map((c) => c.path);
+  };
+}
+
 function measure(rank: Ranker, questions: Question[], chitchat: string[]): Metrics {
   let hits = 0;
   let rr = 0;
@@ -113,7 +178,9 @@ const SETS: [label: string, vault: string, file: string][] = [
   ["obsidian-help/ja", join(corpus, "ja"), "ja.json"],
   ["obsidian-help/ja (held out)", join(corpus, "ja"), "ja-heldout.json"],
 ];
-const sets = SETS.map(([label, vault, file]): [string, string, Question[]] => [label, vault, queries(file) as Question[]]);
+const only = flag("sets");
+const sets = SETS.filter(([label]) => !only || label.startsWith(only)).map(([label, vault, file]): [string, string, Question[]] => [label, vault, queries(file) as Question[]]);
+if (embed) console.log(`Semantic recall: ${embed.model} at ${embed.url} (${embed.provider}), floor ${embed.floor}, weight ${embed.weight}.\n`);
 const verbose = process.argv.includes("--misses");
 console.log(`${chitchat.length} chit-chat prompts per vault; goal: hit@5 ≥ 0.90, MRR ≥ 0.80, silence 100%, ≤ 3 cards\n`);
 console.log("| vault | questions | ranking | hit@5 | MRR | chit-chat silent | cards per prompt |");
@@ -130,6 +197,8 @@ for (const [name, vault, questions] of sets) {
     enriched.set(vault, copy ? { vault: copy, index: buildIndexFromDisk(copy, defaultConfig()).index } : undefined);
   }
   const e = enriched.get(vault);
+  const prompts = [...questions.map((x) => x.q), ...chitchat];
+  const meaning = embed ? await meaningRanker(e?.vault ?? vault, e?.index ?? b.index, embed, prompts) : undefined;
   for (const [label, ranker] of [
     ["plain rules", b.plain],
     ["current", currentRanker(vault, b.index)],
@@ -138,6 +207,7 @@ for (const [name, vault, questions] of sets) {
       ["current + hints", currentRanker(e.vault, e.index)],
       ["current + hints, no thresholds", currentRanker(e.vault, e.index, true)],
     ] as const) : []),
+    ...(meaning ? ([[e ? "current + hints + meaning" : "current + meaning", meaning]] as const) : []),
   ] as const) {
     // The sample vault's cards belong to projects, which rank after global cards once no floor
     // holds the weak global ones back: that row would measure the project rule, not the order.

@@ -135,3 +135,20 @@ describe("semantic recall in the MCP server's search_memory", () => {
     }
   }, 60_000);
 });
+
+describe("npm run eval with an embedding server", () => {
+  it("adds a row that fuses the server's ranking, as the hook does", async () => {
+    const { spawn } = await import("node:child_process");
+    stub.mode = "ok";
+    const before = stub.requests;
+    const out = await new Promise<string>((resolve) => {
+      const child = spawn(process.execPath, [join(ROOT, "scripts", "run-ts.mjs"), "scripts/eval.ts", "--embed", stub.url, "--model", "stub-model", "--sets", "sample"], { cwd: ROOT });
+      let text = "";
+      child.stdout.setEncoding("utf8").on("data", (c: string) => (text += c));
+      child.on("close", () => resolve(text));
+    });
+    expect(out).toMatch(/Semantic recall: stub-model at http:\/\/127\.0\.0\.1:\d+ \(ollama\)/);
+    expect(out).toMatch(/\| sample vault \| 14 \| current \+ meaning \| \d\.\d\d \| \d\.\d\d \| 100% \| \d\.\d \|/);
+    expect(stub.requests).toBeGreaterThan(before);
+  }, 120_000);
+});

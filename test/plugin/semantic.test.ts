@@ -53,7 +53,7 @@ describe("semantic recall from Obsidian", () => {
     expect(r.stdout.split("\n")[1]).toContain(CARD);
 
     // Preview recall shows the same, and says when it had to do without meaning.
-    const modal = new PreviewRecallModal(plugin.app as never, (p) => plugin!.indexService!.preview(p), (p) => plugin!.indexService!.previewWithMeaning(p));
+    const modal = new PreviewRecallModal(plugin.app, (p) => plugin!.indexService!.preview(p), (p) => plugin!.indexService!.previewWithMeaning(p));
     modal.open();
     await modal.renderWithMeaning("how should I get rid of teapot limescale buildup?");
     expect(modal.contentEl.querySelector(".vault-memory-card-path")?.textContent).toBe(CARD);
