@@ -7,7 +7,8 @@ import { indexOptionsOf, isCard, recallRulesOf, type VaultMemoryConfig } from ".
 import { MemoryIndex } from "../core/index/memory-index";
 import type { PostingSource } from "../core/index/postings";
 import { vaultFiles } from "../core/paths";
-import { finishRecall, recall, scoreWords, wantsRecall, type Recall } from "../core/recall/recall";
+import { effectiveMinScore, finishRecall, recall, scoreWords, wantsRecall, type Recall } from "../core/recall/recall";
+import { fuseSimilar, similarCards, type SimilarCard } from "../core/recall/similar";
 import { embedTexts } from "../core/embed/client";
 import { semanticRulesOf } from "../core/embed/settings";
 import { searchVectors, vectorsPathOf } from "../core/embed/vectors";
@@ -198,6 +199,43 @@ export class IndexService {
   }
 
   /**
+   * Similar cards for the queue sidebar with meaning fused in, when semantic recall is on and the
+   * server answers; undefined otherwise (the sidebar keeps the word suggestions it shows). Words
+   * are matched on `text`, meaning asked of `meaning`.
+   */
+  async similarWithMeaning(text: string, meaning: string, limit: number): Promise<SimilarCard[] | undefined> {
+    const config = this.config();
+    const semantic = semanticRulesOf(config.embed);
+    if (!semantic || meaning.trim() === "") return undefined;
+    const r = await embedTexts(semantic, [sanitize(meaning)], Math.max(semantic.budgetMs, PREVIEW_EMBED_MS));
+    if ("error" in r) return undefined;
+    const found = this.cosineByPath(r.vectors[0], semantic.model, semantic.floor);
+    if (!found) return undefined;
+    const words = similarCards(text, this.index, limit * 3, config.recall.scoring.hintBonus);
+    const scale = effectiveMinScore(config.recall, this.index.docCount, text);
+    return fuseSimilar(words, found, { floor: semantic.floor, weight: semantic.weight, scale }, limit);
+  }
+
+  /** Cosine by card path, from the vectors beside the snapshot on disk; undefined when they cannot be read. */
+  private cosineByPath(query: Float32Array, model: string, floor: number): Map<string, { cos: number; description: string }> | undefined {
+    let reader: SnapshotReader | undefined;
+    try {
+      const snapshot = vaultFiles.snapshot(this.vaultPath);
+      reader = SnapshotReader.open(snapshot);
+      const out = new Map<string, { cos: number; description: string }>();
+      for (const [id, cos] of searchVectors(vectorsPathOf(snapshot), reader.header.headerSum ?? "", model, query, floor)) {
+        const info = reader.doc(id);
+        if (info) out.set(info.path, { cos, description: info.description });
+      }
+      return out;
+    } catch {
+      return undefined;
+    } finally {
+      reader?.close();
+    }
+  }
+
+  /**
    * preview(), with semantic recall's meaning fused in when it is on: the prompt's vector from the
    * server, the cards' from the vectors beside the snapshot on disk (numbered as that snapshot
    * numbers its cards, so matched to the live index by path). Words alone, with the reason, when
@@ -210,22 +248,14 @@ export class IndexService {
     if (!semantic || !words) return { recall: this.preview(prompt), semantic: semantic ? "" : "off" };
     const r = await embedTexts(semantic, [sanitize(prompt)], Math.max(semantic.budgetMs, PREVIEW_EMBED_MS));
     if ("error" in r) return { recall: finishRecall(words), semantic: r.error };
-    let reader: SnapshotReader | undefined;
-    try {
-      const snapshot = vaultFiles.snapshot(this.vaultPath);
-      reader = SnapshotReader.open(snapshot);
-      const bySnapshot = searchVectors(vectorsPathOf(snapshot), reader.header.headerSum ?? "", semantic.model, r.vectors[0], semantic.floor);
-      const sims = new Map<number, number>();
-      for (const [id, cos] of bySnapshot) {
-        const live = this.index.docByPath(reader.doc(id)?.path ?? "");
-        if (live) sims.set(live.id, cos);
-      }
-      return { recall: finishRecall(words, { sims, floor: semantic.floor, weight: semantic.weight }), semantic: "" };
-    } catch (err) {
-      return { recall: finishRecall(words), semantic: err instanceof Error ? err.message : String(err) };
-    } finally {
-      reader?.close();
+    const byPath = this.cosineByPath(r.vectors[0], semantic.model, semantic.floor);
+    if (!byPath) return { recall: finishRecall(words), semantic: "the cards' vectors are not this snapshot's yet" };
+    const sims = new Map<number, number>();
+    for (const [path, { cos }] of byPath) {
+      const live = this.index.docByPath(path);
+      if (live) sims.set(live.id, cos);
     }
+    return { recall: finishRecall(words, { sims, floor: semantic.floor, weight: semantic.weight }), semantic: "" };
   }
 
   private async add(index: MemoryIndex, file: TFile): Promise<void> {

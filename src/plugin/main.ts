@@ -82,6 +82,7 @@ export default class VaultMemoryPlugin extends Plugin {
         checkConnection: () => {
           this.checkConnection();
         },
+        similarWithMeaning: (text, meaning, limit) => service.similarWithMeaning(text, meaning, limit),
       }),
     );
     this.addRibbonIcon("inbox", "Open memory queue", () => void this.openQueue());

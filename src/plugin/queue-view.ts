@@ -14,7 +14,7 @@ import { NearDuplicateIndex } from "../core/queue/near-duplicates";
 import { listHandled, listPending, markHandled, queueDirs, restoreHandled, type QueueEntry } from "../core/queue/queue-store";
 import { CARD_TYPES } from "../core/card/schema";
 import { appendSection, CANDIDATE_KINDS, draftCard, entrySubject, mergeCandidates, newestFirst, summarize, type CardDraft } from "../core/queue/review";
-import { similarCards } from "../core/recall/similar";
+import { similarCards, type SimilarCard } from "../core/recall/similar";
 import { yieldToUi } from "./yield-to-ui";
 import { iconButton } from "./lint-view";
 import { exactTime, plural, relativeTime } from "../core/text/wording";
@@ -45,6 +45,8 @@ export interface QueueViewHost {
   indexed: () => Promise<void>;
   /** The digest's LLM path for one entry. */
   digestOne?: (sessionId: string) => Promise<unknown>;
+  /** With semantic recall on: similar cards with meaning fused in, or undefined to keep the word ones. */
+  similarWithMeaning?: (text: string, meaning: string, limit: number) => Promise<SimilarCard[] | undefined>;
   /** Runs the installed hook as Claude Code would, and says whether it answered. */
   checkConnection?: () => void;
 }
@@ -67,6 +69,8 @@ export class QueueReviewView extends ItemView {
   private readonly drafts = new Map<string, Record<string, string>>();
   private banner = "";
   private handledOpen = false;
+  // Suggestions with meaning fused in, by entry, once the embedding server has answered.
+  private readonly meaningful = new Map<string, SimilarCard[]>();
 
   constructor(
     leaf: WorkspaceLeaf,
@@ -302,7 +306,19 @@ export class QueueReviewView extends ItemView {
       if (more > 0) li.createDiv({ text: `Also in ${more} other conversation${more === 1 ? "" : "s"}`, cls: "vault-memory-muted" });
     });
 
-    const suggestions = similarCards(entrySubject(e, inbox), this.host.index(), SIMILAR_CARDS, this.host.settings().recall.scoring.hintBonus);
+    const subject = entrySubject(e, inbox);
+    const suggestions = this.meaningful.get(e.sessionId) ?? similarCards(subject, this.host.index(), SIMILAR_CARDS, this.host.settings().recall.scoring.hintBonus);
+    if (this.host.similarWithMeaning && !this.meaningful.has(e.sessionId) && this.host.settings().embed.enabled) {
+      // Asked once per open entry; the word suggestions stand until the server answers. Meaning
+      // is asked of the opening question, which says what a conversation is about: a whole
+      // transcript's vector is diluted by everything else said in it.
+      this.meaningful.set(e.sessionId, suggestions);
+      void this.host.similarWithMeaning(subject, s.firstPrompt || subject, SIMILAR_CARDS).then((fused) => {
+        if (!fused) return;
+        this.meaningful.set(e.sessionId, fused);
+        if (this.openSession === e.sessionId) this.render();
+      });
+    }
     this.renderNewCard(root, e, s.firstPrompt, suggestions.map((x) => x.path));
     const ext = root.createDiv({ cls: "vault-memory-section" });
     ext.createEl("h5", { text: "Add to an existing card" });

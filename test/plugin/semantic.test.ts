@@ -11,6 +11,11 @@ import { App } from "../fakes/obsidian";
 import { SAMPLE_VAULT, copyVault, hookJson, runBridgeAsync } from "../helpers";
 import { startPlugin } from "./start-plugin";
 import { PreviewRecallModal } from "../../src/plugin/preview-modal";
+import { QUEUE_VIEW_TYPE, QueueReviewView } from "../../src/plugin/queue-view";
+import { jsonl, line } from "../fixtures/transcript";
+import { similarCards } from "../../src/core/recall/similar";
+import { entrySubject } from "../../src/core/queue/review";
+import { listPending } from "../../src/core/queue/queue-store";
 
 const CARD = "reference/kettle-descaling.md";
 const CONCEPTS = { teapot: "kettle", limescale: "descale", buildup: "citric", rid: "monthly", get: "rinse", should: "acid" };
@@ -72,5 +77,29 @@ describe("semantic recall from Obsidian", () => {
     await until(() => existsSync(vaultFiles.log(vault)) && /semantic recall: stopped/.test(readFileSync(vaultFiles.log(vault), "utf8")));
     const r = await runBridgeAsync(["recall", "--vault", vault], hookJson("why does my nightly job fail under launchd?"));
     expect(r.stdout).toContain("launchd-cron-path.md");
+  }, 60_000);
+
+  it("suggests, in the queue sidebar, the card the conversation means but does not name", async () => {
+    const vault = copyVault(SAMPLE_VAULT, "Plugin semantic queue");
+    writeFileSync(join(vault, CARD), "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [kitchen]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n");
+    mkdirSync(join(vault, ".obsidian", "plugins", "vault-memory"), { recursive: true });
+    writeFileSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"), JSON.stringify({ embed: { enabled: true, url: stub.url, model: "stub-model" } }));
+    const transcript = join(vault, "..", "t.jsonl");
+    // No word of the conversation is in the card: only the stand-in's meaning joins them.
+    const reply = "Here is a long enough reply about the teapot limescale buildup to keep it.";
+    writeFileSync(transcript, jsonl([line.prompt("how should I get rid of teapot limescale buildup?"), line.reply(reply), line.prompt("teapot limescale again, how should I get rid of it"), line.reply(reply)]));
+    expect((await runBridgeAsync(["queue", "--vault", vault], JSON.stringify({ session_id: "kettle", transcript_path: transcript, cwd: "/work/errands", stop_hook_active: false }))).status).toBe(0);
+    plugin = await startPlugin(new App(vault));
+    const snapshot = vaultFiles.snapshot(vault);
+    await until(() => existsSync(vectorsPathOf(snapshot)));
+    await plugin.openQueue();
+    const view = plugin.app.workspace.getLeavesOfType(QUEUE_VIEW_TYPE)[0].view as unknown as QueueReviewView;
+    view.open("kettle");
+    const suggested = () => [...view.contentEl.querySelectorAll(".vault-memory-suggestion .internal-link")].map((a) => a.textContent);
+    // Words alone do not suggest it (the conversation shares no word with it); meaning does.
+    const entry = listPending(vault)[0];
+    const wordsOnly = similarCards(entrySubject(entry, readFileSync(join(vault, entry.inbox), "utf8")), plugin.indexService!.source, 5).map((c) => c.path);
+    expect(wordsOnly).not.toContain(CARD);
+    await until(() => suggested().includes(CARD));
   }, 60_000);
 });

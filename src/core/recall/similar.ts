@@ -38,3 +38,20 @@ export function similarCards(text: string, source: PostingSource, limit: number,
 function isFilable(path: string): boolean {
   return !path.startsWith("moc/") && !path.startsWith("meta/") && path !== "MEMORY.md";
 }
+
+/**
+ * Similar cards with meaning fused in as recall fuses it: a card's cosine at the floor adds
+ * `scale` (recall's minimum score for this vault), twice that at cosine 1, times `weight`. Cards
+ * found by meaning alone join the list; `sims` is cosine by path.
+ */
+export function fuseSimilar(words: readonly SimilarCard[], sims: ReadonlyMap<string, { cos: number; description: string }>, m: { floor: number; weight: number; scale: number }, limit: number): SimilarCard[] {
+  const bonus = (cos: number): number => (cos < m.floor ? 0 : m.weight * m.scale * (1 + (cos - m.floor) / (1 - m.floor)));
+  const out = new Map(words.map((w) => [w.path, { ...w }]));
+  for (const [path, { cos, description }] of sims) {
+    if (!isFilable(path) || bonus(cos) === 0) continue;
+    const had = out.get(path);
+    if (had) had.score += bonus(cos);
+    else out.set(path, { path, description, score: bonus(cos) });
+  }
+  return [...out.values()].sort((a, b) => b.score - a.score).slice(0, limit);
+}

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseCard } from "../../../src/core/card/card";
 import { defaultConfig, indexOptionsOf } from "../../../src/core/config";
 import { MemoryIndex } from "../../../src/core/index/memory-index";
-import { similarCards } from "../../../src/core/recall/similar";
+import { fuseSimilar, similarCards } from "../../../src/core/recall/similar";
 import { SnapshotReader } from "../../../src/core/snapshot/read";
 import { writeSnapshot } from "../../../src/core/snapshot/write";
 import { tempDir } from "../../helpers";
@@ -61,5 +61,25 @@ describe("similarCards", () => {
     writeSnapshot(path, index, defaultConfig().recall);
     const text = "the nightly job and its files";
     expect(similarCards(text, SnapshotReader.open(path), 5, hintBonus)).toEqual(similarCards(text, index, 5, hintBonus));
+  });
+});
+
+describe("similar cards with meaning", () => {
+  it("adds recall's minimum score at the floor, twice it at cosine 1, and lets meaning alone bring a card", () => {
+    const words = [
+      { path: "a.md", description: "A", score: 30 },
+      { path: "b.md", description: "B", score: 10 },
+    ];
+    const sims = new Map([
+      ["b.md", { cos: 1, description: "B" }],
+      ["c.md", { cos: 0.55, description: "C" }],
+      ["d.md", { cos: 0.4, description: "D" }],
+      ["moc/index.md", { cos: 0.9, description: "an overview page" }],
+    ]);
+    expect(fuseSimilar(words, sims, { floor: 0.55, weight: 1, scale: 15 }, 5)).toEqual([
+      { path: "b.md", description: "B", score: 40 },
+      { path: "a.md", description: "A", score: 30 },
+      { path: "c.md", description: "C", score: 15 },
+    ]);
   });
 });
