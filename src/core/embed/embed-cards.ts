@@ -21,9 +21,10 @@ const BATCH_TIMEOUT_MS = 120_000;
 export function cardTexts(card: Card, hintsProperty: string): string[] {
   const head = [card.name, card.description, ...hintsOf(card, hintsProperty)].filter((s) => s.trim() !== "").join("\n");
   const body = sanitize(card.body).replace(/\n{3,}/g, "\n\n").trim();
-  const first = sanitize(head);
-  const chunks = [`${first}\n\n${body.slice(0, Math.max(0, CHUNK_CHARS - first.length))}`.trim()];
-  for (let at = Math.max(0, CHUNK_CHARS - first.length); at < body.length && chunks.length < MAX_CHUNKS; at += CHUNK_CHARS) chunks.push(body.slice(at, at + CHUNK_CHARS));
+  // The body is cut at fixed places, whatever the head holds, so that a new description changes the
+  // first piece only and the rest are not embedded again.
+  const chunks = [`${sanitize(head)}\n\n${body.slice(0, CHUNK_CHARS)}`.trim()];
+  for (let at = CHUNK_CHARS; at < body.length && chunks.length < MAX_CHUNKS; at += CHUNK_CHARS) chunks.push(body.slice(at, at + CHUNK_CHARS));
   return chunks.filter((c) => c.trim() !== "");
 }
 

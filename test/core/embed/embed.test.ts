@@ -7,7 +7,7 @@ import { embedTexts } from "../../../src/core/embed/client";
 import { DEFAULT_EMBED, endpointProblem } from "../../../src/core/embed/settings";
 import { vaultFiles } from "../../../src/core/paths";
 import { startEmbedStub, STUB_DIM, type EmbedStub } from "../../e2e/embed-stub";
-import { SAMPLE_VAULT, copyVault, runBridgeAsync } from "../../helpers";
+import { CORPUS, HAS_CORPUS, NO_CORPUS, SAMPLE_VAULT, copyVault, runBridgeAsync } from "../../helpers";
 
 let stub: EmbedStub;
 beforeAll(async () => {
@@ -149,4 +149,21 @@ describe("the plain HTTP the hook speaks", () => {
     expect(parseHttp(Buffer.from("SSH-2.0-OpenSSH\r\n\r\n"))).toEqual({ error: "the answer is not HTTP" });
     expect(parseHttp(Buffer.from("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"))).toEqual({ error: "the answer's chunks are broken" });
   });
+});
+
+describe.skipIf(!HAS_CORPUS)(`index with semantic recall on the English help vault${HAS_CORPUS ? "" : ` (${NO_CORPUS})`}`, () => {
+  it("embeds a copy with progress, then nothing, then the one card edited", async () => {
+    stub.mode = "ok";
+    const vault = copyVault(join(CORPUS, "en"), "en-embedded");
+    withEmbedding(vault);
+    const first = await runBridgeAsync(["index", "--vault", vault]);
+    const m = /semantic recall: (\d+) texts embedded, 0 from the cache, (\d+) cards/.exec(first.stdout);
+    expect(m, first.stdout + first.stderr).not.toBeNull();
+    expect(Number(m![2])).toBeGreaterThan(150);
+    expect((await runBridgeAsync(["index", "--vault", vault])).stdout).toMatch(new RegExp(`semantic recall: 0 texts embedded, ${m![1]} from the cache`));
+    const card = join(vault, "Getting started", "Back up your Obsidian files.md");
+    // A new description: the card's first piece changes, its body's pieces do not.
+    writeFileSync(card, readFileSync(card, "utf8").replace(/^---\n/, "---\ndescription: Keep copies of the vault elsewhere\n"));
+    expect((await runBridgeAsync(["index", "--vault", vault])).stdout).toMatch(/semantic recall: 1 text embedded/);
+  }, 120_000);
 });
