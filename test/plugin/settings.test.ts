@@ -6,14 +6,20 @@ import { App, Plugin } from "../fakes/obsidian";
 import { tempDir } from "../helpers";
 import { canScreenshot, NO_PROBLEMS, problems, renderView } from "../screenshot";
 
+/** The tab as Obsidian shows it, over default settings; `saves()` counts the saves asked for. */
+function openTab() {
+  const settings = defaultConfig();
+  let saved = 0;
+  const app = new App(tempDir());
+  const plugin = new Plugin(app, { id: "vault-memory", name: "Vault Memory", version: "0" });
+  const tab = new VaultMemorySettingTab(app as never, { plugin: plugin as never, settings, saveSettings: async () => void saved++, connect: () => {} });
+  tab.display();
+  return { settings, tab, saves: () => saved };
+}
+
 describe("settings tab", () => {
   it("shows every section, in sentence case, and saves what is changed", async () => {
-    const settings = defaultConfig();
-    let saves = 0;
-    const app = new App(tempDir());
-    const plugin = new Plugin(app, { id: "vault-memory", name: "Vault Memory", version: "0" });
-    const tab = new VaultMemorySettingTab(app as never, { plugin: plugin as never, settings, saveSettings: async () => void saves++, connect: () => {} });
-    tab.display();
+    const { settings, tab, saves } = openTab();
     const headings = [...tab.containerEl.querySelectorAll(".setting-item-heading .setting-item-name")].map((h) => h.textContent);
     expect(headings).toEqual(["Recall", "Queue", "Nightly digest", "Recall hints", "Semantic recall", "Lint rules"]);
     for (const name of tab.containerEl.querySelectorAll(".setting-item-name")) {
@@ -50,33 +56,25 @@ describe("settings tab", () => {
     toggle.click();
     expect(settings.lint.disabled).toEqual(["orphan"]);
     await new Promise((r) => setTimeout(r, 1000));
-    expect(saves).toBeGreaterThan(0);
+    expect(saves()).toBeGreaterThan(0);
   });
 
   it.skipIf(!canScreenshot)("reads well in light and dark: every field labelled, every rule described", () => {
-    const app = new App(tempDir());
-    const plugin = new Plugin(app, { id: "vault-memory", name: "Vault Memory", version: "0" });
-    const tab = new VaultMemorySettingTab(app as never, { plugin: plugin as never, settings: defaultConfig(), saveSettings: async () => {}, connect: () => {} });
-    tab.display();
+    const { tab } = openTab();
     const r = renderView("settings", `<div style="width:700px">${tab.containerEl.outerHTML}</div>`, "740,3400");
     expect(problems(r)).toEqual(NO_PROBLEMS);
     expect(r.check.light.texts).toBeGreaterThan(80);
   }, 60_000);
 
   it("keeps semantic recall off until turned on, and asks before a server on another computer", async () => {
-    const settings = defaultConfig();
-    let saves = 0;
-    const app = new App(tempDir());
-    const plugin = new Plugin(app, { id: "vault-memory", name: "Vault Memory", version: "0" });
-    const tab = new VaultMemorySettingTab(app as never, { plugin: plugin as never, settings, saveSettings: async () => void saves++, connect: () => {} });
-    tab.display();
+    const { settings, tab, saves } = openTab();
     const field = (label: string) => [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((s) => s.querySelector(".setting-item-name")?.textContent === label)!;
     expect(settings.embed.enabled).toBe(false);
     expect(field("Semantic recall").textContent).toMatch(/ollama pull bge-m3/);
     field("Use semantic recall").querySelector<HTMLElement>(".checkbox-container")!.click();
     await new Promise((r) => setTimeout(r, 0));
     expect(settings.embed.enabled).toBe(true);
-    expect(saves).toBeGreaterThan(0);
+    expect(saves()).toBeGreaterThan(0);
     // A server on this computer needs no confirming; the remote switch stays hidden.
     const remote = field("Allow a server on another computer");
     expect(remote.hasClass("vault-memory-hidden")).toBe(true);
