@@ -7,7 +7,7 @@ import { indexOptionsOf, isCard, recallRulesOf, type VaultMemoryConfig } from ".
 import { MemoryIndex } from "../core/index/memory-index";
 import type { PostingSource } from "../core/index/postings";
 import { vaultFiles } from "../core/paths";
-import { effectiveMinScore, finishRecall, recall, scoreWords, wantsRecall, type Recall } from "../core/recall/recall";
+import { effectiveMinScore, recall, recallWithMeaning, wantsRecall, type Recall } from "../core/recall/recall";
 import { fuseSimilar, similarCards, type SimilarCard } from "../core/recall/similar";
 import { embedTexts } from "../core/embed/client";
 import { semanticRulesOf } from "../core/embed/settings";
@@ -209,15 +209,19 @@ export class IndexService {
     if (!semantic || meaning.trim() === "") return undefined;
     const r = await embedTexts(semantic, [sanitize(meaning)], Math.max(semantic.budgetMs, PREVIEW_EMBED_MS));
     if ("error" in r) return undefined;
-    const found = this.cosineByPath(r.vectors[0], semantic.model, semantic.floor);
-    if (!found) return undefined;
+    let found;
+    try {
+      found = this.cosineByPath(r.vectors[0], semantic.model, semantic.floor);
+    } catch {
+      return undefined;
+    }
     const words = similarCards(text, this.index, limit * 3, config.recall.scoring.hintBonus);
     const scale = effectiveMinScore(config.recall, this.index.docCount, text);
     return fuseSimilar(words, found, { floor: semantic.floor, weight: semantic.weight, scale }, limit);
   }
 
-  /** Cosine by card path, from the vectors beside the snapshot on disk; undefined when they cannot be read. */
-  private cosineByPath(query: Float32Array, model: string, floor: number): Map<string, { cos: number; description: string }> | undefined {
+  /** Cosine by card path, from the vectors beside the snapshot on disk; throws with the reason when they cannot be read. */
+  private cosineByPath(query: Float32Array, model: string, floor: number): Map<string, { cos: number; description: string }> {
     let reader: SnapshotReader | undefined;
     try {
       const snapshot = vaultFiles.snapshot(this.vaultPath);
@@ -228,8 +232,6 @@ export class IndexService {
         if (info) out.set(info.path, { cos, description: info.description });
       }
       return out;
-    } catch {
-      return undefined;
     } finally {
       reader?.close();
     }
@@ -244,18 +246,21 @@ export class IndexService {
   async previewWithMeaning(prompt: string): Promise<{ recall: Recall; semantic: string }> {
     const config = this.config();
     const semantic = semanticRulesOf(config.embed);
-    const words = semantic && wantsRecall(prompt, this.index) ? scoreWords(prompt, this.index, config.recall, this.vaultPath) : undefined;
-    if (!semantic || !words) return { recall: this.preview(prompt), semantic: semantic ? "" : "off" };
-    const r = await embedTexts(semantic, [sanitize(prompt)], Math.max(semantic.budgetMs, PREVIEW_EMBED_MS));
-    if ("error" in r) return { recall: finishRecall(words), semantic: r.error };
-    const byPath = this.cosineByPath(r.vectors[0], semantic.model, semantic.floor);
-    if (!byPath) return { recall: finishRecall(words), semantic: "the cards' vectors are not this snapshot's yet" };
-    const sims = new Map<number, number>();
-    for (const [path, { cos }] of byPath) {
-      const live = this.index.docByPath(path);
-      if (live) sims.set(live.id, cos);
-    }
-    return { recall: finishRecall(words, { sims, floor: semantic.floor, weight: semantic.weight }), semantic: "" };
+    if (!semantic || !wantsRecall(prompt, this.index)) return { recall: this.preview(prompt), semantic: semantic ? "" : "off" };
+    let why = "";
+    const result = await recallWithMeaning(prompt, this.index, config.recall, this.vaultPath, {}, semantic, {
+      asked: embedTexts(semantic, [sanitize(prompt)], Math.max(semantic.budgetMs, PREVIEW_EMBED_MS)),
+      search: (vector) => {
+        const sims = new Map<number, number>();
+        for (const [path, { cos }] of this.cosineByPath(vector, semantic.model, semantic.floor)) {
+          const live = this.index.docByPath(path);
+          if (live) sims.set(live.id, cos);
+        }
+        return sims;
+      },
+      fellBack: (reason) => (why = reason),
+    });
+    return { recall: result, semantic: why };
   }
 
   private async add(index: MemoryIndex, file: TFile): Promise<void> {

@@ -9,7 +9,7 @@ import { appendLog } from "../../../src/core/io/log";
 import { msSinceStart } from "../../../src/core/io/clock";
 import { vaultFiles } from "../../../src/core/paths";
 import { DeadlineExceeded } from "../../../src/core/index/scorer";
-import { finishRecall, recall, scoreWords, wantsRecall, type Recall, type RecallContext } from "../../../src/core/recall/recall";
+import { recall, recallWithMeaning, wantsRecall, type Recall, type RecallContext } from "../../../src/core/recall/recall";
 import { askVector, closeCards, openCards, searchCards } from "../semantic-cold";
 import { SnapshotError, SnapshotReader } from "../../../src/core/snapshot/read";
 import { noteSnapshotDamage } from "../../../src/core/snapshot/damage";
@@ -94,7 +94,7 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
     const rules = withOverrides(reader.header.rules, args);
     if (rules.semantic && wantsRecall(payload.prompt, reader)) {
       // Only with semantic recall on, and never for "ok continue": the one path that waits.
-      return recallWithMeaning(payload.prompt, reader, rules, rules.semantic, vault, ctx, (why) => void failOpen(why)).then(
+      return askWithMeaning(payload.prompt, reader, rules, rules.semantic, vault, ctx, (why) => void failOpen(why)).then(
         (result) => {
           deps.scored?.();
           return answer(result);
@@ -117,42 +117,21 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
 
 /**
  * Asks the person's embedding server for the prompt's vector, scores the words while it works,
- * then fuses the two. Past the budget, or on any error, the words alone answer and the log says
- * why.
+ * reads the cards' vectors meanwhile, then fuses the two. Past the budget, or on any error, the
+ * words alone answer and the log says why.
  */
-async function recallWithMeaning(prompt: string, reader: SnapshotReader, rules: RecallRules, semantic: SemanticRules, vault: string, ctx: RecallContext, log: (why: string) => void): Promise<Recall> {
-  try {
-    let flushed: () => void = () => {};
-    const sent = new Promise<void>((resolve) => (flushed = resolve));
-    const asked = askVector(prompt, semantic, () => flushed());
-    await Promise.race([sent, asked]);
-    const words = scoreWords(prompt, reader, rules, vault, ctx);
-    if (!words) return { cards: [], text: "" };
-    const fallBack = (why: unknown): Recall => {
-      log(`semantic recall: ${why instanceof Error ? why.message : String(why)}; answered from words alone`);
-      return finishRecall(words);
-    };
-    // The cards' vectors are read while the server still works on the prompt's.
-    let cards;
-    try {
-      cards = openCards(vaultFiles.snapshot(vault), reader.header.headerSum ?? "", semantic.model);
-    } catch (err) {
-      // The request still out ends with the process, which exits once the answer is printed.
-      return fallBack(err);
-    }
-    const r = await asked;
-    if ("error" in r) {
-      closeCards(cards);
-      return fallBack(r.error);
-    }
-    try {
-      return finishRecall(words, { sims: searchCards(cards, r.vectors[0], semantic.floor), floor: semantic.floor, weight: semantic.weight });
-    } catch (err) {
-      return fallBack(err);
-    }
-  } finally {
-    reader.close();
-  }
+function askWithMeaning(prompt: string, reader: SnapshotReader, rules: RecallRules, semantic: SemanticRules, vault: string, ctx: RecallContext, log: (why: string) => void): Promise<Recall> {
+  let flushed: () => void = () => {};
+  const sent = new Promise<void>((resolve) => (flushed = resolve));
+  return recallWithMeaning(prompt, reader, rules, vault, ctx, semantic, {
+    asked: askVector(prompt, semantic, () => flushed()),
+    sent,
+    // The request still out when this fails ends with the process, which exits once the answer is printed.
+    prepare: () => openCards(vaultFiles.snapshot(vault), reader.header.headerSum ?? "", semantic.model),
+    search: (vector, cards) => searchCards(cards!, vector, semantic.floor),
+    release: closeCards,
+    fellBack: (reason) => log(`semantic recall: ${reason}; answered from words alone`),
+  }).finally(() => reader.close());
 }
 
 interface Payload {

@@ -12,7 +12,7 @@ import { resolveProject } from "../../../src/core/project";
 import { sanitize } from "../../../src/core/privacy/redact";
 import { captureSession, queueNote } from "../../../src/core/queue/capture";
 import { isSafeSessionId } from "../../../src/core/queue/queue-store";
-import { finishRecall, recall, scoreWords, wantsRecall, type Recall, type RecallContext, type RecalledCard } from "../../../src/core/recall/recall";
+import { recall, recallWithMeaning, wantsRecall, type Recall, type RecallContext, type RecalledCard } from "../../../src/core/recall/recall";
 import type { RecallRules, SemanticRules } from "../../../src/core/recall/rules";
 import { embedTexts } from "../../../src/core/embed/client";
 import { searchVectors, vectorsPathOf } from "../../../src/core/embed/vectors";
@@ -73,18 +73,12 @@ export class MemoryTools {
    * The hook's fusion of words and meaning, with more time for the server than a prompt gets (a
    * search is asked for, not waited on by every prompt); words alone, and a log line, on failure.
    */
-  private async withMeaning(query: string, reader: SnapshotReader, rules: RecallRules, semantic: SemanticRules, vault: string, ctx: RecallContext): Promise<Recall> {
-    const words = scoreWords(query, reader, rules, vault, ctx);
-    if (!words) return { cards: [], text: "" };
-    const r = await embedTexts(semantic, [sanitize(query)], Math.max(semantic.budgetMs, SEARCH_EMBED_MS));
-    try {
-      if ("error" in r) throw new Error(r.error);
-      const sims = searchVectors(vectorsPathOf(vaultFiles.snapshot(vault)), reader.header.headerSum ?? "", semantic.model, r.vectors[0], semantic.floor);
-      return finishRecall(words, { sims, floor: semantic.floor, weight: semantic.weight });
-    } catch (err) {
-      this.log(`search: semantic recall: ${err instanceof Error ? err.message : String(err)}; words alone`);
-      return finishRecall(words);
-    }
+  private withMeaning(query: string, reader: SnapshotReader, rules: RecallRules, semantic: SemanticRules, vault: string, ctx: RecallContext): Promise<Recall> {
+    return recallWithMeaning(query, reader, rules, vault, ctx, semantic, {
+      asked: embedTexts(semantic, [sanitize(query)], Math.max(semantic.budgetMs, SEARCH_EMBED_MS)),
+      search: (vector) => searchVectors(vectorsPathOf(vaultFiles.snapshot(vault)), reader.header.headerSum ?? "", semantic.model, vector, semantic.floor),
+      fellBack: (reason) => this.log(`search: semantic recall: ${reason}; words alone`),
+    });
   }
 
   async search(input: { query?: unknown; limit?: unknown; project?: unknown }): Promise<ToolAnswer> {

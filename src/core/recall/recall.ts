@@ -6,7 +6,8 @@ import type { DocInfo, PostingSource } from "../index/postings";
 import { applyThresholds, byScore, idfOf, scoreGroups, withHintCoverage, type Scored } from "../index/scorer";
 import { isAcknowledgement } from "../text/chitchat";
 import { clip } from "../text/clip";
-import type { RecallRules } from "./rules";
+import type { RecallRules, SemanticRules } from "./rules";
+import type { EmbedResult } from "../embed/client";
 import { buildQuery, requiredMatches } from "./query";
 import { RECALL_HEADER } from "./recall-header";
 import { projectTier, recencyWeight, typeWeight } from "./signals";
@@ -165,6 +166,49 @@ export function fuseSemantic<T extends Pick<Scored, "doc" | "score" | "matched">
   const have = new Set(ranked.map((s) => s.doc));
   for (const [doc, cos] of m.sims) if (!have.has(doc) && bonus(cos) > 0) out.push({ doc, score: bonus(cos), matched: need });
   return out.sort(byScore);
+}
+
+/** Where a recall with meaning gets it: the hook, the MCP server and Preview recall each their own way. */
+export interface MeaningSource<P> {
+  /** The prompt's vector, already asked for. */
+  asked: Promise<EmbedResult>;
+  /** Resolves once the request is on its way: the words are scored after it, while the server works. */
+  sent?: Promise<unknown>;
+  /** What the search needs, read while the server works (the hook reads the cards' vectors). */
+  prepare?: () => P;
+  /** Cosine by card id of `source`, at least the floor; throws with a reason when it cannot. */
+  search: (vector: Float32Array, prepared: P | undefined) => ReadonlyMap<number, number>;
+  /** Lets go of what prepare took, when the search will not run. */
+  release?: (prepared: P) => void;
+  /** Told why the words alone answered. */
+  fellBack: (reason: string) => void;
+}
+
+/** recall() with meaning fused in; on any failure the words alone answer, and `fellBack` hears why. */
+export async function recallWithMeaning<P>(prompt: string, source: PostingSource, rules: RecallRules, vaultRoot: string, ctx: RecallContext, semantic: SemanticRules, m: MeaningSource<P>): Promise<Recall> {
+  if (m.sent) await Promise.race([m.sent, m.asked]);
+  const words = scoreWords(prompt, source, rules, vaultRoot, ctx);
+  if (!words) return { cards: [], text: "" };
+  const fallBack = (why: unknown): Recall => {
+    m.fellBack(why instanceof Error ? why.message : String(why));
+    return finishRecall(words);
+  };
+  let prepared: P | undefined;
+  try {
+    prepared = m.prepare?.();
+  } catch (err) {
+    return fallBack(err);
+  }
+  const r = await m.asked;
+  if ("error" in r) {
+    if (prepared !== undefined) m.release?.(prepared);
+    return fallBack(r.error);
+  }
+  try {
+    return finishRecall(words, { sims: m.search(r.vectors[0], prepared), floor: semantic.floor, weight: semantic.weight });
+  } catch (err) {
+    return fallBack(err);
+  }
 }
 
 // The vault size at which the user's minimum score of 15 was chosen (258 cards).
