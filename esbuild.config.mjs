@@ -59,38 +59,34 @@ function noCodeInYaml() {
   };
 }
 
+// The seams of the prompt hook's bundle: each module swapped for a loader of the built file that
+// holds the real one, required on first use, so a prompt parses none of that code.
+const SEAMS = [
+  { module: "cold", file: "vault-memory-commands.cjs", names: ["rememberSession", "recallWithoutVault", "rememberReply"] },
+  { module: "semantic-cold", file: "vault-memory-semantic.cjs", names: ["askVector", "openCards", "closeCards", "searchCards"] },
+];
+
 /**
- * Swaps hook-bridge/src/cold.ts for a loader that requires the commands file on first use: the
- * prompt hook then parses none of the other commands' code.
+ * Swaps hook-bridge/src/cold.ts (every other command) and semantic-cold.ts (semantic recall) for
+ * loaders of their built files (see SEAMS).
  * @returns {esbuild.Plugin}
  */
 function coldCommandsOnDemand() {
   return {
     name: "cold-commands-on-demand",
     setup(build) {
-      build.onResolve({ filter: /\/cold$/ }, (args) => (args.importer.includes("hook-bridge") ? { path: "cold", namespace: "vm-cold" } : undefined));
-      build.onLoad({ filter: /.*/, namespace: "vm-cold" }, () => ({
-        loader: "js",
-        contents: `
-          let loaded;
-          const load = () => (loaded ??= require(require("node:path").join(__dirname, "vault-memory-commands.cjs")));
-          export function rememberSession(...args) { return load().rememberSession(...args); }
-          export function recallWithoutVault(...args) { return load().recallWithoutVault(...args); }
-          export function rememberReply(...args) { return load().rememberReply(...args); }
-        `,
-      }));
-      build.onResolve({ filter: /\/semantic-cold$/ }, (args) => (args.importer.includes("hook-bridge") ? { path: "semantic-cold", namespace: "vm-semantic" } : undefined));
-      build.onLoad({ filter: /.*/, namespace: "vm-semantic" }, () => ({
-        loader: "js",
-        contents: `
-          let loaded;
-          const load = () => (loaded ??= require(require("node:path").join(__dirname, "vault-memory-semantic.cjs")));
-          export function askVector(...args) { return load().askVector(...args); }
-          export function openCards(...args) { return load().openCards(...args); }
-          export function closeCards(...args) { return load().closeCards(...args); }
-          export function searchCards(...args) { return load().searchCards(...args); }
-        `,
-      }));
+      for (const seam of SEAMS) {
+        const namespace = `vm-${seam.module}`;
+        build.onResolve({ filter: new RegExp(`/${seam.module}$`) }, (args) => (args.importer.includes("hook-bridge") ? { path: seam.module, namespace } : undefined));
+        build.onLoad({ filter: /.*/, namespace }, () => ({
+          loader: "js",
+          contents: [
+            "let loaded;",
+            `const load = () => (loaded ??= require(require("node:path").join(__dirname, ${JSON.stringify(seam.file)})));`,
+            ...seam.names.map((name) => `export function ${name}(...args) { return load().${name}(...args); }`),
+          ].join("\n"),
+        }));
+      }
     },
   };
 }

@@ -23,33 +23,49 @@ function post(url: URL, body: string, timeoutMs: number, sent?: () => void): Pro
   return url.protocol === "http:" ? postPlain(url, body, timeoutMs, sent) : postTls(url, body, timeoutMs, sent);
 }
 
+/**
+ * One answer collected under a deadline, for both ways of posting: the first of finish(), the
+ * deadline or a body past MAX_RESPONSE_BYTES settles it, and `stop` lets go of the connection.
+ */
+function answer(timeoutMs: number, resolve: (r: Posted) => void): { finish: (r: Posted) => void; take: (c: Buffer) => void; body: () => Buffer; stopWith: (stop: () => void) => void } {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  let stop = (): void => {};
+  const finish = (r: Posted): void => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    stop();
+    resolve(r);
+  };
+  const timer = setTimeout(() => finish({ error: `no answer within ${timeoutMs} ms` }), timeoutMs);
+  return {
+    finish,
+    take: (c) => {
+      size += c.length;
+      if (size > MAX_RESPONSE_BYTES) finish({ error: `the answer is over ${MAX_RESPONSE_BYTES >> 20} MB` });
+      else chunks.push(c);
+    },
+    body: () => Buffer.concat(chunks),
+    stopWith: (f) => (stop = f),
+  };
+}
+
 function postPlain(url: URL, body: string, timeoutMs: number, sent?: () => void): Promise<Posted> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when semantic recall asks, see above
   const net = require("node:net") as typeof import("node:net");
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
+    const a = answer(timeoutMs, resolve);
     const socket = net.connect({ host: url.hostname.replace(/^\[|\]$/g, ""), port: Number(url.port || 80) });
-    const finish = (r: Posted): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(r);
-    };
-    const timer = setTimeout(() => finish({ error: `no answer within ${timeoutMs} ms` }), timeoutMs);
+    a.stopWith(() => socket.destroy());
     const bytes = Buffer.byteLength(body);
     const head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${bytes}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`;
     socket.write(head + body, () => sent?.());
-    socket.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_RESPONSE_BYTES) finish({ error: `the answer is over ${MAX_RESPONSE_BYTES >> 20} MB` });
-      else chunks.push(c);
-    });
-    socket.on("error", (err) => finish({ error: err.message }));
-    socket.on("end", () => finish(parseHttp(Buffer.concat(chunks))));
-    socket.on("close", () => finish(parseHttp(Buffer.concat(chunks))));
+    socket.on("data", a.take);
+    socket.on("error", (err) => a.finish({ error: err.message }));
+    socket.on("end", () => a.finish(parseHttp(a.body())));
+    socket.on("close", () => a.finish(parseHttp(a.body())));
   });
 }
 
@@ -81,27 +97,14 @@ function postTls(url: URL, body: string, timeoutMs: number, sent?: () => void): 
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when asked, see post
   const https = require("node:https") as typeof import("node:https");
   return new Promise((resolve) => {
-    let done = false;
-    const finish = (r: Posted): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      req.destroy();
-      resolve(r);
-    };
+    const a = answer(timeoutMs, resolve);
     const req = https.request(url, { method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on("data", (c: Buffer) => {
-        size += c.length;
-        if (size > MAX_RESPONSE_BYTES) finish({ error: `the answer is over ${MAX_RESPONSE_BYTES >> 20} MB` });
-        else chunks.push(c);
-      });
-      res.on("end", () => finish({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", (err) => finish({ error: err.message }));
+      res.on("data", a.take);
+      res.on("end", () => a.finish({ status: res.statusCode ?? 0, text: a.body().toString("utf8") }));
+      res.on("error", (err) => a.finish({ error: err.message }));
     });
-    const timer = setTimeout(() => finish({ error: `no answer within ${timeoutMs} ms` }), timeoutMs);
-    req.on("error", (err) => finish({ error: err.message }));
+    a.stopWith(() => req.destroy());
+    req.on("error", (err) => a.finish({ error: err.message }));
     if (sent) req.on("finish", sent);
     req.end(body);
   });
