@@ -20,7 +20,7 @@ interface Held {
 export class NoteCache {
   private files: NoteFile[] | undefined;
   private readonly held = new Map<string, Held>();
-  /** Notes read from disk so far: for tests and the benchmark. */
+  /** Notes read from disk so far: a test counts them. */
   reads = 0;
 
   constructor(readonly vault: string) {}
