@@ -60,10 +60,12 @@ function noCodeInYaml() {
 }
 
 // The seams of the prompt hook's bundle: each module swapped for a loader of the built file that
-// holds the real one, required on first use, so a prompt parses none of that code.
+// holds the real one, required on first use, so a prompt parses none of that code. A `cached`
+// seam's file goes through the entry's code cache (see code-cache.ts), and its `used` function
+// tells the cache that the run used it all.
 const SEAMS = [
   { module: "cold", file: "vault-memory-commands.cjs", names: ["rememberSession", "recallWithoutVault", "rememberReply"] },
-  { module: "semantic-cold", file: "vault-memory-semantic.cjs", names: ["askVector", "openCards", "closeCards", "searchCards"] },
+  { module: "semantic-cold", file: "vault-memory-semantic.cjs", names: ["askVector", "openCards", "closeCards", "searchCards"], cached: true, used: "semanticUsed" },
 ];
 
 /**
@@ -78,11 +80,14 @@ function coldCommandsOnDemand() {
       for (const seam of SEAMS) {
         const namespace = `vm-${seam.module}`;
         build.onResolve({ filter: new RegExp(`/${seam.module}$`) }, (args) => (args.importer.includes("hook-bridge") ? { path: seam.module, namespace } : undefined));
+        const file = JSON.stringify(seam.file);
         build.onLoad({ filter: /.*/, namespace }, () => ({
           loader: "js",
+          resolveDir: "hook-bridge/src",
           contents: [
-            "let loaded;",
-            `const load = () => (loaded ??= require(require("node:path").join(__dirname, ${JSON.stringify(seam.file)})));`,
+            ...(seam.cached
+              ? ['import { loadBeside } from "./beside";', "let loaded;", `const load = () => (loaded ??= loadBeside(${file})).exports;`, `export function ${seam.used}() { loaded?.complete(); }`]
+              : ["let loaded;", `const load = () => (loaded ??= require(require("node:path").join(__dirname, ${file})));`]),
             ...seam.names.map((name) => `export function ${name}(...args) { return load().${name}(...args); }`),
           ].join("\n"),
         }));
@@ -104,6 +109,18 @@ function asciiOnly(text) {
   });
 }
 
+/**
+ * The files the entry runs through its own require (see code-cache.ts), which finds Node's
+ * modules and files beside it by absolute path, nothing else; each is marked with its build.
+ */
+function markedForCache(name, text) {
+  const foreign = [...text.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]).filter((name) => !name.startsWith("node:"));
+  if (foreign.length > 0) throw new Error(`${name} requires ${foreign.join(", ")}: only node: modules can load through the entry's require`);
+  // Names this build, so that a code cache written for another build is never used (see code-cache.ts).
+  const build = createHash("sha256").update(text).digest("hex").slice(0, 16);
+  return { build, text: `//vault-memory-build ${build}\n${text}` };
+}
+
 /** The bridge's files by name, built in memory. */
 async function buildBridge() {
   const [commands, semantic, hot] = await Promise.all([
@@ -111,23 +128,18 @@ async function buildBridge() {
     esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/semantic.ts"] }),
     esbuild.build({ ...shared, entryPoints: ["hook-bridge/hot.ts"], plugins: [noCodeInYaml(), coldCommandsOnDemand()] }),
   ]);
-  const hotText = asciiOnly(hot.outputFiles[0].text);
-  // The entry runs this file with its own require (see code-cache.ts), which finds Node's modules
-  // and files beside it by absolute path, nothing else.
-  const foreign = [...hotText.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]).filter((name) => !name.startsWith("node:"));
-  if (foreign.length > 0) throw new Error(`the recall bundle requires ${foreign.join(", ")}: only node: modules can load through the entry's require`);
-  // Names this build, so that a code cache written for another build is never used (see code-cache.ts).
-  const build = createHash("sha256").update(hotText).digest("hex").slice(0, 16);
+  const hotFile = markedForCache("the recall bundle", asciiOnly(hot.outputFiles[0].text));
+  const semanticFile = markedForCache("the semantic bundle", asciiOnly(semantic.outputFiles[0].text));
   const entry = await esbuild.build({
     ...shared,
     entryPoints: ["hook-bridge/vault-memory.ts"],
-    define: { __VM_BUILD__: JSON.stringify(build) },
+    define: { __VM_BUILDS__: JSON.stringify({ "vault-memory-hot.cjs": hotFile.build, "vault-memory-semantic.cjs": semanticFile.build }) },
     banner: { js: "#!/usr/bin/env node" },
   });
   return {
     "vault-memory-commands.cjs": asciiOnly(commands.outputFiles[0].text),
-    "vault-memory-semantic.cjs": asciiOnly(semantic.outputFiles[0].text),
-    "vault-memory-hot.cjs": `//vault-memory-build ${build}\n${hotText}`,
+    "vault-memory-semantic.cjs": semanticFile.text,
+    "vault-memory-hot.cjs": hotFile.text,
     // Hooks installed by earlier releases run this name; it hands over to the CommonJS entry.
     "vault-memory.mjs": '#!/usr/bin/env node\nimport { createRequire } from "node:module";\ncreateRequire(import.meta.url)("./vault-memory.cjs");\n',
     "vault-memory.cjs": entry.outputFiles[0].text,

@@ -3,7 +3,10 @@
 import { parseArgs } from "./src/args";
 import { recallCommand } from "./src/commands/recall";
 import { recallWithoutVault, rememberReply, rememberSession } from "./src/cold";
+import { useLoader, type Loader } from "./src/beside";
 
-export function recall(argv: readonly string[], scored: () => void): number | Promise<number> {
+/** `load` is the entry's way to load the bridge's other files through its code cache. */
+export function recall(argv: readonly string[], scored: () => void, load?: Loader): number | Promise<number> {
+  if (load) useLoader(load);
   return recallCommand(parseArgs(argv), { recallWithoutVault, rememberReply, rememberSession, scored });
 }

@@ -8,12 +8,13 @@
 
 import { writeSync } from "node:fs";
 import { join } from "node:path";
-import { requireCached } from "./src/code-cache";
+import { requireCached, type CachedModule } from "./src/code-cache";
 
-declare const __VM_BUILD__: string;
+/** Each file run through the code cache, by name, with its build (esbuild.config.mjs). */
+declare const __VM_BUILDS__: Record<string, string>;
 
 interface Hot {
-  recall: (argv: readonly string[], scored: () => void) => number | Promise<number>;
+  recall: (argv: readonly string[], scored: () => void, load: (file: string) => CachedModule<unknown>) => number | Promise<number>;
 }
 interface Commands {
   runCli(argv: readonly string[]): Promise<number>;
@@ -21,8 +22,9 @@ interface Commands {
 
 function main(argv: string[]): Promise<number> {
   if (argv[0] === "recall") {
-    const hot = requireCached<Hot>(join(__dirname, "vault-memory-hot.cjs"), __VM_BUILD__, require);
-    return Promise.resolve(hot.exports.recall(argv, hot.complete));
+    const cached = <T>(file: string): CachedModule<T> => requireCached<T>(join(__dirname, file), __VM_BUILDS__[file] ?? "", require);
+    const hot = cached<Hot>("vault-memory-hot.cjs");
+    return Promise.resolve(hot.exports.recall(argv, hot.complete, cached));
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for the commands that need it
   return (require(join(__dirname, "vault-memory-commands.cjs")) as Commands).runCli(argv);

@@ -62,9 +62,10 @@ export function runBridge(args: string[], input = "", env: NodeJS.ProcessEnv = {
 }
 
 /** runBridge without blocking this process: for tests whose servers (the embedding stub) live in it. */
-export function runBridgeAsync(args: string[], input = ""): Promise<RunResult> {
+/** `bridge`: another copy of the bridge's entry than the built one. */
+export function runBridgeAsync(args: string[], input = "", bridge = BRIDGE): Promise<RunResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BRIDGE, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [bridge, ...args], { stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));

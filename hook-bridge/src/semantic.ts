@@ -12,7 +12,7 @@ import type { SemanticRules } from "../../src/core/recall/rules";
 
 /** The prompt's vector, the prompt cleaned first as everything that leaves the vault is. */
 export function askVector(prompt: string, semantic: SemanticRules, sent: () => void): Promise<EmbedResult> {
-  return embedTexts(semantic, [sanitize(prompt)], semantic.budgetMs, sent);
+  return embedTexts(semantic, [sanitize(prompt)], semantic.budgetMs, { sent, direct: true });
 }
 
 /** The cards' vectors beside the snapshot at `snapshotPath`, read while the server works (see embed/vectors.ts). */

@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BRIDGE_FILE, BRIDGE_FILES } from "../../src/core/install/hook-commands";
 import { vaultFiles } from "../../src/core/paths";
 import { SnapshotReader } from "../../src/core/snapshot/read";
 import { startEmbedStub, type EmbedStub } from "../e2e/embed-stub";
@@ -81,6 +82,36 @@ describe("semantic recall in the prompt hook", () => {
     const r = await recall(vault, "ok continue");
     expect([r.status, r.stdout]).toEqual([0, ""]);
     expect(stub.requests).toBe(before);
+  }, 60_000);
+
+  it("loads its code through a code cache of its own, rewritten after a run that fell back, never trusted when damaged", async () => {
+    const vault = await indexed({ enabled: true });
+    const dir = tempDir("vm-semantic-cache-");
+    for (const name of BRIDGE_FILES) copyFileSync(join(ROOT, "hook-bridge", "dist", name), join(dir, name));
+    const cache = join(dir, ".vault-memory-semantic.cjs.v8cache");
+    const key = (): string => readFileSync(cache).subarray(0, 96).toString("latin1").trim();
+    const run = async (): Promise<string> => {
+      const r = await runBridgeAsync(["recall", "--vault", vault], hookJson(PROMPT), join(dir, BRIDGE_FILE));
+      expect(r.status).toBe(0);
+      return r.stdout;
+    };
+    // A run that fell back used only part of the code: its cache is replaced by the next full run's.
+    stub.mode = "error";
+    await run();
+    expect(key()).toMatch(/ part [0-9a-f]{8}$/);
+    stub.mode = "ok";
+    const expected = await run();
+    expect(expected.split("\n")[1]).toContain(CARD);
+    const build = /^\/\/vault-memory-build (\w+)\n/.exec(readFileSync(join(dir, "vault-memory-semantic.cjs"), "utf8"))![1];
+    expect(key()).toMatch(new RegExp(`^${build} ${process.version} ${process.arch} full [0-9a-f]{8}$`));
+    const full = readFileSync(cache);
+    expect(await run()).toBe(expected);
+    expect(readFileSync(cache).equals(full)).toBe(true);
+    const damaged = Buffer.from(full);
+    for (let i = 96 + 64; i < damaged.length; i += 97) damaged[i] ^= 0xff;
+    writeFileSync(cache, damaged);
+    expect(await run()).toBe(expected);
+    expect(readFileSync(cache).equals(damaged)).toBe(false);
   }, 60_000);
 
   it("answers from words within the budget, exit 0, reason logged, when the server is down, slow, garbage or wrong", async () => {

@@ -18,6 +18,12 @@ export interface EmbedStub {
   mode: StubMode;
   /** Extra delay before each answer, in ms (the "slow" mode uses at least 2 s). */
   delayMs: number;
+  /**
+   * Told, for each answer, the milliseconds from the request's arrival to its answer handed to
+   * the system: the endpoint's own time, its delay and its work, which the benchmark leaves out
+   * of the hook's.
+   */
+  onServed?: (ms: number) => void;
   close(): Promise<void>;
 }
 
@@ -44,6 +50,8 @@ export function stubVector(text: string, concepts: Readonly<Record<string, strin
 export async function startEmbedStub(concepts: Readonly<Record<string, string>> = {}, dim = STUB_DIM): Promise<EmbedStub> {
   const stub: EmbedStub = { url: "", texts: [], requests: 0, mode: "ok", delayMs: 0, close: async () => {} };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const arrived = performance.now();
+    res.on("finish", () => stub.onServed?.(performance.now() - arrived));
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {

@@ -10,7 +10,7 @@ import { msSinceStart } from "../../../src/core/io/clock";
 import { vaultFiles } from "../../../src/core/paths";
 import { DeadlineExceeded } from "../../../src/core/index/scorer";
 import { recall, recallWithMeaning, wantsRecall, type Recall, type RecallContext } from "../../../src/core/recall/recall";
-import { askVector, closeCards, openCards, searchCards } from "../semantic-cold";
+import { askVector, closeCards, openCards, searchCards, semanticUsed } from "../semantic-cold";
 import { SnapshotError, SnapshotReader } from "../../../src/core/snapshot/read";
 import { noteSnapshotDamage } from "../../../src/core/snapshot/damage";
 import { resolveProject } from "../../../src/core/project";
@@ -128,7 +128,11 @@ function askWithMeaning(prompt: string, reader: SnapshotReader, rules: RecallRul
     sent,
     // The request still out when this fails ends with the process, which exits once the answer is printed.
     prepare: () => openCards(vaultFiles.snapshot(vault), reader.header.headerSum ?? "", semantic.model),
-    search: (vector, cards) => searchCards(cards!, vector, semantic.floor),
+    search: (vector, cards) => {
+      const found = searchCards(cards!, vector, semantic.floor);
+      semanticUsed();
+      return found;
+    },
     release: closeCards,
     fellBack: (reason) => log(`semantic recall: ${reason}; answered from words alone`),
   }).finally(() => reader.close());

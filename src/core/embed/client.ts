@@ -1,103 +1,55 @@
 /** Asks the person's embedding server for vectors: Ollama's /api/embed or an OpenAI-compatible /v1/embeddings, nothing else. */
 
 import type { IncomingMessage } from "node:http";
-// The timers of Node, named: this runs in the hook and at index time, never in a window.
-import { clearTimeout, setTimeout } from "node:timers";
+import { msSinceStart } from "../io/clock";
+import { postDirect } from "./direct-tcp";
+import { collect, requestHead, type Posted } from "./http";
 import { endpointProblem, type EmbedSettings } from "./settings";
 
 export type EmbedResult = { vectors: Float32Array[]; ms: number } | { error: string; ms: number };
 
-// A batch of 256 texts at 4,096 dimensions is about 20 MB of JSON; past this it is not an answer.
-const MAX_RESPONSE_BYTES = 64 << 20;
 // A vector longer than this is not one any embedding model makes.
 const MAX_DIMENSIONS = 16_384;
 
-type Posted = { status: number; text: string } | { error: string };
+export interface PostOptions {
+  /** Told once the request has left: the hook scores words after it, while the server works. */
+  sent?: () => void;
+  /** Plain HTTP to this computer through Node's TCP handle when it can (see direct-tcp.ts): for the prompt hook, the one caller that counts milliseconds. */
+  direct?: boolean;
+}
 
 /**
  * POSTs `body` and collects the answer, within `timeoutMs`. Plain http is spoken over a socket
  * here: Node's http client is several modules the prompt hook would compile on each prompt
  * (about 2 ms), for one request to a server on this computer. https goes through Node's client.
  */
-function post(url: URL, body: string, timeoutMs: number, sent?: () => void): Promise<Posted> {
-  return url.protocol === "http:" ? postPlain(url, body, timeoutMs, sent) : postTls(url, body, timeoutMs, sent);
+function post(url: URL, body: string, timeoutMs: number, options: PostOptions): Promise<Posted> {
+  return url.protocol === "http:" ? postPlain(url, body, timeoutMs, options) : postTls(url, body, timeoutMs, options.sent);
 }
 
-/**
- * One answer collected under a deadline, for both ways of posting: the first of finish(), the
- * deadline or a body past MAX_RESPONSE_BYTES settles it, and `stop` lets go of the connection.
- */
-function answer(timeoutMs: number, resolve: (r: Posted) => void): { finish: (r: Posted) => void; take: (c: Buffer) => void; body: () => Buffer; stopWith: (stop: () => void) => void } {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let done = false;
-  let stop = (): void => {};
-  const finish = (r: Posted): void => {
-    if (done) return;
-    done = true;
-    clearTimeout(timer);
-    stop();
-    resolve(r);
-  };
-  const timer = setTimeout(() => finish({ error: `no answer within ${timeoutMs} ms` }), timeoutMs);
-  return {
-    finish,
-    take: (c) => {
-      size += c.length;
-      if (size > MAX_RESPONSE_BYTES) finish({ error: `the answer is over ${MAX_RESPONSE_BYTES >> 20} MB` });
-      else chunks.push(c);
-    },
-    body: () => Buffer.concat(chunks),
-    stopWith: (f) => (stop = f),
-  };
-}
-
-function postPlain(url: URL, body: string, timeoutMs: number, sent?: () => void): Promise<Posted> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when semantic recall asks, see above
-  const net = require("node:net") as typeof import("node:net");
+function postPlain(url: URL, body: string, timeoutMs: number, { sent, direct }: PostOptions): Promise<Posted> {
   return new Promise((resolve) => {
-    const a = answer(timeoutMs, resolve);
-    const socket = net.connect({ host: url.hostname.replace(/^\[|\]$/g, ""), port: Number(url.port || 80) });
+    const a = collect(timeoutMs, true, resolve);
+    const request = requestHead(url, Buffer.byteLength(body)) + body;
+    const port = Number(url.port || 80);
+    if (direct && postDirect(url.hostname, port, request, a, sent)) return;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when semantic recall asks, see above
+    const net = require("node:net") as typeof import("node:net");
+    const socket = net.connect({ host: url.hostname.replace(/^\[|\]$/g, ""), port });
     a.stopWith(() => socket.destroy());
-    const bytes = Buffer.byteLength(body);
-    const head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${bytes}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`;
-    socket.write(head + body, () => sent?.());
+    socket.write(request, () => sent?.());
     socket.on("data", a.take);
     socket.on("error", (err) => a.finish({ error: err.message }));
-    socket.on("end", () => a.finish(parseHttp(a.body())));
-    socket.on("close", () => a.finish(parseHttp(a.body())));
+    socket.on("end", a.ended);
+    socket.on("close", a.ended);
   });
-}
-
-/** An HTTP/1.1 answer read whole: its status and body, chunked or not. */
-export function parseHttp(raw: Buffer): Posted {
-  const split = raw.indexOf("\r\n\r\n");
-  if (split < 0) return { error: raw.length === 0 ? "socket hang up" : "the answer is not HTTP" };
-  const head = raw.subarray(0, split).toString("latin1").split("\r\n");
-  const m = /^HTTP\/1\.[01] (\d{3})/.exec(head[0]);
-  if (!m) return { error: "the answer is not HTTP" };
-  let body = raw.subarray(split + 4);
-  if (head.some((h) => /^transfer-encoding:\s*chunked/i.test(h))) {
-    const parts: Buffer[] = [];
-    for (let at = 0; ; ) {
-      const nl = body.indexOf("\r\n", at);
-      if (nl < 0) return { error: "the answer's chunks are cut short" };
-      const len = parseInt(body.subarray(at, nl).toString("latin1"), 16);
-      if (!Number.isFinite(len)) return { error: "the answer's chunks are broken" };
-      if (len === 0) break;
-      parts.push(body.subarray(nl + 2, nl + 2 + len));
-      at = nl + 2 + len + 2;
-    }
-    body = Buffer.concat(parts);
-  }
-  return { status: Number(m[1]), text: body.toString("utf8") };
 }
 
 function postTls(url: URL, body: string, timeoutMs: number, sent?: () => void): Promise<Posted> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when asked, see post
   const https = require("node:https") as typeof import("node:https");
   return new Promise((resolve) => {
-    const a = answer(timeoutMs, resolve);
+    const a = collect(timeoutMs, false, resolve);
     const req = https.request(url, { method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res: IncomingMessage) => {
       res.on("data", a.take);
       res.on("end", () => a.finish({ status: res.statusCode ?? 0, text: a.body().toString("utf8") }));
@@ -124,14 +76,14 @@ function requestFor(settings: Pick<EmbedSettings, "provider" | "url" | "model">,
  * is down, slow, or answers anything but one finite vector per text of one dimension gives an
  * error saying which, and nothing is cached from it.
  */
-export function embedTexts(settings: Pick<EmbedSettings, "provider" | "url" | "model" | "allowRemote">, texts: readonly string[], timeoutMs: number, sent?: () => void): Promise<EmbedResult> {
-  const started = performance.now();
-  const ms = (): number => Math.round(performance.now() - started);
+export function embedTexts(settings: Pick<EmbedSettings, "provider" | "url" | "model" | "allowRemote">, texts: readonly string[], timeoutMs: number, options: PostOptions = {}): Promise<EmbedResult> {
+  const started = msSinceStart();
+  const ms = (): number => Math.round(msSinceStart() - started);
   const problem = endpointProblem(settings.url, settings.allowRemote);
   if (problem) return Promise.resolve({ error: problem, ms: 0 });
   if (texts.length === 0) return Promise.resolve({ vectors: [], ms: 0 });
   const { url, body } = requestFor(settings, texts);
-  return post(url, body, timeoutMs, sent).then((r) => {
+  return post(url, body, timeoutMs, options).then((r) => {
     if ("error" in r) return { error: r.error, ms: ms() };
     if (r.status >= 400) return { error: `HTTP ${r.status}: ${r.text.slice(0, 200).trim()}`, ms: ms() };
     return parseAnswer(settings.provider, r.text, texts.length, ms());

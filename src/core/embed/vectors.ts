@@ -13,12 +13,12 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { writeFileAtomic } from "../io/atomic";
 import { fnv1aWords } from "../io/hash";
 import type { Quantized } from "./cache";
-import { agreementScript, prepareAgreement } from "./agree";
+import { pieceSearch, type PieceSearch } from "./nearest";
 
 const FORMAT = "vault-memory-vectors";
 const VERSION = 1;
-// Pieces whose int8 vectors are read for the exact cosine, from the best by sign bits: each is a
-// read of its own, after the prompt's vector has come.
+// Pieces whose int8 vectors are read for the exact cosine, from the best by sign bits (and up
+// to as many again tied with the last): each is a read of its own, after the prompt's vector has come.
 export const RESCORE = 32;
 
 export interface VectorsHeader {
@@ -79,8 +79,8 @@ export interface OpenVectors {
   bits: Uint32Array;
   /** Where the int8 vectors start in the file. */
   int8At: number;
-  /** The sign-bit count, made ready when the file is opened (see prepareAgreement). */
-  agree: (query: Uint32Array) => Int32Array;
+  /** The search, made ready when the file is opened (see nearest.ts). */
+  search: PieceSearch;
 }
 
 /**
@@ -116,7 +116,7 @@ export function openVectors(path: string, base: string, model: string): OpenVect
       scales: new Float32Array(whole.buffer, whole.byteOffset + 4 * n, n),
       bits,
       int8At: nl + 1 + wholeBytes,
-      agree: prepareAgreement(bits, bb / 4, n) ?? ((query) => agreementScript(query, bits, n)),
+      search: pieceSearch(bits, bb / 4, n, h.dim, RESCORE * 2),
     };
   } catch (err) {
     closeSync(fd);
@@ -131,34 +131,19 @@ export function closeVectors(v: OpenVectors): void {
 /** The best cards for `query` by cosine, best piece per card, at least `floor`. */
 export function searchOpen(v: OpenVectors, query: Float32Array, floor: number, limit = 24): Map<number, number> {
   if (query.length !== v.dim) throw new Error(`the prompt's vector has ${query.length} dimensions, the cards' ${v.dim}`);
-  const n = v.pieces;
-  const words = bitBytes(v.dim) / 4;
-  // The query's signs; a piece agreeing on more of them is nearer (for unit vectors, the share
-  // of agreeing signs tracks the angle).
-  const q = new Uint32Array(words);
-  for (let i = 0; i < query.length; i++) if (query[i] > 0) q[i >> 5] |= 1 << (i & 31);
-  const agree = v.agree(q);
-  const counts = new Uint32Array(words * 32 + 1);
-  for (let p = 0; p < n; p++) counts[agree[p]]++;
-  // The RESCORE best by agreement, found by counting rather than sorting.
-  let cut = counts.length - 1;
-  for (let have = counts[cut]; cut > 0 && have < RESCORE; ) have += counts[--cut];
-  const picked: number[] = [];
-  for (let p = 0; p < n && picked.length < RESCORE * 2; p++) if (agree[p] >= cut) picked.push(p);
+  const picked = v.search.nearest(query, RESCORE);
+  const dots = v.search.dots(query, picked, (into, p) => {
+    if (readSync(v.fd, into, 0, v.dim, v.int8At + p * v.dim) !== v.dim) throw new Error("the vectors file is cut short");
+  });
   let norm = 0;
-  for (const x of query) norm += x * x;
+  for (let i = 0; i < query.length; i++) norm += query[i] * query[i];
   norm = Math.sqrt(norm) || 1;
-  const row = Buffer.allocUnsafe(v.dim);
   const best = new Map<number, number>();
-  for (const p of picked) {
-    if (readSync(v.fd, row, 0, v.dim, v.int8At + p * v.dim) !== v.dim) throw new Error("the vectors file is cut short");
-    const r = new Int8Array(row.buffer, row.byteOffset, v.dim);
-    let dot = 0;
-    for (let i = 0; i < v.dim; i++) dot += r[i] * query[i];
-    const cos = (dot * v.scales[p]) / norm;
+  picked.forEach((p, r) => {
+    const cos = (dots[r] * v.scales[p]) / norm;
     const id = v.ids[p];
     if (id < v.cards && cos >= floor && cos > (best.get(id) ?? -Infinity)) best.set(id, cos);
-  }
+  });
   return new Map([...best.entries()].sort((a, b) => b[1] - a[1]).slice(0, limit));
 }
 

@@ -199,6 +199,9 @@ export async function recallWithMeaning<P>(prompt: string, source: PostingSource
   } catch (err) {
     return fallBack(err);
   }
+  // The word-ranked cards' rows are read now, while the server works: finishRecall reads them
+  // again after the answer, from the snapshot reader's cache.
+  for (const s of words.ranked) source.doc(s.doc);
   const r = await m.asked;
   if ("error" in r) {
     if (prepared !== undefined) m.release?.(prepared);

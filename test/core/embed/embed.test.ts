@@ -3,7 +3,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mergeConfig } from "../../../src/core/config";
 import { VectorCache, cosine, quantize, textKey } from "../../../src/core/embed/cache";
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import { embedTexts } from "../../../src/core/embed/client";
+import { tcpBindings, type ProcessLike } from "../../../src/core/embed/direct-tcp";
 import { DEFAULT_EMBED, endpointProblem } from "../../../src/core/embed/settings";
 import { vaultFiles } from "../../../src/core/paths";
 import { startEmbedStub, STUB_DIM, type EmbedStub } from "../../e2e/embed-stub";
@@ -22,12 +24,24 @@ function withEmbedding(vault: string, over: Record<string, unknown> = {}): void 
   writeFileSync(vaultFiles.config(vault), JSON.stringify({ embed: { enabled: true, url: stub.url, model: "stub-model", ...over } }));
 }
 
-describe("the embedding client", () => {
+// Each way of posting plain HTTP: through `net`, and straight through Node's TCP handle (the hook's).
+describe.each([
+  ["through net", false],
+  ["through the TCP handle", true],
+] as const)("the embedding client, %s", (_way, direct) => {
   it.each(["ollama", "openai"] as const)("gets one vector per text from %s's API", async (provider) => {
     stub.mode = "ok";
-    const r = await embedTexts(settings({ provider }), ["a vault in sync", "phone and laptop"], 5000);
+    const r = await embedTexts(settings({ provider }), ["a vault in sync", "phone and laptop"], 5000, { direct });
     if ("error" in r) throw new Error(r.error);
     expect(r.vectors.map((v) => v.length)).toEqual([STUB_DIM, STUB_DIM]);
+  });
+
+  it("reaches a server named localhost, and says when the request has left", async () => {
+    stub.mode = "ok";
+    let sent = 0;
+    const r = await embedTexts(settings({ url: stub.url.replace("127.0.0.1", "localhost") }), ["x"], 5000, { direct, sent: () => sent++ });
+    expect("vectors" in r && r.vectors.length).toBe(1);
+    expect(sent).toBe(1);
   });
 
   it.each([
@@ -36,14 +50,19 @@ describe("the embedding client", () => {
     ["hang", /no answer within 200 ms/],
   ] as const)("says what went wrong when the server answers %s", async (mode, error) => {
     stub.mode = mode;
-    const r = await embedTexts(settings(), ["x"], 200);
+    const r = await embedTexts(settings(), ["x"], 200, { direct });
     expect("error" in r && r.error).toMatch(error);
     stub.mode = "ok";
   });
 
-  it("says so when nothing listens, and contacts no other computer unless allowed", async () => {
-    const down = await embedTexts(settings({ url: "http://127.0.0.1:9" }), ["x"], 2000);
-    expect("error" in down && down.error).toMatch(/ECONNREFUSED/);
+  it("says so when nothing listens", async () => {
+    const down = await embedTexts(settings({ url: "http://127.0.0.1:9" }), ["x"], 2000, { direct });
+    expect("error" in down && down.error).toMatch(/ECONNREFUSED.*127\.0\.0\.1:9/);
+  });
+});
+
+describe("the embedding client", () => {
+  it("contacts no other computer unless allowed", async () => {
     expect(endpointProblem("http://10.0.0.5:11434", false)).toMatch(/not this computer/);
     expect(endpointProblem("http://10.0.0.5:11434", true)).toBe("");
     expect(endpointProblem("http://[::1]:11434", false)).toBe("");
@@ -141,13 +160,90 @@ describe("index with semantic recall on", () => {
 
 describe("the plain HTTP the hook speaks", () => {
   it("reads a whole answer, chunked or not, and says when it is not HTTP", async () => {
-    const { parseHttp } = await import("../../../src/core/embed/client");
+    const { parseHttp } = await import("../../../src/core/embed/http");
     expect(parseHttp(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}'))).toEqual({ status: 200, text: "{}" });
     expect(parseHttp(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n{"a\r\n4\r\n":1}\r\n0\r\n\r\n'))).toEqual({ status: 200, text: '{"a":1}' });
     expect(parseHttp(Buffer.from("HTTP/1.0 500 Oops\r\n\r\nmodel not loaded"))).toEqual({ status: 500, text: "model not loaded" });
     expect(parseHttp(Buffer.from(""))).toEqual({ error: "socket hang up" });
     expect(parseHttp(Buffer.from("SSH-2.0-OpenSSH\r\n\r\n"))).toEqual({ error: "the answer is not HTTP" });
     expect(parseHttp(Buffer.from("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"))).toEqual({ error: "the answer's chunks are broken" });
+    expect(parseHttp(Buffer.from("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n{}"))).toEqual({ error: "the answer is cut short" });
+    expect(parseHttp(Buffer.from("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}\r\n"))).toEqual({ status: 200, text: "{}" });
+  });
+
+  // A server that answers and leaves the connection open: the answer is whole by its length or
+  // its last chunk, and must be taken then, not at the deadline.
+  async function openEnded(answer: (socket: Socket) => void): Promise<{ url: string; close: () => Promise<void> }> {
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      socket.once("data", () => answer(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => (sockets.forEach((s) => s.destroy()), server.close(() => resolve()))) };
+  }
+  const vector = JSON.stringify({ embeddings: [[0.5, -0.25, 1]] });
+
+  it.each([false, true])("takes an answer as soon as it is whole, though the server keeps the connection (TCP handle: %s)", async (direct) => {
+    for (const write of [
+      (s: Socket) => s.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${vector.length}\r\n\r\n${vector}`),
+      // In pieces, the head apart from the body.
+      (s: Socket) => (s.write("HTTP/1.1 200 OK\r\nContent-Le"), setTimeout(() => s.write(`ngth: ${vector.length}\r\n\r\n${vector.slice(0, 5)}`), 20), setTimeout(() => s.write(vector.slice(5)), 40)),
+      (s: Socket) => s.write(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n${vector.slice(0, 5)}\r\n${(vector.length - 5).toString(16)}\r\n${vector.slice(5)}\r\n0\r\n\r\n`),
+    ]) {
+      const server = await openEnded(write);
+      try {
+        const started = performance.now();
+        const r = await embedTexts(settings({ url: server.url }), ["x"], 3000, { direct });
+        expect(r).toMatchObject({ vectors: [Float32Array.of(0.5, -0.25, 1)] });
+        expect(performance.now() - started).toBeLessThan(2000);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  // Through net it depends on what the system resolves localhost to (only 127.0.0.1 here).
+  it("reaches a server on ::1 alone by the name localhost, through the TCP handle", async () => {
+    const server = createServer((s) => s.once("data", () => s.end(`HTTP/1.1 200 OK\r\nContent-Length: ${vector.length}\r\n\r\n${vector}`)));
+    const listening = await new Promise<boolean>((resolve) => server.once("error", () => resolve(false)).listen(0, "::1", () => resolve(true)));
+    if (!listening) return void console.log("this computer has no IPv6 loopback: the ::1 case is not run");
+    try {
+      const { port } = server.address() as AddressInfo;
+      const r = await embedTexts(settings({ url: `http://localhost:${port}` }), ["x"], 3000, { direct: true });
+      expect(r).toMatchObject({ vectors: [Float32Array.of(0.5, -0.25, 1)] });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it.each([false, true])("says so when the server closes before its answer is whole (TCP handle: %s)", async (direct) => {
+    const server = await openEnded((s) => s.end(`HTTP/1.1 200 OK\r\nContent-Length: ${vector.length}\r\n\r\n${vector.slice(0, 8)}`));
+    try {
+      const r = await embedTexts(settings({ url: server.url }), ["x"], 3000, { direct });
+      expect("error" in r && r.error).toBe("the answer is cut short");
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("the TCP handle the hook posts through", () => {
+  const real = process as unknown as ProcessLike;
+  it("is found in this Node", () => {
+    expect(tcpBindings(real)).not.toBeNull();
+  });
+
+  it.each([
+    ["without process.binding", { ...real, binding: undefined }],
+    ["in Electron", { ...real, versions: { ...real.versions, electron: "30.0.0" } }],
+    ["when Node is asked to warn of deprecated calls", { ...real, execArgv: ["--pending-deprecation"] }],
+    ["when NODE_OPTIONS asks to throw on them", { ...real, env: { NODE_OPTIONS: "--throw-deprecation" } }],
+    ["when the handle lacks a method", { ...real, binding: (name: string) => (name === "tcp_wrap" ? { TCP: class {}, TCPConnectWrap: class {}, constants: { SOCKET: 0 } } : (real.binding as (n: string) => unknown)(name)) }],
+    ["when asking throws", { ...real, binding: () => { throw new Error("No such module"); } }],
+  ])("is not used %s: net is", (_why, proc) => {
+    expect(tcpBindings(proc as ProcessLike)).toBeNull();
   });
 });
 
