@@ -7,13 +7,12 @@ import { indexOptionsOf, isCard, recallRulesOf, type VaultMemoryConfig } from ".
 import { MemoryIndex } from "../core/index/memory-index";
 import type { PostingSource } from "../core/index/postings";
 import { vaultFiles } from "../core/paths";
-import { effectiveMinScore, recall, recallWithMeaning, wantsRecall, type Recall } from "../core/recall/recall";
-import { fuseSimilar, similarCards, type SimilarCard } from "../core/recall/similar";
+import { recall, recallWithMeaning, wantsRecall, type Recall } from "../core/recall/recall";
+import type { SimilarCard } from "../core/recall/similar";
+import { cosineByPath, similarWithMeaning } from "../core/recall/similar-meaning";
 import { embedTexts } from "../core/embed/client";
-import { semanticRulesOf } from "../core/embed/settings";
-import { searchVectors, vectorsPathOf } from "../core/embed/vectors";
+import { PATIENT_EMBED_MS, semanticRulesOf } from "../core/embed/settings";
 import { sanitize } from "../core/privacy/redact";
-import { SnapshotReader } from "../core/snapshot/read";
 import { EDIT_QUIET_MS, SnapshotWriter } from "../core/snapshot/write";
 import { yieldToUi } from "./yield-to-ui";
 
@@ -27,9 +26,6 @@ const BATCH = 200;
 // The snapshot is written in slices this long, with a pause between them: serialising a vault of
 // thousands of notes takes a second or more, which in one piece would freeze typing and scrolling.
 const WRITE_SLICE_MS = 12;
-
-// Preview recall is asked for by hand and can wait on the embedding server longer than a prompt.
-const PREVIEW_EMBED_MS = 2000;
 
 export class IndexService {
   private index: MemoryIndex;
@@ -204,37 +200,8 @@ export class IndexService {
    * are matched on `text`, meaning asked of `meaning`.
    */
   async similarWithMeaning(text: string, meaning: string, limit: number): Promise<SimilarCard[] | undefined> {
-    const config = this.config();
-    const semantic = semanticRulesOf(config.embed);
-    if (!semantic || meaning.trim() === "") return undefined;
-    const r = await embedTexts(semantic, [sanitize(meaning)], Math.max(semantic.budgetMs, PREVIEW_EMBED_MS));
-    if ("error" in r) return undefined;
-    let found;
-    try {
-      found = this.cosineByPath(r.vectors[0], semantic.model, semantic.floor);
-    } catch {
-      return undefined;
-    }
-    const words = similarCards(text, this.index, limit * 3, config.recall.scoring.hintBonus);
-    const scale = effectiveMinScore(config.recall, this.index.docCount, text);
-    return fuseSimilar(words, found, { floor: semantic.floor, weight: semantic.weight, scale }, limit);
-  }
-
-  /** Cosine by card path, from the vectors beside the snapshot on disk; throws with the reason when they cannot be read. */
-  private cosineByPath(query: Float32Array, model: string, floor: number): Map<string, { cos: number; description: string }> {
-    let reader: SnapshotReader | undefined;
-    try {
-      const snapshot = vaultFiles.snapshot(this.vaultPath);
-      reader = SnapshotReader.open(snapshot);
-      const out = new Map<string, { cos: number; description: string }>();
-      for (const [id, cos] of searchVectors(vectorsPathOf(snapshot), reader.header.headerSum ?? "", model, query, floor)) {
-        const info = reader.doc(id);
-        if (info) out.set(info.path, { cos, description: info.description });
-      }
-      return out;
-    } finally {
-      reader?.close();
-    }
+    const fused = await similarWithMeaning({ vault: this.vaultPath, config: this.config(), source: this.index, text, meaning, limit });
+    return Array.isArray(fused) ? fused : undefined;
   }
 
   /**
@@ -249,10 +216,10 @@ export class IndexService {
     if (!semantic || !wantsRecall(prompt, this.index)) return { recall: this.preview(prompt), semantic: semantic ? "" : "off" };
     let why = "";
     const result = await recallWithMeaning(prompt, this.index, config.recall, this.vaultPath, {}, semantic, {
-      asked: embedTexts(semantic, [sanitize(prompt)], Math.max(semantic.budgetMs, PREVIEW_EMBED_MS)),
+      asked: embedTexts(semantic, [sanitize(prompt)], Math.max(semantic.budgetMs, PATIENT_EMBED_MS)),
       search: (vector) => {
         const sims = new Map<number, number>();
-        for (const [path, { cos }] of this.cosineByPath(vector, semantic.model, semantic.floor)) {
+        for (const [path, { cos }] of cosineByPath(this.vaultPath, semantic.model, vector, semantic.floor)) {
           const live = this.index.docByPath(path);
           if (live) sims.set(live.id, cos);
         }

@@ -114,6 +114,19 @@ describe("semantic recall in the prompt hook", () => {
     expect(readFileSync(cache).equals(damaged)).toBe(false);
   }, 60_000);
 
+  it("keeps finding by meaning after a session start rebuilt a damaged snapshot, with vectors from the cache and no request", async () => {
+    const vault = await indexed({ enabled: true });
+    const snapshot = vaultFiles.snapshot(vault);
+    writeFileSync(snapshot, readFileSync(snapshot).subarray(0, 200));
+    const before = stub.requests;
+    expect((await runBridgeAsync(["remind", "--vault", vault])).status).toBe(0);
+    expect(stub.requests).toBe(before);
+    expect(log(vault)).toMatch(/rebuilt the recall snapshot[\s\S]*semantic recall: 0 texts embedded, \d+ from the cache, \d+ cards/);
+    const r = await recall(vault);
+    expect(r.stdout.split("\n")[1]).toContain(join(vault, CARD));
+    expect(log(vault)).not.toMatch(/answered from words alone/);
+  }, 60_000);
+
   it("answers from words within the budget, exit 0, reason logged, when the server is down, slow, garbage or wrong", async () => {
     const vault = await indexed({ enabled: true, budgetMs: 300 });
     const words = "why does my nightly job fail under launchd?";

@@ -5,7 +5,7 @@ import type { Args } from "../args";
 import { vaultFlag } from "../vault";
 import { vaultConfig } from "../settings";
 import { recallRulesOf } from "../../../src/core/config";
-import { embedVault } from "./embed";
+import { embedVaultCommand } from "./embed";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import { vaultFiles } from "../../../src/core/paths";
 import { writeSnapshot } from "../../../src/core/snapshot/write";
@@ -36,6 +36,6 @@ export async function indexCommand(args: Args): Promise<number> {
   for (const f of failed) writeSync(2, `skipped ${f.path}: ${f.reason}\n`);
   const mb = ((header.bodyBytes + 1024) / 1e6).toFixed(1);
   writeSync(1, `indexed ${header.cards} cards, ${header.terms} terms in ${seconds} s → ${target} (${mb} MB)\n`);
-  if (notes) await embedVault(vault, config, notes, tty, header.headerSum ?? "");
+  if (notes) await embedVaultCommand(vault, config, notes, tty, header.headerSum ?? "");
   return 0;
 }

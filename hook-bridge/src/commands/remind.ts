@@ -18,8 +18,10 @@ import { SnapshotError, SnapshotReader, type SnapshotProblem } from "../../../sr
 import { listNotes } from "../../../src/core/vault/scan";
 import { writeSnapshot } from "../../../src/core/snapshot/write";
 import { snapshotDamage } from "../../../src/core/snapshot/damage";
+import { embedVault } from "../../../src/core/embed/embed-vault";
+import { NoteCache } from "../../../src/core/vault/note-cache";
 
-export function remindCommand(args: Args, now = new Date()): number {
+export async function remindCommand(args: Args, now = new Date()): Promise<number> {
   let logPath = "";
   try {
     const found = findVault(args);
@@ -34,7 +36,7 @@ export function remindCommand(args: Args, now = new Date()): number {
     logPath = vaultFiles.log(vault);
     const log = logPath;
     try {
-      repairSnapshot(vault, (message) => appendLog(log, "remind", message));
+      await repairSnapshot(vault, (message) => appendLog(log, "remind", message));
     } catch (err) {
       // A failed repair must not cost the person the reminder.
       appendLog(log, "remind", `could not rebuild the recall snapshot: ${err instanceof Error ? err.message : String(err)}`);
@@ -60,7 +62,7 @@ const MAX_REPAIR_NOTES = 2000;
  * it; so is a file that is not a snapshot at all. Only the header and size are read, not the whole
  * file, and the note a recall leaves when a segment it read was damaged.
  */
-export function repairSnapshot(vault: string, log: (message: string) => void): void {
+export async function repairSnapshot(vault: string, log: (message: string) => void): Promise<void> {
   const path = vaultFiles.snapshot(vault);
   let problem: SnapshotProblem;
   try {
@@ -81,9 +83,13 @@ export function repairSnapshot(vault: string, log: (message: string) => void): v
     return;
   }
   const started = performance.now();
-  const { index } = buildIndexFromDisk(vault, config);
-  writeSnapshot(path, index, recallRulesOf(config));
+  const notesRead = config.embed.enabled ? new NoteCache(vault) : undefined;
+  const { index } = buildIndexFromDisk(vault, config, undefined, notesRead);
+  const header = writeSnapshot(path, index, recallRulesOf(config));
   log(`rebuilt the recall snapshot (${problem}): ${index.docCount} cards in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+  // The old vectors were another snapshot's. New ones from the cache alone: a session start
+  // waits on no server, and a card the cache lacks is found by its words until the next index.
+  if (notesRead) log((await embedVault(vault, config, header.headerSum ?? "", { notes: notesRead, offline: true })).summary);
 }
 
 export function reminder(vault: string, now: Date): string {

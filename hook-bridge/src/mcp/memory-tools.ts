@@ -15,6 +15,7 @@ import { isSafeSessionId } from "../../../src/core/queue/queue-store";
 import { recall, recallWithMeaning, wantsRecall, type Recall, type RecallContext, type RecalledCard } from "../../../src/core/recall/recall";
 import type { RecallRules, SemanticRules } from "../../../src/core/recall/rules";
 import { embedTexts } from "../../../src/core/embed/client";
+import { PATIENT_EMBED_MS } from "../../../src/core/embed/settings";
 import { searchVectors, vectorsPathOf } from "../../../src/core/embed/vectors";
 import { projectTier } from "../../../src/core/recall/signals";
 import { LiveSnapshot } from "../../../src/core/snapshot/live";
@@ -31,8 +32,6 @@ export interface ToolAnswer {
 // A question, not a document: past this the model is pasting, and the recall pipeline would only
 // score the two ends of it anyway.
 export const MAX_QUERY_CHARS = 2000;
-// A search Claude asked for can wait on the embedding server longer than a prompt's hook does.
-const SEARCH_EMBED_MS = 2000;
 export const DEFAULT_LIMIT = 8;
 export const MAX_LIMIT = 25;
 export const MAX_PROJECT_CHARS = 200;
@@ -75,7 +74,7 @@ export class MemoryTools {
    */
   private withMeaning(query: string, reader: SnapshotReader, rules: RecallRules, semantic: SemanticRules, vault: string, ctx: RecallContext): Promise<Recall> {
     return recallWithMeaning(query, reader, rules, vault, ctx, semantic, {
-      asked: embedTexts(semantic, [sanitize(query)], Math.max(semantic.budgetMs, SEARCH_EMBED_MS)),
+      asked: embedTexts(semantic, [sanitize(query)], Math.max(semantic.budgetMs, PATIENT_EMBED_MS)),
       search: (vector) => searchVectors(vectorsPathOf(vaultFiles.snapshot(vault)), reader.header.headerSum ?? "", semantic.model, vector, semantic.floor),
       fellBack: (reason) => this.log(`search: semantic recall: ${reason}; words alone`),
     });

@@ -10,8 +10,10 @@ import { writeFileAtomic } from "../io/atomic";
 import { formatReport, lintScope, lintVault, recallHistory } from "../lint/lint";
 import { vaultFiles } from "../paths";
 import { listPending, markHandled, type QueueEntry } from "../queue/queue-store";
-import { entrySubject } from "../queue/review";
-import { similarCards } from "../recall/similar";
+import { entrySubject, summarize } from "../queue/review";
+import { similarCards, type SimilarCard } from "../recall/similar";
+import { similarWithMeaning } from "../recall/similar-meaning";
+import { embedVault } from "../embed/embed-vault";
 import { relatedHeading } from "../card/related-heading";
 import { frontmatterBlock } from "../card/write-card";
 import { writeSnapshot } from "../snapshot/write";
@@ -63,6 +65,8 @@ export interface DigestReport {
   notify?: string;
   /** Recall hints written after the queue, when there was budget left. */
   enriched?: EnrichReport;
+  /** With semantic recall on: why similar cards were found by words alone, and what embedding the night's snapshot did. */
+  semantic?: string[];
   startedAt: string;
   finishedAt: string;
 }
@@ -93,6 +97,23 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
     const pending = listPending(opts.vault).filter((e) => !opts.sessionIds || opts.sessionIds.includes(e.sessionId));
     const take = Math.min(settings.maxEntries, opts.limit ?? Infinity);
     let calls = 0;
+    let meaningFailed = false;
+    // The cards offered to extend: by meaning too with semantic recall on (asked of the opening
+    // question, as the sidebar does); words alone when the server or the vectors cannot be used,
+    // said once a night.
+    const similarFor = async (entry: QueueEntry, conversation: string, index: MemoryIndex): Promise<SimilarCard[]> => {
+      const subject = entrySubject(entry, conversation);
+      const words = (): SimilarCard[] => similarCards(subject, index, SIMILAR_CARDS, opts.config.recall.scoring.hintBonus);
+      if (meaningFailed) return words();
+      const fused = await similarWithMeaning({ vault: opts.vault, config: opts.config, source: index, text: subject, meaning: summarize(entry, conversation).firstPrompt || subject, limit: SIMILAR_CARDS });
+      if (fused === undefined) return words();
+      if (Array.isArray(fused)) return fused;
+      meaningFailed = true;
+      const line = `semantic recall: ${fused.error}; similar cards by words alone tonight`;
+      (report.semantic ??= []).push(line);
+      say(line);
+      return words();
+    };
     // The vault is read once, and again only after a night's write changed it.
     let vaultState: VaultState | undefined;
     for (const entry of pending.slice(0, take)) {
@@ -101,7 +122,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
       vaultState ??= readVaultState(notes, opts.config);
       const cards = vaultState.cards;
       const conversation = readInbox(opts.vault, entry);
-      const similar = similarCards(entrySubject(entry, conversation), vaultState.index, SIMILAR_CARDS, opts.config.recall.scoring.hintBonus).map((c) => ({ ...c, name: baseName(c.path) }));
+      const similar = (await similarFor(entry, conversation, vaultState.index)).map((c) => ({ ...c, name: baseName(c.path) }));
       const offered = new Map(similar.map((s) => [s.path, statSync(join(opts.vault, s.path)).mtimeMs]));
       calls++;
       const r = await ask(buildPrompt(rules, entry, conversation, similar, opts.config.enrich.alsoLanguage));
@@ -145,7 +166,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
     if (!opts.dryRun) {
       // Enrich wrote hints into cards: listed again, and those cards read again.
       notes.refresh();
-      tidy(opts, report, now, heading, notes);
+      await tidy(opts, report, now, heading, notes, say);
     }
     // Awaited here so that the lock is held until the report command is done too.
     return await finish(opts, report);
@@ -154,8 +175,8 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
   }
 }
 
-/** Index pages, snapshot, lint, commit. */
-function tidy(opts: DigestOptions, report: DigestReport, now: Date, heading: string, notes: NoteCache): void {
+/** Index pages, snapshot (and its cards' vectors, with semantic recall on), lint. */
+async function tidy(opts: DigestOptions, report: DigestReport, now: Date, heading: string, notes: NoteCache, say: (line: string) => void): Promise<void> {
   const cards = notes.list().map((f) => notes.card(f));
   // The recall log's count per card is what "most recalled" means; without a log, recency decides.
   writeFileAtomic(join(opts.vault, "MEMORY.md"), memoryIndex(cards, recallHistory(opts.vault)?.count ?? new Map()));
@@ -168,7 +189,15 @@ function tidy(opts: DigestOptions, report: DigestReport, now: Date, heading: str
   // The index pages just written are notes too: the snapshot skips MEMORY.md, lint reads them all.
   notes.refresh();
   const { index } = buildIndexFromDisk(opts.vault, opts.config, undefined, notes);
-  writeSnapshot(vaultFiles.snapshot(opts.vault), index, recallRulesOf(opts.config));
+  const header = writeSnapshot(vaultFiles.snapshot(opts.vault), index, recallRulesOf(opts.config));
+  // The vectors belong to the snapshot they were written for: without new ones the prompt hook
+  // would use words alone until Obsidian or `index` embedded again. Only the night's new and
+  // changed texts are sent; the rest come from the cache.
+  if (opts.config.embed.enabled) {
+    const embedded = await embedVault(opts.vault, opts.config, header.headerSum ?? "", { notes });
+    (report.semantic ??= []).push(embedded.summary);
+    say(embedded.summary);
+  }
   const findings = lintVault(opts.vault, opts.config.lint, now.getTime(), notes, lintScope(opts.config));
   report.lint = formatReport(findings).split("\n")[0];
 }
@@ -249,6 +278,7 @@ export function reportNote(r: DigestReport): string {
     "",
     `Queue left: ${r.left}.`,
     ...(r.lint ? [`Lint: ${r.lint}`] : []),
+    ...(r.semantic ?? []).map((line) => line.replace(/^semantic recall/, "Semantic recall")),
     "",
   ];
   return lines.join("\n");

@@ -40,10 +40,10 @@ export interface EmbedReport {
 
 /**
  * Vectors for every card: from the cache when a text is unchanged, from the server in batches
- * otherwise. Stops at the first failed batch (the server is down, slow, or answers garbage) and
- * says why; what was embedded before it is kept in the cache.
+ * otherwise (`offline`: from the cache alone). Stops at the first failed batch (the server is
+ * down, slow, or answers garbage) and says why; what was embedded before it is kept in the cache.
  */
-export async function embedCards(cards: readonly Card[], settings: EmbedSettings, hintsProperty: string, cache: VectorCache, onProgress?: (done: number, total: number) => void): Promise<EmbedReport> {
+export async function embedCards(cards: readonly Card[], settings: EmbedSettings, hintsProperty: string, cache: VectorCache, onProgress?: (done: number, total: number) => void, offline = false): Promise<EmbedReport> {
   const texts = new Map<string, string>();
   const perCard = cards.map((c) => {
     const keys = cardTexts(c, hintsProperty).map((t) => {
@@ -54,8 +54,8 @@ export async function embedCards(cards: readonly Card[], settings: EmbedSettings
     return { path: c.path, keys };
   });
   cache.keepOnly(new Set(texts.keys()));
-  const missing = [...texts.keys()].filter((k) => cache.get(k) === undefined);
-  const report: EmbedReport = { ok: true, embedded: 0, reused: texts.size - missing.length, vectors: new Map() };
+  const missing = offline ? [] : [...texts.keys()].filter((k) => cache.get(k) === undefined);
+  const report: EmbedReport = { ok: true, embedded: 0, reused: offline ? [...texts.keys()].filter((k) => cache.peek(k) !== undefined).length : texts.size - missing.length, vectors: new Map() };
   onProgress?.(0, missing.length);
   for (let i = 0; i < missing.length; i += settings.batchSize) {
     const batch = missing.slice(i, i + settings.batchSize);

@@ -35,6 +35,12 @@ export const DEFAULT_EMBED: EmbedSettings = {
   weight: 1,
 };
 
+/**
+ * How long the server may take where a person asked and waits anyway (Preview recall, the MCP
+ * search, similar cards, the digest), rather than on every prompt (`budgetMs`).
+ */
+export const PATIENT_EMBED_MS = 2000;
+
 /** How to get the suggested model, for the settings and the README. */
 export const SUGGESTED_PULL = "ollama pull bge-m3";
 

@@ -1,0 +1,67 @@
+/**
+ * Similar cards with meaning fused in, for the queue sidebar and the nightly digest: the words'
+ * suggestions, the server's vector of what a conversation opens with, and the cards' vectors
+ * beside the snapshot. Its own module so that recall's code, which the prompt hook loads, does
+ * not carry the vectors' reader.
+ */
+
+import type { VaultMemoryConfig } from "../config";
+import { embedTexts } from "../embed/client";
+import { PATIENT_EMBED_MS, semanticRulesOf } from "../embed/settings";
+import { searchVectors, vectorsPathOf } from "../embed/vectors";
+import type { PostingSource } from "../index/postings";
+import { vaultFiles } from "../paths";
+import { sanitize } from "../privacy/redact";
+import { SnapshotReader } from "../snapshot/read";
+import { effectiveMinScore } from "./recall";
+import { fuseSimilar, similarCards, type SimilarCard } from "./similar";
+
+/** Cosine by card path, from the vectors beside the vault's snapshot on disk; throws with the reason when they cannot be read. */
+export function cosineByPath(vault: string, model: string, query: Float32Array, floor: number): Map<string, { cos: number; description: string }> {
+  const snapshot = vaultFiles.snapshot(vault);
+  const reader = SnapshotReader.open(snapshot);
+  try {
+    const out = new Map<string, { cos: number; description: string }>();
+    for (const [id, cos] of searchVectors(vectorsPathOf(snapshot), reader.header.headerSum ?? "", model, query, floor)) {
+      const info = reader.doc(id);
+      if (info) out.set(info.path, { cos, description: info.description });
+    }
+    return out;
+  } finally {
+    reader.close();
+  }
+}
+
+export interface SimilarAsk {
+  vault: string;
+  config: VaultMemoryConfig;
+  /** The cards' words: the live index or a snapshot. */
+  source: PostingSource;
+  /** What the words are matched on: the conversation's start and its candidates (entrySubject). */
+  text: string;
+  /** What meaning is asked of: the opening question, which says what a conversation is about (a whole transcript's vector is diluted by everything else said in it). */
+  meaning: string;
+  limit: number;
+}
+
+/**
+ * The `limit` cards most like a conversation, words and meaning fused as recall fuses them.
+ * Undefined when semantic recall is off or there is nothing to ask; the reason when the server
+ * or the vectors cannot be used, and the caller keeps the words' suggestions.
+ */
+export async function similarWithMeaning(a: SimilarAsk): Promise<SimilarCard[] | { error: string } | undefined> {
+  const semantic = semanticRulesOf(a.config.embed);
+  if (!semantic || a.meaning.trim() === "") return undefined;
+  const r = await embedTexts(semantic, [sanitize(a.meaning)], Math.max(semantic.budgetMs, PATIENT_EMBED_MS));
+  if ("error" in r) return { error: r.error };
+  let found;
+  try {
+    found = cosineByPath(a.vault, semantic.model, r.vectors[0], semantic.floor);
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+  // More word suggestions than are kept, so that a card meaning lifts can pass one it does not.
+  const words = similarCards(a.text, a.source, a.limit * 3, a.config.recall.scoring.hintBonus);
+  const scale = effectiveMinScore(a.config.recall, a.source.docCount, a.text);
+  return fuseSimilar(words, found, { floor: semantic.floor, weight: semantic.weight, scale }, a.limit);
+}
