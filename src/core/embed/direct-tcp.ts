@@ -89,7 +89,11 @@ export function postDirect(host: string, port: number, request: string, into: Co
   const addresses = h.toLowerCase() === "localhost" ? ["127.0.0.1", "::1"] : IPV4.test(h) || h.includes(":") ? [h] : [];
   if (!b || addresses.length === 0) return false;
   let handle: TcpHandle | undefined;
-  into.stopWith(() => handle?.close());
+  let stopped = false;
+  into.stopWith(() => {
+    stopped = true;
+    handle?.close();
+  });
   const fail = (what: string, status: number, address: string): void => into.finish({ error: `${what} ${errorName(status)} ${address}:${port}` });
   const attempt = (i: number): void => {
     const address = addresses[i];
@@ -97,6 +101,8 @@ export function postDirect(host: string, port: number, request: string, into: Co
     handle = tcp;
     const req = new b.TCPConnectWrap();
     req.oncomplete = (status) => {
+      // Settled meanwhile (the deadline): the handle is closed, and no other address is tried.
+      if (stopped) return;
       if (status < 0) {
         tcp.close();
         handle = undefined;
