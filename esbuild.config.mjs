@@ -3,6 +3,7 @@ import esbuild from "esbuild";
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
+import { fileURLToPath } from "node:url";
 
 const production = process.argv.includes("production");
 const watch = process.argv.includes("watch");
@@ -83,7 +84,7 @@ function coldCommandsOnDemand() {
         const file = JSON.stringify(seam.file);
         build.onLoad({ filter: /.*/, namespace }, () => ({
           loader: "js",
-          resolveDir: "hook-bridge/src",
+          resolveDir: fileURLToPath(new URL("hook-bridge/src", import.meta.url)),
           contents: [
             ...(seam.cached
               ? ['import { loadBeside } from "./beside";', "let loaded;", `const load = () => (loaded ??= loadBeside(${file})).exports;`, `export function ${seam.used}() { loaded?.complete(); }`]

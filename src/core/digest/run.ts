@@ -122,8 +122,14 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
       vaultState ??= readVaultState(notes, opts.config);
       const cards = vaultState.cards;
       const conversation = readInbox(opts.vault, entry);
-      const similar = (await similarFor(entry, conversation, vaultState.index)).map((c) => ({ ...c, name: baseName(c.path) }));
-      const offered = new Map(similar.map((s) => [s.path, statSync(join(opts.vault, s.path)).mtimeMs]));
+      // Each offered card as it is now on disk; one gone since the vault was read is not offered.
+      const offered = new Map<string, number>();
+      const similar = (await similarFor(entry, conversation, vaultState.index)).flatMap((c) => {
+        const mtime = mtimeOf(join(opts.vault, c.path));
+        if (mtime === undefined) return [];
+        offered.set(c.path, mtime);
+        return [{ ...c, name: baseName(c.path) }];
+      });
       calls++;
       const r = await ask(buildPrompt(rules, entry, conversation, similar, opts.config.enrich.alsoLanguage));
       if (r.timedOut || r.code !== 0) {
@@ -166,7 +172,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
     if (!opts.dryRun) {
       // Enrich wrote hints into cards: listed again, and those cards read again.
       notes.refresh();
-      await tidy(opts, report, now, heading, notes, say);
+      await tidy(opts, report, now, heading, notes, say, meaningFailed);
     }
     // Awaited here so that the lock is held until the report command is done too.
     return await finish(opts, report);
@@ -175,8 +181,16 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
   }
 }
 
+function mtimeOf(path: string): number | undefined {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Index pages, snapshot (and its cards' vectors, with semantic recall on), lint. */
-async function tidy(opts: DigestOptions, report: DigestReport, now: Date, heading: string, notes: NoteCache, say: (line: string) => void): Promise<void> {
+async function tidy(opts: DigestOptions, report: DigestReport, now: Date, heading: string, notes: NoteCache, say: (line: string) => void, offline: boolean): Promise<void> {
   const cards = notes.list().map((f) => notes.card(f));
   // The recall log's count per card is what "most recalled" means; without a log, recency decides.
   writeFileAtomic(join(opts.vault, "MEMORY.md"), memoryIndex(cards, recallHistory(opts.vault)?.count ?? new Map()));
@@ -194,7 +208,9 @@ async function tidy(opts: DigestOptions, report: DigestReport, now: Date, headin
   // would use words alone until Obsidian or `index` embedded again. Only the night's new and
   // changed texts are sent; the rest come from the cache.
   if (opts.config.embed.enabled) {
-    const embedded = await embedVault(opts.vault, opts.config, header.headerSum ?? "", { notes });
+    // A server that failed tonight is not waited on again: the vectors come from the cache, and
+    // what the night changed is embedded at the next index.
+    const embedded = await embedVault(opts.vault, opts.config, header.headerSum ?? "", { notes, offline });
     (report.semantic ??= []).push(embedded.summary);
     say(embedded.summary);
   }

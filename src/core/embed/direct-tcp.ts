@@ -48,8 +48,9 @@ export interface ProcessLike {
 
 /** Node's TCP handle and what reading and writing it needs, or null when any of it is not as expected. */
 export function tcpBindings(proc: ProcessLike): Bindings | null {
+  // Each of these makes Node warn on stderr of the call, or throw, and a hook must print nothing.
   const options = `${proc.execArgv.join(" ")} ${proc.env.NODE_OPTIONS ?? ""}`;
-  if (typeof proc.binding !== "function" || proc.versions.electron !== undefined || /--pending-deprecation|--throw-deprecation/.test(options)) return null;
+  if (typeof proc.binding !== "function" || proc.versions.electron !== undefined || /--pending-deprecation|--throw-deprecation/.test(options) || proc.env.NODE_PENDING_DEPRECATION === "1") return null;
   const binding = proc.binding as (name: string) => Record<string, unknown>;
   try {
     const { TCP, TCPConnectWrap, constants } = binding("tcp_wrap") as { TCP?: unknown; TCPConnectWrap?: unknown; constants?: { SOCKET?: unknown } };
@@ -90,45 +91,71 @@ export function postDirect(host: string, port: number, request: string, into: Co
   if (!b || addresses.length === 0) return false;
   let handle: TcpHandle | undefined;
   let stopped = false;
+  const close = (): void => {
+    try {
+      handle?.close();
+    } catch {
+      /* closed already */
+    }
+    handle = undefined;
+  };
   into.stopWith(() => {
     stopped = true;
-    handle?.close();
+    close();
   });
   const fail = (what: string, status: number, address: string): void => into.finish({ error: `${what} ${errorName(status)} ${address}:${port}` });
+  // A handle that throws (a runtime that changed it) ends the request with the reason: nothing
+  // may escape into the hook, which must answer from words.
+  const guarded =
+    <A extends unknown[]>(f: (...args: A) => void) =>
+    (...args: A): void => {
+      try {
+        f(...args);
+      } catch (err) {
+        into.finish({ error: `Node's TCP handle failed: ${err instanceof Error ? err.message : String(err)}` });
+      }
+    };
   const attempt = (i: number): void => {
     const address = addresses[i];
     const tcp = new b.TCP(b.socketType);
     handle = tcp;
     const req = new b.TCPConnectWrap();
-    req.oncomplete = (status) => {
+    req.oncomplete = guarded((status: number) => {
       // Settled meanwhile (the deadline): the handle is closed, and no other address is tried.
       if (stopped) return;
       if (status < 0) {
-        tcp.close();
-        handle = undefined;
+        close();
         if (i + 1 < addresses.length) attempt(i + 1);
         else fail("connect", status, address);
         return;
       }
-      tcp.onread = (buffer) => {
+      tcp.onread = guarded((buffer: ArrayBuffer | undefined) => {
         const n = b.state[b.kRead];
         if (n > 0 && buffer) into.take(Buffer.from(new Uint8Array(buffer, b.state[b.kOffset], n)));
         else if (n < 0) into.ended();
-      };
+      });
       const read = tcp.readStart();
       if (read < 0) return fail("read", read, address);
       const w = new b.WriteWrap();
       w.handle = tcp;
-      w.oncomplete = (status) => (status < 0 ? fail("write", status, address) : sent?.());
+      w.oncomplete = guarded((status: number) => (status < 0 ? fail("write", status, address) : sent?.()));
       const wrote = tcp.writeUtf8String(w, request);
       if (wrote < 0) fail("write", wrote, address);
       // Written at once, the request is already on its way and no completion will come.
       else if (b.state[b.kAsync] === 0) sent?.();
-    };
+    });
     const err = address.includes(":") ? tcp.connect6(req, address, port) : tcp.connect(req, address, port);
     if (err < 0) req.oncomplete(err);
   };
-  attempt(0);
+  try {
+    attempt(0);
+  } catch {
+    // Nothing has left yet: net takes the request, and this process does not try the handle again.
+    stopped = true;
+    close();
+    bindings = null;
+    return false;
+  }
   return true;
 }
 

@@ -47,6 +47,8 @@ export function collect(timeoutMs: number, plainHttp: boolean, resolve: (r: Post
   };
   const timer = setTimeout(() => finish({ error: `no answer within ${timeoutMs} ms` }), timeoutMs);
   let expected = -1;
+  // The last bytes so far, across reads: a chunked answer's last chunk may come in a read of its own.
+  let tail = Buffer.alloc(0);
   return {
     finish,
     take: (c) => {
@@ -55,8 +57,18 @@ export function collect(timeoutMs: number, plainHttp: boolean, resolve: (r: Post
       if (size > MAX_RESPONSE_BYTES) return finish({ error: `the answer is over ${MAX_RESPONSE_BYTES >> 20} MB` });
       chunks.push(c);
       if (!plainHttp) return;
-      if (expected === -1) expected = wholeLength(body());
-      if (expected > 0 ? size >= expected : expected === 0 && chunkedEnd(c)) finish(parseHttp(body()));
+      if (expected === -1) {
+        expected = wholeLength(body());
+        // Whatever streams on without a head is not an HTTP server's answer.
+        if (expected === -1 && size > MAX_HEAD_BYTES) return finish({ error: "the answer is not HTTP" });
+      }
+      if (expected === 0) tail = Buffer.concat([tail, c]).subarray(-LAST_CHUNK.length);
+      if (expected > 0 && size >= expected) finish(parseHttp(body()));
+      else if (expected === 0 && tail.equals(LAST_CHUNK)) {
+        // Those bytes could close a chunk's data rather than the answer: then more is to come.
+        const r = parseHttp(body());
+        if (!("error" in r && r.error === CHUNKS_CUT_SHORT)) finish(r);
+      }
     },
     ended: () => finish(parseHttp(body())),
     body,
@@ -112,12 +124,12 @@ function wholeLength(raw: Buffer): number {
   return h.length >= 0 ? h.at + h.length : -2;
 }
 
-// A chunked answer without trailers ends with its empty last chunk; one with trailers is read
-// to the end of the stream, which Connection: close brings.
+// A chunked answer without trailers ends with its empty last chunk; one with trailers (no
+// embedding server sends them) is read to the end of the stream, which Connection: close brings.
 const LAST_CHUNK = Buffer.from("\r\n0\r\n\r\n", "latin1");
-function chunkedEnd(latest: Buffer): boolean {
-  return latest.length >= LAST_CHUNK.length && latest.subarray(latest.length - LAST_CHUNK.length).equals(LAST_CHUNK);
-}
+const CHUNKS_CUT_SHORT = "the answer's chunks are cut short";
+// An answer's head is a few hundred bytes.
+const MAX_HEAD_BYTES = 16 << 10;
 
 /** An HTTP/1.1 answer read whole: its status and body, chunked or not. */
 export function parseHttp(raw: Buffer): Posted {
@@ -129,7 +141,7 @@ export function parseHttp(raw: Buffer): Posted {
     const parts: Buffer[] = [];
     for (let at = 0; ; ) {
       const nl = body.indexOf("\r\n", at);
-      if (nl < 0) return { error: "the answer's chunks are cut short" };
+      if (nl < 0) return { error: CHUNKS_CUT_SHORT };
       const len = parseInt(body.toString("latin1", at, nl), 16);
       if (!Number.isFinite(len)) return { error: "the answer's chunks are broken" };
       if (len === 0) break;

@@ -7,10 +7,13 @@ import { sleb, uleb, wasmSection } from "../io/hash";
  * that only arithmetic is left when the prompt's vector arrives.
  */
 export interface PieceSearch {
+  /** Which of the two does the work: for the tests that hold them together. */
+  engine: "wasm" | "script";
   /**
    * The pieces to rescore for `query`: the `want` whose signs agree with its signs the most, and
-   * those tied with the last of them, at most `max` in all, in piece order. For unit vectors the
-   * share of agreeing signs tracks the angle, so the nearest are among them.
+   * those tied with the last of them, at most `max` in all (every piece nearer than the last
+   * first, then the tied ones in piece order). For unit vectors the share of agreeing signs
+   * tracks the angle, so the nearest are among them.
    */
   nearest(query: Float32Array, want: number): Int32Array;
   /** `query` dot the int8 row of each of `pieces`, each row read by `read` into the bytes it is given. */
@@ -45,6 +48,7 @@ function cutOf(histogram: Int32Array, want: number): number {
 /** The same search in JavaScript: where WebAssembly is missing, and for the test that holds the two together. */
 function scriptSearch(bits: Uint32Array, words: number, pieces: number, dim: number, max: number): PieceSearch {
   return {
+    engine: "script",
     nearest(query, want) {
       const q = signs(query, words);
       const differ = new Int32Array(pieces);
@@ -62,7 +66,8 @@ function scriptSearch(bits: Uint32Array, words: number, pieces: number, dim: num
       }
       const cut = cutOf(histogram, want);
       const picked: number[] = [];
-      for (let p = 0; p < pieces && picked.length < max; p++) if (differ[p] <= cut) picked.push(p);
+      for (let p = 0; p < pieces && picked.length < max; p++) if (differ[p] < cut) picked.push(p);
+      for (let p = 0; p < pieces && picked.length < max; p++) if (differ[p] === cut) picked.push(p);
       return Int32Array.from(picked);
     },
     dots(query, picked, read) {
@@ -120,6 +125,7 @@ function wasmSearch(bits: Uint32Array, words: number, pieces: number, dim: numbe
   exports.p(1, 0, 1, D, P);
   exports.d(1, dim, R, F, O);
   return {
+    engine: "wasm",
     nearest(query, want) {
       u32.set(signs(query, longs * 2), Q / 4);
       histogram.fill(0);
@@ -142,14 +148,15 @@ function wasmSearch(bits: Uint32Array, words: number, pieces: number, dim: numbe
  *
  *   a(n, longs, B, D, H)      for each piece p of n: D[p] = popcnt of its signs XOR the query's
  *                             (the 64-bit words at 0), and H[D[p]] += 1
- *   p(n, cut, max, D, P) → c  P[c++] = p for each piece with D[p] <= cut, at most max of them
+ *   p(n, cut, max, D, P) → c  P[c++] = p for each piece with D[p] < cut, then each with
+ *                             D[p] = cut, at most max in all
  *   d(c, dim, R, F, O)        O[r] = sum of i8 row r at R times f32 query at F, in f64 (as
  *                             JavaScript adds them, so the two searches give equal numbers)
  */
 function searchModule(): Uint8Array<ArrayBuffer> {
   const [get, set, tee, i32, f64c, block, loop, ifThen, end, br, brIf] = [0x20, 0x21, 0x22, 0x41, 0x44, 0x02, 0x03, 0x04, 0x0b, 0x0c, 0x0d];
   const [load, load64, loadF32, load8s, store, storeF64] = [0x28, 0x29, 0x2a, 0x2c, 0x36, 0x39];
-  const [geU, leU, add, shl, xor64, popcnt64, wrap, fromI32, promote, mulF64, addF64] = [0x4f, 0x4d, 0x6a, 0x74, 0x85, 0x7b, 0xa7, 0xb7, 0xbb, 0xa2, 0xa0];
+  const [eq, ltU, geU, add, shl, xor64, popcnt64, wrap, fromI32, promote, mulF64, addF64] = [0x46, 0x49, 0x4f, 0x6a, 0x74, 0x85, 0x7b, 0xa7, 0xb7, 0xbb, 0xa2, 0xa0];
   const [I32, F64, VOID] = [0x7f, 0x7c, 0x40];
   const inc = (local: number, by: number): number[] => [get, local, i32, ...sleb(by), add, set, local];
   const at = (base: number, index: number, scale: number): number[] => [get, base, get, index, i32, scale, shl, add];
@@ -175,16 +182,16 @@ function searchModule(): Uint8Array<ArrayBuffer> {
   })();
   const p = (() => {
     const [N, CUT, MAX, Dp, Pp, P, C] = [0, 1, 2, 3, 4, 5, 6];
-    return [
-      1, 2, I32,
+    // One pass for the pieces under the cut, one for those at it.
+    const pass = (compare: number): number[] => [
+      i32, 0, set, P,
       ...forEach(P, N, [
         get, C, get, MAX, geU, brIf, 1,
-        ...at(Dp, P, 2), load, 2, 0, get, CUT, leU,
+        ...at(Dp, P, 2), load, 2, 0, get, CUT, compare,
         ifThen, VOID, ...at(Pp, C, 2), get, P, store, 2, 0, ...inc(C, 1), end,
       ]),
-      get, C,
-      end,
     ];
+    return [1, 2, I32, ...pass(ltU), ...pass(eq), get, C, end];
   })();
   const d = (() => {
     const [C, DIM, Rp, Fp, Op, R, I, ROW, ACC] = [0, 1, 2, 3, 4, 5, 6, 7, 8];

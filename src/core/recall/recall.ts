@@ -196,12 +196,13 @@ export async function recallWithMeaning<P>(prompt: string, source: PostingSource
   let prepared: P | undefined;
   try {
     prepared = m.prepare?.();
+    // The word-ranked cards' rows are read now, while the server works: finishRecall reads them
+    // again after the answer, from the snapshot reader's cache.
+    for (const s of words.ranked) source.doc(s.doc);
   } catch (err) {
+    if (prepared !== undefined) m.release?.(prepared);
     return fallBack(err);
   }
-  // The word-ranked cards' rows are read now, while the server works: finishRecall reads them
-  // again after the answer, from the snapshot reader's cache.
-  for (const s of words.ranked) source.doc(s.doc);
   const r = await m.asked;
   if ("error" in r) {
     if (prepared !== undefined) m.release?.(prepared);

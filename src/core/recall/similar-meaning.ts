@@ -35,8 +35,8 @@ export function cosineByPath(vault: string, model: string, query: Float32Array, 
 export interface SimilarAsk {
   vault: string;
   config: VaultMemoryConfig;
-  /** The cards' words: the live index or a snapshot. */
-  source: PostingSource;
+  /** The cards' words: the live index. Cards the vectors name that it does not know (deleted or renamed since the snapshot) are left out. */
+  source: PostingSource & { docByPath(path: string): unknown };
   /** What the words are matched on: the conversation's start and its candidates (entrySubject). */
   text: string;
   /** What meaning is asked of: the opening question, which says what a conversation is about (a whole transcript's vector is diluted by everything else said in it). */
@@ -60,6 +60,7 @@ export async function similarWithMeaning(a: SimilarAsk): Promise<SimilarCard[] |
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }
+  for (const path of [...found.keys()]) if (a.source.docByPath(path) === undefined) found.delete(path);
   // More word suggestions than are kept, so that a card meaning lifts can pass one it does not.
   const words = similarCards(a.text, a.source, a.limit * 3, a.config.recall.scoring.hintBonus);
   const scale = effectiveMinScore(a.config.recall, a.source.docCount, a.text);

@@ -1,6 +1,6 @@
 /** The nightly digest with semantic recall on: similar cards by meaning too, and the snapshot it writes keeps its vectors. */
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig, type VaultMemoryConfig } from "../../../src/core/config";
@@ -62,6 +62,15 @@ describe("the nightly digest with semantic recall on", () => {
     const report = await runDigest({ vault, config });
     expect(report.ok).toBe(true);
     expect(similarOffered(prompts)).toContain(CARD);
+  }, 60_000);
+
+  it("offers no card that is gone since the vectors were written (renamed or deleted with Obsidian closed)", async () => {
+    const { vault, config, prompts } = await night();
+    renameSync(join(vault, CARD), join(tempDir(), "kettle-descaling.md"));
+    const report = await runDigest({ vault, config });
+    expect(report.ok).toBe(true);
+    expect(report.results.map((r) => r.outcome.action)).toEqual(["skipped"]);
+    expect(similarOffered(prompts)).not.toContain(CARD);
   }, 60_000);
 
   it("embeds for the snapshot it writes, so the prompt hook still finds cards by meaning after the night", async () => {

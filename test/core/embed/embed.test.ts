@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { mergeConfig } from "../../../src/core/config";
 import { VectorCache, cosine, quantize, textKey } from "../../../src/core/embed/cache";
 import { createServer, type AddressInfo, type Socket } from "node:net";
@@ -188,6 +188,8 @@ describe("the plain HTTP the hook speaks", () => {
   it.each([false, true])("takes an answer as soon as it is whole, though the server keeps the connection (TCP handle: %s)", async (direct) => {
     for (const write of [
       (s: Socket) => s.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${vector.length}\r\n\r\n${vector}`),
+      // The last chunk in a write of its own.
+      (s: Socket) => (s.write(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${vector.length.toString(16)}\r\n${vector}\r\n`), setTimeout(() => s.write("0\r\n\r\n"), 30)),
       // In pieces, the head apart from the body.
       (s: Socket) => (s.write("HTTP/1.1 200 OK\r\nContent-Le"), setTimeout(() => s.write(`ngth: ${vector.length}\r\n\r\n${vector.slice(0, 5)}`), 20), setTimeout(() => s.write(vector.slice(5)), 40)),
       (s: Socket) => s.write(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n${vector.slice(0, 5)}\r\n${(vector.length - 5).toString(16)}\r\n${vector.slice(5)}\r\n0\r\n\r\n`),
@@ -218,6 +220,18 @@ describe("the plain HTTP the hook speaks", () => {
     }
   });
 
+  it.each([false, true])("gives up on a stream that is not HTTP at once rather than at the deadline (TCP handle: %s)", async (direct) => {
+    const server = await openEnded((s) => s.write(Buffer.alloc(64 << 10, "x")));
+    try {
+      const started = performance.now();
+      const r = await embedTexts(settings({ url: server.url }), ["x"], 3000, { direct });
+      expect("error" in r && r.error).toBe("the answer is not HTTP");
+      expect(performance.now() - started).toBeLessThan(2000);
+    } finally {
+      await server.close();
+    }
+  });
+
   it.each([false, true])("says so when the server closes before its answer is whole (TCP handle: %s)", async (direct) => {
     const server = await openEnded((s) => s.end(`HTTP/1.1 200 OK\r\nContent-Length: ${vector.length}\r\n\r\n${vector.slice(0, 8)}`));
     try {
@@ -231,6 +245,55 @@ describe("the plain HTTP the hook speaks", () => {
 
 describe("the TCP handle the hook posts through", () => {
   const real = process as unknown as ProcessLike;
+
+  /** The client loaded afresh, with Node's TCP handle replaced by `patch` of it. */
+  async function withHandle<T>(patch: (TCP: new (type: number) => object) => unknown, run: (client: typeof import("../../../src/core/embed/client")) => Promise<T>): Promise<T> {
+    const proc = process as unknown as { binding: (name: string) => Record<string, unknown> };
+    const binding = proc.binding;
+    proc.binding = (name) => {
+      const b = binding.call(process, name);
+      return name === "tcp_wrap" ? { ...b, TCP: patch(b.TCP as new (type: number) => object) } : b;
+    };
+    vi.resetModules();
+    try {
+      return await run(await import("../../../src/core/embed/client"));
+    } finally {
+      proc.binding = binding;
+      vi.resetModules();
+    }
+  }
+
+  it("leaves the request to net when the handle throws before anything is sent", async () => {
+    stub.mode = "ok";
+    let made = 0;
+    const r = await withHandle(
+      (TCP) =>
+        class extends TCP {
+          constructor(type: number) {
+            super(type);
+            made++;
+            throw new Error("no TCP here");
+          }
+        },
+      (client) => client.embedTexts(settings(), ["x"], 3000, { direct: true }),
+    );
+    expect(made).toBe(1);
+    expect("vectors" in r && r.vectors.length).toBe(1);
+  });
+
+  it("answers with the reason, and throws nothing, when the handle fails once connected", async () => {
+    stub.mode = "ok";
+    const r = await withHandle(
+      (TCP) =>
+        class extends TCP {
+          readStart(): number {
+            throw new Error("reading is broken");
+          }
+        },
+      (client) => client.embedTexts(settings(), ["x"], 3000, { direct: true }),
+    );
+    expect("error" in r && r.error).toBe("Node's TCP handle failed: reading is broken");
+  });
   it("is found in this Node", () => {
     expect(tcpBindings(real)).not.toBeNull();
   });
@@ -240,6 +303,7 @@ describe("the TCP handle the hook posts through", () => {
     ["in Electron", { ...real, versions: { ...real.versions, electron: "30.0.0" } }],
     ["when Node is asked to warn of deprecated calls", { ...real, execArgv: ["--pending-deprecation"] }],
     ["when NODE_OPTIONS asks to throw on them", { ...real, env: { NODE_OPTIONS: "--throw-deprecation" } }],
+    ["when NODE_PENDING_DEPRECATION asks for the warning", { ...real, env: { NODE_PENDING_DEPRECATION: "1" } }],
     ["when the handle lacks a method", { ...real, binding: (name: string) => (name === "tcp_wrap" ? { TCP: class {}, TCPConnectWrap: class {}, constants: { SOCKET: 0 } } : (real.binding as (n: string) => unknown)(name)) }],
     ["when asking throws", { ...real, binding: () => { throw new Error("No such module"); } }],
   ])("is not used %s: net is", (_why, proc) => {

@@ -22,7 +22,8 @@ function piecesOf(vectors: readonly Float32Array[], dim: number): { bits: Uint32
 describe("the search over the pieces' vectors", () => {
   it.each([
     [1, 1, 4],
-    [33, 3, 4], // an odd number of words: the module pads each piece with a zero word
+    [20, 50, 8], // an odd number of 32-bit words (one): the module pads each piece with a zero word
+    [96, 40, 8], // three
     [64, 500, 64],
     [1024, 3000, 64],
     [384, 20, 8], // fewer pieces than asked for
@@ -32,6 +33,7 @@ describe("the search over the pieces' vectors", () => {
     const read = (into: Uint8Array, p: number): void => into.set(new Uint8Array(rows.buffer, p * dim, dim));
     const wasm = pieceSearch(bits, words, pieces, dim, max);
     const script = pieceSearch(bits, words, pieces, dim, max, true);
+    expect([wasm.engine, script.engine]).toEqual(["wasm", "script"]);
     for (let q = 0; q < 5; q++) {
       const query = randomVector(dim);
       const picked = wasm.nearest(query, Math.ceil(max / 2));
@@ -55,6 +57,20 @@ describe("the search over the pieces' vectors", () => {
     for (let i = 0; i < dim; i++) exact += rows[1234 * dim + i] * query[i];
     expect(dots[picked.indexOf(1234)]).toBe(exact);
     expect(Math.max(...dots)).toBe(exact);
+  });
+
+  it("never lets pieces tied at the cut crowd out nearer ones later in the file", () => {
+    const dim = 64;
+    const query = randomVector(dim);
+    // Two hundred copies of a piece that agrees on all but 8 signs, then twenty that agree on all but 2.
+    const flip = (n: number): Float32Array => query.map((x, i) => (i < n ? -x : x));
+    const vectors = [...Array.from({ length: 200 }, () => flip(8)), ...Array.from({ length: 20 }, () => flip(2))];
+    const { bits, words } = piecesOf(vectors, dim);
+    for (const script of [false, true]) {
+      const picked = [...pieceSearch(bits, words, vectors.length, dim, 64, script).nearest(query, 32)];
+      expect(picked.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, i) => 200 + i));
+      expect(picked).toHaveLength(64);
+    }
   });
 
   it("keeps every piece tied with the last one wanted, up to its most", () => {
