@@ -4,7 +4,7 @@ import type { IncomingMessage } from "node:http";
 import { msSinceStart } from "../io/clock";
 import { postDirect } from "./direct-tcp";
 import { collect, requestHead, type Posted } from "./http";
-import { endpointProblem, type EmbedSettings } from "./settings";
+import { bareHost, endpointProblem, type EmbedSettings } from "./settings";
 
 export type EmbedResult = { vectors: Float32Array[]; ms: number } | { error: string; ms: number };
 
@@ -35,7 +35,7 @@ function postPlain(url: URL, body: string, timeoutMs: number, { sent, direct }: 
     if (direct && postDirect(url.hostname, port, request, a, sent)) return;
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when semantic recall asks, see above
     const net = require("node:net") as typeof import("node:net");
-    const socket = net.connect({ host: url.hostname.replace(/^\[|\]$/g, ""), port });
+    const socket = net.connect({ host: bareHost(url.hostname), port });
     a.stopWith(() => socket.destroy());
     socket.write(request, () => sent?.());
     socket.on("data", a.take);

@@ -11,6 +11,7 @@
  */
 
 import type { Collector } from "./http";
+import { bareHost, isIPv4 } from "./settings";
 
 interface ConnectReq {
   oncomplete: (status: number) => void;
@@ -76,8 +77,6 @@ export function tcpBindings(proc: ProcessLike): Bindings | null {
 
 let bindings: Bindings | null | undefined;
 
-const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
-
 /**
  * Sends `request` (head and body) to `host:port` and feeds the answer to `into`. False, having
  * done nothing, when this Node offers no handle this can use or the host is not an address:
@@ -86,8 +85,8 @@ const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 export function postDirect(host: string, port: number, request: string, into: Collector, sent?: () => void): boolean {
   if (bindings === undefined) bindings = tcpBindings(process);
   const b = bindings;
-  const h = host.replace(/^\[|\]$/g, "");
-  const addresses = h.toLowerCase() === "localhost" ? ["127.0.0.1", "::1"] : IPV4.test(h) || h.includes(":") ? [h] : [];
+  const h = bareHost(host);
+  const addresses = h.toLowerCase() === "localhost" ? ["127.0.0.1", "::1"] : isIPv4(h) || h.includes(":") ? [h] : [];
   if (!b || addresses.length === 0) return false;
   let handle: TcpHandle | undefined;
   let stopped = false;

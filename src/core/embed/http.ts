@@ -1,7 +1,8 @@
 /** The little of HTTP/1.1 the embedding client speaks itself: one request, one answer read whole under a deadline. */
 
 // The timers of Node, named: this runs in the hook and at index time, never in a window.
-import { clearTimeout, setTimeout } from "node:timers";
+import { clearImmediate, clearTimeout, setImmediate, setTimeout } from "node:timers";
+import { msSinceStart } from "../io/clock";
 
 export type Posted = { status: number; text: string } | { error: string };
 
@@ -38,14 +39,22 @@ export function collect(timeoutMs: number, plainHttp: boolean, resolve: (r: Post
   let done = false;
   let stop = (): void => {};
   const body = (): Buffer => (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const finish = (r: Posted): void => {
     if (done) return;
     done = true;
-    clearTimeout(timer);
+    clearImmediate(arming);
+    if (timer) clearTimeout(timer);
     stop();
     resolve(r);
   };
-  const timer = setTimeout(() => finish({ error: `no answer within ${timeoutMs} ms` }), timeoutMs);
+  // The deadline's timer is set once this turn's work is done, from when the answer was asked
+  // for: a process's first timer costs about a third of a millisecond, and the prompt hook's
+  // request leaves in that turn, before it.
+  const asked = msSinceStart();
+  const arming = setImmediate(() => {
+    if (!done) timer = setTimeout(() => finish({ error: `no answer within ${timeoutMs} ms` }), Math.max(0, timeoutMs - (msSinceStart() - asked)));
+  });
   let expected = -1;
   // The last bytes so far, across reads: a chunked answer's last chunk may come in a read of its own.
   let tail = Buffer.alloc(0);

@@ -59,8 +59,22 @@ export function endpointProblem(url: string, allowRemote: boolean): string {
 }
 
 export function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
-  return h === "localhost" || h === "::1" || /^127(?:\.\d{1,3}){3}$/.test(h);
+  const h = bareHost(host).toLowerCase();
+  return h === "localhost" || h === "::1" || (isIPv4(h) && h.startsWith("127."));
+}
+
+// Host checks without regular expressions: these run before the prompt hook's request leaves,
+// and V8 compiles a regular expression on its first use.
+
+/** A URL's host without the brackets an IPv6 address is written in. */
+export function bareHost(host: string): string {
+  return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+}
+
+/** Four dot-separated numbers of one to three digits. */
+export function isIPv4(host: string): boolean {
+  const parts = host.split(".");
+  return parts.length === 4 && parts.every((p) => p.length >= 1 && p.length <= 3 && [...p].every((c) => c >= "0" && c <= "9"));
 }
 
 /** The recall rules a snapshot records: the settings' own, with semantic recall's only when it is on. */

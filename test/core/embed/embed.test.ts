@@ -6,7 +6,7 @@ import { VectorCache, cosine, quantize, textKey } from "../../../src/core/embed/
 import { createServer, type AddressInfo, type Socket } from "node:net";
 import { embedTexts } from "../../../src/core/embed/client";
 import { tcpBindings, type ProcessLike } from "../../../src/core/embed/direct-tcp";
-import { DEFAULT_EMBED, endpointProblem } from "../../../src/core/embed/settings";
+import { DEFAULT_EMBED, endpointProblem, isLoopback } from "../../../src/core/embed/settings";
 import { vaultFiles } from "../../../src/core/paths";
 import { startEmbedStub, STUB_DIM, type EmbedStub } from "../../e2e/embed-stub";
 import { CORPUS, HAS_CORPUS, NO_CORPUS, SAMPLE_VAULT, copyVault, runBridgeAsync } from "../../helpers";
@@ -66,6 +66,8 @@ describe("the embedding client", () => {
     expect(endpointProblem("http://10.0.0.5:11434", false)).toMatch(/not this computer/);
     expect(endpointProblem("http://10.0.0.5:11434", true)).toBe("");
     expect(endpointProblem("http://[::1]:11434", false)).toBe("");
+    for (const host of ["127.0.0.1", "127.255.3.4", "localhost", "LOCALHOST", "::1", "[::1]"]) expect(isLoopback(host), host).toBe(true);
+    for (const host of ["127.0.0.1.example.com", "1127.0.0.1", "127.0.0", "127.0.0.x", "128.0.0.1", "127..0.1", "example.com", "[::2]"]) expect(isLoopback(host), host).toBe(false);
     expect(endpointProblem("file:///etc/passwd", true)).toMatch(/not http/);
     expect(endpointProblem("http://me:pw@localhost:1", false)).toMatch(/user name or password/);
     const remote = await embedTexts(settings({ url: "http://example.com" }), ["x"], 2000);
