@@ -4,9 +4,13 @@ import { parseArgs } from "./src/args";
 import { recallCommand } from "./src/commands/recall";
 import { recallWithoutVault, rememberReply, rememberSession } from "./src/cold";
 import { useLoader, type Loader } from "./src/beside";
+import type { Early } from "./src/early";
 
-/** `load` is the entry's way to load the bridge's other files through its code cache. */
-export function recall(argv: readonly string[], scored: () => void, load?: Loader): number | Promise<number> {
+/**
+ * `load` is the entry's way to load the bridge's other files through its code cache; `early`,
+ * what the entry did before this code loaded (see early.ts).
+ */
+export function recall(argv: readonly string[], scored: () => void, load?: Loader, early?: Early): number | Promise<number> {
   if (load) useLoader(load);
-  return recallCommand(parseArgs(argv), { recallWithoutVault, rememberReply, rememberSession, scored });
+  return recallCommand(parseArgs(argv), { recallWithoutVault, rememberReply, rememberSession, scored, early });
 }

@@ -9,12 +9,15 @@
 import { writeSync } from "node:fs";
 import { join } from "node:path";
 import { requireCached, type CachedModule } from "./src/code-cache";
+import { parseArgs } from "./src/args";
+import { beginRecall, type Early, type EarlySemantic } from "./src/early";
+import { fnv1aWordsScript } from "../src/core/io/hash";
 
 /** Each file run through the code cache, by name, with its build (esbuild.config.mjs). */
 declare const __VM_BUILDS__: Record<string, string>;
 
 interface Hot {
-  recall: (argv: readonly string[], scored: () => void, load: (file: string) => CachedModule<unknown>) => number | Promise<number>;
+  recall: (argv: readonly string[], scored: () => void, load: (file: string) => CachedModule<unknown>, early: Early | undefined) => number | Promise<number>;
 }
 interface Commands {
   runCli(argv: readonly string[]): Promise<number>;
@@ -22,9 +25,23 @@ interface Commands {
 
 function main(argv: string[]): Promise<number> {
   if (argv[0] === "recall") {
-    const cached = <T>(file: string): CachedModule<T> => requireCached<T>(join(__dirname, file), __VM_BUILDS__[file] ?? "", require);
-    const hot = cached<Hot>("vault-memory-hot.cjs");
-    return Promise.resolve(hot.exports.recall(argv, hot.complete, cached));
+    // One module per file, whoever asks first: the entry, or recall's code through its seams.
+    const loaded = new Map<string, CachedModule<unknown>>();
+    const cached = <T>(file: string, hash?: (bytes: Uint8Array) => number): CachedModule<T> => {
+      let m = loaded.get(file);
+      if (!m) loaded.set(file, (m = requireCached<unknown>(join(__dirname, file), __VM_BUILDS__[file] ?? "", require, hash)));
+      return m as CachedModule<T>;
+    };
+    // With semantic recall on, the prompt's vector is asked for before recall's code loads (its
+    // cache checked in JavaScript: the process's first WebAssembly then comes after the request).
+    const early = beginRecall(parseArgs(argv), () => cached<EarlySemantic>("vault-memory-semantic.cjs", fnv1aWordsScript).exports);
+    const go = (): number | Promise<number> => {
+      const hot = cached<Hot>("vault-memory-hot.cjs");
+      return hot.exports.recall(argv, hot.complete, cached, early);
+    };
+    // One turn of the event loop first: a connection to this computer is made by then, and the
+    // request leaves in it, rather than once recall's code has loaded and scored.
+    return early?.ask ? new Promise<void>((resolve) => setImmediate(resolve)).then(go) : Promise.resolve(go());
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for the commands that need it
   return (require(join(__dirname, "vault-memory-commands.cjs")) as Commands).runCli(argv);

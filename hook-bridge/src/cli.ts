@@ -120,11 +120,12 @@ export function rememberSession(vault: string, sessionId: string, transcriptPath
  * The prompt hook with no usable vault: silent (a prompt must never fail for it), logged, except
  * for "remember this", where silence would let Claude confirm a keep that did not happen.
  */
-export function recallWithoutVault(found: Exclude<VaultLookup, { vault: string }>, remember: RegExp): number {
+/** `stdin`: the payload, when the entry has read it already. */
+export function recallWithoutVault(found: Exclude<VaultLookup, { vault: string }>, remember: RegExp, stdin?: string): number {
   logWithoutVault("recall", found);
   let prompt = "";
   try {
-    const p = JSON.parse(readStdinSync()) as { prompt?: unknown } | null;
+    const p = JSON.parse(stdin ?? readStdinSync()) as { prompt?: unknown } | null;
     if (p && typeof p.prompt === "string") prompt = p.prompt;
   } catch {
     /* not a payload: nothing to answer */

@@ -30,9 +30,11 @@ export interface CachedModule<T> {
 /**
  * `require` is the caller's: the file must sit beside the caller and need only what the caller's
  * require finds (Node's own modules). Node's createRequire loads the module system's internals
- * that a prompt's run otherwise never compiles.
+ * that a prompt's run otherwise never compiles. `hash` checks the cache: fnv1aWords, or its
+ * JavaScript loop where a process's first WebAssembly (most of a millisecond to set up) would
+ * stand before something more urgent.
  */
-export function requireCached<T>(file: string, build: string, require: NodeJS.Require): CachedModule<T> {
+export function requireCached<T>(file: string, build: string, require: NodeJS.Require, hash: (bytes: Uint8Array) => number = fnv1aWords): CachedModule<T> {
   const source = readFileSync(file, "utf8");
   const cachePath = join(dirname(file), `.${basename(file)}.v8cache`);
   // A file of another build (copied over by hand, half an upgrade) must not run with this cache:
@@ -47,7 +49,7 @@ export function requireCached<T>(file: string, build: string, require: NodeJS.Re
       const bytes = readFileSync(cachePath);
       const head = bytes.subarray(0, KEY_BYTES).toString("latin1");
       const data = bytes.subarray(KEY_BYTES);
-      const sum = fnv1aWords(data);
+      const sum = hash(data);
       if (head === key(true, sum) || head === key(false, sum)) {
         cached = data;
         cachedFull = head === key(true, sum);

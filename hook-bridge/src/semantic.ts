@@ -8,7 +8,39 @@
 import { embedTexts, type EmbedResult } from "../../src/core/embed/client";
 import { closeVectors, openVectors, searchOpen, vectorsPathOf, type OpenVectors } from "../../src/core/embed/vectors";
 import { sanitize } from "../../src/core/privacy/redact";
+import { isAcknowledgement } from "../../src/core/text/chitchat";
 import type { SemanticRules } from "../../src/core/recall/rules";
+
+/**
+ * askVector for the entry, before recall's code loads: `semantic` is the snapshot's rules as its
+ * first line gave them, not yet checked, so they are checked here. Nothing is asked for an
+ * acknowledgement ("ok continue") or a prompt without a letter or digit; recall then decides
+ * as ever whether the prompt has words to look for.
+ */
+export function askEarly(prompt: string, semantic: unknown): { semantic: SemanticRules; asked: Promise<EmbedResult>; sent: Promise<void> } | undefined {
+  const rules = semanticRulesShape(semantic);
+  if (!rules || isAcknowledgement(prompt) || !hasWordCharacter(prompt)) return undefined;
+  let flushed: () => void = () => {};
+  const sent = new Promise<void>((resolve) => (flushed = resolve));
+  return { semantic: rules, asked: askVector(prompt, rules, () => flushed()), sent };
+}
+
+/** An ASCII letter or digit, or any character past ASCII: a loop, where a Unicode class would be compiled first. */
+function hasWordCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const lower = c | 0x20;
+    if ((c >= 0x30 && c <= 0x39) || (lower >= 0x61 && lower <= 0x7a) || c > 0x7f) return true;
+  }
+  return false;
+}
+
+function semanticRulesShape(v: unknown): SemanticRules | undefined {
+  const r = v as Partial<SemanticRules> | null;
+  if (!r || typeof r !== "object") return undefined;
+  const ok = (r.provider === "ollama" || r.provider === "openai") && typeof r.url === "string" && typeof r.model === "string" && typeof r.allowRemote === "boolean" && [r.budgetMs, r.floor, r.weight].every((n) => typeof n === "number" && Number.isFinite(n));
+  return ok ? (r as SemanticRules) : undefined;
+}
 
 /** The prompt's vector, the prompt cleaned first as everything that leaves the vault is. */
 export function askVector(prompt: string, semantic: SemanticRules, sent: () => void): Promise<EmbedResult> {

@@ -5,6 +5,7 @@ import { numberFlag, type Args } from "../args";
 import { parseHookInput, str } from "../hook-input";
 import { readStdinSync } from "../stdin";
 import { findVault, type VaultLookup } from "../vault";
+import type { Early, EarlyAsk } from "../early";
 import { appendLog } from "../../../src/core/io/log";
 import { msSinceStart } from "../../../src/core/io/clock";
 import { vaultFiles } from "../../../src/core/paths";
@@ -28,11 +29,13 @@ const DEFAULT_DEADLINE_MS = 2000;
  * Recall importing them itself made a circle (recall → cold → cli → recall).
  */
 export interface RecallDeps {
-  recallWithoutVault: (found: Exclude<VaultLookup, { vault: string }>, remember: RegExp) => number;
+  recallWithoutVault: (found: Exclude<VaultLookup, { vault: string }>, remember: RegExp, stdin?: string) => number;
   rememberReply: (recallText: string, outcome: string) => string;
   rememberSession: (vault: string, sessionId: string, transcriptPath: string, cwd: string) => string;
   /** Told once a prompt has been scored against a snapshot: the run took the common path. */
   scored?: () => void;
+  /** The payload and vault the entry read, and the vector it asked for, before this code loaded. */
+  early?: Early;
 }
 
 export function recallCommand(args: Args, deps: RecallDeps): number | Promise<number> {
@@ -51,14 +54,15 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
     return failOpen(err instanceof Error ? err.message : String(err));
   };
   try {
-    const found = findVault(args);
+    const early = deps.early;
+    const found = early?.vault ?? findVault(args);
     // Rare, so handled by the code loaded on demand: the common prompt parses none of it.
-    if ("problem" in found) return recallWithoutVault(found, REMEMBER);
+    if ("problem" in found) return recallWithoutVault(found, REMEMBER, early?.stdin);
     vault = found.vault;
     logPath = vaultFiles.log(vault);
     const deadline = numberFlag(args, "deadline-ms") ?? DEFAULT_DEADLINE_MS;
 
-    const payload = payloadOf(readStdinSync());
+    const payload = payloadOf(early?.stdin ?? readStdinSync());
     if (payload === undefined) return failOpen("stdin is not a UserPromptSubmit hook payload");
 
     const started = msSinceStart();
@@ -94,7 +98,9 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
     const rules = withOverrides(reader.header.rules, args);
     if (rules.semantic && wantsRecall(payload.prompt, reader)) {
       // Only with semantic recall on, and never for "ok continue": the one path that waits.
-      return askWithMeaning(payload.prompt, reader, rules, rules.semantic, vault, ctx, (why) => void failOpen(why)).then(
+      // The entry's request stands when it was made for this very snapshot and prompt's rules.
+      const asked = early?.ask && early.ask.headerSum === reader.header.headerSum && JSON.stringify(early.ask.semantic) === JSON.stringify(rules.semantic) ? early.ask : undefined;
+      return askWithMeaning(payload.prompt, reader, rules, rules.semantic, vault, ctx, (why) => void failOpen(why), asked).then(
         (result) => {
           deps.scored?.();
           return answer(result);
@@ -120,11 +126,11 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
  * reads the cards' vectors meanwhile, then fuses the two. Past the budget, or on any error, the
  * words alone answer and the log says why.
  */
-function askWithMeaning(prompt: string, reader: SnapshotReader, rules: RecallRules, semantic: SemanticRules, vault: string, ctx: RecallContext, log: (why: string) => void): Promise<Recall> {
+function askWithMeaning(prompt: string, reader: SnapshotReader, rules: RecallRules, semantic: SemanticRules, vault: string, ctx: RecallContext, log: (why: string) => void, early?: Pick<EarlyAsk, "asked" | "sent">): Promise<Recall> {
   let flushed: () => void = () => {};
-  const sent = new Promise<void>((resolve) => (flushed = resolve));
+  const sent = early?.sent ?? new Promise<void>((resolve) => (flushed = resolve));
   return recallWithMeaning(prompt, reader, rules, vault, ctx, semantic, {
-    asked: askVector(prompt, semantic, () => flushed()),
+    asked: early?.asked ?? askVector(prompt, semantic, () => flushed()),
     sent,
     // The request still out when this fails ends with the process, which exits once the answer is printed.
     prepare: () => openCards(vaultFiles.snapshot(vault), reader.header.headerSum ?? "", semantic.model),

@@ -7,7 +7,7 @@ export const REDACTED = "[REDACTED]";
 export interface SecretPattern {
   id: string;
   /** Must be global. Group 1, when present, is kept (a key's name), and the rest replaced. */
-  re: RegExp;
+  readonly re: RegExp;
   /**
    * Literals one of which any match contains. A pattern whose hints are all absent is not run:
    * the queue hook redacts every turn of a long transcript, and `includes` is far cheaper than
@@ -32,7 +32,20 @@ export interface SecretPattern {
 // a command's flag), then generic ones. Specific first, so a GitHub token inside
 // `GITHUB_TOKEN=...` is named for what it is. A value already redacted is never matched again.
 const B = "(?<![A-Za-z0-9_])"; // a token's start: not in the middle of a longer word
-const p = (id: string, source: string, hints?: readonly string[], flags = "g", needs?: readonly string[]): SecretPattern => ({ id, re: new RegExp(source, flags), hints, needs });
+// Each pattern is compiled on first use: a text seldom holds the hints of more than a few, and
+// building all of them cost the prompt hook about 0.3 ms before its embedding request could leave.
+const p = (id: string, source: string, hints?: readonly string[], flags = "g", needs?: readonly string[], hintsAnyCase?: readonly string[]): SecretPattern => {
+  let re: RegExp | undefined;
+  return {
+    id,
+    get re() {
+      return (re ??= new RegExp(source, flags));
+    },
+    hints,
+    needs,
+    ...(hintsAnyCase ? { hintsAnyCase } : {}),
+  };
+};
 
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // Key material: everything between the armour lines, and all that follows an unclosed one.
@@ -133,16 +146,15 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // It starts at the key's telling word, not at the name's first letter: a pattern that opens with
   // a run of word characters is retried at every letter of a note, which made lint of a large
   // vault spend seconds here. The name's start is before the match and stays as written.
-  {
-    ...p(
-      "secret-assignment",
-      String.raw`((?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE)[_.-]?KEY|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]{0,64}["']?\s{0,8}[:=](?!:)\s{0,8}["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|[A-Za-z_$][\w$.]{0,64}\(|(?:process\.env|os\.environ|import\.meta\.env|env|config|settings|self|this|secrets)[.[]|[a-z]+(?:_[a-z]+)+(?![\w.-]))[^\s"'\x60,;]{6,256}`,
-      undefined,
-      "gi",
-    ),
-    // Every name it knows holds one of these, in whatever case the pattern accepts it.
-    hintsAnyCase: ["secret", "token", "pass", "pwd", "key", "credential", "auth", "sig"],
-  },
+  // Every name it knows holds one of its any-case hints, in whatever case the pattern accepts it.
+  p(
+    "secret-assignment",
+    String.raw`((?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE)[_.-]?KEY|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]{0,64}["']?\s{0,8}[:=](?!:)\s{0,8}["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|[A-Za-z_$][\w$.]{0,64}\(|(?:process\.env|os\.environ|import\.meta\.env|env|config|settings|self|this|secrets)[.[]|[a-z]+(?:_[a-z]+)+(?![\w.-]))[^\s"'\x60,;]{6,256}`,
+    undefined,
+    "gi",
+    undefined,
+    ["secret", "token", "pass", "pwd", "key", "credential", "auth", "sig"],
+  ),
   // Any .env-style assignment, on its own line or inline ("run it with FOO=…"), whose value is
   // long and random-looking: letters and digits both, and not a path.
   p("env-line", String.raw`(^|[\s;(])((?:export\s+)?[A-Z][A-Z0-9_]{2,64}=["']?)(?![^\n]{0,512}\[REDACTED\])(?![./~])(?=[A-Za-z0-9+/_\-.]{0,512}\d)(?=[A-Za-z0-9+/_\-.]{0,512}[A-Za-z])[A-Za-z0-9+/_\-.]{24,512}`, ["="]),
@@ -160,10 +172,12 @@ function anyCaseTest(hints: readonly string[]): RegExp {
 /** Replaces every secret-shaped value with [REDACTED]; keeps names, so the text still reads. */
 export function redactSecrets(text: string): string {
   let out = text;
-  for (const { id, re, hints, hintsAnyCase, needs } of SECRET_PATTERNS) {
+  for (const pattern of SECRET_PATTERNS) {
+    const { id, hints, hintsAnyCase, needs } = pattern;
     if (hints && !hints.some((h) => out.includes(h))) continue;
     if (hintsAnyCase && !anyCaseTest(hintsAnyCase).test(out)) continue;
     if (needs && !needs.every((n) => out.includes(n))) continue;
+    const re = pattern.re;
     re.lastIndex = 0;
     out = out.replace(re, (...m: unknown[]) => {
       const groups = m.slice(1, -2).filter((g): g is string => typeof g === "string");
@@ -178,10 +192,12 @@ export function redactSecrets(text: string): string {
 export function findSecrets(text: string): string[] {
   const present = hintsIn(text);
   const found = new Set<string>();
-  for (const { id, re, hints, hintsAnyCase, needs } of SECRET_PATTERNS) {
+  for (const pattern of SECRET_PATTERNS) {
+    const { id, hints, hintsAnyCase, needs } = pattern;
     if (hints && !hints.some((h) => present.exact.has(h))) continue;
     if (hintsAnyCase && !hintsAnyCase.some((h) => present.anyCase.has(h))) continue;
     if (needs && !needs.every((n) => text.includes(n))) continue;
+    const re = pattern.re;
     // The matches matchAll would give, without the copy of the pattern it makes for each note.
     re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {

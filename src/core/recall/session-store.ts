@@ -1,7 +1,8 @@
 /** Which cards each Claude Code session has already been given, so none is injected twice. */
 
 import { isSafeSessionId } from "../session-id";
-import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { writeCreatingDir } from "../io/create-dir";
 import { join } from "node:path";
 
 // Claude Code replays a session's injections on resume for as long as the session lives; a week
@@ -36,10 +37,9 @@ export function loadSeen(dir: string, sessionId: string): Set<string> {
 export function rememberSeen(dir: string, sessionId: string, seen: ReadonlySet<string>, paths: readonly string[], now = Date.now()): void {
   const file = fileFor(dir, sessionId);
   if (!file || paths.length === 0) return;
-  mkdirSync(dir, { recursive: true });
   const rec: SessionRecord = { paths: [...new Set([...seen, ...paths])], updated: now };
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(rec));
+  writeCreatingDir(dir, tmp, JSON.stringify(rec));
   renameSync(tmp, file);
   sweep(dir, now);
 }

@@ -1,8 +1,8 @@
 /** The recall log: one JSON line per prompt, for "most used" statistics and for finding unused cards. */
 
-import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { fnv1aString } from "../io/hash";
+import { writeCreatingDir } from "../io/create-dir";
 
 export interface UsageEntry {
   /** ISO time. */
@@ -20,6 +20,5 @@ export function promptHash(prompt: string): string {
 
 /** Appends one line; a line under the pipe buffer size is written whole even with parallel hooks. */
 export function appendUsage(path: string, entry: UsageEntry): void {
-  mkdirSync(dirname(path), { recursive: true });
-  appendFileSync(path, JSON.stringify(entry) + "\n", "utf8");
+  writeCreatingDir(dirname(path), path, JSON.stringify(entry) + "\n", true);
 }

@@ -1,0 +1,78 @@
+/**
+ * The prompt hook's first steps, in the entry, before recall's code loads: the payload, the
+ * vault, and with semantic recall on, the request for the prompt's vector, so that the server
+ * works while the rest loads and scores (about 3 ms of a cold process that were spent before the
+ * request could leave). With it off this is what recall would do first anyway, plus a look at
+ * the snapshot's first line.
+ */
+
+import { closeSync, openSync, readSync } from "node:fs";
+import type { Args } from "./args";
+import { readStdinSync } from "./stdin";
+import { findVault, type VaultLookup } from "./vault";
+import type { SemanticRules } from "../../src/core/recall/rules";
+import type { EmbedResult } from "../../src/core/embed/client";
+import { vaultFiles } from "../../src/core/paths";
+
+/** A request for the prompt's vector, made before the snapshot was read in full. */
+export interface EarlyAsk {
+  /** The snapshot's headerSum as its first line gave it: the ask stands only for that snapshot. */
+  headerSum: string;
+  semantic: SemanticRules;
+  asked: Promise<EmbedResult>;
+  sent: Promise<void>;
+}
+
+export interface Early {
+  stdin: string;
+  vault: VaultLookup;
+  ask?: EarlyAsk;
+}
+
+/** What the semantic code offers the entry (see semantic.ts). */
+export interface EarlySemantic {
+  askEarly(prompt: string, semantic: unknown): { semantic: SemanticRules; asked: Promise<EmbedResult>; sent: Promise<void> } | undefined;
+}
+
+// The snapshot's first line is under a kilobyte; one that is longer is read by recall as ever.
+const HEAD_BYTES = 4096;
+
+/**
+ * Reads the payload and finds the vault; asks for the prompt's vector when the snapshot's rules
+ * turn semantic recall on. Never throws: anything unexpected leaves the rest to recall.
+ */
+export function beginRecall(args: Args, semantic: () => EarlySemantic): Early | undefined {
+  let stdin: string;
+  let vault: VaultLookup;
+  try {
+    stdin = readStdinSync();
+    vault = findVault(args);
+  } catch {
+    return undefined;
+  }
+  if (!("vault" in vault)) return { stdin, vault };
+  try {
+    const head = firstLine(vaultFiles.snapshot(vault.vault));
+    // Without the word the rules cannot hold semantic recall, and the line is not parsed here.
+    if (!head.includes('"semantic":')) return { stdin, vault };
+    const h = JSON.parse(head) as { headerSum?: unknown; rules?: { semantic?: unknown } };
+    const prompt = (JSON.parse(stdin) as { prompt?: unknown } | null)?.prompt;
+    if (typeof h.headerSum !== "string" || typeof prompt !== "string") return { stdin, vault };
+    const ask = semantic().askEarly(prompt, h.rules?.semantic);
+    return { stdin, vault, ask: ask && { headerSum: h.headerSum, ...ask } };
+  } catch {
+    return { stdin, vault };
+  }
+}
+
+function firstLine(path: string): string {
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.allocUnsafe(HEAD_BYTES);
+    const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
+    const nl = buf.subarray(0, n).indexOf(0x0a);
+    return nl < 0 ? "" : buf.toString("utf8", 0, nl);
+  } finally {
+    closeSync(fd);
+  }
+}
