@@ -9,8 +9,8 @@
 import { writeSync } from "node:fs";
 import { join } from "node:path";
 import { requireCached, type CachedModule } from "./src/code-cache";
-import { parseArgs } from "./src/args";
-import { beginRecall, type Early, type EarlySemantic } from "./src/early";
+import type { Early, EarlySemantic } from "./src/early";
+import { semanticGlance } from "./src/glance";
 import { fnv1aWordsScript } from "../src/core/io/hash";
 
 /** Each file run through the code cache, by name, with its build (esbuild.config.mjs). */
@@ -34,7 +34,12 @@ function main(argv: string[]): Promise<number> {
     };
     // With semantic recall on, the prompt's vector is asked for before recall's code loads (its
     // cache checked in JavaScript: the process's first WebAssembly then comes after the request).
-    const early = beginRecall(parseArgs(argv), () => cached<EarlySemantic>("vault-memory-semantic.cjs", fnv1aWordsScript).exports);
+    let early: Early | undefined;
+    try {
+      if (semanticGlance(argv)) early = cached<EarlySemantic>("vault-memory-semantic.cjs", fnv1aWordsScript).exports.beginRecall(argv);
+    } catch {
+      // The semantic code could not be loaded: recall goes on without it, and says why when it asks.
+    }
     const go = (): number | Promise<number> => {
       const hot = cached<Hot>("vault-memory-hot.cjs");
       return hot.exports.recall(argv, hot.complete, cached, early);

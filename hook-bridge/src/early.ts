@@ -1,13 +1,12 @@
 /**
- * The prompt hook's first steps, in the entry, before recall's code loads: the payload, the
- * vault, and with semantic recall on, the request for the prompt's vector, so that the server
- * works while the rest loads and scores (about 3 ms of a cold process that were spent before the
- * request could leave). With it off this is what recall would do first anyway, plus a look at
- * the snapshot's first line.
+ * The prompt hook's first steps with semantic recall on, before recall's code loads: the
+ * payload, the vault, and the request for the prompt's vector, so that the server works while
+ * the rest loads and scores. Part of the semantic code; the entry runs it when a glance at the
+ * snapshot's first line (semanticGlance) says the rules may turn semantic recall on.
  */
 
 import { closeSync, openSync, readSync } from "node:fs";
-import type { Args } from "./args";
+import { parseArgs } from "./args";
 import { readStdinSync } from "./stdin";
 import { findVault, type VaultLookup } from "./vault";
 import type { SemanticRules } from "../../src/core/recall/rules";
@@ -31,8 +30,10 @@ export interface Early {
 
 /** What the semantic code offers the entry (see semantic.ts). */
 export interface EarlySemantic {
-  askEarly(prompt: string, semantic: unknown): { semantic: SemanticRules; asked: Promise<EmbedResult>; sent: Promise<void> } | undefined;
+  beginRecall(argv: readonly string[]): Early | undefined;
 }
+
+type AskEarly = (prompt: string, semantic: unknown) => { semantic: SemanticRules; asked: Promise<EmbedResult>; sent: Promise<void> } | undefined;
 
 // The snapshot's first line is under a kilobyte; one that is longer is read by recall as ever.
 const HEAD_BYTES = 4096;
@@ -41,12 +42,12 @@ const HEAD_BYTES = 4096;
  * Reads the payload and finds the vault; asks for the prompt's vector when the snapshot's rules
  * turn semantic recall on. Never throws: anything unexpected leaves the rest to recall.
  */
-export function beginRecall(args: Args, semantic: () => EarlySemantic): Early | undefined {
+export function beginRecall(argv: readonly string[], askEarly: AskEarly): Early | undefined {
   let stdin: string;
   let vault: VaultLookup;
   try {
     stdin = readStdinSync();
-    vault = findVault(args);
+    vault = findVault(parseArgs(argv));
   } catch {
     return undefined;
   }
@@ -58,7 +59,7 @@ export function beginRecall(args: Args, semantic: () => EarlySemantic): Early | 
     const h = JSON.parse(head) as { headerSum?: unknown; rules?: { semantic?: unknown } };
     const prompt = (JSON.parse(stdin) as { prompt?: unknown } | null)?.prompt;
     if (typeof h.headerSum !== "string" || typeof prompt !== "string") return { stdin, vault };
-    const ask = semantic().askEarly(prompt, h.rules?.semantic);
+    const ask = askEarly(prompt, h.rules?.semantic);
     return { stdin, vault, ask: ask && { headerSum: h.headerSum, ...ask } };
   } catch {
     return { stdin, vault };

@@ -9,6 +9,12 @@ import { embedTexts, type EmbedResult } from "../../src/core/embed/client";
 import { closeVectors, openVectors, searchOpen, vectorsPathOf, type OpenVectors } from "../../src/core/embed/vectors";
 import { sanitize } from "../../src/core/privacy/redact";
 import { isAcknowledgement } from "../../src/core/text/chitchat";
+import { beginRecall as begin, type Early } from "./early";
+
+/** The entry's first steps with semantic recall on (see early.ts). */
+export function beginRecall(argv: readonly string[]): Early | undefined {
+  return begin(argv, askEarly);
+}
 import type { SemanticRules } from "../../src/core/recall/rules";
 
 /**

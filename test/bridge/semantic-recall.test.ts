@@ -76,6 +76,22 @@ describe("semantic recall in the prompt hook", () => {
     expect(stub.requests).toBe(before);
   }, 60_000);
 
+  it("is asked for by the entry only with well-formed rules, and never for an acknowledgement or a prompt of no word", async () => {
+    const { askEarly } = await import("../../hook-bridge/src/semantic");
+    const rules = { provider: "ollama", url: stub.url, model: "stub-model", budgetMs: 2000, allowRemote: false, floor: 0.55, weight: 1 };
+    const before = stub.requests;
+    for (const bad of [undefined, null, "x", { ...rules, url: 5 }, { ...rules, provider: "other" }, { ...rules, budgetMs: "150" }, { ...rules, allowRemote: "no" }]) expect(askEarly(PROMPT, bad)).toBeUndefined();
+    for (const quiet of ["ok continue", "好的，继续", "?!", "   "]) expect(askEarly(quiet, rules)).toBeUndefined();
+    expect(stub.requests).toBe(before);
+    stub.mode = "ok";
+    const ask = askEarly(PROMPT, rules)!;
+    await ask.sent;
+    const r = await ask.asked;
+    expect("vectors" in r && r.vectors.length).toBe(1);
+    expect(stub.requests).toBe(before + 1);
+    expect(stub.texts.at(-1)).toBe(PROMPT);
+  });
+
   it("asks nothing for chit-chat", async () => {
     const vault = await indexed({ enabled: true });
     const before = stub.requests;
