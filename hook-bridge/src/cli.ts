@@ -119,8 +119,8 @@ export function rememberSession(vault: string, sessionId: string, transcriptPath
 /**
  * The prompt hook with no usable vault: silent (a prompt must never fail for it), logged, except
  * for "remember this", where silence would let Claude confirm a keep that did not happen.
+ * `stdin`: the payload, when the entry has read it already.
  */
-/** `stdin`: the payload, when the entry has read it already. */
 export function recallWithoutVault(found: Exclude<VaultLookup, { vault: string }>, remember: RegExp, stdin?: string): number {
   logWithoutVault("recall", found);
   let prompt = "";

@@ -12,6 +12,7 @@ import { findVault, type VaultLookup } from "./vault";
 import type { SemanticRules } from "../../src/core/recall/rules";
 import type { EmbedResult } from "../../src/core/embed/client";
 import { vaultFiles } from "../../src/core/paths";
+import { headerFromLine } from "../../src/core/snapshot/read";
 
 /** A request for the prompt's vector, made before the snapshot was read in full. */
 export interface EarlyAsk {
@@ -56,10 +57,12 @@ export function beginRecall(argv: readonly string[], askEarly: AskEarly): Early 
     const head = firstLine(vaultFiles.snapshot(vault.vault));
     // Without the word the rules cannot hold semantic recall, and the line is not parsed here.
     if (!head.includes('"semantic":')) return { stdin, vault };
-    const h = JSON.parse(head) as { headerSum?: unknown; rules?: { semantic?: unknown } };
+    // Checked as recall checks it (format, version, tokenizer, its own sum): a snapshot recall
+    // would not use asks for nothing.
+    const h = headerFromLine(Buffer.from(head, "utf8"));
     const prompt = (JSON.parse(stdin) as { prompt?: unknown } | null)?.prompt;
     if (typeof h.headerSum !== "string" || typeof prompt !== "string") return { stdin, vault };
-    const ask = askEarly(prompt, h.rules?.semantic);
+    const ask = askEarly(prompt, h.rules.semantic);
     return { stdin, vault, ask: ask && { headerSum: h.headerSum, ...ask } };
   } catch {
     return { stdin, vault };

@@ -81,7 +81,7 @@ describe("semantic recall in the prompt hook", () => {
     const rules = { provider: "ollama", url: stub.url, model: "stub-model", budgetMs: 2000, allowRemote: false, floor: 0.55, weight: 1 };
     const before = stub.requests;
     for (const bad of [undefined, null, "x", { ...rules, url: 5 }, { ...rules, provider: "other" }, { ...rules, budgetMs: "150" }, { ...rules, allowRemote: "no" }]) expect(askEarly(PROMPT, bad)).toBeUndefined();
-    for (const quiet of ["ok continue", "好的，继续", "?!", "   "]) expect(askEarly(quiet, rules)).toBeUndefined();
+    for (const quiet of ["ok continue", "好的，继续", "?!", "   ", "what is this", "why?", "and then?", "👍", "？？", "do it"]) expect(askEarly(quiet, rules), quiet).toBeUndefined();
     expect(stub.requests).toBe(before);
     stub.mode = "ok";
     const ask = askEarly(PROMPT, rules)!;
@@ -91,6 +91,36 @@ describe("semantic recall in the prompt hook", () => {
     expect(stub.requests).toBe(before + 1);
     expect(stub.texts.at(-1)).toBe(PROMPT);
   });
+
+  it("knows a prompt with a word to look for from one without, in any script", async () => {
+    const { hasSearchWord } = await import("../../hook-bridge/src/semantic");
+    for (const yes of ["launchd", "why does cron fail?", "如何嵌入", "パスワード", "Привет", "café", "error 404", "HTTP"]) expect(hasSearchWord(yes), yes).toBe(true);
+    for (const no of ["", "?", "what is this", "and then?", "👍🎉", "？？", "…", "a", "1", "—"]) expect(hasSearchWord(no), no).toBe(false);
+  });
+
+  it("sends the request from the entry, before recall's code loads", async () => {
+    const vault = await indexed({ enabled: true });
+    const dir = tempDir("vm-early-");
+    for (const name of BRIDGE_FILES) copyFileSync(join(ROOT, "hook-bridge", "dist", name), join(dir, name));
+    // Recall's code that cannot even be parsed: only the entry's early request can reach the server.
+    writeFileSync(join(dir, "vault-memory-hot.cjs"), "//vault-memory-build 0\n(((");
+    stub.mode = "ok";
+    const before = stub.requests;
+    const r = await runBridgeAsync(["recall", "--vault", vault], hookJson(PROMPT), join(dir, BRIDGE_FILE));
+    expect([r.status, r.stdout]).toEqual([0, ""]);
+    expect(stub.requests).toBe(before + 1);
+  }, 60_000);
+
+  it("asks nothing early for a snapshot recall would not use (another format version)", async () => {
+    const vault = await indexed({ enabled: true });
+    const snapshot = vaultFiles.snapshot(vault);
+    const text = readFileSync(snapshot, "utf8");
+    writeFileSync(snapshot, text.replace('"version":3,', '"version":4,'));
+    const before = stub.requests;
+    const r = await recall(vault);
+    expect([r.status, r.stdout]).toEqual([0, ""]);
+    expect(stub.requests).toBe(before);
+  }, 60_000);
 
   it("asks nothing for chit-chat", async () => {
     const vault = await indexed({ enabled: true });

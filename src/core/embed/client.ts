@@ -29,7 +29,7 @@ function post(url: URL, body: string, timeoutMs: number, options: PostOptions): 
 
 function postPlain(url: URL, body: string, timeoutMs: number, { sent, direct }: PostOptions): Promise<Posted> {
   return new Promise((resolve) => {
-    const a = collect(timeoutMs, true, resolve);
+    const a = collect(timeoutMs, true, resolve, direct);
     const request = requestHead(url, Buffer.byteLength(body)) + body;
     const port = Number(url.port || 80);
     if (direct && postDirect(url.hostname, port, request, a, sent)) return;

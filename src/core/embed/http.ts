@@ -1,6 +1,6 @@
 /** The little of HTTP/1.1 the embedding client speaks itself: one request, one answer read whole under a deadline. */
 
-// The timers of Node, named: this runs in the hook and at index time, never in a window.
+// The timers of Node, named: this runs in the hook, at index time, and in Obsidian's window for Preview recall and similar cards.
 import { clearImmediate, clearTimeout, setImmediate, setTimeout } from "node:timers";
 import { msSinceStart } from "../io/clock";
 
@@ -33,7 +33,7 @@ export interface Collector {
  * the raw answer, so it is done when its length says so rather than when the server closes the
  * connection (a server's close came a millisecond after its answer, on every prompt).
  */
-export function collect(timeoutMs: number, plainHttp: boolean, resolve: (r: Posted) => void): Collector {
+export function collect(timeoutMs: number, plainHttp: boolean, resolve: (r: Posted) => void, deferDeadline = false): Collector {
   const chunks: Buffer[] = [];
   let size = 0;
   let done = false;
@@ -43,18 +43,21 @@ export function collect(timeoutMs: number, plainHttp: boolean, resolve: (r: Post
   const finish = (r: Posted): void => {
     if (done) return;
     done = true;
-    clearImmediate(arming);
+    if (arming) clearImmediate(arming);
     if (timer) clearTimeout(timer);
     stop();
     resolve(r);
   };
-  // The deadline's timer is set once this turn's work is done, from when the answer was asked
-  // for: a process's first timer costs about a third of a millisecond, and the prompt hook's
-  // request leaves in that turn, before it.
+  // `deferDeadline` (the prompt hook): the deadline's timer is set once this turn's work is done,
+  // from when the answer was asked for, since a process's first timer costs about a third of a
+  // millisecond and the request leaves in that turn. Elsewhere at once: in Obsidian's window
+  // setImmediate has been known not to fire.
   const asked = msSinceStart();
-  const arming = setImmediate(() => {
+  const arm = (): void => {
     if (!done) timer = setTimeout(() => finish({ error: `no answer within ${timeoutMs} ms` }), Math.max(0, timeoutMs - (msSinceStart() - asked)));
-  });
+  };
+  const arming = deferDeadline ? setImmediate(arm) : undefined;
+  if (!deferDeadline) arm();
   let expected = -1;
   // The last bytes so far, across reads: a chunked answer's last chunk may come in a read of its own.
   let tail = Buffer.alloc(0);

@@ -240,10 +240,15 @@ function readHeader(fd: number): { header: SnapshotHeader; headerBytes: number }
     const filled = readSync(fd, buf, 0, size, 0);
     if (filled === 0) throw new SnapshotError("partial", "snapshot is empty");
     const newline = buf.subarray(0, filled).indexOf(0x0a);
-    if (newline >= 0) return { header: checkHeader(parseJson(buf.subarray(0, newline))), headerBytes: newline };
+    if (newline >= 0) return { header: headerFromLine(buf.subarray(0, newline)), headerBytes: newline };
     if (filled < size) throw new SnapshotError("partial", "snapshot header has no end");
     if (size >= MAX_HEADER_BYTES) throw new SnapshotError("not-a-snapshot", "snapshot header is too long");
   }
+}
+
+/** A snapshot's first line as its header, checked as a reader checks it; throws a SnapshotError saying why not. */
+export function headerFromLine(bytes: Buffer): SnapshotHeader {
+  return checkHeader(parseJson(bytes));
 }
 
 function parseJson(bytes: Buffer): unknown {
