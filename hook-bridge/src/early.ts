@@ -5,20 +5,18 @@
  * snapshot's first line (semanticGlance) says the rules may turn semantic recall on.
  */
 
-import { closeSync, openSync, readSync } from "node:fs";
 import { parseArgs } from "./args";
 import { readStdinSync } from "./stdin";
 import { findVault, type VaultLookup } from "./vault";
-import type { SemanticRules } from "../../src/core/recall/rules";
 import type { EmbedResult } from "../../src/core/embed/client";
 import { vaultFiles } from "../../src/core/paths";
 import { headerFromLine } from "../../src/core/snapshot/read";
+import { firstLine } from "../../src/core/io/first-line";
 
 /** A request for the prompt's vector, made before the snapshot was read in full. */
 export interface EarlyAsk {
   /** The snapshot's headerSum as its first line gave it: the ask stands only for that snapshot. */
   headerSum: string;
-  semantic: SemanticRules;
   asked: Promise<EmbedResult>;
   sent: Promise<void>;
 }
@@ -34,7 +32,7 @@ export interface EarlySemantic {
   beginRecall(argv: readonly string[]): Early | undefined;
 }
 
-type AskEarly = (prompt: string, semantic: unknown) => { semantic: SemanticRules; asked: Promise<EmbedResult>; sent: Promise<void> } | undefined;
+type AskEarly = (prompt: string, semantic: unknown) => { asked: Promise<EmbedResult>; sent: Promise<void> } | undefined;
 
 // The snapshot's first line is under a kilobyte; one that is longer is read by recall as ever.
 const HEAD_BYTES = 4096;
@@ -54,7 +52,7 @@ export function beginRecall(argv: readonly string[], askEarly: AskEarly): Early 
   }
   if (!("vault" in vault)) return { stdin, vault };
   try {
-    const head = firstLine(vaultFiles.snapshot(vault.vault));
+    const head = firstLine(vaultFiles.snapshot(vault.vault), HEAD_BYTES);
     // Without the word the rules cannot hold semantic recall, and the line is not parsed here.
     if (!head.includes('"semantic":')) return { stdin, vault };
     // Checked as recall checks it (format, version, tokenizer, its own sum): a snapshot recall
@@ -66,17 +64,5 @@ export function beginRecall(argv: readonly string[], askEarly: AskEarly): Early 
     return { stdin, vault, ask: ask && { headerSum: h.headerSum, ...ask } };
   } catch {
     return { stdin, vault };
-  }
-}
-
-function firstLine(path: string): string {
-  const fd = openSync(path, "r");
-  try {
-    const buf = Buffer.allocUnsafe(HEAD_BYTES);
-    const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
-    const nl = buf.subarray(0, n).indexOf(0x0a);
-    return nl < 0 ? "" : buf.toString("utf8", 0, nl);
-  } finally {
-    closeSync(fd);
   }
 }

@@ -5,8 +5,9 @@
  * about the vault and the payload is read by the code it then loads.
  */
 
-import { closeSync, openSync, readSync } from "node:fs";
+import { firstLine } from "../../src/core/io/first-line";
 import { join } from "node:path";
+import { HIDDEN_DIR } from "../../src/core/paths";
 
 export function semanticGlance(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): boolean {
   // As findVault names the vault (vault.ts): --vault DIR or --vault=DIR, else the environment.
@@ -14,13 +15,8 @@ export function semanticGlance(argv: readonly string[], env: NodeJS.ProcessEnv =
   const vault = (at >= 0 ? argv[at + 1] : argv.find((a) => a.startsWith("--vault="))?.slice(8)) || env.CLAUDE_PLUGIN_OPTION_VAULT || env.VAULT_MEMORY_VAULT;
   if (!vault) return false;
   try {
-    const fd = openSync(join(vault, ".vault-memory", "snapshot.jsonl"), "r");
-    try {
-      const head = Buffer.allocUnsafe(4096);
-      return head.toString("latin1", 0, readSync(fd, head, 0, head.length, 0)).includes('"semantic":');
-    } finally {
-      closeSync(fd);
-    }
+    // vaultFiles.snapshot, spelled out: that table would be compiled with the entry on every prompt.
+    return firstLine(join(vault, HIDDEN_DIR, "snapshot.jsonl"), 4096).includes('"semantic":');
   } catch {
     return false;
   }

@@ -24,12 +24,10 @@ import type { SemanticRules } from "../../src/core/recall/rules";
  * continue") or a prompt with no word to look for ("what is this", "？？"), as recall itself
  * would not ask.
  */
-export function askEarly(prompt: string, semantic: unknown): { semantic: SemanticRules; asked: Promise<EmbedResult>; sent: Promise<void> } | undefined {
+export function askEarly(prompt: string, semantic: unknown): { asked: Promise<EmbedResult>; sent: Promise<void> } | undefined {
   const rules = semanticRulesShape(semantic);
   if (!rules || isAcknowledgement(prompt) || !hasSearchWord(prompt)) return undefined;
-  let flushed: () => void = () => {};
-  const sent = new Promise<void>((resolve) => (flushed = resolve));
-  return { semantic: rules, asked: askVector(prompt, rules, () => flushed()), sent };
+  return askVector(prompt, rules);
 }
 
 /**
@@ -62,9 +60,14 @@ function semanticRulesShape(v: unknown): SemanticRules | undefined {
   return ok ? (r as SemanticRules) : undefined;
 }
 
-/** The prompt's vector, the prompt cleaned first as everything that leaves the vault is. */
-export function askVector(prompt: string, semantic: SemanticRules, sent: () => void): Promise<EmbedResult> {
-  return embedTexts(semantic, [sanitize(prompt)], semantic.budgetMs, { sent, direct: true });
+/**
+ * The prompt's vector, the prompt cleaned first as everything that leaves the vault is; `sent`
+ * resolves once the request is on its way.
+ */
+export function askVector(prompt: string, semantic: SemanticRules): { asked: Promise<EmbedResult>; sent: Promise<void> } {
+  let flushed: () => void = () => {};
+  const sent = new Promise<void>((resolve) => (flushed = resolve));
+  return { asked: embedTexts(semantic, [sanitize(prompt)], semantic.budgetMs, { sent: () => flushed(), direct: true }), sent };
 }
 
 /** The cards' vectors beside the snapshot at `snapshotPath`, read while the server works (see embed/vectors.ts). */

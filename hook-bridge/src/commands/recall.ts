@@ -98,8 +98,8 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
     const rules = withOverrides(reader.header.rules, args);
     if (rules.semantic && wantsRecall(payload.prompt, reader)) {
       // Only with semantic recall on, and never for "ok continue": the one path that waits.
-      // The entry's request stands when it was made for this very snapshot and prompt's rules.
-      const asked = early?.ask && early.ask.headerSum === reader.header.headerSum && JSON.stringify(early.ask.semantic) === JSON.stringify(rules.semantic) ? early.ask : undefined;
+      // The entry's request stands when it was made from this very snapshot's header (and so its rules).
+      const asked = early?.ask?.headerSum === reader.header.headerSum ? early?.ask : undefined;
       return askWithMeaning(payload.prompt, reader, rules, rules.semantic, vault, ctx, (why) => void failOpen(why), asked).then(
         (result) => {
           deps.scored?.();
@@ -127,10 +127,9 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
  * words alone answer and the log says why.
  */
 function askWithMeaning(prompt: string, reader: SnapshotReader, rules: RecallRules, semantic: SemanticRules, vault: string, ctx: RecallContext, log: (why: string) => void, early?: Pick<EarlyAsk, "asked" | "sent">): Promise<Recall> {
-  let flushed: () => void = () => {};
-  const sent = early?.sent ?? new Promise<void>((resolve) => (flushed = resolve));
+  const { asked, sent } = early ?? askVector(prompt, semantic);
   return recallWithMeaning(prompt, reader, rules, vault, ctx, semantic, {
-    asked: early?.asked ?? askVector(prompt, semantic, () => flushed()),
+    asked,
     sent,
     // The request still out when this fails ends with the process, which exits once the answer is printed.
     prepare: () => openCards(vaultFiles.snapshot(vault), reader.header.headerSum ?? "", semantic.model),

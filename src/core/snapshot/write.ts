@@ -5,9 +5,10 @@ import { HINT_MARK } from "../index/postings";
 import { idfOf, impactOf } from "../index/scorer";
 import { TOKENIZER_VERSION } from "../text/tokenizer";
 import { fnv1aBytes, fnv1aString, fnv1aWords } from "../io/hash";
+import { firstLine } from "../io/first-line";
 import { writeFileAtomic } from "../io/atomic";
 import { writeFileAtomicAsync } from "../io/atomic-async";
-import { closeSync, openSync, readSync, unlinkSync } from "node:fs";
+import { unlinkSync } from "node:fs";
 import { checksumLabel } from "./checksum";
 import {
   DAY_MS,
@@ -379,26 +380,14 @@ function dropOverlay(path: string): void {
 }
 
 function headerOfFile(path: string): SnapshotHeader {
-  return JSON.parse(firstLine(path)) as SnapshotHeader;
+  return JSON.parse(firstLine(path, MAX_HEADER_BYTES)) as SnapshotHeader;
 }
 
 function diskBaseSum(path: string): string | undefined {
   try {
-    return (JSON.parse(firstLine(path)) as Partial<SnapshotHeader>).headerSum;
+    return (JSON.parse(firstLine(path, MAX_HEADER_BYTES)) as Partial<SnapshotHeader>).headerSum;
   } catch {
     return undefined;
-  }
-}
-
-function firstLine(path: string): string {
-  const fd = openSync(path, "r");
-  try {
-    const buf = Buffer.alloc(MAX_HEADER_BYTES);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const nl = buf.subarray(0, n).indexOf(0x0a);
-    return buf.subarray(0, nl < 0 ? n : nl).toString("utf8");
-  } finally {
-    closeSync(fd);
   }
 }
 

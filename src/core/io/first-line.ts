@@ -1,0 +1,16 @@
+/** A file's first line, read with one bounded read: the snapshot's header, and the glance the prompt hook takes at it. */
+
+import { closeSync, openSync, readSync } from "node:fs";
+
+/** The text before the first newline within `maxBytes`, or all of those bytes when there is none. */
+export function firstLine(path: string, maxBytes: number): string {
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.allocUnsafe(maxBytes);
+    const n = readSync(fd, buf, 0, maxBytes, 0);
+    const nl = buf.subarray(0, n).indexOf(0x0a);
+    return buf.toString("utf8", 0, nl < 0 ? n : nl);
+  } finally {
+    closeSync(fd);
+  }
+}
