@@ -66,7 +66,7 @@ function noCodeInYaml() {
 // tells the cache that the run used it all.
 const SEAMS = [
   { module: "cold", file: "vault-memory-commands.cjs", names: ["rememberSession", "recallWithoutVault", "rememberReply"] },
-  { module: "semantic-cold", file: "vault-memory-semantic.cjs", names: ["askVector", "openCards", "closeCards", "searchCards"], cached: true, used: "semanticUsed" },
+  { module: "semantic-cold", file: "vault-memory-semantic.cjs", names: ["askVector", "openCards", "closeCards", "searchCards", "trustedSemantic"], cached: true, used: "semanticUsed" },
 ];
 
 /**

@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -13,6 +16,13 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
+    // The person's own per-user settings and caches must not leak into a test, nor a test's into
+    // theirs: every bridge the tests run finds empty folders of its own (tests that need a file
+    // there write one).
+    env: {
+      XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "vm-test-config-")),
+      XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "vm-test-cache-")),
+    },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -13,11 +13,11 @@ import { lintCommand } from "./commands/lint";
 import { queueCommand } from "./commands/queue";
 import { recallCommand } from "./commands/recall";
 import { remindCommand } from "./commands/remind";
+import { trustCommand } from "./commands/trust";
 import { UsageError, whereToSetVault, type VaultLookup } from "./vault";
 import { hookJson, logWithoutVault } from "./no-vault";
 import { readStdinSync } from "./stdin";
-import { loadConfig } from "../../src/core/config";
-import { vaultFiles } from "../../src/core/paths";
+import { loadVaultConfig } from "../../src/core/config";
 import { captureSession } from "../../src/core/queue/capture";
 
 export const USAGE = `usage: vault-memory <command> --vault DIR [options]
@@ -35,9 +35,14 @@ commands:
   enrich   write recall hints (the questions each card answers) with the LLM command, for
            cards that have none or changed since [--dry-run] [--limit N]
   embed    semantic recall: embed the cards that changed, for the snapshot on disk [--config -]
+  trust    use on this computer the program and server the vault's config.json names:
+           shows them, copies them to the per-user settings file with --yes
   install  connect the hooks in ~/.claude/settings.json [--settings FILE] [--yes]
   uninstall remove exactly those hooks again [--settings FILE] [--yes]
   mcp      MCP server over stdio: search_memory, read_card, remember (runs until stdin closes)
+
+Settings that run a program or name a server come from this computer only:
+  ~/.config/vault-memory/config.json (or $XDG_CONFIG_HOME/vault-memory/config.json), or --config FILE.
 `;
 
 // Hooks must never fail a prompt, so their errors become exit 0.
@@ -67,6 +72,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return await embedCommand(args);
       case "mcp":
         return await mcpCommand(argv);
+      case "trust":
+        return trustCommand(args);
       case "install":
       case "uninstall":
         return installCommand(args, args.command);
@@ -111,7 +118,7 @@ async function mcpCommand(argv: readonly string[]): Promise<number> {
  * sees the /remember command as it is typed and knows the session's transcript.
  */
 export function rememberSession(vault: string, sessionId: string, transcriptPath: string, cwd: string): string {
-  const config = loadConfig(vaultFiles.config(vault));
+  const config = loadVaultConfig(vault).config;
   const r = captureSession(vault, { sessionId, transcriptPath, cwd, stopHookActive: false }, config.queue, { wanted: true });
   return r.queued ? "queued" : r.reason;
 }

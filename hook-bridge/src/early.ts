@@ -5,13 +5,14 @@
  * snapshot's first line (semanticGlance) says the rules may turn semantic recall on.
  */
 
-import { parseArgs } from "./args";
+import { parseArgs, stringFlag } from "./args";
 import { readStdinSync } from "./stdin";
 import { findVault, type VaultLookup } from "./vault";
 import type { EmbedResult } from "../../src/core/embed/client";
 import { vaultFiles } from "../../src/core/paths";
 import { headerFromLine } from "../../src/core/snapshot/read";
 import { firstLine } from "../../src/core/io/first-line";
+import { trustedSemantic } from "../../src/core/embed/settings";
 
 /** A request for the prompt's vector, made before the snapshot was read in full. */
 export interface EarlyAsk {
@@ -44,9 +45,12 @@ const HEAD_BYTES = 4096;
 export function beginRecall(argv: readonly string[], askEarly: AskEarly): Early | undefined {
   let stdin: string;
   let vault: VaultLookup;
+  let configFlag: string | undefined;
   try {
     stdin = readStdinSync();
-    vault = findVault(parseArgs(argv));
+    const args = parseArgs(argv);
+    vault = findVault(args);
+    configFlag = stringFlag(args, "config");
   } catch {
     return undefined;
   }
@@ -59,8 +63,11 @@ export function beginRecall(argv: readonly string[], askEarly: AskEarly): Early 
     // would not use asks for nothing.
     const h = headerFromLine(Buffer.from(head, "utf8"));
     const prompt = (JSON.parse(stdin) as { prompt?: unknown } | null)?.prompt;
-    if (typeof h.headerSum !== "string" || typeof prompt !== "string") return { stdin, vault };
-    const ask = askEarly(prompt, h.rules.semantic);
+    if (typeof h.headerSum !== "string" || typeof prompt !== "string" || !h.rules.semantic) return { stdin, vault };
+    // Recall says why when there is no server to ask; nothing is asked for here then.
+    const semantic = trustedSemantic(h.rules.semantic, vault.vault, configFlag);
+    if (typeof semantic === "string") return { stdin, vault };
+    const ask = askEarly(prompt, semantic);
     return { stdin, vault, ask: ask && { headerSum: h.headerSum, ...ask } };
   } catch {
     return { stdin, vault };

@@ -12,6 +12,9 @@ import { isAcknowledgement } from "../../src/core/text/chitchat";
 import { ENGLISH_STOP_WORDS } from "../../src/core/text/stopwords";
 import { beginRecall as begin, type Early } from "./early";
 
+// Where the prompt goes is this machine's setting, never the snapshot's (see embed/settings.ts).
+export { trustedSemantic } from "../../src/core/embed/settings";
+
 /** The entry's first steps with semantic recall on (see early.ts). */
 export function beginRecall(argv: readonly string[]): Early | undefined {
   return begin(argv, askEarly);

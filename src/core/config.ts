@@ -1,7 +1,8 @@
 /** Settings shared by the plugin and the hook bridge, with defaults and a forgiving loader. */
 
 import { TIME_OF_DAY } from "./digest/schedule";
-import { readFileSync } from "node:fs";
+import { ignoredVaultKeys, machineKeysOf, overlay, readSettingsFile, userFileOf, userSettingsFor, withoutMachineKeys } from "./machine-config";
+import { vaultFiles } from "./paths";
 import { DEFAULT_HINTS_PROPERTY } from "./card/hints";
 import { isRelatedHeadingSetting } from "./card/related-heading";
 import type { IndexSettings } from "./index/index-options";
@@ -190,19 +191,70 @@ export function recallRulesOf(config: VaultMemoryConfig): RecallRules {
   return semantic ? { ...config.recall, semantic } : config.recall;
 }
 
-/** Reads `config.json`; a missing file means defaults, a broken one means defaults plus a problem. */
-export function loadConfig(path: string, problems: string[] = []): VaultMemoryConfig {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return defaultConfig();
+/** Where a command's settings come from on this machine (see machine-config.ts). */
+export interface SettingsSources {
+  /** The per-user file, or the file a `--config FILE` flag names; default: userConfigPath(env). */
+  userFile?: string;
+  /** Settings handed over whole (Obsidian's, on stdin with `--config -`): they are this machine's own. */
+  given?: Record<string, unknown>;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface LoadedSettings {
+  config: VaultMemoryConfig;
+  /** The per-user file read, for messages. */
+  userFile: string;
+  /** Machine keys the vault's config.json sets that were not used, as "room.key". */
+  ignored: string[];
+}
+
+/**
+ * A vault's settings as a command runs with them: the vault's config.json for what it may decide
+ * (recall tuning, lint, the queue's rules), this machine's settings for what runs and where text
+ * goes, and this machine's values over the vault's for everything else. A problem in either file
+ * is reported, never fatal, as mergeConfig's are.
+ */
+export function loadVaultConfig(vault: string, sources: SettingsSources = {}, problems: string[] = []): LoadedSettings {
+  const env = sources.env ?? process.env;
+  const userFile = sources.userFile ?? userFileOf(undefined, env);
+  const vaultRaw = readOrReport(vaultFiles.config(vault), problems);
+  let mine: Record<string, unknown>;
+  if (sources.given) mine = sources.given;
+  else {
+    const user = readOrReport(userFile, problems);
+    mine = userSettingsFor(user, vault);
+    const machine = machineKeysOf(mine);
+    if (Object.keys(machine).length > 0) {
+      // A file another account can write must not choose what runs as this one.
+      try {
+        readSettingsFile(userFile, { private: true });
+      } catch (err) {
+        problems.push(`${(err as Error).message}; its settings that run a program or send text elsewhere are not used`);
+        mine = withoutMachineKeys(mine);
+      }
+    }
   }
+  const raw = overlay(withoutMachineKeys(vaultRaw), mine);
+  const ignored = ignoredVaultKeys(vaultRaw, raw);
+  return { config: mergeConfig(raw, problems), userFile, ignored };
+}
+
+/** Why the vault's own machine settings were not used, and how the person can use them. */
+export function ignoredMessage(vault: string, loaded: LoadedSettings): string {
+  if (loaded.ignored.length === 0) return "";
+  return (
+    `${vaultFiles.config(vault)} sets ${loaded.ignored.join(", ")}, which ${loaded.ignored.length === 1 ? "is" : "are"} not used: ` +
+    `settings that run a program or send your text to a server are read only from this computer (${loaded.userFile}), never from the vault, ` +
+    `which others may write. To use them here, run the bridge's "trust --vault" command: it shows them and copies them there with --yes`
+  );
+}
+
+function readOrReport(path: string, problems: string[]): Record<string, unknown> {
   try {
-    return mergeConfig(JSON.parse(text), problems);
+    return readSettingsFile(path) ?? {};
   } catch (err) {
-    problems.push(`${path} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
-    return defaultConfig();
+    problems.push((err as Error).message);
+    return {};
   }
 }
 

@@ -24,6 +24,7 @@ import { QUEUE_VIEW_TYPE, QueueReviewView } from "./queue-view";
 import { listPending } from "../core/queue/queue-store";
 import { VaultMemorySettingTab } from "./settings";
 import { FirstRunModal, folderChoices, type FolderChoice } from "./first-run";
+import { declineVaultSettings, deviceSettings, saveDeviceSettings, sharedSettings, TrustVaultSettingsModal, type DeviceSettings } from "./machine-settings";
 
 const STATUS_POLL_MS = 5000;
 const DIGEST_TICK_MS = 60_000;
@@ -43,6 +44,8 @@ export default class VaultMemoryPlugin extends Plugin {
   vaultPath = "";
   /** No settings were saved in this vault yet: the memory folder is asked for once the layout is ready. */
   firstRun = false;
+  /** data.json's own settings for what runs and where text goes, not used on this device until the person says so. */
+  untrusted: DeviceSettings | undefined;
   /** What the last lint read, so the next one reads only the notes changed since. */
   readonly lintNotes = new LintNotes();
 
@@ -123,6 +126,7 @@ export default class VaultMemoryPlugin extends Plugin {
       }
       if (this.firstRun) this.askMemoryFolder();
       else void this.rebuild(false);
+      this.askTrust();
       this.updateStatusBar();
       this.registerInterval(window.setInterval(() => this.updateStatusBar(), STATUS_POLL_MS));
       // A minute's tick: the night's run, or a night missed while Obsidian was closed, starts on its own.
@@ -268,12 +272,36 @@ export default class VaultMemoryPlugin extends Plugin {
     const raw: unknown = await this.loadData();
     // No data.json: the plugin was just enabled here. A vault set up before keeps its settings.
     this.firstRun = raw === null || raw === undefined;
-    this.settings = mergeConfig(raw ?? undefined, problems);
+    const adapter = this.app.vault.adapter;
+    const vaultPath = adapter instanceof FileSystemAdapter ? adapter.getBasePath() : "";
+    // What runs and where text goes is this device's own (machine-settings.ts); the rest is the vault's.
+    const device = deviceSettings(this.app, raw, vaultPath, (m) => this.log(m));
+    this.untrusted = device.untrusted.length > 0 ? device : undefined;
+    this.settings = mergeConfig(device.raw, problems);
     for (const p of problems) this.log(`settings: ${p}`);
   }
 
+  /** Asks, once the window is ready, whether data.json's own program or server may be used on this device. */
+  private askTrust(): void {
+    const pending = this.untrusted;
+    if (!pending) return;
+    new TrustVaultSettingsModal(this.app, pending.offered, pending.untrusted, (use) => {
+      if (use === undefined) return; // asked again at the next start
+      this.untrusted = undefined;
+      if (!use) return declineVaultSettings(this.app, pending.offered);
+      // They move: into this device's storage and the per-user file, and out of data.json.
+      this.settings = mergeConfig({ ...(this.settings as unknown as Record<string, unknown>), ...mergeRooms(this.settings, pending.offered) });
+      void this.saveSettings();
+    }).open();
+  }
+
   async saveSettings(): Promise<void> {
-    await this.saveData(this.settings);
+    await this.saveData(sharedSettings(this.settings));
+    const problem = saveDeviceSettings(this.app, this.settings, this.vaultPath);
+    if (problem) {
+      this.log(problem);
+      new Notice(`Vault Memory: ${problem}`);
+    }
     this.mirrorConfig();
     // Thresholds are read from the snapshot by the hook, so it must be rewritten with them.
     await this.rebuild(false);
@@ -283,7 +311,7 @@ export default class VaultMemoryPlugin extends Plugin {
   private mirrorConfig(): void {
     if (!this.vaultPath) return;
     try {
-      writeFileAtomic(vaultFiles.config(this.vaultPath), JSON.stringify(this.settings, null, 2) + "\n");
+      writeFileAtomic(vaultFiles.config(this.vaultPath), JSON.stringify(sharedSettings(this.settings), null, 2) + "\n");
     } catch (err) {
       this.log(`could not write config.json: ${String(err)}`);
     }
@@ -292,4 +320,11 @@ export default class VaultMemoryPlugin extends Plugin {
   private log(message: string): void {
     if (this.vaultPath) appendLog(vaultFiles.log(this.vaultPath), "plugin", message);
   }
+}
+
+/** `settings` with `offered`'s keys set in each room. */
+function mergeRooms(settings: VaultMemoryConfig, offered: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [room, keys] of Object.entries(offered)) out[room] = { ...((settings as unknown as Record<string, object>)[room] ?? {}), ...(keys as object) };
+  return out;
 }

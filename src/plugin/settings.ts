@@ -66,7 +66,7 @@ export class VaultMemorySettingTab extends PluginSettingTab {
     this.text("Time", "When the digest runs each night (HH:MM). A night missed while Obsidian was closed runs at the next start.", s.digest.time, (v) => {
       if (TIME_OF_DAY.test(v.trim())) s.digest.time = v.trim();
     });
-    this.text("LLM command", "The command and its flags; the prompt is sent on standard input.", s.digest.command.join(" "), (v) => {
+    this.text("LLM command", "The command and its flags; the prompt is sent on standard input. Kept on this computer only, like the binary, model and report command: a synced vault never decides what runs here.", s.digest.command.join(" "), (v) => {
       const parts = v.trim().split(/\s+/).filter(Boolean);
       if (parts.length > 0) s.digest.command = parts;
     });
@@ -138,7 +138,7 @@ export class VaultMemorySettingTab extends PluginSettingTab {
       remote.settingEl.toggleClass("vault-memory-hidden", problem === "" || !/not this computer/.test(problem));
       remote.setDesc(`Prompts and the text of cards would be sent to ${hostOf(e.url)}. Only turn this on for a server you trust.`);
     };
-    this.text("Server address", "Only this address is ever contacted.", e.url, (v) => {
+    this.text("Server address", "Only this address is ever contacted. Kept on this computer only: a synced vault never decides where your prompts go.", e.url, (v) => {
       if (v.trim() !== "" && /^https?:\/\//.test(v.trim())) e.url = v.trim();
       showRemote();
     });

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { captureSession, DEFAULT_QUEUE_RULES } from "../../src/core/queue/capture";
@@ -28,9 +28,9 @@ const NO_CLAUDE = { PATH: "/usr/bin:/bin", SHELL: "/bin/sh", HOME: tempDir() };
 describe("digest from a terminal, when it cannot start", () => {
   it("exits 1 and says so when the binary set in the settings does not exist", () => {
     const vault = vaultWithQueue(4);
-    mkdirSync(vaultFiles.dir(vault), { recursive: true });
-    writeFileSync(vaultFiles.config(vault), JSON.stringify({ digest: { binary: "/nonexistent/bin/claude" } }));
-    const r = runBridge(["digest", "--vault", vault], "", NO_CLAUDE);
+    const mine = join(tempDir(), "config.json");
+    writeFileSync(mine, JSON.stringify({ digest: { binary: "/nonexistent/bin/claude" } }), { mode: 0o600 });
+    const r = runBridge(["digest", "--vault", vault, "--config", mine], "", NO_CLAUDE);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('the LLM binary "/nonexistent/bin/claude" set in the digest settings does not exist or is not executable');
     expect(r.stderr).toContain("4 conversations wait in the queue");
@@ -43,5 +43,44 @@ describe("digest from a terminal, when it cannot start", () => {
     expect(r.status).toBe(1);
     expect(r.stdout).not.toMatch(/0 left in the queue|would have created 0/);
     expect(r.stderr).toMatch(/digest stopped: cannot find "claude".*; 4 conversations wait in the queue/);
+  });
+});
+
+describe("digest settings found only in the vault", () => {
+  // A vault shared through git or a sync folder: whoever writes its config.json must not choose
+  // what runs on every member's machine.
+  it("runs neither the vault's LLM binary, its command nor its report command, and says why", () => {
+    const vault = vaultWithQueue(2);
+    const marker = join(tempDir(), "ran");
+    const evil = join(tempDir(), "evil.sh");
+    writeFileSync(evil, `#!/bin/sh\ntouch "${marker}"\n`, { mode: 0o755 });
+    mkdirSync(vaultFiles.dir(vault), { recursive: true });
+    writeFileSync(vaultFiles.config(vault), JSON.stringify({ digest: { binary: evil, command: [evil, "-p"], reportCommand: `touch "${marker}"` } }));
+    const home = tempDir();
+    const r = runBridge(["digest", "--vault", vault], "", { ...NO_CLAUDE, HOME: home, XDG_CONFIG_HOME: join(home, ".config") });
+    expect(existsSync(marker)).toBe(false);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/sets digest\.command, digest\.binary, digest\.reportCommand, which are not used: settings that run a program .* read only from this computer .*trust --vault/);
+    expect(listPending(vault)).toHaveLength(2);
+  });
+
+  it("runs them once the person has trusted them on this computer, after being shown them", () => {
+    const vault = vaultWithQueue(1);
+    const marker = join(tempDir(), "ran");
+    const llm = join(tempDir(), "llm.sh");
+    writeFileSync(llm, `#!/bin/sh\ntouch "${marker}"\necho '{"type":"result","result":"{\\"action\\":\\"skip\\",\\"reason\\":\\"nothing\\"}"}'\n`, { mode: 0o755 });
+    mkdirSync(vaultFiles.dir(vault), { recursive: true });
+    writeFileSync(vaultFiles.config(vault), JSON.stringify({ digest: { binary: llm } }));
+    const home = tempDir();
+    const env = { ...NO_CLAUDE, HOME: home, XDG_CONFIG_HOME: join(home, ".config") };
+    const shown = runBridge(["trust", "--vault", vault], "", env);
+    expect(shown.status).toBe(0);
+    expect(shown.stdout).toContain(`digest.binary = ${JSON.stringify(llm)}`);
+    expect(shown.stdout).toContain("Nothing was written");
+    expect(existsSync(join(home, ".config", "vault-memory", "config.json"))).toBe(false);
+    expect(runBridge(["trust", "--vault", vault, "--yes"], "", env).stdout).toMatch(/Copied to .*config\.json/);
+    const r = runBridge(["digest", "--vault", vault], "", env);
+    expect(existsSync(marker), r.stderr).toBe(true);
+    expect(r.stderr).not.toMatch(/not used/);
   });
 });

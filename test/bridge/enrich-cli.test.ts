@@ -11,18 +11,31 @@ import { CORPUS, HAS_CORPUS, NO_CORPUS, ROOT, SAMPLE_VAULT, copyVault, markdownF
 const STAND_IN = join(ROOT, "eval", "hints-llm.mjs");
 const HINTS = resolve(CORPUS, "..", "obsidian-help-hints", "en.jsonl");
 
-/** A vault whose LLM binary is the stand-in, under the digest's default `claude -p --output-format json` command. */
+/**
+ * A vault whose LLM binary is the stand-in, under the digest's default `claude -p --output-format
+ * json` command: the binary in this machine's settings (a file per vault, named by --config), the
+ * rest in the vault's config.json.
+ */
 function setUp(src: string, extra: Record<string, unknown> = {}) {
   const vault = copyVault(src);
   mkdirSync(vaultFiles.dir(vault), { recursive: true });
-  writeFileSync(vaultFiles.config(vault), JSON.stringify({ digest: { binary: STAND_IN }, ...extra }));
+  writeFileSync(vaultFiles.config(vault), JSON.stringify(extra));
+  machine(vault, STAND_IN);
   const log = join(tempDir(), "calls.log");
   return { vault, log };
 }
 
+const userFiles = new Map<string, string>();
+/** This machine's settings for `vault`: the LLM binary. */
+function machine(vault: string, binary: string): void {
+  const file = join(tempDir(), "config.json");
+  writeFileSync(file, JSON.stringify({ digest: { binary } }), { mode: 0o600 });
+  userFiles.set(vault, file);
+}
+
 const calls = (log: string): string[][] => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as string[]) : []);
 const snapshotOf = (vault: string) => Object.fromEntries(markdownFiles(vault).map((p) => [p, readFileSync(join(vault, p), "utf8")]));
-const enrich = (vault: string, env: NodeJS.ProcessEnv, ...more: string[]) => runBridge(["enrich", "--vault", vault, ...more], "", env);
+const enrich = (vault: string, env: NodeJS.ProcessEnv, ...more: string[]) => runBridge(["enrich", "--vault", vault, "--config", userFiles.get(vault) ?? "", ...more], "", env);
 
 describe.skipIf(!HAS_CORPUS)(HAS_CORPUS ? "enrich on Obsidian's English help vault" : `enrich on Obsidian's English help vault (${NO_CORPUS})`, () => {
   it("gives every note its six recorded questions, changes nothing else, and a rerun writes nothing", () => {
@@ -116,7 +129,7 @@ describe("enrich on the sample vault", () => {
     expect(calls(log)).toEqual([]);
 
     const other = setUp(SAMPLE_VAULT);
-    writeFileSync(vaultFiles.config(other.vault), JSON.stringify({ digest: { binary: "/nonexistent/llm" } }));
+    machine(other.vault, "/nonexistent/llm");
     const missing = enrich(other.vault, env);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain('the LLM binary "/nonexistent/llm" set in the digest settings does not exist');

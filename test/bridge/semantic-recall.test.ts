@@ -21,22 +21,32 @@ beforeAll(async () => {
 });
 afterAll(() => stub.close());
 
+/**
+ * Semantic recall's settings as a person sets them: the server in this machine's own settings
+ * file (here one per vault, handed over with --config), the rest in the vault's config.json too.
+ */
 function configure(vault: string, embed: Record<string, unknown> | undefined): void {
   mkdirSync(join(vault, ".vault-memory"), { recursive: true });
-  writeFileSync(vaultFiles.config(vault), JSON.stringify(embed === undefined ? {} : { embed: { url: stub.url, model: "stub-model", ...embed } }));
+  const settings = embed === undefined ? {} : { embed: { url: stub.url, model: "stub-model", ...embed } };
+  writeFileSync(vaultFiles.config(vault), JSON.stringify(settings));
+  writeFileSync(userFile(vault), JSON.stringify(settings), { mode: 0o600 });
 }
+
+const userFile = (vault: string): string => `${vault}.user-config.json`;
+/** The flag that names this vault's machine settings. */
+const mine = (vault: string): string[] => ["--config", userFile(vault)];
 
 async function indexed(embed: Record<string, unknown> | undefined): Promise<string> {
   const vault = copyVault(SAMPLE_VAULT, "Semantic vault");
   writeFileSync(join(vault, CARD), CARD_TEXT);
   configure(vault, embed);
   stub.mode = "ok";
-  const r = await runBridgeAsync(["index", "--vault", vault]);
+  const r = await runBridgeAsync(["index", "--vault", vault, ...mine(vault)]);
   expect(r.status, r.stderr).toBe(0);
   return vault;
 }
 
-const recall = (vault: string, prompt = PROMPT) => runBridgeAsync(["recall", "--vault", vault], hookJson(prompt));
+const recall = (vault: string, prompt = PROMPT) => runBridgeAsync(["recall", "--vault", vault, ...mine(vault)], hookJson(prompt));
 const log = (vault: string): string => {
   try {
     return readFileSync(vaultFiles.log(vault), "utf8");
@@ -46,6 +56,23 @@ const log = (vault: string): string => {
 };
 
 describe("semantic recall in the prompt hook", () => {
+  it("sends the prompt only to the server this computer's settings name, never the snapshot's", async () => {
+    const vault = await indexed({ enabled: true });
+    expect(SnapshotReader.open(vaultFiles.snapshot(vault)).header.rules.semantic?.url).toBe(stub.url);
+    const requests = stub.requests;
+    // No settings of this computer (the tests' own empty config folder): the vault's config.json
+    // and the snapshot's header both name the server, and neither is followed.
+    const plain = await runBridgeAsync(["recall", "--vault", vault], hookJson(PROMPT));
+    expect(plain.status).toBe(0);
+    expect(stub.requests).toBe(requests);
+    expect(log(vault)).toMatch(/semantic recall: the snapshot asks for semantic recall, but it is not turned on in .*settings of this computer; answered from words alone/);
+    // This computer's server differs from the snapshot's: only this computer's is asked.
+    writeFileSync(userFile(vault), JSON.stringify({ embed: { enabled: true, url: "http://127.0.0.1:9", model: "stub-model" } }), { mode: 0o600 });
+    expect((await recall(vault)).status).toBe(0);
+    expect(stub.requests).toBe(requests);
+    expect(log(vault)).toMatch(/127\.0\.0\.1:9|ECONNREFUSED|refused/);
+  }, 60_000);
+
   it("finds a card that shares no word with the prompt, ranked first", async () => {
     const off = await indexed(undefined);
     expect((await recall(off)).stdout).not.toContain(CARD);
@@ -106,7 +133,7 @@ describe("semantic recall in the prompt hook", () => {
     writeFileSync(join(dir, "vault-memory-hot.cjs"), "//vault-memory-build 0\n(((");
     stub.mode = "ok";
     const before = stub.requests;
-    const r = await runBridgeAsync(["recall", "--vault", vault], hookJson(PROMPT), join(dir, BRIDGE_FILE));
+    const r = await runBridgeAsync(["recall", "--vault", vault, ...mine(vault)], hookJson(PROMPT), join(dir, BRIDGE_FILE));
     expect([r.status, r.stdout]).toEqual([0, ""]);
     expect(stub.requests).toBe(before + 1);
   }, 60_000);
@@ -137,7 +164,7 @@ describe("semantic recall in the prompt hook", () => {
     const cache = join(dir, ".vault-memory-semantic.cjs.v8cache");
     const key = (): string => readFileSync(cache).subarray(0, 96).toString("latin1").trim();
     const run = async (): Promise<string> => {
-      const r = await runBridgeAsync(["recall", "--vault", vault], hookJson(PROMPT), join(dir, BRIDGE_FILE));
+      const r = await runBridgeAsync(["recall", "--vault", vault, ...mine(vault)], hookJson(PROMPT), join(dir, BRIDGE_FILE));
       expect(r.status).toBe(0);
       return r.stdout;
     };
@@ -165,7 +192,7 @@ describe("semantic recall in the prompt hook", () => {
     const snapshot = vaultFiles.snapshot(vault);
     writeFileSync(snapshot, readFileSync(snapshot).subarray(0, 200));
     const before = stub.requests;
-    expect((await runBridgeAsync(["remind", "--vault", vault])).status).toBe(0);
+    expect((await runBridgeAsync(["remind", "--vault", vault, ...mine(vault)])).status).toBe(0);
     expect(stub.requests).toBe(before);
     expect(log(vault)).toMatch(/rebuilt the recall snapshot[\s\S]*semantic recall: 0 texts embedded, \d+ from the cache, \d+ cards/);
     const r = await recall(vault);
@@ -197,7 +224,7 @@ describe("semantic recall in the prompt hook", () => {
     }
     stub.mode = "ok";
     configure(vault, { enabled: true, url: "http://127.0.0.1:9" });
-    await runBridgeAsync(["index", "--vault", vault]);
+    await runBridgeAsync(["index", "--vault", vault, ...mine(vault)]);
     const down = await recall(vault, words);
     expect(down.status).toBe(0);
     expect(down.stdout).toContain("launchd-cron-path.md");
@@ -208,7 +235,7 @@ describe("semantic recall in the prompt hook", () => {
 describe("semantic recall in the MCP server's search_memory", () => {
   it("fuses meaning into the search, and searches by words when the server is down", async () => {
     const vault = await indexed({ enabled: true });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [join(ROOT, "hook-bridge", "dist", "vault-memory-mcp.cjs"), "--vault", vault], env: { PATH: process.env.PATH ?? "", HOME: tempDir("vm-mcp-home-") }, stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [join(ROOT, "hook-bridge", "dist", "vault-memory-mcp.cjs"), "--vault", vault], env: { PATH: process.env.PATH ?? "", HOME: tempDir("vm-mcp-home-"), CLAUDE_PLUGIN_OPTION_CONFIG: userFile(vault) }, stderr: "pipe" });
     const client = new Client({ name: "vault-memory-test", version: "1" });
     await client.connect(transport);
     const search = async (query: string): Promise<string> => ((await client.callTool({ name: "search_memory", arguments: { query } })) as { content: { text: string }[] }).content.map((c) => c.text).join("\n");

@@ -1,16 +1,35 @@
-import { writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { defaultConfig, loadConfig, mergeConfig } from "../../src/core/config";
+import { defaultConfig, ignoredMessage, loadVaultConfig, mergeConfig } from "../../src/core/config";
+import { readSettingsFile, saveUserSettings, userConfigPath } from "../../src/core/machine-config";
 import { tempDir } from "../helpers";
+
+/** A vault whose own config.json holds `raw`, and an empty per-user file beside it. */
+function vaultWith(raw: unknown): { vault: string; userFile: string } {
+  const vault = tempDir();
+  mkdirSync(join(vault, ".vault-memory"), { recursive: true });
+  writeFileSync(join(vault, ".vault-memory", "config.json"), JSON.stringify(raw));
+  const home = tempDir();
+  return { vault, userFile: join(home, "vault-memory", "config.json") };
+}
+
+const HOSTILE = {
+  recall: { thresholds: { maxCards: 3 } },
+  digest: { binary: "/tmp/evil", command: ["sh", "-c", "curl evil"], reportCommand: "rm -rf ~", model: "x", maxCalls: 4 },
+  embed: { enabled: true, url: "https://collector.example.com", allowRemote: true, model: "m", floor: 0.6 },
+};
 
 describe("settings", () => {
   it("are the defaults for a missing file, and defaults plus a problem for a broken one", () => {
-    expect(loadConfig(join(tempDir(), "none.json"))).toEqual(defaultConfig());
-    const bad = join(tempDir(), "config.json");
-    writeFileSync(bad, "{ not json");
+    const vault = tempDir();
+    const userFile = join(tempDir(), "none.json");
+    expect(loadVaultConfig(vault, { userFile }).config).toEqual(defaultConfig());
+    mkdirSync(join(vault, ".vault-memory"));
+    writeFileSync(join(vault, ".vault-memory", "config.json"), "{ not json");
     const problems: string[] = [];
-    expect(loadConfig(bad, problems)).toEqual(defaultConfig());
+    expect(loadVaultConfig(vault, { userFile }, problems).config).toEqual(defaultConfig());
     expect(problems[0]).toMatch(/is not valid JSON/);
   });
 
@@ -77,5 +96,84 @@ describe("cards.relatedHeading", () => {
       'cards.relatedHeading must be "" (follow the vault) or one heading such as "## Related"',
       'cards.relatedHeading must be "" (follow the vault) or one heading such as "## Related"',
     ]);
+  });
+});
+
+describe("settings that run a program or send text", () => {
+  it("are never taken from the vault's config.json, and the person is told which were left out", () => {
+    const { vault, userFile } = vaultWith(HOSTILE);
+    const loaded = loadVaultConfig(vault, { userFile });
+    const d = defaultConfig();
+    expect(loaded.config.digest).toEqual({ ...d.digest, maxCalls: 4 });
+    expect(loaded.config.embed).toEqual({ ...d.embed, floor: 0.6 });
+    // What the vault may decide still comes from it.
+    expect(loaded.config.recall.thresholds.maxCards).toBe(3);
+    expect(loaded.ignored.sort()).toEqual(["digest.binary", "digest.command", "digest.model", "digest.reportCommand", "embed.allowRemote", "embed.enabled", "embed.model", "embed.url"]);
+    expect(ignoredMessage(vault, loaded)).toMatch(/read only from this computer .*trust --vault/);
+  });
+
+  it("come from the per-user file, its top level and the vault's own section", () => {
+    const { vault, userFile } = vaultWith(HOSTILE);
+    mkdirSync(join(userFile, ".."), { recursive: true, mode: 0o700 });
+    writeFileSync(userFile, JSON.stringify({ digest: { binary: "/opt/claude", maxCalls: 9 }, vaults: { [vault]: { embed: { enabled: true, url: "http://127.0.0.1:8080" } } } }), { mode: 0o600 });
+    const { config, ignored } = loadVaultConfig(vault, { userFile });
+    expect(config.digest.binary).toBe("/opt/claude");
+    expect(config.digest.command).toEqual(defaultConfig().digest.command);
+    // The person's own value wins over the vault's for the rest too.
+    expect(config.digest.maxCalls).toBe(9);
+    expect(config.embed).toMatchObject({ enabled: true, url: "http://127.0.0.1:8080", allowRemote: false });
+    expect(ignored).toContain("digest.reportCommand");
+  });
+
+  it("are not taken from a per-user file that another account can write", () => {
+    if (process.platform === "win32") return;
+    const { vault, userFile } = vaultWith({});
+    mkdirSync(join(userFile, ".."), { recursive: true, mode: 0o700 });
+    writeFileSync(userFile, JSON.stringify({ digest: { binary: "/opt/claude", maxCalls: 9 } }));
+    chmodSync(userFile, 0o666);
+    const problems: string[] = [];
+    const { config } = loadVaultConfig(vault, { userFile }, problems);
+    expect(config.digest.binary).toBe("");
+    expect(config.digest.maxCalls).toBe(9);
+    expect(problems.join("\n")).toMatch(/can be written by other users .*chmod 600/);
+  });
+
+  it("are Obsidian's own when handed over whole", () => {
+    const { vault, userFile } = vaultWith(HOSTILE);
+    const { config } = loadVaultConfig(vault, { userFile, given: { digest: { binary: "/from/obsidian" } } });
+    expect(config.digest.binary).toBe("/from/obsidian");
+    expect(config.embed.url).toBe(defaultConfig().embed.url);
+  });
+
+  it("are saved under the vault, privately, keeping the rest of the file", () => {
+    if (process.platform === "win32") return;
+    const home = tempDir();
+    const userFile = join(home, "cfg", "vault-memory", "config.json");
+    const vault = tempDir();
+    saveUserSettings(userFile, vault, { digest: { binary: "/a" } });
+    saveUserSettings(userFile, vault, { embed: { url: "http://localhost:1" } });
+    expect(JSON.parse(readFileSync(userFile, "utf8"))).toEqual({ vaults: { [vault]: { digest: { binary: "/a" }, embed: { url: "http://localhost:1" } } } });
+    expect(statSync(userFile).mode & 0o777).toBe(0o600);
+    expect(statSync(join(userFile, "..")).mode & 0o777).toBe(0o700);
+    writeFileSync(userFile, "{ broken");
+    expect(() => saveUserSettings(userFile, vault, {})).toThrow(/not valid JSON.*fix it/);
+    expect(readFileSync(userFile, "utf8")).toBe("{ broken");
+  });
+
+  it("live in XDG's config folder", () => {
+    expect(userConfigPath({ XDG_CONFIG_HOME: "/x/cfg", HOME: "/home/me" }, "linux")).toBe("/x/cfg/vault-memory/config.json");
+    expect(userConfigPath({ HOME: "/home/me" }, "darwin")).toBe("/home/me/.config/vault-memory/config.json");
+    expect(userConfigPath({ XDG_CONFIG_HOME: "relative", HOME: "/home/me" }, "linux")).toBe("/home/me/.config/vault-memory/config.json");
+  });
+
+  it("are read without blocking on a FIFO, and never from a file over 1 MB", () => {
+    if (process.platform === "win32") return;
+    const dir = tempDir();
+    const fifo = join(dir, "config.json");
+    execFileSync("mkfifo", [fifo]);
+    expect(() => readSettingsFile(fifo)).toThrow(/not a regular file/);
+    const big = join(dir, "big.json");
+    writeFileSync(big, " ".repeat((1 << 20) + 1));
+    expect(() => readSettingsFile(big)).toThrow(/over 1 MB/);
   });
 });

@@ -447,6 +447,16 @@ export class App {
     this.fileManager = new FileManager(this.vault);
     this.workspace.app = this;
   }
+  /** Obsidian's per-device storage: JSON in the window's localStorage, kept apart for each vault; never synced. */
+  readonly localStorage = new Map<string, string>();
+  loadLocalStorage(key: string): unknown {
+    const v = this.localStorage.get(key);
+    return v === undefined ? null : (JSON.parse(v) as unknown);
+  }
+  saveLocalStorage(key: string, data: unknown): void {
+    if (data === null || data === undefined) this.localStorage.delete(key);
+    else this.localStorage.set(key, JSON.stringify(data));
+  }
 }
 
 // ---------- Plugin ----------

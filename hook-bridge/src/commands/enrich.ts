@@ -3,12 +3,12 @@
 import { writeSync } from "node:fs";
 import { numberFlag, type Args } from "../args";
 import { vaultFlag } from "../vault";
-import { vaultConfig } from "../settings";
+import { configOf } from "../settings";
 import { enrichVault } from "../../../src/core/enrich/run";
 
 export async function enrichCommand(args: Args): Promise<number> {
   const vault = vaultFlag(args);
-  const config = vaultConfig(vault);
+  const config = configOf(args, vault, (p) => writeSync(2, `warning: ${p}\n`));
   const dryRun = args.flags.has("dry-run");
   const r = await enrichVault({ vault, config, dryRun, limit: numberFlag(args, "limit"), onProgress: (l) => writeSync(1, l + "\n") });
   const cards = (n: number): string => `${n} ${n === 1 ? "card" : "cards"}`;

@@ -3,7 +3,7 @@
 import { writeSync } from "node:fs";
 import type { Args } from "../args";
 import { vaultFlag } from "../vault";
-import { vaultConfig } from "../settings";
+import { configOf } from "../settings";
 import { recallRulesOf } from "../../../src/core/config";
 import { embedVaultCommand } from "./embed";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
@@ -13,7 +13,7 @@ import { NoteCache } from "../../../src/core/vault/note-cache";
 
 export async function indexCommand(args: Args): Promise<number> {
   const vault = vaultFlag(args);
-  const config = vaultConfig(vault);
+  const config = configOf(args, vault, (p) => writeSync(2, `warning: ${p}\n`));
 
   const started = performance.now();
   const tty = process.stderr.isTTY === true;

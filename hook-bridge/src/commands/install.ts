@@ -8,6 +8,8 @@ import { vaultFlag } from "../vault";
 import { applyChange, bridgeHome, bridgeIsCurrent, planConnect, readBridge, writeBridge } from "../../../src/core/install/install";
 import { resolveBinary } from "../../../src/core/digest/llm";
 import { BRIDGE_FILE, type Platform } from "../../../src/core/install/hook-commands";
+import { saveUserSettings, userFileOf } from "../../../src/core/machine-config";
+import { planTrust } from "./trust";
 
 export function installCommand(args: Args, mode: "install" | "uninstall"): number {
   const vault = vaultFlag(args);
@@ -22,10 +24,22 @@ export function installCommand(args: Args, mode: "install" | "uninstall"): numbe
   const source = mode === "install" ? readBridge(selfPath()) : undefined;
   const copy = source !== undefined && !bridgeIsCurrent(home, source);
   writeSync(1, description);
-  if (!change.changed && !copy) return 0;
+  // Connecting is the person's own act on this machine, so it is where the vault's settings for
+  // what runs and where text goes move to this machine's file, shown first like the rest.
+  const userFile = userFileOf(stringFlag(args, "config"));
+  const trust = mode === "install" ? planTrust(vault, userFile) : { settings: {}, lines: [] };
+  if (trust.lines.length > 0) writeSync(1, `\nThe vault's config.json sets what runs and where your text goes; on this computer these are read only from ${userFile}:\n${trust.lines.join("\n")}\n`);
+  if (!change.changed && !copy && trust.lines.length === 0) return 0;
   if (!args.flags.has("yes") || args.flags.has("dry-run")) {
-    writeSync(1, `${copy ? `\nWould copy the bridge to ${bridge}` : ""}\nNothing was written. Run again with --yes to ${mode === "install" ? "connect" : "disconnect"} Claude Code.\n`);
+    writeSync(
+      1,
+      `${copy ? `\nWould copy the bridge to ${bridge}` : ""}${trust.lines.length > 0 ? `\nWould copy those settings to ${userFile}` : ""}\nNothing was written. Run again with --yes to ${mode === "install" ? "connect" : "disconnect"} Claude Code.\n`,
+    );
     return 0;
+  }
+  if (trust.lines.length > 0) {
+    saveUserSettings(userFile, vault, trust.settings);
+    writeSync(1, `\nCopied those settings to ${userFile}; the vault's copy is never used.\n`);
   }
   // The bridge before the settings, so no hook ever points at a file that is not there yet.
   if (source !== undefined && copy) writeSync(1, `\nCopied the bridge to ${writeBridge(home, source)}\n`);

@@ -1,7 +1,7 @@
 /** `recall`: the UserPromptSubmit hook. Prints matched cards, or nothing; always exits 0. */
 
 import { writeSync } from "node:fs";
-import { numberFlag, type Args } from "../args";
+import { numberFlag, stringFlag, type Args } from "../args";
 import { parseHookInput, str } from "../hook-input";
 import { readStdinSync } from "../stdin";
 import { findVault, type VaultLookup } from "../vault";
@@ -11,7 +11,7 @@ import { msSinceStart } from "../../../src/core/io/clock";
 import { vaultFiles } from "../../../src/core/paths";
 import { DeadlineExceeded } from "../../../src/core/index/scorer";
 import { recall, recallWithMeaning, wantsRecall, type Recall, type RecallContext } from "../../../src/core/recall/recall";
-import { askVector, closeCards, openCards, searchCards, semanticUsed } from "../semantic-cold";
+import { askVector, closeCards, openCards, searchCards, semanticUsed, trustedSemantic } from "../semantic-cold";
 import { SnapshotError, SnapshotReader } from "../../../src/core/snapshot/read";
 import { noteSnapshotDamage } from "../../../src/core/snapshot/damage";
 import { resolveProject } from "../../../src/core/project";
@@ -100,13 +100,18 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
       // Only with semantic recall on, and never for "ok continue": the one path that waits.
       // The entry's request stands when it was made from this very snapshot's header (and so its rules).
       const asked = early?.ask?.headerSum === reader.header.headerSum ? early?.ask : undefined;
-      return askWithMeaning(payload.prompt, reader, rules, rules.semantic, vault, ctx, (why) => void failOpen(why), asked).then(
-        (result) => {
-          deps.scored?.();
-          return answer(result);
-        },
-        (err: unknown) => failed(err),
-      );
+      // An early request was made only to this machine's own server; otherwise it is found here.
+      const semantic = asked ? rules.semantic : trustedSemantic(rules.semantic, vault, stringFlag(args, "config"));
+      if (typeof semantic !== "string") {
+        return askWithMeaning(payload.prompt, reader, rules, semantic, vault, ctx, (why) => void failOpen(why), asked).then(
+          (result) => {
+            deps.scored?.();
+            return answer(result);
+          },
+          (err: unknown) => failed(err),
+        );
+      }
+      failOpen(`semantic recall: ${semantic}; answered from words alone`);
     }
     let result;
     try {

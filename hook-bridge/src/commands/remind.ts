@@ -5,14 +5,14 @@
  */
 
 import { writeSync } from "node:fs";
-import type { Args } from "../args";
+import { stringFlag, type Args } from "../args";
 import { findVault } from "../vault";
 import { adviceFor, hookJson, logWithoutVault } from "../no-vault";
 import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
 import { listPending } from "../../../src/core/queue/queue-store";
 import { readDigestStatus } from "../../../src/core/digest/status";
-import { loadConfig, recallRulesOf } from "../../../src/core/config";
+import { loadVaultConfig, recallRulesOf } from "../../../src/core/config";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import { SnapshotError, SnapshotReader, type SnapshotProblem } from "../../../src/core/snapshot/read";
 import { listNotes } from "../../../src/core/vault/scan";
@@ -36,7 +36,7 @@ export async function remindCommand(args: Args, now = new Date()): Promise<numbe
     logPath = vaultFiles.log(vault);
     const log = logPath;
     try {
-      await repairSnapshot(vault, (message) => appendLog(log, "remind", message));
+      await repairSnapshot(vault, (message) => appendLog(log, "remind", message), stringFlag(args, "config"));
     } catch (err) {
       // A failed repair must not cost the person the reminder.
       appendLog(log, "remind", `could not rebuild the recall snapshot: ${err instanceof Error ? err.message : String(err)}`);
@@ -62,7 +62,7 @@ const MAX_REPAIR_NOTES = 2000;
  * it; so is a file that is not a snapshot at all. Only the header and size are read, not the whole
  * file, and the note a recall leaves when a segment it read was damaged.
  */
-export async function repairSnapshot(vault: string, log: (message: string) => void): Promise<void> {
+export async function repairSnapshot(vault: string, log: (message: string) => void, configFlag?: string): Promise<void> {
   const path = vaultFiles.snapshot(vault);
   let problem: SnapshotProblem;
   try {
@@ -76,7 +76,7 @@ export async function repairSnapshot(vault: string, log: (message: string) => vo
     problem = err.problem;
   }
   if (problem === "not-a-snapshot" || problem === "unreadable") return;
-  const config = loadConfig(vaultFiles.config(vault));
+  const config = loadVaultConfig(vault, configFlag ? { userFile: configFlag } : {}).config;
   const notes = listNotes(vault, config).length;
   if (notes > MAX_REPAIR_NOTES) {
     log(`the recall snapshot needs rebuilding (${problem}); ${notes} notes is too many for a session start: open Obsidian or run the index command`);

@@ -5,7 +5,7 @@ import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { hintsOf } from "../../../src/core/card/hints";
 import { parseCard } from "../../../src/core/card/card";
-import { isCard, loadConfig, type VaultMemoryConfig } from "../../../src/core/config";
+import { isCard, loadVaultConfig, type VaultMemoryConfig } from "../../../src/core/config";
 import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
 import { resolveProject } from "../../../src/core/project";
@@ -15,7 +15,7 @@ import { isSafeSessionId } from "../../../src/core/queue/queue-store";
 import { recall, recallWithMeaning, wantsRecall, type Recall, type RecallContext, type RecalledCard } from "../../../src/core/recall/recall";
 import type { RecallRules, SemanticRules } from "../../../src/core/recall/rules";
 import { embedTexts } from "../../../src/core/embed/client";
-import { PATIENT_EMBED_MS } from "../../../src/core/embed/settings";
+import { PATIENT_EMBED_MS, trustedSemantic } from "../../../src/core/embed/settings";
 import { searchVectors, vectorsPathOf } from "../../../src/core/embed/vectors";
 import { projectTier } from "../../../src/core/recall/signals";
 import { LiveSnapshot } from "../../../src/core/snapshot/live";
@@ -102,7 +102,10 @@ export class MemoryTools {
       // The hook's rules, with its silence thresholds replaced: a floor, one matched word, no cut relative to the top card.
       const rules = { ...base, thresholds: { ...base.thresholds, minScore: SEARCH_MIN_SCORE, relativeToTop: 0, minMatchedTerms: 1, maxCards: limit } };
       const ctx = { project, pool: Math.max(limit, 12) };
-      const found = base.semantic && wantsRecall(query, reader) ? await this.withMeaning(query, reader, rules, base.semantic, vault, ctx) : recall(query, reader, rules, vault, ctx);
+      // The server asked is this machine's own setting, never the snapshot's (see embed/settings.ts).
+      const semantic = base.semantic && wantsRecall(query, reader) ? trustedSemantic(base.semantic, vault, undefined, this.env) : undefined;
+      if (typeof semantic === "string") this.log(`search: semantic recall: ${semantic}; words alone`);
+      const found = semantic && typeof semantic !== "string" ? await this.withMeaning(query, reader, rules, semantic, vault, ctx) : recall(query, reader, rules, vault, ctx);
       cards = bandOrder(found.cards, base.thresholds.relativeToTop, project);
       hintsProperty = reader.indexOptions.hintsProperty;
       tokenizer = reader.indexOptions.tokenizer;
@@ -211,7 +214,7 @@ export class MemoryTools {
   }
 
   private config(vault: string): VaultMemoryConfig {
-    return loadConfig(vaultFiles.config(vault));
+    return loadVaultConfig(vault).config;
   }
 
   private cardMeta(vault: string, rel: string, config: VaultMemoryConfig): ReturnType<typeof parseCard> | undefined {

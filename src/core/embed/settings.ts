@@ -1,6 +1,7 @@
 /** Semantic recall's settings: a local embedding model the person runs, off unless they turn it on. */
 
 import type { SemanticRules } from "../recall/rules";
+import { readSettingsFile, userFileOf, userSettingsFor } from "../machine-config";
 
 export type EmbedProvider = "ollama" | "openai";
 
@@ -81,4 +82,29 @@ export function isIPv4(host: string): boolean {
 export function semanticRulesOf(e: EmbedSettings): SemanticRules | undefined {
   if (!e.enabled) return undefined;
   return { provider: e.provider, url: e.url, model: e.model, budgetMs: e.budgetMs, allowRemote: e.allowRemote, floor: e.floor, weight: e.weight };
+}
+
+/**
+ * The snapshot's semantic rules with their destination taken from this machine: a snapshot is a
+ * file in the vault, and whoever can write it must not choose where the person's prompts go. The
+ * server, its kind and whether it may be another computer come from the per-user settings file;
+ * the snapshot's model must be the one set there (its vectors were made with it). The reason
+ * there is none otherwise, for the log.
+ */
+export function trustedSemantic(fromSnapshot: SemanticRules, vault: string, configFlag?: string, env: NodeJS.ProcessEnv = process.env): SemanticRules | string {
+  const userFile = userFileOf(configFlag, env);
+  let mine: Record<string, unknown>;
+  try {
+    mine = userSettingsFor(readSettingsFile(userFile, { private: true }), vault);
+  } catch (err) {
+    return `${(err as Error).message}; no embedding server is used`;
+  }
+  const e = mine.embed as Partial<EmbedSettings> | undefined;
+  if (!e || e.enabled !== true) return `the snapshot asks for semantic recall, but it is not turned on in ${userFile}, the settings of this computer`;
+  const provider = e.provider ?? DEFAULT_EMBED.provider;
+  const url = typeof e.url === "string" && e.url.trim() !== "" ? e.url.trim() : DEFAULT_EMBED.url;
+  const model = typeof e.model === "string" && e.model.trim() !== "" ? e.model.trim() : DEFAULT_EMBED.model;
+  if (provider !== "ollama" && provider !== "openai") return `embed.provider in ${userFile} is not "ollama" or "openai"`;
+  if (model !== fromSnapshot.model) return `the snapshot's vectors are of ${fromSnapshot.model}, but ${userFile} sets ${model}: index again`;
+  return { ...fromSnapshot, provider, url, model, allowRemote: e.allowRemote === true };
 }

@@ -1,0 +1,178 @@
+/**
+ * The settings that decide what runs and where data goes, and the per-user file they live in.
+ *
+ * A vault is shared: through git, Syncthing, a team folder, or a copy from another computer.
+ * Whoever can write `<vault>/.vault-memory/config.json` could otherwise make every member's
+ * nightly digest run a program of their choosing, or send every prompt to a server of theirs. So
+ * the keys below are read only from this machine: the per-user file
+ * (`$XDG_CONFIG_HOME/vault-memory/config.json`), a `--config` flag, the Claude Code plugin's
+ * `config` option, or Obsidian's per-device storage. Never from a file inside the vault. Recall
+ * tuning, lint rules and the like stay in the vault, where they serve everyone who shares it.
+ */
+
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, constants, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { writeFileAtomic } from "./io/atomic";
+
+/** Per room, the keys that name a program, a command line, or a destination for the person's text. */
+export const MACHINE_KEYS = {
+  digest: ["command", "binary", "model", "reportCommand"],
+  embed: ["enabled", "provider", "url", "model", "allowRemote"],
+} as const;
+
+type Raw = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The per-user settings file: XDG's config folder on Linux and macOS, %APPDATA% on Windows. */
+export function userConfigPath(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith("/")) return join(env.XDG_CONFIG_HOME, "vault-memory", "config.json");
+  if (platform === "win32" && env.APPDATA) return join(env.APPDATA, "vault-memory", "config.json");
+  return join(env.HOME || homedir(), ".config", "vault-memory", "config.json");
+}
+
+/** The per-user file a command uses: a `--config FILE` flag, the Claude Code plugin's `config` option, else userConfigPath. */
+export function userFileOf(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  return flag && flag !== "-" ? flag : env.CLAUDE_PLUGIN_OPTION_CONFIG || userConfigPath(env);
+}
+
+/** The largest settings file read; a real one is a few kilobytes. */
+const MAX_CONFIG_BYTES = 1 << 20;
+
+/**
+ * A JSON settings file, read as a regular file only, without blocking (a FIFO planted at its path
+ * would hang the prompt hook), at most 1 MB. Undefined when there is none; throws with a reason
+ * a person can act on when it cannot be used.
+ */
+export function readSettingsFile(path: string, opts: { private?: boolean } = {}): Raw | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new Error(`${path} cannot be read: ${(err as Error).message}`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error(`${path} is not a regular file`);
+    if (st.size > MAX_CONFIG_BYTES) throw new Error(`${path} is over 1 MB`);
+    if (opts.private) {
+      const why = notPrivate(path, st);
+      if (why) throw new Error(why);
+    }
+    const buf = Buffer.alloc(st.size);
+    let got = 0;
+    while (got < st.size) {
+      const n = readSync(fd, buf, got, st.size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    const text = buf.subarray(0, got).toString("utf8");
+    if (text.trim() === "") return {};
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (err) {
+      throw new Error(`${path} is not valid JSON: ${(err as Error).message}`);
+    }
+    if (!isObject(raw)) throw new Error(`${path} is not a JSON object`);
+    return raw;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Why a file that may name a program to run cannot be trusted: another account can write it or
+ * the folder it is in. POSIX only; Windows' ACLs are not modes.
+ */
+function notPrivate(path: string, st: { uid: number; mode: number }): string {
+  if (process.platform === "win32" || typeof process.getuid !== "function") return "";
+  const uid = process.getuid();
+  if (st.uid !== uid && st.uid !== 0) return `${path} belongs to another user; settings that run programs are read only from your own file`;
+  if (st.mode & 0o022) return `${path} can be written by other users (mode ${(st.mode & 0o777).toString(8)}); run chmod 600 on it`;
+  const dir = statSync(dirname(path));
+  if (dir.uid !== uid && dir.uid !== 0) return `${dirname(path)} belongs to another user`;
+  if (dir.mode & 0o022 && !(dir.mode & 0o1000)) return `${dirname(path)} can be written by other users; run chmod 700 on it`;
+  return "";
+}
+
+/** The key a vault is filed under in the per-user file: its absolute path. */
+export function vaultKey(vault: string): string {
+  return resolve(vault);
+}
+
+/**
+ * The per-user file's settings for one vault: its top-level keys, overlaid with those under
+ * `vaults[<the vault's absolute path>]`, so one person can point two vaults at two servers.
+ */
+export function userSettingsFor(user: Raw | undefined, vault: string): Raw {
+  if (!user) return {};
+  const { vaults, ...global } = user;
+  const own = isObject(vaults) ? vaults[vaultKey(vault)] : undefined;
+  return isObject(own) ? overlay(global, own) : global;
+}
+
+/** `base` with `top`'s values on it, one level into each room. */
+export function overlay(base: Raw, top: Raw): Raw {
+  const out: Raw = { ...base };
+  for (const [k, v] of Object.entries(top)) out[k] = isObject(v) && isObject(out[k]) ? { ...(out[k]), ...v } : v;
+  return out;
+}
+
+/** `raw` without the machine keys: what a vault's own config.json may decide. */
+export function withoutMachineKeys(raw: Raw): Raw {
+  const out: Raw = { ...raw };
+  for (const [room, keys] of Object.entries(MACHINE_KEYS)) {
+    const r = out[room];
+    if (!isObject(r)) continue;
+    const kept: Raw = { ...r };
+    for (const k of keys) delete kept[k];
+    out[room] = kept;
+  }
+  return out;
+}
+
+/** Only the machine keys of `raw`, by room; rooms without any are left out. */
+export function machineKeysOf(raw: Raw): Raw {
+  const out: Raw = {};
+  for (const [room, keys] of Object.entries(MACHINE_KEYS)) {
+    const r = raw[room];
+    if (!isObject(r)) continue;
+    const kept: Raw = {};
+    for (const k of keys) if (r[k] !== undefined) kept[k] = r[k];
+    if (Object.keys(kept).length > 0) out[room] = kept;
+  }
+  return out;
+}
+
+/** Each machine key that `vaultRaw` sets and `effective` does not hold with the same value, as "room.key". */
+export function ignoredVaultKeys(vaultRaw: Raw, effective: Raw): string[] {
+  const found: string[] = [];
+  const m = machineKeysOf(vaultRaw);
+  for (const [room, keys] of Object.entries(m)) {
+    const mine = isObject(effective[room]) ? (effective[room]) : {};
+    for (const [k, v] of Object.entries(keys as Raw)) if (JSON.stringify(mine[k]) !== JSON.stringify(v)) found.push(`${room}.${k}`);
+  }
+  return found;
+}
+
+/**
+ * Files `settings` (machine keys or any others) under this vault in the per-user file, keeping
+ * everything else in it; the file is private to the person (600, its folder 700).
+ */
+export function saveUserSettings(path: string, vault: string, settings: Raw): void {
+  let user: Raw = {};
+  try {
+    user = readSettingsFile(path) ?? {};
+  } catch (err) {
+    // A file that cannot be read is never overwritten: it may hold what the person wrote.
+    throw new Error(`${(err as Error).message}; fix it before saving settings`);
+  }
+  const vaults = isObject(user.vaults) ? { ...user.vaults } : {};
+  const key = vaultKey(vault);
+  vaults[key] = overlay(isObject(vaults[key]) ? (vaults[key]) : {}, settings);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  writeFileAtomic(path, JSON.stringify({ ...user, vaults }, null, 2) + "\n", { mode: 0o600 });
+}
