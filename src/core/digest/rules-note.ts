@@ -29,7 +29,7 @@ tags: [meta, digest]
 - Write in the language the conversation used. Never write secrets, tokens or passwords.
 
 ${heading}
-- [[about-this-vault]]
+- [[knowledge-overview]]
 `;
 
 export const DEFAULT_RULES = defaultRules();

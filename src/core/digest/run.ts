@@ -24,7 +24,8 @@ import { commitVault, type GitOutcome } from "./git";
 import { classifyFailure, settingsCommand } from "./llm";
 import { acquireLock, releaseLock } from "./lock";
 import { writeDigestStatus } from "./status";
-import { GENERATED_MARK, memoryIndex, overviewPages } from "./pages";
+import { GENERATED_MARK, MEMORY_INDEX, overviewPages, updateMemoryIndex, type MemoryIndexUpdate } from "./pages";
+import type { Card } from "../card/card";
 import { buildPrompt } from "./prompt";
 import { defaultRules, RULES_NOTE } from "./rules-note";
 import { runCommand } from "./run-command";
@@ -65,6 +66,8 @@ export interface DigestReport {
   notify?: string;
   /** Recall hints written after the queue, when there was budget left. */
   enriched?: EnrichReport;
+  /** What the report says of MEMORY.md: the person's text kept beside the index, a list cut to fit, markers that do not pair. */
+  memoryIndex?: string[];
   /** With semantic recall on: why similar cards were found by words alone, and what embedding the night's snapshot did. */
   semantic?: string[];
   startedAt: string;
@@ -193,7 +196,8 @@ function mtimeOf(path: string): number | undefined {
 async function tidy(opts: DigestOptions, report: DigestReport, now: Date, heading: string, notes: NoteCache, say: (line: string) => void, offline: boolean): Promise<void> {
   const cards = notes.list().map((f) => notes.card(f));
   // The recall log's count per card is what "most recalled" means; without a log, recency decides.
-  writeFileAtomic(join(opts.vault, "MEMORY.md"), memoryIndex(cards, recallHistory(opts.vault)?.count ?? new Map()));
+  const said = writeMemoryIndex(opts.vault, cards, recallHistory(opts.vault)?.count ?? new Map());
+  if (said.length > 0) report.memoryIndex = said;
   for (const [path, text] of Object.entries(overviewPages(cards, now.toISOString().slice(0, 10), heading))) {
     const abs = join(opts.vault, path);
     // A page the person wrote by hand is theirs; only pages we generated are replaced.
@@ -216,6 +220,38 @@ async function tidy(opts: DigestOptions, report: DigestReport, now: Date, headin
   }
   const findings = lintVault(opts.vault, opts.config.lint, now.getTime(), notes, lintScope(opts.config));
   report.lint = formatReport(findings).split("\n")[0];
+}
+
+const MARKERS = "`<!-- vault-memory:index:start -->` and `<!-- vault-memory:index:end -->`";
+
+/**
+ * MEMORY.md with tonight's index, written only when it changed, and what the report says of it.
+ * The text the digest did not write is kept byte for byte (see updateMemoryIndex), so a file that
+ * is not UTF-8, which would not read back the same, is left as it is.
+ */
+function writeMemoryIndex(vault: string, cards: readonly Card[], recalls: ReadonlyMap<string, number>): string[] {
+  const abs = join(vault, MEMORY_INDEX);
+  let existing: string | undefined;
+  if (existsSync(abs)) {
+    const bytes = readFileSync(abs);
+    existing = bytes.toString("utf8");
+    if (!Buffer.from(existing, "utf8").equals(bytes)) return ["MEMORY.md was not updated: it is not UTF-8 text, and the digest never rewrites text it did not write."];
+  }
+  const update = updateMemoryIndex(existing, cards, recalls);
+  if (update.text !== undefined && update.text !== existing) writeFileAtomic(abs, update.text);
+  return memoryIndexLines(update);
+}
+
+function memoryIndexLines(u: MemoryIndexUpdate): string[] {
+  if (u.outcome === "damaged") {
+    return [`MEMORY.md was not updated: its lines ${MARKERS} do not pair up (each must be there once, the start first). Put them back, or delete both and the next night adds the index again.`];
+  }
+  const out: string[] = [];
+  if (u.outcome === "added") out.push(`MEMORY.md was not written by the digest, so your text in it is kept as it was; the index of cards is now in a section of its own after it, between ${MARKERS}, and each night replaces only what is between those two lines.`);
+  if (u.outcome === "migrated") out.push(`MEMORY.md: the index earlier releases wrote over the whole file is now between ${MARKERS}; what you write outside those two lines is yours, and no night replaces it.`);
+  if (u.listed === 0 && u.total > 0) out.push(`MEMORY.md has no room for the index: the text outside it is ${u.own.lines} lines, ${u.own.bytes} bytes, and Claude Code reads 200 lines or 25 KB of the file; search_memory and moc/knowledge-overview have every card.`);
+  else if (u.listed < u.total) out.push(`MEMORY.md lists the ${u.listed} most recalled of ${u.total} cards, so that Claude Code reads all of it (200 lines, 25 KB); search_memory and moc/knowledge-overview have them all.`);
+  return out;
 }
 
 /** Commits everything the night wrote, the report included; a refused commit is added to the report. */
@@ -294,6 +330,7 @@ export function reportNote(r: DigestReport): string {
     "",
     `Queue left: ${r.left}.`,
     ...(r.lint ? [`Lint: ${r.lint}`] : []),
+    ...(r.memoryIndex ?? []),
     ...(r.semantic ?? []).map((line) => line.replace(/^semantic recall/, "Semantic recall")),
     "",
   ];
