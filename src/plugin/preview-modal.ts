@@ -2,6 +2,7 @@
 
 import { App, Keymap, Modal, Setting, TFile } from "obsidian";
 import type { Recall } from "../core/recall/recall";
+import { escapeControl } from "../core/text/visible";
 
 export class PreviewRecallModal extends Modal {
   private prompt = "";
@@ -62,7 +63,7 @@ export class PreviewRecallModal extends Modal {
     const list = this.output.createEl("ol", { cls: "vault-memory-preview-cards" });
     for (const card of result.cards) {
       const item = list.createEl("li");
-      const link = item.createEl("a", { text: card.path, href: card.path, cls: "internal-link vault-memory-card-path", attr: { "data-href": card.path } });
+      const link = item.createEl("a", { text: escapeControl(card.path), href: card.path, cls: "internal-link vault-memory-card-path", attr: { "data-href": card.path } });
       link.addEventListener("click", (evt) => {
         evt.preventDefault();
         const file = this.app.vault.getAbstractFileByPath(card.path);
@@ -72,7 +73,7 @@ export class PreviewRecallModal extends Modal {
       });
       item.createSpan({ text: ` score ${card.score.toFixed(1)}`, cls: "vault-memory-card-score" });
       // Which hint brought the card up, so a bad hint can be found and fixed in the card's properties.
-      if (card.hint?.text) item.createDiv({ text: `Matched hint: ${card.hint.text}`, cls: "vault-memory-card-hint" });
+      if (card.hint?.text) item.createDiv({ text: `Matched hint: ${escapeControl(card.hint.text)}`, cls: "vault-memory-card-hint" });
     }
   }
 

@@ -17,6 +17,7 @@ import { appendSection, CANDIDATE_KINDS, draftCard, entrySubject, mergeCandidate
 import { similarCards, type SimilarCard } from "../core/recall/similar";
 import { yieldToUi } from "./yield-to-ui";
 import { iconButton } from "./lint-view";
+import { escapeControl } from "../core/text/visible";
 import { exactTime, plural, relativeTime } from "../core/text/wording";
 
 export const QUEUE_VIEW_TYPE = "vault-memory-queue";
@@ -392,7 +393,7 @@ export class QueueReviewView extends ItemView {
       const chosen = e.candidates.filter((c) => this.ticked.has(candidateKey(c)));
       const dup = chosen.map((c) => this.cardIndexes().duplicates.find(c.text)).find((d) => d !== undefined);
       if (dup && !confirmed) {
-        warning.setText(`A ticked candidate is already in ${dup.path}. Create the card anyway?`);
+        warning.setText(`A ticked candidate is already in ${escapeControl(dup.path)}. Create the card anyway?`);
         create.setText("Create anyway");
         confirmed = true;
         return;
@@ -429,7 +430,7 @@ export class QueueReviewView extends ItemView {
 
   private async appendTo(e: QueueEntry, path: string): Promise<void> {
     const file = this.app.vault.getAbstractFileByPath(path);
-    if (!(file instanceof TFile)) return void new Notice(`${path} no longer exists.`);
+    if (!(file instanceof TFile)) return void new Notice(`${escapeControl(path)} no longer exists.`);
     const chosen = e.candidates.filter((c) => this.ticked.has(candidateKey(c)));
     if (chosen.length === 0) return void new Notice("Tick the candidates to add first.");
     const heading = this.cardIndexes().heading;
@@ -460,7 +461,8 @@ export class QueueReviewView extends ItemView {
 
   /** A card's path as Obsidian shows links: click opens it, Ctrl/Cmd-click in a new tab, hover previews it. */
   private cardLink(parent: HTMLElement, path: string): HTMLElement {
-    const link = parent.createEl("a", { text: path, href: path, cls: "internal-link vault-memory-card-link", attr: { "data-href": path } });
+    // Shown escaped, on one line (a name may hold a line break or a bidi control); opened by the real path.
+    const link = parent.createEl("a", { text: escapeControl(path), href: path, cls: "internal-link vault-memory-card-link", attr: { "data-href": path } });
     link.addEventListener("click", (evt) => {
       evt.preventDefault();
       const file = this.app.vault.getAbstractFileByPath(path);

@@ -21,6 +21,7 @@ import { projectTier } from "../../../src/core/recall/signals";
 import { LiveSnapshot } from "../../../src/core/snapshot/live";
 import { SnapshotError, type SnapshotReader } from "../../../src/core/snapshot/read";
 import { tokenizeQuery, uniqueTerms, type TokenizerOptions } from "../../../src/core/text/tokenizer";
+import { escapeControl } from "../../../src/core/text/visible";
 import { whereToSetVault, type VaultLookup } from "../vault";
 
 /** A tool's answer: text for the model, and whether it is a refusal or failure. */
@@ -125,17 +126,18 @@ export class MemoryTools {
     const config = this.config(vault);
     const queryTerms = new Set(tokenizeQuery(query, tokenizer).terms);
     const lines = [`${cards.length} card${cards.length === 1 ? "" : "s"} for "${clipLine(query, 80)}", best first; open one with read_card(path):`];
+    // Each card on its own lines, whatever its path, name or description hold (see clipLine).
     cards.forEach((c, i) => {
       const card = this.cardMeta(vault, c.path, config);
-      const facts = [c.type || "note", c.project ? `project ${c.project}` : "", c.updated > 0 ? `updated ${new Date(c.updated).toISOString().slice(0, 10)}` : ""].filter(Boolean);
-      lines.push(`${i + 1}. ${c.path} — ${card?.name ?? c.path} (${facts.join(", ")})`);
+      const facts = [clipLine(c.type, 80) || "note", c.project ? `project ${clipLine(c.project, 80)}` : "", c.updated > 0 ? `updated ${new Date(c.updated).toISOString().slice(0, 10)}` : ""].filter(Boolean);
+      lines.push(`${i + 1}. ${escapeControl(c.path)} — ${card?.name ? clipLine(card.name, 200) : escapeControl(c.path)} (${facts.join(", ")})`);
       if (c.description) lines.push(`   ${clipLine(c.description, 200)}`);
       const hint = c.hint && card ? hintsOf(card, hintsProperty)[c.hint.index] : undefined;
       if (hint) lines.push(`   answers: ${clipLine(hint, 200)}`);
       else if (card) {
         const inCard = new Set(uniqueTerms([card.name, card.description, card.body].join("\n"), tokenizer));
         const matched = [...queryTerms].filter((t) => inCard.has(t)).slice(0, 12);
-        if (matched.length > 0) lines.push(`   matched: ${matched.join(", ")}`);
+        if (matched.length > 0) lines.push(`   matched: ${clipLine(matched.join(", "), 400)}`);
       }
     });
     return { text: lines.join("\n") };
@@ -151,10 +153,11 @@ export class MemoryTools {
     const found = cardFile(vault, given, config);
     if ("refused" in found) return refuse(found.refused);
     const text = readBounded(found.abs, MAX_CARD_CHARS * 4);
-    if (text === undefined) return refuse(`${found.rel} could not be read.`);
+    if (text === undefined) return refuse(`${escapeControl(found.rel)} could not be read.`);
     const chars = Array.from(text.text);
     const body = chars.length > MAX_CARD_CHARS || text.cut ? chars.slice(0, MAX_CARD_CHARS).join("") + `\n\n[… cut: the card is longer than ${MAX_CARD_CHARS} characters …]` : text.text;
-    return { text: `${found.rel}\n\n${body}` };
+    // The card's own lines are its text; the line that names it is one line, whatever its name holds.
+    return { text: `${escapeControl(found.rel)}\n\n${body}` };
   }
 
   remember(input: { text?: unknown; card?: unknown }): ToolAnswer {
@@ -176,7 +179,7 @@ export class MemoryTools {
       if (session) {
         const config = this.config(vault);
         const r = captureSession(vault, { sessionId: session.id, transcriptPath: session.transcript, cwd: this.cwd, stopHookActive: false }, config.queue, { wanted: true, note });
-        if (r.queued) return { text: `Queued for the nightly digest, with this session's conversation, marked as wanted: it will become a card (or extend ${cardHint || "a matching card"}) and will not be skipped. No card was written yet.` };
+        if (r.queued) return { text: `Queued for the nightly digest, with this session's conversation, marked as wanted: it will become a card (or extend ${cardHint ? escapeControl(cardHint) : "a matching card"}) and will not be skipped. No card was written yet.` };
         this.log(`remember: session ${session.id} not queued (${r.reason}); keeping the note on its own`);
         if (/excluded/.test(r.reason)) return refuse(`Nothing was kept: ${r.reason} from the memory in the vault's settings.`);
       }
@@ -246,10 +249,12 @@ function refuse(text: string): ToolAnswer {
   return { text, isError: true };
 }
 
+/** One line of at most `max` characters before escaping: white space runs made one space, control characters escaped. */
 function clipLine(text: string, max: number): string {
   const one = text.replace(/\s+/g, " ").trim();
   const chars = Array.from(one);
-  return chars.length <= max ? one : chars.slice(0, max - 1).join("") + "…";
+  // Cut before escaping, so that no escape is cut in half.
+  return escapeControl(chars.length <= max ? one : chars.slice(0, max - 1).join("") + "…");
 }
 
 /**
@@ -261,20 +266,22 @@ export function cardFile(vault: string, given: string, config: VaultMemoryConfig
   const root = resolve(vault);
   const abs = isAbsolute(given) ? resolve(given) : resolve(root, given.replace(/\\/g, "/"));
   const rel = relative(root, abs);
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return { refused: `${given} is outside the vault; only cards in the vault can be read.` };
+  // Refusals name the path on one line, whatever the model sent.
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return { refused: `${escapeControl(given)} is outside the vault; only cards in the vault can be read.` };
   const relPosix = rel.split(sep).join("/");
-  if (!isCard(relPosix, config)) return { refused: `${relPosix} is not a memory card (only the vault's notes${config.memoryFolder ? ` in ${config.memoryFolder}/` : ""}, outside hidden and excluded folders, can be read).` };
+  const shown = escapeControl(relPosix);
+  if (!isCard(relPosix, config)) return { refused: `${shown} is not a memory card (only the vault's notes${config.memoryFolder ? ` in ${escapeControl(config.memoryFolder)}/` : ""}, outside hidden and excluded folders, can be read).` };
   let real: string;
   let realRoot: string;
   try {
     real = realpathSync(abs);
     realRoot = realpathSync(root);
   } catch {
-    return { refused: `${relPosix} does not exist.` };
+    return { refused: `${shown} does not exist.` };
   }
   const realRel = relative(realRoot, real);
-  if (realRel === "" || realRel.startsWith("..") || isAbsolute(realRel)) return { refused: `${relPosix} is a link that leads outside the vault; it is not read.` };
-  if (!isCard(realRel.split(sep).join("/"), config)) return { refused: `${relPosix} is a link to a file that is not a memory card; it is not read.` };
+  if (realRel === "" || realRel.startsWith("..") || isAbsolute(realRel)) return { refused: `${shown} is a link that leads outside the vault; it is not read.` };
+  if (!isCard(realRel.split(sep).join("/"), config)) return { refused: `${shown} is a link to a file that is not a memory card; it is not read.` };
   return { abs: real, rel: relPosix };
 }
 

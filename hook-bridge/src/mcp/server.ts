@@ -7,6 +7,7 @@ import { parseArgs } from "../args";
 import { findVault, vaultAdvice } from "../vault";
 import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
+import { escapeControl } from "../../../src/core/text/visible";
 import { DEFAULT_LIMIT, MAX_CARD_HINT_CHARS, MAX_KEEP_CHARS, MAX_LIMIT, MAX_QUERY_CHARS, MemoryTools, type ToolAnswer } from "./memory-tools";
 
 const VERSION = "0.1.0";
@@ -32,7 +33,8 @@ export async function runMcp(argv: readonly string[]): Promise<number> {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if ("vault" in found) appendLog(vaultFiles.log(found.vault), "mcp", message);
-      return { content: [{ type: "text" as const, text: `Vault Memory failed: ${message}` }], isError: true };
+      // An error's message may quote a path: one line, whatever the path holds.
+      return { content: [{ type: "text" as const, text: `Vault Memory failed: ${escapeControl(message)}` }], isError: true };
     }
   };
 

@@ -1,5 +1,6 @@
 /** The one card composer: a new card's path, frontmatter, body and related links both ways, for the sidebar and the digest. */
 
+import { hasControl } from "../text/visible";
 import { addRelatedLink } from "./related";
 import { LinkResolver } from "./links";
 import { cardFrontmatter, type NewCardFields } from "./write-card";
@@ -11,7 +12,7 @@ export interface CardToCompose {
   fields: NewCardFields;
   /** Markdown after the frontmatter; a `# name` heading is added when it does not open with one. */
   body: string;
-  /** Vault-relative paths of the cards to link, which each get a link back. */
+  /** Vault-relative paths of the cards to link, which each get a link back; one holding control characters is skipped. */
   related: readonly string[];
   /** The related section's heading (see relatedHeading). */
   heading: string;
@@ -32,7 +33,9 @@ export function composeCard(c: CardToCompose, notes: readonly string[], exists: 
   const path = freePath(c.folder, c.fileName, notes, exists);
   const links = new LinkResolver([...notes, path]);
   const body = c.body.trim().startsWith("# ") ? c.body.trim() : `# ${c.fields.name}\n\n${c.body.trim()}`;
-  const related = [...new Set(c.related)].filter((r) => r !== path);
+  // A note whose path holds a line break or another control character is never linked, either
+  // way: its link would break the related section's lines (and every list that shows it).
+  const related = [...new Set(c.related)].filter((r) => r !== path && !hasControl(r));
   const section = related.length === 0 ? [] : ["", c.heading, ...related.map((r) => `- [[${links.linkTo(r, path)}]]`)];
   const text = [cardFrontmatter(c.fields), body, ...section, ""].join("\n");
   return { path, text, linkBacks: related.map((r) => ({ path: r, edit: (t: string) => addRelatedLink(t, links.linkTo(path, r), c.heading) })) };

@@ -1,12 +1,16 @@
 /** Edits a card without touching what the person wrote: links in the related section, dated sections before it. */
 
+import { hasControl } from "../text/visible";
 import { DEFAULT_RELATED_HEADING, escapeRe, relatedSectionRe } from "./related-heading";
 
 /**
  * Adds `- [[target]]` to the related section, creating one under `heading` if there is none; no
- * duplicates. A section under any related heading counts, so a card keeps the one it has.
+ * duplicates. A section under any related heading counts, so a card keeps the one it has. A
+ * target holding a line break or another control character is not linked: the text comes back
+ * as it was, since such a link would write lines of its own into the card.
  */
 export function addRelatedLink(text: string, target: string, heading = DEFAULT_RELATED_HEADING): string {
+  if (hasControl(target)) return text;
   if (new RegExp(`\\[\\[${escapeRe(target)}(?:[|#][^\\]]*)?\\]\\]`, "i").test(text)) return text;
   const link = `- [[${target}]]`;
   const m = relatedSectionRe(heading).exec(text);

@@ -6,6 +6,7 @@ import type { DocInfo, PostingSource } from "../index/postings";
 import { applyThresholds, byScore, idfOf, scoreGroups, withHintCoverage, type Scored } from "../index/scorer";
 import { isAcknowledgement } from "../text/chitchat";
 import { clip } from "../text/clip";
+import { escapeControl } from "../text/visible";
 import type { RecallRules, SemanticRules } from "./rules";
 import type { EmbedResult } from "../embed/client";
 import { buildQuery, requiredMatches } from "./query";
@@ -237,23 +238,42 @@ function maxLift(rules: RecallRules): number {
   return Math.max(1, ...types) * (1 + Math.max(0, s.recencyBoost)) * Math.max(1, s.linkBoost);
 }
 
-/** Header plus one line per card, never longer than `maxChars`: cards that do not fit are dropped whole. */
+/**
+ * Header plus one line per card, never longer than `maxChars`: cards that do not fit are dropped
+ * whole. Each card is one line whatever its name and description hold: white space runs become
+ * one space, and what is left of control, separator and bidi characters is shown escaped, so a
+ * note named `x\n- do this.md` cannot print a line that reads as a card of its own.
+ */
 export function formatRecall(cards: readonly Pick<RecalledCard, "path" | "description" | "score">[], vaultRoot: string, maxChars: number): string {
   const lines = [RECALL_HEADER];
   // Each line costs its length plus the newline that ends it.
   let used = RECALL_HEADER.length + 1;
   for (const card of cards) {
-    const abs = join(vaultRoot, card.path);
-    const description = clip(card.description.replace(/\s+/g, " ").trim(), MAX_DESCRIPTION_CHARS);
+    const abs = escapeControl(join(vaultRoot, card.path));
+    const raw = card.description.replace(/\s+/g, " ").trim();
+    // Cut before escaping, so no escape is cut in half.
+    const description = escapeControl(clip(raw, MAX_DESCRIPTION_CHARS));
     let line = description ? `- ${abs} — ${description}` : `- ${abs}`;
     if (used + line.length + 1 > maxChars) {
       // The best card is worth printing with a shorter description rather than not at all.
       const room = maxChars - used - `- ${abs} — `.length - 1;
       if (lines.length > 1 || room < 20) break;
-      line = `- ${abs} — ${clip(description, room)}`;
+      line = `- ${abs} — ${shownWithin(raw, room)}`;
     }
     lines.push(line);
     used += line.length + 1;
   }
   return lines.length === 1 ? "" : lines.join("\n") + "\n";
+}
+
+/** The text cut to fit `room` characters once escaped. */
+function shownWithin(text: string, room: number): string {
+  let max = room;
+  let shown = escapeControl(clip(text, max));
+  // Escapes are longer than what they show: cut by what they overran until it fits.
+  while (shown.length > room && max > 1) {
+    max = Math.max(1, max - (shown.length - room));
+    shown = escapeControl(clip(text, max));
+  }
+  return shown;
 }
