@@ -2,35 +2,49 @@
 
 import { normalizePath, TFile, type App } from "obsidian";
 import { addRelatedLink } from "../core/card/related";
+import { pathWithoutControl } from "../core/lint/rules";
 import type { Finding } from "../core/lint/types";
+import { escapeControl } from "../core/text/visible";
 
-/** Applies the fix; returns what was done, for a notice. */
+/** Applies the fix; returns what was done, for a notice (paths in it shown escaped, on one line). */
 /** `relatedHeading` opens a related section where a card has none (cards.relatedHeading). */
 export async function applyFix(app: App, finding: Finding, relatedHeading?: string): Promise<string> {
   const file = app.vault.getAbstractFileByPath(finding.file);
-  if (!(file instanceof TFile) || !finding.fix) throw new Error(`nothing to fix in ${finding.file}`);
+  if (!(file instanceof TFile) || !finding.fix) throw new Error(`nothing to fix in ${escapeControl(finding.file)}`);
   const fix = finding.fix;
+  const shown = escapeControl(file.path);
   switch (fix.kind) {
     case "add-empty-tags":
       await app.fileManager.processFrontMatter(file, (fm: Record<string, unknown>) => {
         fm.tags ??= [];
       });
-      return `Added empty tags to ${file.path}.`;
+      return `Added empty tags to ${shown}.`;
     case "archive":
       await app.fileManager.processFrontMatter(file, (fm: Record<string, unknown>) => {
         fm.status = "archived";
       });
-      return `Archived ${file.path}: it stays in the vault and is no longer recalled.`;
+      return `Archived ${shown}: it stays in the vault and is no longer recalled.`;
     case "add-link-back":
       await app.vault.process(file, (text) => addRelatedLink(text, fix.target, relatedHeading || undefined));
-      return `Linked ${file.path} back to ${fix.target}.`;
+      return `Linked ${shown} back to ${escapeControl(fix.target)}.`;
     case "move-to-folder": {
       const to = normalizePath(`${fix.folder}/${file.name}`);
-      if (app.vault.getAbstractFileByPath(to)) throw new Error(`${to} already exists`);
+      if (app.vault.getAbstractFileByPath(to)) throw new Error(`${escapeControl(to)} already exists`);
       if (!app.vault.getAbstractFileByPath(fix.folder)) await app.vault.createFolder(fix.folder);
       // The file manager updates every link to the card, as a move in the file explorer would.
       await app.fileManager.renameFile(file, to);
-      return `Moved ${file.path} to ${to}.`;
+      return `Moved ${shown} to ${escapeControl(to)}.`;
+    }
+    case "rename": {
+      // Worked out again against the vault as it is now: a note made since lint ran, or outside
+      // what lint reads, may hold the name the finding offered.
+      const notes = app.vault.getMarkdownFiles().map((f) => f.path);
+      const to = normalizePath(pathWithoutControl(file.path, notes, (p) => app.vault.getAbstractFileByPath(normalizePath(p)) !== null));
+      const folder = to.includes("/") ? to.slice(0, to.lastIndexOf("/")) : "";
+      if (folder && !app.vault.getAbstractFileByPath(folder)) await app.vault.createFolder(folder);
+      // Through the file manager, so that links to the note follow it, as a rename in the file explorer would.
+      await app.fileManager.renameFile(file, to);
+      return `Renamed ${shown} to ${escapeControl(to)}.`;
     }
   }
 }

@@ -4,6 +4,7 @@ import { ItemView, Keymap, Modal, Notice, Setting, TFile, setIcon, type App, typ
 import { SEVERITY_ORDER } from "../core/lint/lint";
 import { RULES, ruleInfo } from "../core/lint/rules";
 import type { Finding, LintFix, Severity } from "../core/lint/types";
+import { escapeControl } from "../core/text/visible";
 import { plural } from "../core/text/wording";
 import { applyFix } from "./lint-fixes";
 import { yieldToUi } from "./yield-to-ui";
@@ -16,6 +17,7 @@ export const FIX_LABEL: Record<LintFix["kind"], string> = {
   "add-empty-tags": "Add empty tags",
   "add-link-back": "Link back",
   "move-to-folder": "Move to its folder",
+  rename: "Rename",
   archive: "Archive",
 };
 // A page of findings: a rule with thousands (no tags in a vault that never used them) stays light.
@@ -147,7 +149,8 @@ export class LintReportView extends ItemView {
   private renderFinding(parent: HTMLElement, f: Finding): void {
     const row = parent.createDiv({ cls: "tree-item-self vault-memory-finding" });
     const inner = row.createDiv({ cls: "tree-item-inner" });
-    const where = f.file ? `${f.file}${f.line > 0 ? `:${f.line}` : ""}` : "Vault";
+    // Shown escaped, on one line (a name may hold a line break or a bidi control); opened by the real path.
+    const where = f.file ? `${escapeControl(f.file)}${f.line > 0 ? `:${f.line}` : ""}` : "Vault";
     if (f.file) {
       const link = inner.createEl("a", { text: where, cls: "internal-link vault-memory-finding-file", href: f.file, attr: { "data-href": f.file } });
       link.addEventListener("click", (evt) => {
@@ -159,7 +162,7 @@ export class LintReportView extends ItemView {
         this.app.workspace.trigger("hover-link", { event: evt, source: LINT_VIEW_TYPE, hoverParent: this, targetEl: link, linktext: f.file, sourcePath: "" });
       });
     } else inner.createSpan({ text: where, cls: "vault-memory-finding-file" });
-    inner.createDiv({ text: f.message, cls: "vault-memory-finding-message" });
+    inner.createDiv({ text: escapeControl(f.message), cls: "vault-memory-finding-message" });
     if (!f.fix) return;
     const fix = f.fix;
     const button = iconButton(row.createDiv({ cls: "tree-item-flair-outer" }), fixIcon(fix), FIX_LABEL[fix.kind], () => {
@@ -233,7 +236,7 @@ export class FixAllModal extends Modal {
         await applyFix(this.app, f, this.relatedHeading);
         fixed++;
       } catch (err) {
-        failed.push(`${f.file}: ${err instanceof Error ? err.message : String(err)}`);
+        failed.push(`${escapeControl(f.file)}: ${err instanceof Error ? err.message : String(err)}`);
       }
       progress(i + 1);
       await yieldToUi();
@@ -245,20 +248,23 @@ export class FixAllModal extends Modal {
 
 function describeFix(f: Finding): string {
   const fix = f.fix!;
+  const file = escapeControl(f.file);
   switch (fix.kind) {
     case "add-empty-tags":
-      return `${f.file}: add "tags: []" to the frontmatter`;
+      return `${file}: add "tags: []" to the frontmatter`;
     case "add-link-back":
-      return `${f.file}: add a related link to [[${fix.target}]]`;
+      return `${file}: add a related link to [[${escapeControl(fix.target)}]]`;
     case "move-to-folder":
-      return `${f.file} → ${fix.folder}/`;
+      return `${file} → ${escapeControl(fix.folder)}/`;
+    case "rename":
+      return `${file} → ${escapeControl(fix.to)}`;
     case "archive":
-      return `${f.file}: set "status: archived" (kept, no longer recalled)`;
+      return `${file}: set "status: archived" (kept, no longer recalled)`;
   }
 }
 
 function fixIcon(fix: LintFix): string {
-  return { "add-empty-tags": "tag", "add-link-back": "link", "move-to-folder": "folder-input", archive: "archive" }[fix.kind];
+  return { "add-empty-tags": "tag", "add-link-back": "link", "move-to-folder": "folder-input", rename: "pencil", archive: "archive" }[fix.kind];
 }
 
 /** A core-style icon button: `clickable-icon` with the icon and its label for tooltip and screen readers. */

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { parseCard, type Card } from "../card/card";
 import { vaultFiles } from "../paths";
 import { SnapshotReader } from "../snapshot/read";
+import { escapeControl } from "../text/visible";
 import { isCard, listMarkdown, type NoteFile, type ScopeRules } from "../vault/scan";
 import { NoteCache } from "../vault/note-cache";
 import { graphSteps } from "./graph";
@@ -165,7 +166,10 @@ export function recallHistory(vault: string): RecallHistory | undefined {
   return history;
 }
 
-/** The readable report: grouped by severity, then rule, with counts. */
+/**
+ * The readable report: grouped by severity, then rule, with counts. One finding a line: paths and
+ * messages (which quote names, headings and links) are shown with control characters escaped.
+ */
 export function formatReport(findings: readonly Finding[]): string {
   if (findings.length === 0) return "No problems found.\n";
   const lines: string[] = [];
@@ -178,7 +182,7 @@ export function formatReport(findings: readonly Finding[]): string {
     for (const rule of rules) {
       const items = group.filter((f) => f.rule === rule);
       lines.push("", `${severity.toUpperCase()} ${rule} (${items.length})`);
-      for (const f of items) lines.push(`  ${f.file || "(vault)"}${f.line > 0 ? `:${f.line}` : ""}  ${f.message}${f.fix ? "  [fix in Obsidian]" : ""}`);
+      for (const f of items) lines.push(`  ${escapeControl(f.file) || "(vault)"}${f.line > 0 ? `:${f.line}` : ""}  ${escapeControl(f.message)}${f.fix ? "  [fix in Obsidian]" : ""}`);
     }
   }
   // Fixes go through Obsidian (processFrontMatter, renames that update links), which a terminal

@@ -1,7 +1,9 @@
 /** The lint rules: each a pure function from the vault's context to findings. */
 
 import { baseName, type Card } from "../card/card";
+import { freePath } from "../card/compose";
 import { FOLDER_OF_TYPE, isRetired } from "../card/schema";
+import { controlToSpace, escapeControl, hasControl } from "../text/visible";
 import { scanForSecrets } from "./secrets";
 import type { Finding, LintContext, Rule } from "./types";
 
@@ -205,6 +207,44 @@ export const unusedCard: Rule = (ctx) => {
     }));
 };
 
+/**
+ * A path with a line break, separator or bidi control: printed, it can make a line that reads as
+ * a card of its own in what recall gives Claude, or turn the text around it. Recall and the
+ * reports show it escaped, but by that name Claude cannot open it, nor a [[link]] reach it; an
+ * error, with a rename to the same path with each run of those characters made a space.
+ */
+export const controlCharacterInName: Rule = (ctx) => {
+  const named = ctx.cards.filter((c) => hasControl(c.path));
+  if (named.length === 0) return [];
+  // Two such notes may clean to one name: the second is offered the next number.
+  const notes = ctx.cards.map((c) => c.path);
+  return named.map((c): Finding => {
+    const found = [...new Set(Array.from(c.path).filter(hasControl).map(escapeControl))];
+    const to = pathWithoutControl(c.path, notes);
+    notes.push(to);
+    return {
+      rule: "control-character-in-name",
+      severity: "error",
+      file: c.path,
+      line: 0,
+      message: `the name holds control characters (${found.join(", ")}): where it is shown, it can start a line of its own or turn text around; rename it`,
+      fix: { kind: "rename", to },
+    };
+  });
+};
+
+/**
+ * Where a note named with control characters goes: each run of them (with the spaces around it)
+ * made one space, in every folder and the file name, at a name no other note has (numbered as the
+ * composer numbers a taken name: wikilinks resolve by file name, so a second "a b" would take the
+ * first one's links). `notes` are the vault's notes; `exists` also sees other files.
+ */
+export function pathWithoutControl(path: string, notes: readonly string[], exists: (path: string) => boolean = () => false): string {
+  const parts = path.split("/").map((p) => controlToSpace(p) || "untitled");
+  const file = parts.pop()!.replace(/\.md$/i, "").trim() || "untitled";
+  return freePath(parts.join("/"), file, notes.filter((n) => n !== path), exists);
+}
+
 export const RULES: Readonly<Record<string, Rule>> = {
   "missing-frontmatter": missingFrontmatter,
   "missing-tags": missingTags,
@@ -221,6 +261,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   "memory-index-too-long": memoryIndexTooLong,
   "stale-snapshot": staleSnapshot,
   "unused-card": unusedCard,
+  "control-character-in-name": controlCharacterInName,
 };
 
 /** What a person reads about a rule, in the report and the settings: a name and one line of why. */
@@ -245,6 +286,10 @@ export const RULE_INFO: Readonly<Record<keyof typeof RULES, RuleInfo>> = {
   "memory-index-too-long": { title: "MEMORY.md too long", description: "Claude Code loads only the first 200 lines or 25 KB of MEMORY.md." },
   "stale-snapshot": { title: "Recall snapshot out of date", description: "The snapshot recall reads is older than the newest card." },
   "unused-card": { title: "Card not recalled lately", description: "Not recalled for the set number of days; archiving keeps it and stops recalling it." },
+  "control-character-in-name": {
+    title: "Control character in a name",
+    description: "A line break or other control character in a note's path starts a line of its own wherever it is shown.",
+  },
 };
 
 /** A rule's name and description; a rule id of another release is shown as it is. */

@@ -10,6 +10,8 @@ export type LintFix =
   | { kind: "add-empty-tags" }
   | { kind: "add-link-back"; target: string }
   | { kind: "move-to-folder"; folder: string }
+  /** `to`: the path with each run of control characters made a space, at a name no other note has. */
+  | { kind: "rename"; to: string }
   | { kind: "archive" };
 
 export interface Finding {
