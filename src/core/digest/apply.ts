@@ -12,7 +12,7 @@ import { DEFAULT_HINTS_PROPERTY, hintsOf, hintState } from "../card/hints";
 import { MAX_QUESTIONS } from "../enrich/settings";
 import { addRelatedLink, appendDated } from "../card/related";
 import { writeFileAtomic } from "../io/atomic";
-import { AnswerError, type DigestAction } from "./answer";
+import { AnswerError, refuseRelatedHeading, type DigestAction } from "./answer";
 import { addSynonymGroups } from "./synonyms";
 
 export interface Applied {
@@ -48,6 +48,9 @@ export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
   const resolver = new LinkResolver(ctx.cards);
   const related = [...new Set(a.related.map((n) => resolver.resolve(n)).filter((p): p is string => p !== undefined))];
   const heading = ctx.relatedHeading ?? DEFAULT_RELATED_HEADING;
+  // validateAnswer refused the usual related headings; the vault's own is known only here.
+  if (a.action === "append") refuseRelatedHeading(a.section, "the section", heading);
+  else refuseRelatedHeading(a.body, "the body", heading);
   // Synonyms are written once the answer is accepted but before the card: adding the same groups
   // again changes nothing, so if the card's write fails and the entry is tried again, nothing doubles.
   const addSynonyms = (): string[][] => addSynonymGroups(ctx.vault, ctx.synonymsNote, a.synonyms ?? [], ctx.dryRun, heading);

@@ -24,6 +24,9 @@ tags: [meta, digest]
 - The description is one line that says when the card helps; Claude sees it before deciding to
   read the card.
 - Tags are short, lower-case, in the language of the conversation.
+- A section added to a card uses ### headings and below, never # or ## (the card's dated
+  sections and related links are those); it adds no frontmatter, and links only to notes in
+  the vault and to web addresses.
 - When the person asked in words the card does not use (排程 for a launchd card, "whiteboard"
   for Canvas), give those words as synonyms, so that the next question worded that way finds it.
 - Write in the language the conversation used. Never write secrets, tokens or passwords.
