@@ -1,7 +1,8 @@
 /** Shared test fixtures: temporary folders, the sample vault, the shared corpus and the built bridge. */
 
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { afterEach, beforeEach } from "vitest";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -81,4 +82,30 @@ let sessions = 0;
 export function hookJson(prompt: string, extra: Record<string, unknown> = {}): string {
   const session_id = `test-${process.pid}-${++sessions}`;
   return JSON.stringify({ session_id, transcript_path: "", cwd: ROOT, hook_event_name: "UserPromptSubmit", prompt, ...extra });
+}
+
+/**
+ * This test file's own per-user settings folder ($XDG_CONFIG_HOME), fresh for each test and
+ * handed to every bridge the tests start; `write` puts settings that run a program or name a
+ * server there, where a person sets them (the vault's config.json is never read for those).
+ */
+export function withMachineSettings(): { write: (settings: Record<string, unknown>) => string } {
+  let before: string | undefined;
+  let dir = "";
+  beforeEach(() => {
+    before = process.env.XDG_CONFIG_HOME;
+    dir = tempDir("vm-user-config-");
+    process.env.XDG_CONFIG_HOME = dir;
+  });
+  afterEach(() => {
+    process.env.XDG_CONFIG_HOME = before;
+  });
+  return {
+    write: (settings) => {
+      const file = join(dir, "vault-memory", "config.json");
+      mkdirSync(join(dir, "vault-memory"), { recursive: true, mode: 0o700 });
+      writeFileSync(file, JSON.stringify(settings), { mode: 0o600 });
+      return file;
+    },
+  };
 }

@@ -8,7 +8,10 @@ import { SnapshotReader } from "../../src/core/snapshot/read";
 import type VaultMemoryPlugin from "../../src/plugin/main";
 import { startEmbedStub, type EmbedStub } from "../e2e/embed-stub";
 import { App } from "../fakes/obsidian";
-import { SAMPLE_VAULT, copyVault, hookJson, runBridgeAsync } from "../helpers";
+import { SAMPLE_VAULT, copyVault, hookJson, runBridgeAsync, withMachineSettings } from "../helpers";
+
+// Semantic recall is set on this computer (the per-user file the plugin and the hook both read).
+const machine = withMachineSettings();
 import { startPlugin } from "./start-plugin";
 import { PreviewRecallModal } from "../../src/plugin/preview-modal";
 import { QUEUE_VIEW_TYPE, QueueReviewView } from "../../src/plugin/queue-view";
@@ -39,7 +42,8 @@ describe("semantic recall from Obsidian", () => {
     const vault = copyVault(SAMPLE_VAULT, "Plugin semantic");
     writeFileSync(join(vault, CARD), "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [home]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n");
     mkdirSync(join(vault, ".obsidian", "plugins", "vault-memory"), { recursive: true });
-    writeFileSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"), JSON.stringify({ embed: { enabled: true, url: stub.url, model: "stub-model" } }));
+    writeFileSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"), "{}");
+    machine.write({ embed: { enabled: true, url: stub.url, model: "stub-model" } });
     plugin = await startPlugin(new App(vault));
     const snapshot = vaultFiles.snapshot(vault);
     const base = (): string => {
@@ -72,7 +76,8 @@ describe("semantic recall from Obsidian", () => {
   it("says once that the server cannot be reached, and recall keeps to words", async () => {
     const vault = copyVault(SAMPLE_VAULT, "Plugin semantic down");
     mkdirSync(join(vault, ".obsidian", "plugins", "vault-memory"), { recursive: true });
-    writeFileSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"), JSON.stringify({ embed: { enabled: true, url: "http://127.0.0.1:9", model: "stub-model" } }));
+    writeFileSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"), "{}");
+    machine.write({ embed: { enabled: true, url: "http://127.0.0.1:9", model: "stub-model" } });
     plugin = await startPlugin(new App(vault));
     await until(() => existsSync(vaultFiles.log(vault)) && /semantic recall: stopped/.test(readFileSync(vaultFiles.log(vault), "utf8")));
     const r = await runBridgeAsync(["recall", "--vault", vault], hookJson("why does my nightly job fail under launchd?"));
@@ -83,7 +88,8 @@ describe("semantic recall from Obsidian", () => {
     const vault = copyVault(SAMPLE_VAULT, "Plugin semantic queue");
     writeFileSync(join(vault, CARD), "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [kitchen]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n");
     mkdirSync(join(vault, ".obsidian", "plugins", "vault-memory"), { recursive: true });
-    writeFileSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"), JSON.stringify({ embed: { enabled: true, url: stub.url, model: "stub-model" } }));
+    writeFileSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"), "{}");
+    machine.write({ embed: { enabled: true, url: stub.url, model: "stub-model" } });
     const transcript = join(vault, "..", "t.jsonl");
     // No word of the conversation is in the card: only the stand-in's meaning joins them.
     const reply = "Here is a long enough reply about the teapot limescale buildup to keep it.";

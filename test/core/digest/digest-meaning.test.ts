@@ -15,7 +15,9 @@ import { similarCards } from "../../../src/core/recall/similar";
 import { SnapshotReader } from "../../../src/core/snapshot/read";
 import { startEmbedStub, type EmbedStub } from "../../e2e/embed-stub";
 import { jsonl, line } from "../../fixtures/transcript";
-import { SAMPLE_VAULT, copyVault, hookJson, runBridgeAsync, tempDir } from "../../helpers";
+import { SAMPLE_VAULT, copyVault, hookJson, runBridgeAsync, tempDir, withMachineSettings } from "../../helpers";
+
+const machine = withMachineSettings();
 
 // A card and a conversation with no word in common, which the stand-in's vectors make mean the same.
 const CARD = "reference/kettle-descaling.md";
@@ -37,6 +39,7 @@ async function night(): Promise<{ vault: string; config: VaultMemoryConfig; prom
   const embed = { enabled: true, url: stub.url, model: "stub-model" };
   mkdirSync(join(vault, ".vault-memory"), { recursive: true });
   writeFileSync(vaultFiles.config(vault), JSON.stringify({ embed }));
+  machine.write({ embed });
   stub.mode = "ok";
   expect((await runBridgeAsync(["index", "--vault", vault])).status).toBe(0);
   const t = join(tempDir(), "t.jsonl");

@@ -9,7 +9,7 @@ import { tcpBindings, type ProcessLike } from "../../../src/core/embed/direct-tc
 import { DEFAULT_EMBED, endpointProblem, isLoopback } from "../../../src/core/embed/settings";
 import { vaultFiles } from "../../../src/core/paths";
 import { startEmbedStub, STUB_DIM, type EmbedStub } from "../../e2e/embed-stub";
-import { CORPUS, HAS_CORPUS, NO_CORPUS, SAMPLE_VAULT, copyVault, runBridgeAsync } from "../../helpers";
+import { CORPUS, HAS_CORPUS, NO_CORPUS, SAMPLE_VAULT, copyVault, runBridgeAsync, withMachineSettings } from "../../helpers";
 
 let stub: EmbedStub;
 beforeAll(async () => {
@@ -19,9 +19,14 @@ afterAll(() => stub.close());
 
 const settings = (over: Partial<typeof DEFAULT_EMBED> = {}) => ({ ...DEFAULT_EMBED, url: stub.url, ...over });
 
+const machine = withMachineSettings();
+
+/** Semantic recall on, as a person turns it on: the server in this computer's settings, the tuning in the vault's too. */
 function withEmbedding(vault: string, over: Record<string, unknown> = {}): void {
   mkdirSync(join(vault, ".vault-memory"), { recursive: true });
-  writeFileSync(vaultFiles.config(vault), JSON.stringify({ embed: { enabled: true, url: stub.url, model: "stub-model", ...over } }));
+  const settings = { embed: { enabled: true, url: stub.url, model: "stub-model", ...over } };
+  writeFileSync(vaultFiles.config(vault), JSON.stringify(settings));
+  machine.write(settings);
 }
 
 // Each way of posting plain HTTP: through `net`, and straight through Node's TCP handle (the hook's).
