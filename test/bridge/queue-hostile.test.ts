@@ -8,7 +8,12 @@ import { vaultFiles } from "../../src/core/paths";
 import { listPending, pendingPath, readEntry } from "../../src/core/queue/queue-store";
 import { BRIDGE, copyVault, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
 import { jsonl, line } from "../fixtures/transcript";
-import { SECRET_CASES } from "../fixtures/secrets";
+import { SECRET_CASES as FIRST_CASES } from "../fixtures/secrets";
+import { NEW_SECRET_CASES } from "../fixtures/secrets-new";
+import { HELDOUT_SECRET_CASES } from "../fixtures/secrets-heldout";
+
+// The first table and the two sets written blind (each file says where it came from).
+const SECRET_CASES = [...FIRST_CASES, ...NEW_SECRET_CASES, ...HELDOUT_SECRET_CASES];
 
 const LONG = "A reply long enough to count as real work in this conversation, with details.";
 
@@ -35,7 +40,9 @@ describe("queue keeps every secret shape off the disk", () => {
   it(`redacts ${SECRET_CASES.length} secret shapes from prompts and replies before anything is written`, async () => {
     const vault = copyVault(SAMPLE_VAULT);
     const dir = tempDir();
-    const lines: unknown[] = [];
+    // A nested private passage, whose tail a non-nesting strip would keep; first, so that the
+    // part of the conversation the LLM is sent holds it.
+    const lines: unknown[] = [line.prompt("keep this <private>outer <private>inner</private> NESTEDTAILSECRET</private> and this"), line.reply(LONG)];
     for (const c of SECRET_CASES) {
       lines.push(line.prompt(`please look at this, ${c.template.replace("%s", c.secret)}`));
       lines.push(line.reply(`${LONG} I saw ${c.template.replace("%s", c.secret)} in your message.`));
@@ -44,9 +51,6 @@ describe("queue keeps every secret shape off the disk", () => {
     // no rule knows, so redaction runs first.
     const anthropic = SECRET_CASES.find((c) => c.name === "Anthropic API key")!.secret;
     lines.push(line.prompt("x".repeat(20_000 - 20) + " " + anthropic + " and more"));
-    // A nested private passage, whose tail a non-nesting strip would keep.
-    lines.push(line.prompt("keep this <private>outer <private>inner</private> NESTEDTAILSECRET</private> and this"));
-    lines.push(line.reply(LONG));
     const transcript = join(dir, "secrets.jsonl");
     writeFileSync(transcript, jsonl(lines));
     expect(runBridge(["queue", "--vault", vault], stopJson("secrets", transcript))).toEqual({ status: 0, stdout: "", stderr: "" });
@@ -64,7 +68,8 @@ describe("queue keeps every secret shape off the disk", () => {
     const files = [...allFiles(vault), { path: sent, text: readFileSync(sent, "utf8") }];
     const leaks: string[] = [];
     for (const c of SECRET_CASES) {
-      const pieces = [c.value, ...Array.from({ length: Math.max(0, Math.floor((c.value.length - 12) / 4) + 1) }, (_, i) => c.value.slice(i * 4, i * 4 + 12))];
+      // A piece another case keeps as its name ("access_token" of Braintree's value) is no leak.
+      const pieces = [c.value, ...Array.from({ length: Math.max(0, Math.floor((c.value.length - 12) / 4) + 1) }, (_, i) => c.value.slice(i * 4, i * 4 + 12))].filter((piece) => !SECRET_CASES.some((k) => (k.template + k.secret).includes(piece) && !k.value.includes(piece)));
       for (const f of files) if (pieces.some((piece) => f.text.includes(piece))) leaks.push(`${c.name} in ${f.path}`);
     }
     for (const f of files) if (f.text.includes("NESTEDTAILSECRET") || f.text.includes(anthropic.slice(0, 14))) leaks.push(`cut or nested secret in ${f.path}`);

@@ -1,6 +1,7 @@
 /** Keeps secrets and private passages out of everything Vault Memory writes or sends. */
 
 import { RECALL_HEADER } from "../recall/recall-header";
+import { isInvisibleCode, looksLikeValue, looksRandom, looksRandomAfterPrefix, normalizeInvisible, TOKEN_CODE, wrapsIn } from "./generic";
 
 export const REDACTED = "[REDACTED]";
 
@@ -25,6 +26,16 @@ export interface SecretPattern {
    * u flag.
    */
   hintsAnyCase?: readonly string[];
+  /**
+   * A last check of what a match would hide (`value`, at `at` in `text`): the generic shapes
+   * match any run of the right characters and keep only what looks random or sits where a
+   * secret goes.
+   */
+  accept?: (value: string, text: string, at: number) => boolean;
+  /** A cheap test a text must pass before the pattern runs, for a pattern whose hints are in most texts. */
+  gate?: RegExp;
+  /** Where the pattern's secrets are, for a shape a regular expression says too slowly (every run of token characters). */
+  find?: (text: string, runs: readonly number[]) => Array<[number, number]>;
 }
 
 // The shapes follow the families of gitleaks' and secretlint's rule sets: a provider's token
@@ -34,7 +45,7 @@ export interface SecretPattern {
 const B = "(?<![A-Za-z0-9_])"; // a token's start: not in the middle of a longer word
 // Each pattern is compiled on first use: a text seldom holds the hints of more than a few, and
 // building all of them cost the prompt hook about 0.3 ms before its embedding request could leave.
-const p = (id: string, source: string, hints?: readonly string[], flags = "g", needs?: readonly string[], hintsAnyCase?: readonly string[]): SecretPattern => {
+const p = (id: string, source: string, hints?: readonly string[], flags = "g", needs?: readonly string[], hintsAnyCase?: readonly string[], accept?: SecretPattern["accept"], gate?: RegExp): SecretPattern => {
   let re: RegExp | undefined;
   return {
     id,
@@ -44,8 +55,103 @@ const p = (id: string, source: string, hints?: readonly string[], flags = "g", n
     hints,
     needs,
     ...(hintsAnyCase ? { hintsAnyCase } : {}),
+    ...(accept ? { accept } : {}),
+    ...(gate ? { gate } : {}),
   };
 };
+
+// The words that name a secret, in any case, as the generic shapes look for them.
+const SECRET_WORDS = ["secret", "token", "pass", "pwd", "key", "credential", "auth", "sig"];
+// What a value in a secret's place must not be: a placeholder, a variable, a path.
+const NOT_A_VALUE = String.raw`(?!\[REDACTED\]|\{\{|\$\{|\$[A-Za-z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|\.{0,2}/|~/|-)`;
+const valueAccept = (v: string): boolean => looksLikeValue(v) && !/^(?:YOUR|your|my|MY)[_-]|[_-](?:HERE|here)$|^(?:changeme|password\d*|secret\d*|example\w*|test\w*|dummy\w*|placeholder\w*)$/i.test(v) && !/\.(?:pem|key|json|txt|crt|p12|env|ya?ml)$/i.test(v);
+// Tokens that are digests, encodings or public material by what stands just before them.
+const NOT_SECRET_BEFORE = /(?:sha\d*|md5|h1|blake\w*|integrity|checksum|digest|hash|etag|nonce|oid|base64|fingerprint|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\w+|commit|revision|rev)\W{0,6}$/i;
+// A value that names its own digest: sha512-…, sha256:…, md5-….
+const DIGEST_VALUE = /^(?:sha\d+|md5|blake\w*|h1)[-:]/i;
+/** Whether the token at `at` is part of a URL (ids in paths and queries; a key in a URL has a name that says so). */
+function inUrl(text: string, at: number): boolean {
+  const word = Math.max(text.lastIndexOf(" ", at), text.lastIndexOf("\n", at), text.lastIndexOf("\t", at)) + 1;
+  const scheme = text.indexOf("://", word);
+  return scheme >= 0 && scheme < at;
+}
+/** Whether the token at `at` is inside an armoured block that is not a private key (a certificate, a public key). */
+function inPublicArmour(text: string, at: number): boolean {
+  const begin = text.lastIndexOf("-----BEGIN ", at);
+  return begin >= 0 && text.lastIndexOf("-----END ", at) < begin;
+}
+/**
+ * Runs of token characters that look like keys: one pass over the text's runs of 20 or more, as a
+ * greedy search finds each run whole (a pattern that decides a token's start by looking behind
+ * is tried at every character, and cost lint of a large vault a second). A run joined to a
+ * longer dotted one (a host, a version, a JWT) is not one token; `name=value` is its value.
+ */
+function randomTokens(text: string, runs: readonly number[]): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (let k = 0; k < runs.length; k += 2) {
+    const run = candidateIn(text, runs[k], runs[k + 1]);
+    if (run) out.push(run);
+  }
+  return out;
+}
+
+
+/** The key in the run from `from` to `end`, if it holds one. */
+function candidateIn(text: string, from: number, end: number): [number, number] | undefined {
+  const before = text[from - 1];
+  const after = text[end];
+  if (before === "." || before === "~" || after === "~" || (after === "." && /[A-Za-z0-9]/.test(text[end + 1] ?? ""))) return undefined;
+  let start = from;
+  const inner = text.slice(from, end).replace(/=+$/, "").lastIndexOf("=");
+  if (inner >= 0) start += inner + 1;
+  while (start < end && (text[start] === "-" || text[start] === "_")) start++;
+  if (end - start < 20 || end - start > 250 || !mayBeKey(text, start, end)) return undefined;
+  return tokenAccept(text.slice(start, end), text, start) ? [start, end] : undefined;
+}
+
+/** A quick first look: a key has a digit, or letters of both cases; most runs (paths, rules, words) have neither. */
+function mayBeKey(text: string, start: number, end: number): boolean {
+  let upper = 0;
+  let lower = 0;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
+    if (c >= 65 && c <= 90) upper++;
+    else if (c >= 97 && c <= 122) lower++;
+  }
+  return upper >= 4 && lower >= 4;
+}
+
+/** One scan for both generic token shapes: a provider-style prefix with a random body, or a random run of its own. */
+const tokenAccept = (v: string, text: string, at: number): boolean => (/^[A-Za-z][A-Za-z0-9]{0,9}[_-]/.test(v) && prefixedAccept(v, text, at)) || (v.length < 200 && standaloneAccept(v, text, at));
+const standaloneAccept = (v: string, text: string, at: number): boolean => looksRandom(v.replace(/=+$/, "")) && !DIGEST_VALUE.test(v) && !inUrl(text, at) && !NOT_SECRET_BEFORE.test(text.slice(Math.max(0, at - 24), at)) && !inPublicArmour(text, at);
+// Prefixes that mark a digest, a build or an id rather than a key.
+const NOT_KEY_PREFIX = /^(?:sha\d*|md5|commit|rev|uuid|guid|id|v|git|build|chunk|asset|hash|blob|tree|node|release|feature|fix|test|tmp|temp|css|js|main|vendor|app|page|file|img|image|user|session|req|request|trace|span|order|run|job|msg|evt|event|ch|sub|cus|in|pi|pm|prod|price|acct|txn|inv)$/i;
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+/** A token with a provider-style prefix (`napi_…`, `tskey-auth-…`, `sb_secret_…`): its body must look random. */
+function prefixedAccept(v: string, text: string, at: number): boolean {
+  const parts = v.split(/([_-])/);
+  // The prefix is the leading short parts: up to three, of up to ten characters, the first a letter.
+  let i = 0;
+  let prefix = "";
+  while (i + 2 < parts.length && i < 6 && parts[i].length >= 1 && parts[i].length <= 10 && /^[A-Za-z][A-Za-z0-9]*$/.test(parts[i]) && !/\d{3}/.test(parts[i])) {
+    prefix += parts[i] + parts[i + 1];
+    i += 2;
+    if (looksRandomAfterPrefix(parts.slice(i).join(""))) break;
+  }
+  const body = parts.slice(i).join("");
+  if (!prefix || !looksRandomAfterPrefix(body.replace(/[_-]/g, ""))) return false;
+  const first = prefix.split(/[_-]/)[0];
+  // An id (a UUID, with or without a word before it) and a digest are not keys.
+  if (NOT_KEY_PREFIX.test(first) || DIGEST_VALUE.test(v) || /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i.test(v) || UUID.test(body.replace(/[_-]/g, ""))) return false;
+  // Words joined by dashes or underscores (a slug, an identifier) are not a key's body.
+  const segments = parts.slice(i).filter((x) => x !== "_" && x !== "-");
+  if (segments.length > 2 && segments.filter((x) => /^[A-Za-z]{1,12}$/.test(x)).length * 2 >= segments.length) return false;
+  if (inUrl(text, at)) return false;
+  // A plain hexadecimal body follows an underscore only in keys; after a dash it is a build's or a digest's.
+  if (/^[0-9a-f]+$/i.test(body.replace(/[_-]/g, "")) && !prefix.endsWith("_")) return false;
+  return !NOT_SECRET_BEFORE.test(text.slice(Math.max(0, at - 24), at)) && !inPublicArmour(text, at);
+}
 
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // Key material: everything between the armour lines, and all that follows an unclosed one.
@@ -124,21 +230,56 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("dynatrace-token", String.raw`${B}dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}`, ["dt0c01."]),
   p("postman-key", String.raw`${B}PMAK-[a-f0-9]{24}-[a-f0-9]{34}`, ["PMAK-"]),
   p("onepassword-token", String.raw`${B}ops_eyJ[A-Za-z0-9+/=_-]{40,}`, ["ops_eyJ"]),
+  // Identity, observability, networking, content and push services whose prefixes the families above lack.
+  p("brevo-key", String.raw`${B}x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}`, ["keysib-", "smtpsib-"]),
+  p("okta-token", String.raw`(\bSSWS\s+)[A-Za-z0-9_-]{20,}`, ["SSWS"]),
+  p("tailscale-key", String.raw`${B}tskey-(?:auth|api|client|webhook|scim)-[A-Za-z0-9]+-[A-Za-z0-9]{16,}`, ["tskey-"]),
+  p("contentful-token", String.raw`${B}CFPAT-[A-Za-z0-9_-]{30,}`, ["CFPAT-"]),
+  p("cloudflare-origin-ca-key", String.raw`${B}v1\.0-[a-f0-9]{24}-[a-f0-9]{100,}`, ["v1.0-"]),
+  p("fcm-server-key", String.raw`${B}AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,}`, [":APA91b"]),
+  p("axiom-token", String.raw`${B}xa[ap]t-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`, ["xaat-", "xapt-"]),
+  p("asana-token", String.raw`${B}\d/\d{16}/\d{16}:[a-f0-9]{32}`, [":"], "g", undefined, undefined, undefined, /\d{16}:[a-f0-9]{32}/),
+  p("vault-legacy-token", String.raw`${B}[sb]\.[A-Za-z0-9]{24}(?![A-Za-z0-9.])`, ["s.", "b."], "g", undefined, undefined, (v) => /\d/.test(v) && /[A-Z]/.test(v)),
+  // Generic: a token with a provider-style prefix whose body looks random, and a run with no
+  // prefix that looks random on its own (letters of both cases and digits, kinds changing often).
+  { ...p("random-token", String.raw`[A-Za-z0-9_+/=-]{20,}`), find: randomTokens },
   // Shapes that need their context: a credential in a URL, a header, a command's flags.
   p("jwt", String.raw`${B}eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, ["eyJ"]),
   p("bearer-token", String.raw`(\b[Bb]earer\s+)[A-Za-z0-9._~+/=-]{12,}`, ["earer"]),
   { ...p("basic-auth-header", String.raw`(\bAuthorization:\s*Basic\s+)[A-Za-z0-9+/=]{8,}`, undefined, "gi"), hintsAnyCase: ["authorization"] },
+  // Any Authorization header, whatever its scheme (SSWS, Token token=, key=, none).
+  { ...p("authorization-header", String.raw`(\bAuthorization\s*[:=]\s*["']?(?:[A-Za-z][A-Za-z0-9_-]{0,19}(?:\s+|=))?(?:token=)?)${NOT_A_VALUE}[A-Za-z0-9._~+/=:-]{8,512}`, undefined, "gi", undefined, undefined, valueAccept), hintsAnyCase: ["authorization"] },
+  // A header whose name says key, token or secret (X-Api-Key, DD-API-KEY, X-Honeycomb-Team, X-Auth-Token).
+  p("secret-header", String.raw`((?:^|[\s'"{,])(?:[A-Za-z0-9]+-)+(?:key|token|team|api|secret|auth|signature|session|pass|password|apikey)\s*:\s*["']?)${NOT_A_VALUE}[A-Za-z0-9._~+/=-]{12,512}`, undefined, "gim", [":"], SECRET_WORDS.concat(["team", "api", "session"]), valueAccept, /-(?:key|token|team|api|secret|auth|signature|session|pass|password|apikey)\s*:/i),
+  // A command-line flag whose name says secret: --token X, --api-key=X, --os-password X, --authkey X.
+  p("secret-flag", String.raw`((?:^|\s)--?(?:[A-Za-z0-9]+-){0,3}(?:token|secret|password|passwd|pass|pwd|pat|apikey|api-key|key|authkey|auth-key|authtoken|auth-token|auth|passphrase|credentials?)(?:=|\s+)["']?)${NOT_A_VALUE}[^\s"'\x60]{6,256}`, undefined, "gim", undefined, SECRET_WORDS, valueAccept),
+  // Commands whose password flag is a letter: redis-cli -a, sqlcmd and zip -P, ldapsearch -w, 7z -p,
+  // smbclient -U user%pass, htpasswd -b file user pass, openssl's pass:.
+  p("cli-password", String.raw`(\b(?:redis-cli|sqlcmd|bcp|zip|unzip|ldapsearch|ldapmodify|ldapadd|ldapdelete|ldapwhoami|ldappasswd)\b[^\n]{0,200}?\s-[aPw]\s+["']?|\b(?:vsce|ovsx)\b[^\n]{0,200}?\s-p\s+["']?|\b7za?\b[^\n]{0,200}?\s-p|\bsmbclient\b[^\n]{0,200}?\s-U\s*["']?[^\s%"']{1,64}%|\bhtpasswd\b[^\n]{0,200}?\s-\w*b\w*\s+(?:\S+\s+){2}|(?:^|\s)-pass(?:in|out)?\s+pass:)(?![-$]|\[REDACTED\])[^\s"'\x60]{4,256}`, ["redis-cli", "sqlcmd", "bcp", "zip", "ldap", "7z", "smbclient", "htpasswd", "pass:", "vsce", "ovsx"], "gm"),
+  // IRC's PASS oauth:… (Twitch chat), and oauth:… tokens handed over as they are.
+  p("oauth-colon-token", String.raw`(\boauth:)[a-z0-9]{24,}`, ["oauth:"]),
+  // A positional key after a command that takes one: ngrok's add-authtoken, and the like.
+  p("token-argument", String.raw`(\b(?:add-authtoken|authtoken|set-token|set-key)\s+)${NOT_A_VALUE}[A-Za-z0-9_.+/=-]{16,256}`, ["authtoken", "set-token", "set-key"], "g", undefined, undefined, valueAccept),
+  // An argument next to one that names a secret: page.fill('#password', 'x'), setField("api_key", "x").
+  p("secret-argument", String.raw`(['"][^'"\n]{0,40}(?:password|passwd|pwd|secret|token|api[_-]?key|passphrase)[^'"\n]{0,40}['"]\s*(?:,|\)\s*\.\s*(?:send_keys|sendKeys|type|fill|setValue)\()\s*['"])(?!\[REDACTED\])[^'"\n]{4,256}(?=['"])`, undefined, "gi", undefined, SECRET_WORDS, (v) => looksLikeValue(v) || v.length >= 8),
+  // A .pgpass line: host:port:database:user:password.
+  p("pgpass-line", String.raw`((?<!\S)[^\s:#]{1,253}:(?:\d{1,5}|\*):[^\s:]{1,64}:[^\s:]{1,64}:)(?!\[REDACTED\])\S{1,256}(?=\s|$)`, [":"], "gm", undefined, undefined, valueAccept, /:(?:\d{1,5}|\*):[^\s:]{1,64}:[^\s:]{1,64}:\S/),
   // Every run below is bounded: an unbounded one restarts at each word of a long pasted line and
   // makes the pattern quadratic (a 22 KB line held the Stop hook for minutes).
   // Most notes hold a URL and few an "@", so the "@" it ends before is what spares the scan.
-  p("url-password", String.raw`(\b[a-z][a-z0-9+.-]{0,30}://[^\s:/@]{1,256}:)[^\s@/]{1,256}(?=@)`, ["://"], "gi", ["@"]),
+  p("url-password", String.raw`(\b[a-z][a-z0-9+.-]{0,30}://[^\s:/@]{0,256}:)(?!\[REDACTED\])[^\s@/]{1,256}(?=@)`, ["://"], "gi", ["@"]),
   p("curl-user", String.raw`(\bcurl\b[^\n]{0,200}?\s(?:-u|--user)[\s=]{0,8}['"]?[^\s:'"]{1,128}:)[^\s'"]{1,256}`, ["curl"]),
   p("mysql-password-flag", String.raw`(\bmysql(?:dump|admin|sh)?\b[^\n]{0,200}?\s-p)(?!\s|-)[^\s'"]{1,256}`, ["mysql"]),
   p("password-flag", String.raw`(\b(?:sshpass|docker\s+login|podman\s+login|helm\s+repo\s+add|mongo(?:sh|dump|restore)?)\b[^\n]{0,200}?\s(?:-p|--password)[\s=]{1,8}['"]?)[^\s'"]{1,256}`, ["sshpass", "login", "helm", "mongo"]),
   p("netrc-password", String.raw`(\bmachine\s{1,8}\S{1,256}\s{1,8}login\s{1,8}\S{1,256}\s{1,8}password\s{1,8})\S{1,256}`, ["machine"]),
   // A password stated in prose ("the password is …", 密码是 …); the value must hold a digit or a
   // symbol, so that "the password is required" stays as written.
-  p("prose-password", String.raw`((?:\bpassword|\bpassphrase|密码|密碼|口令|パスワード)\s*(?:is|was|:|：|是|为|為|は)\s{0,8}["'“]?)(?=[^\s"'”,;，。]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\])[^\s"'”,;，。]{6,128}`, ["assword", "ASSWORD", "assphrase", "ASSPHRASE", "密码", "密碼", "口令", "パスワード"], "gi"),
+  p(
+    "prose-password",
+    String.raw`((?:\bpassword|\bpassphrase|\bpasscode|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호|\bmot de passe|\bpasswort|\bkennwort|\bcontraseña|\bsenha|\bclave|пароль|\bhasło|\bwachtwoord|\blösenord|\bsalasana|şifre(?:si)?|\bparola|\bmật khẩu|\bkata sandi)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s))\s{0,8}["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\])(?:(?!["',;])[!-~]){6,128}`,
+    ["assword", "ASSWORD", "assphrase", "ASSPHRASE", "asscode", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호", "mot de passe", "asswort", "ennwort", "contraseña", "senha", "clave", "Clave", "пароль", "hasło", "wachtwoord", "lösenord", "salasana", "şifre", "parola", "mật khẩu", "kata sandi", "Mot de passe", "Contraseña", "Senha", "Пароль", "Hasło", "Wachtwoord", "Lösenord", "Salasana", "Şifre", "Parola", "Mật khẩu", "Kata sandi"],
+    "gi",
+  ),
   // KEY=value and KEY: value where the name says it is secret (.env files, shell exports, YAML,
   // JSON, connection strings). The word must end the name or a part of it, so "Author",
   // "tokenizer" and "passwordless" are not names of secrets; and a template placeholder
@@ -149,7 +290,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // Every name it knows holds one of its any-case hints, in whatever case the pattern accepts it.
   p(
     "secret-assignment",
-    String.raw`((?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE)[_.-]?KEY|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]{0,64}["']?\s{0,8}[:=](?!:)\s{0,8}["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|[A-Za-z_$][\w$.]{0,64}\(|(?:process\.env|os\.environ|import\.meta\.env|env|config|settings|self|this|secrets)[.[]|[a-z]+(?:_[a-z]+)+(?![\w.-]))[^\s"'\x60,;]{6,256}`,
+    String.raw`((?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|APP|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE|CLIENT|SECRET|INGEST|WRITE|ADMIN)[_.-]?KEY(?:[_.-]?DATA)?|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]{0,64}["']?\s{0,8}[:=](?!:)\s{0,8}["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|[A-Za-z_$][\w$.]{0,64}\(|(?:process\.env|os\.environ|import\.meta\.env|env|config|settings|self|this|secrets)[.[]|[a-z]+(?:_[a-z]+)+(?![\w.-])|(?:string|number|boolean|unknown|undefined|object|null|true|false|bigint|symbol)(?![\w$.-]))[^\s"'\x60,;]{6,8192}`,
     undefined,
     "gi",
     undefined,
@@ -160,52 +301,112 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("env-line", String.raw`(^|[\s;(])((?:export\s+)?[A-Z][A-Z0-9_]{2,64}=["']?)(?![^\n]{0,512}\[REDACTED\])(?![./~])(?=[A-Za-z0-9+/_\-.]{0,512}\d)(?=[A-Za-z0-9+/_\-.]{0,512}[A-Za-z])[A-Za-z0-9+/_\-.]{24,512}`, ["="]),
 ];
 
-const anyCaseTests = new WeakMap<readonly string[], RegExp>();
-
-/** A test for any of `hints` in any case, as the pattern they belong to matches. */
-function anyCaseTest(hints: readonly string[]): RegExp {
-  let re = anyCaseTests.get(hints);
-  if (!re) anyCaseTests.set(hints, (re = new RegExp(hints.map((h) => h.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "i")));
-  return re;
+/** Where each secret in `text` is (the part to hide, its name kept), and which shapes they are. */
+function secretSpans(text: string, scanned: Scan = scan(text)): { spans: Array<[number, number]>; ids: Set<string> } {
+  const present = scanned.hints;
+  const spans: Array<[number, number]> = [];
+  const ids = new Set<string>();
+  for (const pattern of SECRET_PATTERNS) {
+    const { id, hints, hintsAnyCase, needs, accept } = pattern;
+    if (hints && !hints.some((h) => present.exact.has(h))) continue;
+    if (hintsAnyCase && !hintsAnyCase.some((h) => present.anyCase.has(h))) continue;
+    if (needs && !needs.every((n) => text.includes(n))) continue;
+    if (pattern.gate && !pattern.gate.test(text)) continue;
+    if (pattern.find) {
+      for (const [a, b] of pattern.find(text, scanned.runs)) {
+        if (text.slice(a, b).includes(REDACTED)) continue;
+        spans.push([a, b]);
+        ids.add(id);
+      }
+      continue;
+    }
+    const re = pattern.re;
+    // The matches matchAll would give, without the copy of the pattern it makes for each text.
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      if (m[0] === "") {
+        re.lastIndex++;
+        continue;
+      }
+      // What stays: the name before the value (group 1; env-line's groups 1 and 2).
+      const kept = id === "env-line" ? (m[1] ?? "").length + (m[2] ?? "").length : (m.slice(1).find((g) => typeof g === "string") ?? "").length;
+      const start = m.index + kept;
+      const value = m[0].slice(kept);
+      if (value === "" || value.includes(REDACTED)) continue;
+      if (accept && !accept(value, text, start)) continue;
+      spans.push([start, m.index + m[0].length]);
+      ids.add(id);
+    }
+  }
+  return { spans, ids };
 }
 
-/** Replaces every secret-shaped value with [REDACTED]; keeps names, so the text still reads. */
-export function redactSecrets(text: string): string {
-  let out = text;
-  for (const pattern of SECRET_PATTERNS) {
-    const { id, hints, hintsAnyCase, needs } = pattern;
-    if (hints && !hints.some((h) => out.includes(h))) continue;
-    if (hintsAnyCase && !anyCaseTest(hintsAnyCase).test(out)) continue;
-    if (needs && !needs.every((n) => out.includes(n))) continue;
-    const re = pattern.re;
-    re.lastIndex = 0;
-    out = out.replace(re, (...m: unknown[]) => {
-      const groups = m.slice(1, -2).filter((g): g is string => typeof g === "string");
-      if (id === "env-line") return `${groups[0]}${groups[1]}${REDACTED}`;
-      return groups.length > 0 ? `${groups[0]}${REDACTED}` : REDACTED;
-    });
+/**
+ * The spans of secrets that a line break runs through: each pair of lines a key may have been
+ * wrapped across is read joined, and what is found across the join is mapped back. A run of such
+ * breaks (a base64 block, a certificate) is not a wrapped key and is passed over.
+ */
+function wrappedSpans(text: string, found: Array<[number, number]>, ids?: Set<string>): Array<[number, number]> {
+  const wraps = wrapsIn(text);
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < wraps.length; i++) {
+    const w = wraps[i];
+    const chained = (i > 0 && wraps[i - 1].to >= w.from) || (i + 1 < wraps.length && wraps[i + 1].from <= w.to);
+    if (chained) continue;
+    if (found.some(([a, b]) => a <= w.from && b >= w.to)) continue;
+    const lineStart = text.lastIndexOf("\n", w.from - 1) + 1;
+    const nl = text.indexOf("\n", w.to);
+    const lineEnd = nl < 0 ? text.length : nl;
+    const first = text.slice(lineStart, w.breakStart);
+    const joined = first + text.slice(w.breakEnd, lineEnd);
+    const at = first.length;
+    const back = (k: number): number => (k <= at ? lineStart + k : w.breakEnd + (k - at));
+    const inJoined = secretSpans(joined);
+    for (const [a, b] of inJoined.spans) if (a < at && b > at) out.push([back(a), back(b)]);
+    if (ids && out.length > 0) for (const id of inJoined.ids) ids.add(id);
   }
   return out;
 }
 
+/** `text` with each span replaced by [REDACTED], overlapping spans as one. */
+function applySpans(text: string, spans: Array<[number, number]>): string {
+  if (spans.length === 0) return text;
+  spans.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
+  let out = "";
+  let from = 0;
+  let end = -1;
+  for (const [a, b] of spans) {
+    if (a >= end) {
+      if (end >= 0) out += REDACTED;
+      out += text.slice(from, a);
+      end = b;
+    } else end = Math.max(end, b);
+    from = end;
+  }
+  return out + REDACTED + text.slice(from);
+}
+
+/**
+ * Replaces every secret-shaped value with [REDACTED]; keeps names, so the text still reads.
+ * Invisible characters inside a key are taken out first, and a key wrapped across two lines is
+ * found whole.
+ */
+export function redactSecrets(text: string): string {
+  let scanned = scan(text);
+  let clean = text;
+  if (scanned.invisible) scanned = scan((clean = normalizeInvisible(text)));
+  const { spans } = secretSpans(clean, scanned);
+  return applySpans(clean, [...spans, ...wrappedSpans(clean, spans)]);
+}
+
 /** Which secret shapes `text` holds, for the linter: ids only, never the values. */
 export function findSecrets(text: string): string[] {
-  const present = hintsIn(text);
-  const found = new Set<string>();
-  for (const pattern of SECRET_PATTERNS) {
-    const { id, hints, hintsAnyCase, needs } = pattern;
-    if (hints && !hints.some((h) => present.exact.has(h))) continue;
-    if (hintsAnyCase && !hintsAnyCase.some((h) => present.anyCase.has(h))) continue;
-    if (needs && !needs.every((n) => text.includes(n))) continue;
-    const re = pattern.re;
-    // The matches matchAll would give, without the copy of the pattern it makes for each note.
-    re.lastIndex = 0;
-    for (let m = re.exec(text); m; m = re.exec(text)) {
-      if (!m[0].includes(REDACTED)) found.add(id);
-      if (m[0] === "") re.lastIndex++;
-    }
-  }
-  return [...found];
+  let scanned = scan(text);
+  let clean = text;
+  if (scanned.invisible) scanned = scan((clean = normalizeInvisible(text)));
+  const { spans, ids } = secretSpans(clean, scanned);
+  wrappedSpans(clean, spans, ids);
+  return [...ids];
 }
 
 // Hints by a hash of their first three characters; a slot's hints are checked where the text has
@@ -283,12 +484,43 @@ export interface HintsFound {
  * vault.
  */
 export function hintsIn(text: string): HintsFound {
+  return scan(text).hints;
+}
+
+/** What one pass over a text finds: the hints, the runs of token characters long enough to be a key, and invisible characters. */
+interface Scan {
+  hints: HintsFound;
+  /** Start and end of each run of 20 or more token characters, in pairs. */
+  runs: number[];
+  /** Whether the text holds a zero-width or bidirectional control character (see normalizeInvisible). */
+  invisible: boolean;
+}
+
+// One loop for everything that looks at each character: a second and third pass (long runs,
+// invisible characters) over every note cost lint of a large vault more than its patterns.
+function scan(text: string): Scan {
   const { texts, anyCase, bucketOfSlot, buckets, short } = (hintTable ??= buildHintTable());
   const seen = new Uint8Array(texts.length);
   for (const id of short) if (text.includes(texts[id])) seen[id] = 1;
+  const runs: number[] = [];
+  let invisible = false;
+  let runStart = 0;
+  const n = text.length;
   let a = text.charCodeAt(0);
   let b = text.charCodeAt(1);
-  for (let i = 0; i + 2 < text.length; i++) {
+  for (let i = 0; i < n; i++) {
+    // `a` is the character at i.
+    // A run of key characters ends here ("~" ends it too: a key's tilde is inside a longer token).
+    if (!TOKEN_CODE(a) || a === 126) {
+      if (i - runStart >= 20) runs.push(runStart, i);
+      runStart = i + 1;
+      if (a >= 0xad && !invisible && isInvisibleCode(a)) invisible = true;
+    }
+    if (i + 2 >= n) {
+      a = b;
+      b = text.charCodeAt(i + 2);
+      continue;
+    }
     const c = text.charCodeAt(i + 2);
     const bucket = bucketOfSlot[slotOf(a, b, c)];
     if (bucket >= 0) {
@@ -299,11 +531,12 @@ export function hintsIn(text: string): HintsFound {
     a = b;
     b = c;
   }
-  const found: HintsFound = { exact: new Set(), anyCase: new Set() };
+  if (n - runStart >= 20) runs.push(runStart, n);
+  const hints: HintsFound = { exact: new Set(), anyCase: new Set() };
   seen.forEach((s, id) => {
-    if (s === 1) (anyCase[id] ? found.anyCase : found.exact).add(texts[id]);
+    if (s === 1) (anyCase[id] ? hints.anyCase : hints.exact).add(texts[id]);
   });
-  return found;
+  return { hints, runs, invisible };
 }
 
 const PRIVATE_TAG = /<(\/?)private>/gi;

@@ -1,15 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { RECALL_HEADER } from "../../../src/core/recall/recall-header";
 import { findSecrets, hintsIn, redactSecrets, sanitize, SECRET_PATTERNS, stripPrivate, stripRecallBlock } from "../../../src/core/privacy/redact";
-import { NOT_SECRETS, SECRET_CASES } from "../../fixtures/secrets";
+import { NOT_SECRETS, SECRET_CASES, type SecretCase } from "../../fixtures/secrets";
+import { NEW_NOT_SECRETS, NEW_SECRET_CASES } from "../../fixtures/secrets-new";
+import { HELDOUT_NOT_SECRETS, HELDOUT_SECRET_CASES } from "../../fixtures/secrets-heldout";
+
+// Every case of every set: the first table, then the two written blind (see each file's origin).
+const ALL_CASES: readonly SecretCase[] = [...SECRET_CASES, ...NEW_SECRET_CASES, ...HELDOUT_SECRET_CASES];
+const ALL_NOT_SECRETS: readonly string[] = [...NOT_SECRETS, ...NEW_NOT_SECRETS, ...HELDOUT_NOT_SECRETS];
+// What a reader sees of the output: invisible characters and line breaks do not hide a key.
+const seen = (s: string): string => s.replace(/[\u00AD\u180E\u200B-\u200D\u2060\uFEFF\u202A-\u202E\u2066-\u2069]/g, "").replace(/\s*\n\s*/g, "");
 
 describe("redactSecrets", () => {
-  it.each(SECRET_CASES.map((c) => [c.name, c] as const))("removes a %s", (_, { secret, template, value }) => {
+  it.each(ALL_CASES.map((c) => [c.name, c] as const))("removes a %s", (_, { secret, template, value }) => {
     const text = template.replace("%s", secret);
     const out = redactSecrets(text);
-    // No long piece of the secret may survive, not just the whole of it.
-    expect(out).not.toContain(value);
-    for (let i = 0; i + 12 <= value.length; i += 4) expect(out).not.toContain(value.slice(i, i + 12));
+    // No long piece of the secret may survive, not just the whole of it, nor one put back together
+    // from pieces a line break or an invisible character split.
+    expect(seen(out)).not.toContain(value);
+    for (let i = 0; i + 12 <= value.length; i += 4) expect(seen(out)).not.toContain(value.slice(i, i + 12));
     expect(out).toContain("[REDACTED]");
     expect(findSecrets(out)).toEqual([]);
     expect(findSecrets(text).length).toBeGreaterThan(0);
@@ -19,11 +28,11 @@ describe("redactSecrets", () => {
 
   it("has at least 60 shapes in its table, and a case for every pattern", () => {
     expect(SECRET_CASES.length).toBeGreaterThanOrEqual(60);
-    const hit = new Set(SECRET_CASES.flatMap((c) => findSecrets(c.template.replace("%s", c.secret))));
+    const hit = new Set(ALL_CASES.flatMap((c) => findSecrets(c.template.replace("%s", c.secret))));
     expect(SECRET_PATTERNS.map((p) => p.id).filter((id) => !hit.has(id))).toEqual([]);
   });
 
-  it.each(NOT_SECRETS)("leaves ordinary text alone: %s", (text) => {
+  it.each(ALL_NOT_SECRETS)("leaves ordinary text alone: %s", (text) => {
     expect(redactSecrets(text)).toBe(text);
     expect(findSecrets(text)).toEqual([]);
   });
