@@ -3,6 +3,7 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFileSync, readdirSync } from "node:fs";
+import { sanitize } from "../privacy/redact";
 
 export interface CommandResult {
   code: number | null;
@@ -19,6 +20,16 @@ const MARK = "VAULT_MEMORY_RUN";
 // After the command exits, a child it left behind may still hold the pipes; once that child is
 // killed the pipes close at once, so this only bounds a holder that could not be found.
 const DRAIN_MS = 1000;
+
+/**
+ * Sends `text` to a program the person set (the LLM command, the report command): through the
+ * one sanitiser first, whatever the text was built from. Queued conversations are sanitised when
+ * they are captured, but a prompt also carries cards, candidates and rules written since, by
+ * anyone who can write the vault.
+ */
+export function sendToCommand(command: readonly string[], text: string, opts: { timeoutMs: number; cwd?: string; env?: NodeJS.ProcessEnv }): Promise<CommandResult> {
+  return runCommand(command, sanitize(text), opts);
+}
 
 /**
  * Runs `command` with `input` on stdin. The deadline covers the pipes as well as the process: a

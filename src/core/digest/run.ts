@@ -28,7 +28,7 @@ import { GENERATED_MARK, MEMORY_INDEX, overviewPages, updateMemoryIndex, type Me
 import type { Card } from "../card/card";
 import { buildPrompt } from "./prompt";
 import { defaultRules, RULES_NOTE } from "./rules-note";
-import { runCommand } from "./run-command";
+import { sendToCommand } from "./run-command";
 import { enrichCards, type EnrichReport } from "../enrich/enrich";
 import { diskStore } from "../enrich/store";
 
@@ -89,7 +89,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
   try {
     const llm = settingsCommand(settings, opts.env);
     if ("error" in llm) return await finish(opts, { ...report, ok: false, error: llm.error });
-    const ask = (prompt: string) => runCommand(llm.command, prompt, { timeoutMs: settings.timeoutSec * 1000, cwd: opts.vault, env: opts.env });
+    const ask = (prompt: string) => sendToCommand(llm.command, prompt, { timeoutMs: settings.timeoutSec * 1000, cwd: opts.vault, env: opts.env });
     // Read once a night: the night's own cards follow it, so they cannot tip it.
     const notes = opts.notes ?? new NoteCache(opts.vault);
     const heading = vaultRelatedHeading(notes, opts.config);
@@ -296,7 +296,7 @@ async function finish(opts: DigestOptions, report: DigestReport, writeStatus = t
     // The same runner and deadline as an LLM call: a hung mailer holds the lock no longer than a
     // hung model would, and what it started is killed with it.
     const secs = opts.config.digest.timeoutSec;
-    const r = await runCommand(process.platform === "win32" ? ["cmd", "/c", cmd] : ["/bin/sh", "-c", cmd], text, { timeoutMs: secs * 1000, env: opts.env });
+    const r = await sendToCommand(process.platform === "win32" ? ["cmd", "/c", cmd] : ["/bin/sh", "-c", cmd], text, { timeoutMs: secs * 1000, env: opts.env });
     if (r.timedOut) report.notify = `report command: no end within ${secs} s, stopped`;
     else if (r.code !== 0) report.notify = `report command failed (${r.code === null ? "no exit code" : `exit ${r.code}`}): ${(r.stderr || r.stdout).trim().slice(0, 300)}`;
   }

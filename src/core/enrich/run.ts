@@ -3,7 +3,7 @@
 import type { VaultMemoryConfig } from "../config";
 import { settingsCommand } from "../digest/llm";
 import { acquireLock, releaseLock } from "../digest/lock";
-import { runCommand } from "../digest/run-command";
+import { sendToCommand } from "../digest/run-command";
 import { vaultFiles } from "../paths";
 import { dueCards, enrichCards, type EnrichReport } from "./enrich";
 import { diskStore, type CardStore } from "./store";
@@ -46,7 +46,7 @@ export async function enrichVault(opts: EnrichVaultOptions): Promise<EnrichRepor
     return await enrichCards({
       store,
       config: opts.config,
-      ask: (prompt) => runCommand(llm.command, prompt, { timeoutMs: settings.timeoutSec * 1000, cwd: opts.vault, env: opts.env }),
+      ask: (prompt) => sendToCommand(llm.command, prompt, { timeoutMs: settings.timeoutSec * 1000, cwd: opts.vault, env: opts.env }),
       maxCalls: settings.maxCalls,
       limit: opts.limit,
       dryRun: opts.dryRun,
