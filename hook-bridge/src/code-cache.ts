@@ -1,10 +1,16 @@
 /**
- * Runs a CommonJS file of the bridge through V8 with a code cache kept beside it. Node 20 has no
- * compile cache of its own, and compiling the recall code was about a fifth of every prompt's
- * hook: with the cache, V8 reads the compiled functions instead.
+ * Runs a CommonJS file of the bridge through V8 with a code cache. Node 20 has no compile cache of
+ * its own, and compiling the recall code was about a fifth of every prompt's hook: with the cache,
+ * V8 reads the compiled functions instead.
+ *
+ * V8 runs cached code without checking where it came from, so a cache is executable: it lives in
+ * the person's own cache folder, which only they can write (mode 700), never beside the bridge,
+ * which for Obsidian's "Connect Claude Code" is inside the vault, where a sync or another account
+ * could plant one.
  */
 
-import { closeSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeSync } from "node:fs";
+import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { fnv1aWords } from "../../src/core/io/hash";
@@ -36,7 +42,8 @@ export interface CachedModule<T> {
  */
 export function requireCached<T>(file: string, build: string, require: NodeJS.Require, hash: (bytes: Uint8Array) => number = fnv1aWords): CachedModule<T> {
   const source = readFileSync(file, "utf8");
-  const cachePath = join(dirname(file), `.${basename(file)}.v8cache`);
+  const dir = privateCacheDir();
+  const cachePath = dir ? join(dir, cacheName(file)) : "";
   // A file of another build (copied over by hand, half an upgrade) must not run with this cache:
   // V8 checks only the source's length, and would run the old functions.
   const ours = build !== "" && source.startsWith(BUILD_MARK + build + "\n");
@@ -44,9 +51,9 @@ export function requireCached<T>(file: string, build: string, require: NodeJS.Re
     `${build} ${process.version} ${process.arch} ${full ? "full" : "part"} ${sum.toString(16).padStart(8, "0")}`.padEnd(KEY_BYTES).slice(0, KEY_BYTES);
   let cached: Buffer | undefined;
   let cachedFull = false;
-  if (ours) {
+  if (ours && cachePath) {
     try {
-      const bytes = readFileSync(cachePath);
+      const bytes = readPrivate(cachePath);
       const head = bytes.subarray(0, KEY_BYTES).toString("latin1");
       const data = bytes.subarray(KEY_BYTES);
       const sum = hash(data);
@@ -64,7 +71,7 @@ export function requireCached<T>(file: string, build: string, require: NodeJS.Re
   const wrapper = script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: { exports: T }, f: string, d: string) => void;
   wrapper(module.exports, require, module, file, dirname(file));
   let full = false;
-  if (ours && (!usable || !cachedFull)) {
+  if (ours && cachePath && (!usable || !cachedFull)) {
     // At exit, after the answer is out: the cache then holds every function this run compiled.
     process.once("exit", () => {
       if (usable && !full) return;
@@ -84,11 +91,82 @@ export function requireCached<T>(file: string, build: string, require: NodeJS.Re
   };
 }
 
+/** The person's cache folder for the bridge: XDG's on Linux, Caches on macOS, LocalAppData on Windows. */
+export function cacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith("/")) return join(env.XDG_CACHE_HOME, "vault-memory");
+  if (platform === "win32") return join(env.LOCALAPPDATA || join(homedir(), "AppData", "Local"), "vault-memory", "cache");
+  if (platform === "darwin") return join(env.HOME || homedir(), "Library", "Caches", "vault-memory");
+  return join(env.HOME || homedir(), ".cache", "vault-memory");
+}
+
+/** The cache's file for a bridge file: its name and a hash of its folder, so two installed copies keep their own. */
+export function cacheName(file: string): string {
+  let h = 2166136261;
+  const d = dirname(file);
+  for (let i = 0; i < d.length; i++) h = Math.imul(h ^ d.charCodeAt(i), 16777619);
+  return `${basename(file)}.${(h >>> 0).toString(16).padStart(8, "0")}.v8cache`;
+}
+
+// A cache larger than this is not one V8 wrote for the bridge (a real one is about 1 MB).
+const MAX_CACHE_BYTES = 32 << 20;
+
+/**
+ * The cache folder, made if missing; "" when it is not the person's alone (another owner, a
+ * link, writable by others), and then no cache is read or written.
+ */
+function privateCacheDir(): string {
+  const dir = cacheDir();
+  try {
+    // The folder it is made in must not be another's to rename or replace it in either.
+    if (!safeParent(dirname(dir))) return "";
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = lstatSync(dir);
+    if (!st.isDirectory()) return "";
+    if (process.platform === "win32" || typeof process.getuid !== "function") return dir;
+    if (st.uid !== process.getuid()) return "";
+    if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+    return dir;
+  } catch {
+    return "";
+  }
+}
+
+function safeParent(parent: string): boolean {
+  if (process.platform === "win32" || typeof process.getuid !== "function") return true;
+  let st;
+  try {
+    st = lstatSync(parent);
+  } catch {
+    return true; // made now, with the mode above
+  }
+  const mine = st.uid === process.getuid() || st.uid === 0;
+  return st.isDirectory() && mine && ((st.mode & 0o022) === 0 || (st.mode & 0o1000) !== 0);
+}
+
+/** A cache file: a regular file of ours, not a link, bounded, opened without blocking. */
+function readPrivate(path: string): Buffer {
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_CACHE_BYTES || (typeof process.getuid === "function" && st.uid !== process.getuid())) throw new Error("not a cache");
+    const buf = Buffer.allocUnsafe(st.size);
+    let got = 0;
+    while (got < st.size) {
+      const n = readSync(fd, buf, got, st.size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function writeCache(path: string, bytes: Buffer): void {
   // Atomic by rename, so two hooks at once never leave a torn cache; the io module is not used
   // because the entry must load nothing it does not need.
   const tmp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(tmp, "w", 0o644);
+  const fd = openSync(tmp, "w", 0o600);
   try {
     writeSync(fd, bytes);
   } finally {

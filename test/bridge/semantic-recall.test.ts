@@ -7,6 +7,7 @@ import { BRIDGE_FILE, BRIDGE_FILES } from "../../src/core/install/hook-commands"
 import { vaultFiles } from "../../src/core/paths";
 import { SnapshotReader } from "../../src/core/snapshot/read";
 import { startEmbedStub, type EmbedStub } from "../e2e/embed-stub";
+import { cacheDir, cacheName } from "../../hook-bridge/src/code-cache";
 import { ROOT, SAMPLE_VAULT, copyVault, hookJson, runBridgeAsync, tempDir } from "../helpers";
 
 // A card and a prompt with no word in common, which the stand-in's vectors make mean the same.
@@ -161,7 +162,7 @@ describe("semantic recall in the prompt hook", () => {
     const vault = await indexed({ enabled: true });
     const dir = tempDir("vm-semantic-cache-");
     for (const name of BRIDGE_FILES) copyFileSync(join(ROOT, "hook-bridge", "dist", name), join(dir, name));
-    const cache = join(dir, ".vault-memory-semantic.cjs.v8cache");
+    const cache = join(cacheDir(), cacheName(join(dir, "vault-memory-semantic.cjs")));
     const key = (): string => readFileSync(cache).subarray(0, 96).toString("latin1").trim();
     const run = async (): Promise<string> => {
       const r = await runBridgeAsync(["recall", "--vault", vault, ...mine(vault)], hookJson(PROMPT), join(dir, BRIDGE_FILE));
