@@ -83,4 +83,18 @@ describe("digest settings found only in the vault", () => {
     expect(existsSync(marker), r.stderr).toBe(true);
     expect(r.stderr).not.toMatch(/not used/);
   });
+
+  it("are named once at a session start on this computer, with what to do", () => {
+    const vault = vaultWithQueue(1);
+    writeFileSync(vaultFiles.config(vault), JSON.stringify({ digest: { reportCommand: "mail -s x someone@example.com" } }));
+    const home = tempDir();
+    const env = { ...NO_CLAUDE, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_CACHE_HOME: join(home, ".cache") };
+    const first = runBridge(["remind", "--vault", vault], "", env);
+    expect(first.status).toBe(0);
+    const said = (JSON.parse(first.stdout) as { systemMessage: string }).systemMessage;
+    expect(said).toMatch(/1 conversation waits/);
+    expect(said).toMatch(/sets digest\.reportCommand, which is not used: .* "trust --vault" command/);
+    const again = (JSON.parse(runBridge(["remind", "--vault", vault], "", env).stdout) as { systemMessage: string }).systemMessage;
+    expect(again).not.toMatch(/not used/);
+  });
 });

@@ -3,7 +3,8 @@
 import { writeSync } from "node:fs";
 import { numberFlag, stringFlag, type Args } from "../args";
 import { vaultFlag } from "../vault";
-import { configOf } from "../settings";
+import { loadSettings } from "../settings";
+import { ignoredMessage } from "../../../src/core/config";
 import { DIGEST_CHILD_PROTOCOL, type DigestChildLine } from "../../../src/core/digest/child";
 import { runDigest } from "../../../src/core/digest/run";
 
@@ -13,7 +14,8 @@ export async function digestCommand(args: Args): Promise<number> {
   // (they may be newer than the copy in config.json); every line out is then one JSON object.
   const json = args.flags.has("json");
   const say = (line: DigestChildLine): void => void writeSync(1, JSON.stringify(line) + "\n");
-  const config = configOf(args, vault, (p) => (json ? say({ warning: p }) : writeSync(2, `warning: ${p}\n`)));
+  const loaded = loadSettings(vault, args, (p) => (json ? say({ warning: p }) : writeSync(2, `warning: ${p}\n`)));
+  const config = loaded.config;
   const dryRun = args.flags.has("dry-run");
   const only = stringFlag(args, "only")?.split(",").filter((id) => id !== "");
   const report = await runDigest({
@@ -22,6 +24,7 @@ export async function digestCommand(args: Args): Promise<number> {
     dryRun,
     sessionIds: only,
     limit: numberFlag(args, "limit"),
+    settingsNotice: ignoredMessage(vault, loaded),
     onProgress: (l) => (json ? say({ progress: l }) : writeSync(1, l + "\n")),
   });
   if (json) {

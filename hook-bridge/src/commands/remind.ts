@@ -4,7 +4,12 @@
  * so recall does not stay silent until Obsidian next opens.
  */
 
-import { writeSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { cacheDir, cacheName } from "../code-cache";
+import { loadSettings } from "../settings";
+import { ignoredMessage } from "../../../src/core/config";
+import { escapeControl } from "../../../src/core/text/visible";
 import { stringFlag, type Args } from "../args";
 import { findVault } from "../vault";
 import { adviceFor, hookJson, logWithoutVault } from "../no-vault";
@@ -43,7 +48,7 @@ export async function remindCommand(args: Args, now = new Date()): Promise<numbe
     }
     // The queue is the person's to review, not Claude's to act on: a systemMessage shows it to the
     // person and keeps it out of the conversation (plain stdout would be context for Claude).
-    const text = reminder(vault, now);
+    const text = [reminder(vault, now), settingsNotice(vault, args, (m) => appendLog(log, "remind", m))].filter(Boolean).join("\n");
     if (text) writeSync(1, hookJson("SessionStart", text) + "\n");
   } catch (err) {
     if (logPath) appendLog(logPath, "remind", err instanceof Error ? err.message : String(err));
@@ -92,6 +97,29 @@ export async function repairSnapshot(vault: string, log: (message: string) => vo
   if (notesRead) log((await embedVault(vault, config, header.headerSum ?? "", { notes: notesRead, offline: true })).summary);
 }
 
+/**
+ * Once on this computer for each set of them: the vault's own settings for what runs and where
+ * text goes that are not used here, and how to use them. The person upgrading from a release that
+ * read them from the vault learns it here, rather than from a digest that behaves differently.
+ */
+function settingsNotice(vault: string, args: Args, log: (m: string) => void): string {
+  const message = ignoredMessage(vault, loadSettings(vault, args, (p) => log(`config: ${p}`), false));
+  if (!message) return "";
+  const marker = join(cacheDir(), cacheName(join(vault, "settings-noticed")));
+  try {
+    if (readFileSync(marker, "utf8") === message) return "";
+  } catch {
+    /* not said yet */
+  }
+  try {
+    mkdirSync(cacheDir(), { recursive: true, mode: 0o700 });
+    writeFileSync(marker, message, { mode: 0o600 });
+  } catch {
+    // Said at every start, then, rather than never.
+  }
+  return `Vault Memory: ${message}.`;
+}
+
 export function reminder(vault: string, now: Date): string {
   const pending = listPending(vault);
   if (pending.length === 0) return "";
@@ -101,7 +129,7 @@ export function reminder(vault: string, now: Date): string {
     ? "the nightly digest has not run yet"
     : status.ok
       ? `the nightly digest last ran ${ago(status.finishedAt, now)}${status.failed ? ` and could not file ${status.failed} conversation${status.failed === 1 ? "" : "s"} (see its report in meta/digest)` : ""}`
-      : `the nightly digest failed ${ago(status.finishedAt, now)}${status.error ? ` (${status.error.slice(0, 80)})` : ""}`;
+      : `the nightly digest failed ${ago(status.finishedAt, now)}${status.error ? ` (${escapeControl(status.error.slice(0, 80))})` : ""}`;
   const n = pending.length;
   return `Vault Memory: ${n} conversation${n === 1 ? "" : "s"} wait${n === 1 ? "s" : ""} to become cards (oldest queued ${ago(oldest, now)}); ${last}.`;
 }

@@ -50,6 +50,8 @@ export interface DigestOptions {
   env?: NodeJS.ProcessEnv;
   /** The run's view of the vault; a test passes its own to count the reads. */
   notes?: NoteCache;
+  /** Said in the night's report: which of the vault's own settings were not used, and why (see machine-config.ts). */
+  settingsNotice?: string;
 }
 
 export interface DigestReport {
@@ -70,6 +72,8 @@ export interface DigestReport {
   memoryIndex?: string[];
   /** With semantic recall on: why similar cards were found by words alone, and what embedding the night's snapshot did. */
   semantic?: string[];
+  /** The vault's own settings for what runs and where text goes that this computer did not use. */
+  settingsNotice?: string;
   startedAt: string;
   finishedAt: string;
 }
@@ -80,7 +84,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
   const settings = opts.config.digest;
   // What waits is known before anything can stop the run, so a run that stops at once still
   // reports the queue as it is, not as empty.
-  const report: DigestReport = { ok: true, dryRun: !!opts.dryRun, results: [], failures: [], left: listPending(opts.vault).length, startedAt: now.toISOString(), finishedAt: "" };
+  const report: DigestReport = { ok: true, dryRun: !!opts.dryRun, results: [], failures: [], left: listPending(opts.vault).length, startedAt: now.toISOString(), finishedAt: "", ...(opts.settingsNotice ? { settingsNotice: opts.settingsNotice } : {}) };
   const lockPath = vaultFiles.digestLock(opts.vault);
   if (!opts.dryRun) {
     const lock = acquireLock(lockPath, now.getTime());
@@ -332,6 +336,7 @@ export function reportNote(r: DigestReport): string {
     ...(r.lint ? [`Lint: ${r.lint}`] : []),
     ...(r.memoryIndex ?? []),
     ...(r.semantic ?? []).map((line) => line.replace(/^semantic recall/, "Semantic recall")),
+    ...(r.settingsNotice ? ["", `**Settings not used:** ${r.settingsNotice}.`] : []),
     "",
   ];
   return lines.join("\n");
