@@ -34,7 +34,10 @@ export function userConfigPath(env: NodeJS.ProcessEnv = process.env, platform: N
 
 /** The per-user file a command uses: a `--config FILE` flag, the Claude Code plugin's `config` option, else userConfigPath. */
 export function userFileOf(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  return flag && flag !== "-" ? flag : env.CLAUDE_PLUGIN_OPTION_CONFIG || userConfigPath(env);
+  // An option left empty reaches the MCP server as "" or, from an older Claude Code, as the
+  // placeholder itself: neither names a file.
+  const option = env.CLAUDE_PLUGIN_OPTION_CONFIG;
+  return flag && flag !== "-" ? flag : option && !option.startsWith("${") ? option : userConfigPath(env);
 }
 
 /** The largest settings file read; a real one is a few kilobytes. */
