@@ -9,11 +9,12 @@
  * could plant one.
  */
 
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { fnv1aWords } from "../../src/core/io/hash";
+import { readRegularFile } from "../../src/core/io/read-file";
 
 /** How the built file's first line names its build (esbuild.config.mjs writes it); the cache is only used for that exact build. */
 const BUILD_MARK = "//vault-memory-build ";
@@ -145,21 +146,8 @@ function safeParent(parent: string): boolean {
 
 /** A cache file: a regular file of ours, not a link, bounded, opened without blocking. */
 function readPrivate(path: string): Buffer {
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size > MAX_CACHE_BYTES || (typeof process.getuid === "function" && st.uid !== process.getuid())) throw new Error("not a cache");
-    const buf = Buffer.allocUnsafe(st.size);
-    let got = 0;
-    while (got < st.size) {
-      const n = readSync(fd, buf, got, st.size - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return buf.subarray(0, got);
-  } finally {
-    closeSync(fd);
-  }
+  const mine = (st: { uid: number }): string => (typeof process.getuid === "function" && st.uid !== process.getuid() ? "not ours" : "");
+  return readRegularFile(path, { maxBytes: MAX_CACHE_BYTES, noFollow: true, check: mine });
 }
 
 function writeCache(path: string, bytes: Buffer): void {

@@ -10,10 +10,11 @@
  * tuning, lint rules and the like stay in the vault, where they serve everyone who shares it.
  */
 
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, constants, statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { writeFileAtomic } from "./io/atomic";
+import { FileRefused, readRegularFile } from "./io/read-file";
 
 /** Per room, the keys that name a program, a command line, or a destination for the person's text. */
 export const MACHINE_KEYS = {
@@ -49,41 +50,23 @@ const MAX_CONFIG_BYTES = 1 << 20;
  * a person can act on when it cannot be used.
  */
 export function readSettingsFile(path: string, opts: { private?: boolean } = {}): Raw | undefined {
-  let fd: number;
+  let bytes: Buffer;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    bytes = readRegularFile(path, { maxBytes: MAX_CONFIG_BYTES, check: opts.private ? (st) => notPrivate(path, st) : undefined });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new Error(`${path} cannot be read: ${(err as Error).message}`);
+    if (err instanceof FileRefused && err.why === "missing") return undefined;
+    throw err;
   }
+  const text = bytes.toString("utf8");
+  if (text.trim() === "") return {};
+  let raw: unknown;
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new Error(`${path} is not a regular file`);
-    if (st.size > MAX_CONFIG_BYTES) throw new Error(`${path} is over 1 MB`);
-    if (opts.private) {
-      const why = notPrivate(path, st);
-      if (why) throw new Error(why);
-    }
-    const buf = Buffer.alloc(st.size);
-    let got = 0;
-    while (got < st.size) {
-      const n = readSync(fd, buf, got, st.size - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    const text = buf.subarray(0, got).toString("utf8");
-    if (text.trim() === "") return {};
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch (err) {
-      throw new Error(`${path} is not valid JSON: ${(err as Error).message}`);
-    }
-    if (!isObject(raw)) throw new Error(`${path} is not a JSON object`);
-    return raw;
-  } finally {
-    closeSync(fd);
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${path} is not valid JSON: ${(err as Error).message}`);
   }
+  if (!isObject(raw)) throw new Error(`${path} is not a JSON object`);
+  return raw;
 }
 
 /**

@@ -1,0 +1,48 @@
+/**
+ * Reads a file that anyone may have put at its path: only a regular file, opened without blocking
+ * (a FIFO would hang the reader) and checked again once open (it may have been swapped in
+ * between), at most `maxBytes`. A link is followed unless `noFollow`.
+ */
+
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+
+export class FileRefused extends Error {
+  constructor(
+    message: string,
+    /** "missing" when there is no file at the path. */
+    readonly why: "missing" | "not-regular" | "too-large" | "refused" | "unreadable",
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The file's bytes. `check` sees the open file's stat before anything is read and may refuse it
+ * by returning a reason (an owner or mode that is not the person's).
+ */
+export function readRegularFile(path: string, opts: { maxBytes: number; noFollow?: boolean; check?: (st: Stats) => string }): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (opts.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new FileRefused(code === "ENOENT" ? `${path} does not exist` : `${path} cannot be read: ${(err as Error).message}`, code === "ENOENT" ? "missing" : "unreadable");
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new FileRefused(`${path} is not a regular file`, "not-regular");
+    if (st.size > opts.maxBytes) throw new FileRefused(`${path} is over ${opts.maxBytes >= 1 << 20 ? `${opts.maxBytes >> 20} MB` : `${opts.maxBytes} bytes`}`, "too-large");
+    const why = opts.check?.(st);
+    if (why) throw new FileRefused(why, "refused");
+    const buf = Buffer.allocUnsafe(st.size);
+    let got = 0;
+    while (got < st.size) {
+      const n = readSync(fd, buf, got, st.size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
