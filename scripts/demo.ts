@@ -41,7 +41,7 @@ process.stdout.write(run(["index", "--vault", vault]).stdout);
 PROMPTS.forEach((prompt, i) => {
   // Each prompt is a new session: within one session a card is shown only once, and the demo
   // should show what a fresh prompt gets, however often it is run.
-  const hook = JSON.stringify({ session_id: `demo-${Date.now()}-${i}`, hook_event_name: "UserPromptSubmit", cwd: root, prompt });
+  const hook = JSON.stringify({ session_id: `demo-${Date.now()}-${i}`, hook_event_name: "UserPromptSubmit", cwd: "", prompt });
   const { stdout, ms } = run(["recall", "--vault", vault], hook);
   console.log(`\n── prompt: ${prompt}   (hook process: ${ms.toFixed(0)} ms; starting a bare Node takes about ${bareMs.toFixed(0)} ms here)`);
   console.log(stdout.trimEnd() || "(nothing added to Claude's context)");

@@ -81,7 +81,8 @@ let sessions = 0;
 /** A UserPromptSubmit payload; each call is its own session unless `extra` names one. */
 export function hookJson(prompt: string, extra: Record<string, unknown> = {}): string {
   const session_id = `test-${process.pid}-${++sessions}`;
-  return JSON.stringify({ session_id, transcript_path: "", cwd: ROOT, hook_event_name: "UserPromptSubmit", prompt, ...extra });
+  // No project unless a test names one: a project would keep other projects' cards out.
+  return JSON.stringify({ session_id, transcript_path: "", cwd: "", hook_event_name: "UserPromptSubmit", prompt, ...extra });
 }
 
 /**

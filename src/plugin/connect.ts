@@ -91,7 +91,7 @@ export function checkConnection(ctx: ConnectContext, prompt: string): Connection
   const node = nodePath();
   if (!node) return { ok: false, ms: 0, output: "", error: "Node.js was not found on your login shell's path." };
   const bridge = join(ctx.pluginDir, BRIDGE_FILE);
-  const payload = JSON.stringify({ session_id: `check-${Date.now()}`, transcript_path: "", cwd: ctx.vaultPath, hook_event_name: "UserPromptSubmit", prompt });
+  const payload = JSON.stringify({ session_id: `check-${Date.now()}`, transcript_path: "", cwd: "", hook_event_name: "UserPromptSubmit", prompt });
   const started = Date.now();
   const r = spawnSync(node, [bridge, "recall", "--vault", ctx.vaultPath], { input: payload, encoding: "utf8", timeout: 10_000 });
   const ms = Date.now() - started;

@@ -85,7 +85,7 @@ describe("the MCP tools with notes named to inject lines", () => {
   beforeAll(async () => {
     vault = evilVault();
     expect(runBridge(["index", "--vault", vault]).status).toBe(0);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [MCP, "--vault", vault], env: { PATH: process.env.PATH ?? "", HOME: tempDir("vm-mcp-home-") }, stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [MCP, "--vault", vault], env: { PATH: process.env.PATH ?? "", HOME: tempDir("vm-mcp-home-"), CLAUDE_PROJECT_DIR: join(tempDir(), "vault-memory") }, stderr: "pipe" });
     client = new Client({ name: "vault-memory-test", version: "1" });
     await client.connect(transport);
   });

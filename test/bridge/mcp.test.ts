@@ -18,7 +18,8 @@ interface Answer {
 }
 
 async function connect(args: string[], env: Record<string, string> = {}, script = MCP): Promise<{ call(name: string, input: Record<string, unknown>): Promise<Answer>; client: Client; close(): Promise<void> }> {
-  const base: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: tempDir("vm-mcp-home-") };
+  // Claude Code starts the server in the project; the sample vault's cards are mostly vault-memory's.
+  const base: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: tempDir("vm-mcp-home-"), CLAUDE_PROJECT_DIR: join(tempDir(), "vault-memory") };
   const transport = new StdioClientTransport({ command: process.execPath, args: [script, ...args], env: { ...base, ...env }, stderr: "pipe" });
   const client = new Client({ name: "vault-memory-test", version: "1" });
   await client.connect(transport);
@@ -59,8 +60,18 @@ describe("MCP server", () => {
     expect(r.text).toMatch(/matched: |answers: /);
   });
 
+  it("searches the current project and the cards of none, and every project when asked", async () => {
+    // The Vite card belongs to the blog; the server runs in vault-memory.
+    const scoped = await server.call("search_memory", { query: "vite base path on a custom domain" });
+    expect(scoped.text).not.toContain("reference/vite-custom-domain-base.md");
+    const everywhere = await server.call("search_memory", { query: "vite base path on a custom domain", all_projects: true });
+    expect(everywhere.text).toContain("reference/vite-custom-domain-base.md");
+    const named = await server.call("search_memory", { query: "vite base path on a custom domain", project: "blog" });
+    expect(named.text).toContain("reference/vite-custom-domain-base.md");
+  });
+
   it("lists weaker matches than the hook would print, best first, up to the limit", async () => {
-    const hook = runBridge(["recall", "--vault", vault], JSON.stringify({ session_id: "s-mcp-1", transcript_path: "", cwd: ROOT, prompt: "hooks" }));
+    const hook = runBridge(["recall", "--vault", vault], JSON.stringify({ session_id: "s-mcp-1", transcript_path: "", cwd: join(tempDir(), "vault-memory"), prompt: "hooks" }));
     const r = await server.call("search_memory", { query: "hooks", limit: 3 });
     expect(r.isError).toBe(false);
     const listed = r.text.split("\n").filter((l) => /^\d+\. /.test(l));

@@ -9,7 +9,7 @@ import { copyVault, runBridge, SAMPLE_VAULT } from "../helpers";
 
 let session = 0;
 const recallOf = (vault: string, prompt: string) =>
-  runBridge(["recall", "--vault", vault], JSON.stringify({ prompt, session_id: `hostile-${process.pid}-${++session}`, cwd: "/tmp" }));
+  runBridge(["recall", "--vault", vault], JSON.stringify({ prompt, session_id: `hostile-${process.pid}-${++session}`, cwd: "" }));
 
 describe("recall on prompts that are mostly paste", () => {
   it("answers a word repeated 48,000 times (a synonym, once quadratic) within its deadline", () => {

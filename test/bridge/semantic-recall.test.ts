@@ -236,7 +236,7 @@ describe("semantic recall in the prompt hook", () => {
 describe("semantic recall in the MCP server's search_memory", () => {
   it("fuses meaning into the search, and searches by words when the server is down", async () => {
     const vault = await indexed({ enabled: true });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [join(ROOT, "hook-bridge", "dist", "vault-memory-mcp.cjs"), "--vault", vault], env: { PATH: process.env.PATH ?? "", HOME: tempDir("vm-mcp-home-"), CLAUDE_PLUGIN_OPTION_CONFIG: userFile(vault) }, stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [join(ROOT, "hook-bridge", "dist", "vault-memory-mcp.cjs"), "--vault", vault], env: { PATH: process.env.PATH ?? "", HOME: tempDir("vm-mcp-home-"), CLAUDE_PLUGIN_OPTION_CONFIG: userFile(vault), CLAUDE_PROJECT_DIR: join(tempDir(), "vault-memory") }, stderr: "pipe" });
     const client = new Client({ name: "vault-memory-test", version: "1" });
     await client.connect(transport);
     const search = async (query: string): Promise<string> => ((await client.callTool({ name: "search_memory", arguments: { query } })) as { content: { text: string }[] }).content.map((c) => c.text).join("\n");

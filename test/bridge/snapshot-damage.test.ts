@@ -11,7 +11,7 @@ const CASES: [prompt: string, card: string][] = [
 
 let session = 0;
 const recallOf = (vault: string, prompt: string): string =>
-  runBridge(["recall", "--vault", vault], JSON.stringify({ prompt, session_id: `damage-${process.pid}-${++session}`, cwd: "/tmp" })).stdout;
+  runBridge(["recall", "--vault", vault], JSON.stringify({ prompt, session_id: `damage-${process.pid}-${++session}`, cwd: "" })).stdout;
 
 describe("recall on a damaged snapshot", () => {
   it("has the cards these cases name", () => {

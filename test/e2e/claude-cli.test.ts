@@ -57,7 +57,7 @@ describe.skipIf(!available)("with the real Claude Code CLI", () => {
     expect(r.code, r.stderr).toBe(0);
     const pending = listPending(vault);
     expect(pending).toHaveLength(1);
-    expect(pending[0]).toMatchObject({ sessionId, prompts: 2, project: "my-project", gitBranch: "feature-x" });
+    expect(pending[0]).toMatchObject({ sessionId, prompts: 2, project: "vault-memory", gitBranch: "feature-x" });
     expect(pending[0].candidates.some((c) => c.kind === "decision")).toBe(true);
   }, 120_000);
 

@@ -28,7 +28,9 @@ export interface RigOptions {
 export async function claudeRig(vault: string, hooks: ("recall" | "queue" | "remind")[] = ["recall", "queue", "remind"], opts: RigOptions = {}): Promise<ClaudeRig> {
   const stub = await startStub();
   const home = tempDir("vm-home-");
-  const project = join(tempDir(), "my-project");
+  // Named as the sample vault's main project, whose cards the tests' prompts are about: another
+  // project's cards are not shown (see recall's project scope).
+  const project = join(tempDir(), "vault-memory");
   mkdirSync(join(project, ".git"), { recursive: true });
   writeFileSync(join(project, ".git", "HEAD"), "ref: refs/heads/feature-x\n");
   const hook = (command: string, timeout: number) => ({ type: "command", command: `"${process.execPath}" "${BRIDGE}" ${command} --vault "${vault}"`, timeout });

@@ -246,7 +246,7 @@ describe.skipIf(!claudeAvailable)("with a session queued by the real Claude Code
     }
     view.checkForChanges();
     const item = items().find((i) => i.textContent?.includes("we decided to pin esbuild"));
-    expect(item?.textContent).toMatch(/my-project · (\d+ \w+ ago|yesterday|just now) · 2 prompts/);
+    expect(item?.textContent).toMatch(/vault-memory · (\d+ \w+ ago|yesterday|just now) · 2 prompts/);
     item!.click();
     expect(candidates().map((c) => c.textContent)).toEqual(expect.arrayContaining([expect.stringContaining("decided to pin esbuild")]));
   }, 60_000);

@@ -81,7 +81,7 @@ export class MemoryTools {
     });
   }
 
-  async search(input: { query?: unknown; limit?: unknown; project?: unknown }): Promise<ToolAnswer> {
+  async search(input: { query?: unknown; limit?: unknown; project?: unknown; all_projects?: unknown }): Promise<ToolAnswer> {
     const query = typeof input.query === "string" ? input.query.trim() : "";
     if (!query) return refuse("query is empty: give the words to look for, e.g. the error message, tool or decision in question.");
     if (query.length > MAX_QUERY_CHARS) return refuse(`query is ${query.length} characters; at most ${MAX_QUERY_CHARS}. Ask with the key words, not the whole text.`);
@@ -102,7 +102,7 @@ export class MemoryTools {
       const base = reader.header.rules;
       // The hook's rules, with its silence thresholds replaced: a floor, one matched word, no cut relative to the top card.
       const rules = { ...base, thresholds: { ...base.thresholds, minScore: SEARCH_MIN_SCORE, relativeToTop: 0, minMatchedTerms: 1, maxCards: limit } };
-      const ctx = { project, pool: Math.max(limit, 12) };
+      const ctx = { project, pool: Math.max(limit, 12), allProjects: input.all_projects === true };
       // The server asked is this machine's own setting, never the snapshot's (see embed/settings.ts).
       const semantic = base.semantic && wantsRecall(query, reader) ? trustedSemantic(base.semantic, vault, undefined, this.env) : undefined;
       if (typeof semantic === "string") this.log(`search: semantic recall: ${semantic}; words alone`);

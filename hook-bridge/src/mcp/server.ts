@@ -48,7 +48,8 @@ export async function runMcp(argv: readonly string[]): Promise<number> {
       inputSchema: {
         query: z.string().describe(`What to look for, in plain words (at most ${MAX_QUERY_CHARS} characters).`),
         limit: z.number().optional().describe(`How many cards at most, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
-        project: z.string().optional().describe("A project name whose cards should come first; defaults to the current project."),
+        project: z.string().optional().describe("The project to search in; defaults to the current project. Its cards and those of no project are searched."),
+        all_projects: z.boolean().optional().describe("Search every project's cards too (default false: another project's cards only when the query names that project)."),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

@@ -44,6 +44,12 @@ export interface RecallContext {
   pool?: number;
   /** Semantic recall's answer for this prompt: cosine by card id (at least the floor), and how to fuse it. */
   semantic?: SemanticMatches;
+  /**
+   * Every project's cards, not only `project`'s and the cards of no project (a search asked to
+   * look everywhere). Off by default: another project's card is shown only when the prompt names
+   * that project or the card.
+   */
+  allProjects?: boolean;
 }
 
 export interface SemanticMatches {
@@ -54,6 +60,8 @@ export interface SemanticMatches {
 
 // Signals only reorder cards that text already found; the best dozen by text are plenty.
 const RERANK_POOL = 12;
+// With other projects' cards left out afterwards, more are taken so that a dozen may remain.
+const SCOPED_POOL = 24;
 const MAX_DESCRIPTION_CHARS = 200;
 const LINKED_CEILING = 0.999;
 
@@ -81,6 +89,8 @@ export interface WordScores {
   ranked: Scored[];
   t: RecallRules["thresholds"];
   need: number;
+  /** The prompt in lower case, to tell whether it names a project or a card. */
+  said: string;
 }
 
 /**
@@ -106,8 +116,8 @@ export function scoreWords(prompt: string, source: PostingSource, rules: RecallR
     deadline: ctx.deadline,
     // An acknowledgement is not a question, so it cannot match one: hints add nothing to it.
     hintBonus: ack ? 0 : rules.scoring.hintBonus,
-  }).slice(0, ctx.pool ?? RERANK_POOL);
-  return { source, rules, vaultRoot, ctx, ranked, t, need };
+  }).slice(0, ctx.pool ?? (ctx.project && !ctx.allProjects ? SCOPED_POOL : RERANK_POOL));
+  return { source, rules, vaultRoot, ctx, ranked, t, need, said: prompt.toLowerCase() };
 }
 
 /** Signals, meaning when given, thresholds and the text: the rest of a recall. */
@@ -116,9 +126,10 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
   const now = ctx.now ?? Date.now();
   const candidates: Candidate[] = [];
   const words = semantic ? fuseSemantic(ranked, semantic, t.minScore, need) : ranked;
+  const inScope = scopeOf(ctx, w.said);
   for (const s of words) {
     const info = source.doc(s.doc);
-    if (info) candidates.push({ doc: s.doc, info, score: withHintCoverage(s, info.hintSizes) * typeWeight(info, rules.signals) * recencyWeight(info, now, rules.signals), matched: s.matched, hint: s.hint });
+    if (info && inScope(info)) candidates.push({ doc: s.doc, info, score: withHintCoverage(s, info.hintSizes) * typeWeight(info, rules.signals) * recencyWeight(info, now, rules.signals), matched: s.matched, hint: s.hint });
   }
   candidates.sort(byScore);
   if (candidates.length > 1 && rules.signals.linkBoost !== 1) {
@@ -147,6 +158,24 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
       ...(c.hint === undefined ? {} : { hint: { index: c.hint, text: c.info.hints?.[c.hint] } }),
     }));
   return { cards: picked, text: formatRecall(picked, w.vaultRoot, rules.maxChars) };
+}
+
+/**
+ * Whether a card may be shown for a prompt from `ctx.project`: its own cards and the cards of no
+ * project always; another project's only when the prompt names that project or the card (its
+ * file name, or its title), since working in one repository a person rarely wants another's
+ * gotchas, and each wrong card costs context and trust.
+ */
+function scopeOf(ctx: RecallContext, said: string): (info: DocInfo) => boolean {
+  const project = (ctx.project ?? "").toLowerCase();
+  if (!project || ctx.allProjects) return () => true;
+  return (info) => {
+    const theirs = info.project.toLowerCase();
+    if (!theirs || theirs === project) return true;
+    if (said.includes(theirs) || said.includes(theirs.replace(/[-_]+/g, " "))) return true;
+    const file = info.path.slice(info.path.lastIndexOf("/") + 1).replace(/\.md$/i, "").toLowerCase();
+    return file.length >= 4 && (said.includes(file) || said.includes(file.replace(/[-_]+/g, " ")));
+  };
 }
 
 /**

@@ -65,14 +65,19 @@ describe("recency", () => {
 });
 
 describe("project", () => {
-  it("ranks the current project's cards first, then global cards, then other projects'", () => {
+  it("ranks the current project's cards first, then global cards, and shows another project's only when the prompt names it", () => {
     const body = "release checklist run tests bump version tag and push";
     const index = indexOf({
       "other.md": card({ name: "release checklist", description: "x", project: "other", updated: "2026-11-29" }, body + " extra release checklist"),
       "global.md": card({ name: "release checklist", description: "x" }, body),
       "mine.md": card({ name: "release checklist", description: "x", project: "Mine" }, body),
     });
-    expect(paths(recall("release checklist tag push", index, rules(), "/v", { project: "mine", now: NOW }))).toEqual(["mine.md", "global.md", "other.md"]);
+    expect(paths(recall("release checklist tag push", index, rules(), "/v", { project: "mine", now: NOW }))).toEqual(["mine.md", "global.md"]);
+    // Named, by its project or its file name; and everywhere when asked to look in every project.
+    expect(paths(recall("release checklist tag push for other", index, rules(), "/v", { project: "mine", now: NOW }))).toContain("other.md");
+    expect(paths(recall("release checklist tag push", index, rules(), "/v", { project: "mine", now: NOW, allProjects: true }))).toEqual(["mine.md", "global.md", "other.md"]);
+    // Outside any project nothing is left out.
+    expect(paths(recall("release checklist tag push", index, rules(), "/v", { now: NOW }))).toHaveLength(3);
     expect(projectTier({ path: "", description: "", type: "", updated: 0, project: "", links: [] }, "mine")).toBe(1);
   });
 });
