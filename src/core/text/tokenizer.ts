@@ -6,7 +6,7 @@ import { REGIONAL_PHRASES, T2S_PAIRS } from "./t2s-table";
 
 // Bumped whenever the terms produced for the same text change, so that a snapshot built by an
 // older tokenizer is refused instead of silently matching nothing.
-export const TOKENIZER_VERSION = 5;
+export const TOKENIZER_VERSION = 6;
 
 export interface TokenizerOptions {
   /** Fold English inflections: "notes" and "note", "deleted" and "delete" become one term. */
@@ -84,14 +84,18 @@ export function uniqueTerms(text: string, options: TokenizerOptions = DEFAULT_TO
 // cold hook process several milliseconds, more than the whole recall after it.
 function forEachTerm(text: string, options: TokenizerOptions, emit: (term: string) => void, onRegional?: (word: RegionalWord) => void): void {
   // NFKC folds full-width Latin and half-width kana; pure ASCII needs no folding.
-  const s = (isAscii(text) ? text : text.normalize("NFKC")).toLowerCase();
+  const folded = isAscii(text) ? text : text.normalize("NFKC");
+  const s = folded.toLowerCase();
+  // The word as written, for its capitals (GeneratedApiClient); where lower-casing changed the
+  // length (a dotted İ), the positions no longer line up and words are taken whole.
+  const cased = folded.length === s.length ? folded : undefined;
   let start = 0;
   let kind = BREAK;
   for (let i = 0; i <= s.length; ) {
     const cp = i < s.length ? (s.codePointAt(i) as number) : 32;
     const k = classify(cp);
     if (k !== kind) {
-      if (kind === WORD) emitWord(s.slice(start, i), options, emit);
+      if (kind === WORD) emitWord(s.slice(start, i), options, emit, cased?.slice(start, i));
       else if (kind === CJK) emitCjkRun(s.slice(start, i), options, emit, onRegional);
       start = i;
       kind = k;
@@ -146,13 +150,48 @@ function isSeparator(cp: number): boolean {
   );
 }
 
-function emitWord(word: string, options: TokenizerOptions, emit: (term: string) => void): void {
+function emitWord(word: string, options: TokenizerOptions, emit: (term: string) => void, cased?: string): void {
   if (word.length > MAX_WORD_LENGTH) return;
   // A lone letter is never a subject; a lone digit run ("2", "404") can be, if it is long enough.
   if (word.length < 2) return;
-  if (ENGLISH_STOP_WORDS.has(word)) return;
-  emit(options.stem ? stem(word) : word);
+  if (!ENGLISH_STOP_WORDS.has(word)) emit(options.stem ? stem(word) : word);
+  // An identifier written in camelCase or PascalCase is also its words, so that a prompt naming
+  // GeneratedApiClient meets a card about the "API client" (snake_case, dotted and slashed
+  // names are split already: _ . / are not letters). The whole word stays a term too.
+  if (cased !== undefined) for (const part of camelParts(cased)) if (part.length >= 2 && !ENGLISH_STOP_WORDS.has(part)) emit(options.stem ? stem(part) : part);
 }
+
+/**
+ * The words of an identifier by its capitals: "GeneratedApiClient" → generated, api, client;
+ * "parseJSONResponse" → parse, json, response; "useEffect" → use, effect. None for a word with
+ * no inner capital ("Hello", "HTTP"), nor for a name of two capitalised words ("JavaScript",
+ * "HTTPServer") or one that starts with a lone letter ("iPhone").
+ */
+export function camelParts(word: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (let i = 1; i < word.length; i++) {
+    const prev = word.charCodeAt(i - 1);
+    const c = word.charCodeAt(i);
+    const next = i + 1 < word.length ? word.charCodeAt(i + 1) : 0;
+    const lowerToUpper = isLowerAscii(prev) && isUpperAscii(c);
+    // The last capital of a run starts the next word when a lower-case letter follows it (HTTPServer).
+    const acronymEnd = isUpperAscii(prev) && isUpperAscii(c) && isLowerAscii(next);
+    if (lowerToUpper || acronymEnd) {
+      parts.push(word.slice(start, i).toLowerCase());
+      start = i;
+    }
+  }
+  if (start === 0) return [];
+  parts.push(word.slice(start).toLowerCase());
+  // Two capitalised words are more often a name (JavaScript, GitHub, YouTube) than code, and
+  // their halves match the wrong cards; code has three or more, or starts in lower case (useEffect).
+  const code = parts.length >= 3 || (isLowerAscii(word.charCodeAt(0)) && parts[0].length >= 2);
+  return code ? parts : [];
+}
+
+const isLowerAscii = (c: number): boolean => c >= 0x61 && c <= 0x7a;
+const isUpperAscii = (c: number): boolean => c >= 0x41 && c <= 0x5a;
 
 function emitCjkRun(run: string, options: TokenizerOptions, emit: (term: string) => void, onRegional?: (word: RegionalWord) => void): void {
   const chars = Array.from(run);

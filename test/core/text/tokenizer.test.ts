@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TOKENIZER, PLAIN_TOKENIZER, tokenize, uniqueTerms } from "../../../src/core/text/tokenizer";
+import { camelParts, DEFAULT_TOKENIZER, PLAIN_TOKENIZER, tokenize, uniqueTerms } from "../../../src/core/text/tokenizer";
 
 describe("tokenize", () => {
   it.each([
@@ -22,8 +22,9 @@ describe("tokenize", () => {
   });
 
   it("keeps object-prototype words as ordinary terms", () => {
-    expect(tokenize("constructor __proto__ toString hasOwnProperty", PLAIN_TOKENIZER)).toEqual(["constructor", "proto", "tostring", "hasownproperty"]);
-    expect(tokenize("constructor __proto__ toString hasOwnProperty")).toEqual(["constructor", "proto", "tostr", "hasownproperti"]);
+    // A camelCase word also gives its words ("to" and "has", "own" are stop words).
+    expect(tokenize("constructor __proto__ toString hasOwnProperty", PLAIN_TOKENIZER)).toEqual(["constructor", "proto", "tostring", "string", "hasownproperty", "property"]);
+    expect(tokenize("constructor __proto__ toString hasOwnProperty")).toEqual(["constructor", "proto", "tostr", "string", "hasownproperti", "properti"]);
   });
 
   it("gives nothing for chit-chat in either language", () => {
@@ -53,5 +54,31 @@ describe("tokenize", () => {
 
   it("handles astral CJK characters as one character", () => {
     expect(tokenize("𠀀𠀁")).toEqual(["𠀀𠀁"]);
+  });
+});
+
+describe("identifiers", () => {
+  it.each([
+    ["GeneratedApiClient", ["generated", "api", "client"]],
+    ["HTTPServerConfig", ["http", "server", "config"]],
+    ["useEffect", ["use", "effect"]],
+    ["HTTPServer", []],
+    ["JavaScript", []],
+    ["iPhone", []],
+    ["parseJSONResponse", ["parse", "json", "response"]],
+    ["getX", ["get", "x"]],
+    ["Hello", []],
+    ["HTTP", []],
+    ["snake_case", []],
+  ])("splits %s by its capitals", (word, parts) => {
+    expect(camelParts(word)).toEqual(parts);
+  });
+
+  it("keeps a camelCase word whole and adds its words, and splits paths and snake_case as ever", () => {
+    const t = tokenize("see src/gen/api_client.ts and GeneratedApiClient", PLAIN_TOKENIZER);
+    expect(t).toEqual(["see", "src", "gen", "api", "client", "ts", "generatedapiclient", "generated", "api", "client"]);
+    // A prompt naming the class meets a card that names its words.
+    const card = new Set(tokenize("The API client in src/gen is generated; never edit it by hand."));
+    expect(tokenize("why did my edit to GeneratedApiClient vanish").filter((x) => card.has(x))).toEqual(expect.arrayContaining(["api", "client"]));
   });
 });
