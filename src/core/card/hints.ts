@@ -46,9 +46,18 @@ export function formatHintVersion(v: HintVersion): string {
 
 const hex8 = (n: number): string => n.toString(16).padStart(8, "0");
 
-/** A short hash of what a card says, ignoring whitespace and its frontmatter's other fields. */
-export function contentHash(card: Pick<Card, "name" | "description" | "body">): string {
-  return hex8(fnv1aString([card.name, card.description, card.body].join("\n").replace(/\s+/g, " ").trim()));
+/**
+ * Which kinds of hint enrich writes: 1, questions only; 2, also the tasks during which the card
+ * matters and the error messages, identifiers and paths it is about. Part of what hints are
+ * recorded as written for, so that hints of an older kind are written once more (within the
+ * nightly budget), unless the person changed them.
+ */
+export const HINT_KINDS_VERSION = 2;
+
+/** A short hash of what a card says, ignoring whitespace and its frontmatter's other fields; and of the hint kinds. */
+export function contentHash(card: Pick<Card, "name" | "description" | "body">, kinds: number = HINT_KINDS_VERSION): string {
+  // Kind 1 is what releases before the kinds were recorded hashed: the content alone.
+  return hex8(fnv1aString((kinds === 1 ? "" : `hints v${kinds}\n`) + [card.name, card.description, card.body].join("\n").replace(/\s+/g, " ").trim()));
 }
 
 /** A short hash of a hint list, to tell whether the person changed it since it was written. */

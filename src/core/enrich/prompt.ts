@@ -23,7 +23,11 @@ export function buildEnrichPrompt(cards: readonly CardForPrompt[], questionsPerC
     ? `\nThe person also asks in ${languageName(alsoLanguage)} (${alsoLanguage}): for a card written in another language, write about half of its questions in ${languageName(alsoLanguage)}.`
     : "";
   return `You write recall hints for a memory vault of markdown cards.
-For each card below, write ${questionsPerCard} questions or short phrases a person would type, in the middle of their work, when that card holds the answer. Use the words they would use, which are often not the card's own; cover the different needs the card meets rather than rewording one question.
+For each card below, write ${questionsPerCard} lines a person would type to a coding assistant, in the middle of their work, when that card holds what they need. People mostly give instructions and paste errors rather than ask questions, so mix three kinds:
+- questions they would ask ("why does the nightly job fail under launchd?");
+- tasks during which the card matters, as they would phrase the instruction, even when it never names the card's subject ("commit and push these changes", "add a dependency", "ship the build to both app stores");
+- the exact error messages, identifiers (class, function, variable, flag and environment variable names) and file paths or globs the card is about, as they would appear in a pasted log or a diff.
+Use the words they would use, which are often not the card's own; cover the different needs the card meets rather than rewording one line.
 Write each card's questions in the language the card is written in.${also}
 Each one line of at most ${MAX_QUESTION_CHARS} characters, without numbering or quotes. Never write a secret, token or password.
 

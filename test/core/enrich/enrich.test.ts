@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCard } from "../../../src/core/card/card";
-import { hintsOf, hintState } from "../../../src/core/card/hints";
+import { contentHash, hintsHash, hintsOf, hintState } from "../../../src/core/card/hints";
 import { defaultConfig, type VaultMemoryConfig } from "../../../src/core/config";
 import type { CommandResult } from "../../../src/core/digest/run-command";
 import { enrichCards } from "../../../src/core/enrich/enrich";
@@ -170,9 +170,29 @@ describe("enrich", () => {
     expect(p).toContain('<card path="reference/a \\"b\\".md">\nname: A\ndescription: D\n<body>\nToken [REDACTED]');
     expect(p).not.toContain("hidden");
     expect(paths(p)).toEqual(['reference/a "b".md']);
-    expect(p.length).toBeLessThan(2500);
-    expect(p).toMatch(/write 6 questions/);
+    expect(p.length).toBeLessThan(3000);
+    // Three kinds of hint: questions, the tasks the card matters during, and its errors, identifiers and paths.
+    expect(p).toMatch(/write 6 lines/);
+    expect(p).toMatch(/questions they would ask/);
+    expect(p).toMatch(/tasks during which the card matters/);
+    expect(p).toMatch(/exact error messages, identifiers .* and file paths/);
     expect(p).toMatch(/also asks in English \(en\)/);
     expect(buildEnrichPrompt([], 6)).not.toMatch(/also asks/);
+  });
+});
+
+describe("hints of an older kind", () => {
+  it("are written once more, as the hint kinds changed, unless the person changed them", () => {
+    const card = (fm: string) => parseCard("a.md", `---\nname: A\n${fm}---\nBody.\n`);
+    const fresh = card("");
+    // As an earlier release recorded them: the content hash without the kinds.
+    const oldHash = contentHash(fresh, 1);
+    const hints = ["why does it fail?"];
+    const recorded = `questions:\n  - why does it fail?\nquestions-for: ${oldHash} ${hintsHash(hints)}\n`;
+    expect(hintState(card(recorded), "questions")).toBe("stale");
+    // The person rewrote them since: theirs, left alone.
+    expect(hintState(card(`questions:\n  - my own words\nquestions-for: ${oldHash} ${hintsHash(hints)}\n`), "questions")).toBe("person's");
+    // Written now: current.
+    expect(hintState(card(`questions:\n  - why does it fail?\nquestions-for: ${contentHash(fresh)} ${hintsHash(hints)}\n`), "questions")).toBe("current");
   });
 });
