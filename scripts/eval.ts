@@ -32,6 +32,8 @@ import { parseCard } from "../src/core/card/card";
 import { listNotes } from "../src/core/vault/scan";
 import { enrichVault } from "../src/core/enrich/run";
 import { PLAIN_TOKENIZER, uniqueTerms } from "../src/core/text/tokenizer";
+import { resolveProject } from "../src/core/project";
+import { readdirSync } from "node:fs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const corpus = join(root, "..", "shared", "corpora", "obsidian-help");
@@ -67,7 +69,7 @@ function plainRanker(vault: string): Ranker {
 /** The shipped ranking: what `recall` prints, for a fresh session outside any project. */
 function currentRanker(vault: string, index: MemoryIndex, unfiltered = false): Ranker {
   const rules = defaultConfig().recall;
-  if (unfiltered) rules.thresholds = { ...rules.thresholds, minScore: 0, minMatchedTerms: 1, relativeToTop: 0 };
+  if (unfiltered) rules.thresholds = { ...rules.thresholds, minScore: 0, minMatchedTerms: 1, minMatchedShare: 0, relativeToTop: 0 };
   return (prompt) => recall(prompt, index, rules, vault).cards.map((c) => c.path);
 }
 
@@ -219,3 +221,106 @@ for (const [name, vault, questions] of sets) {
   }
 }
 if (verbose) console.log("\nMisses of the current ranking:\n" + allMisses.join("\n"));
+
+// ---------------------------------------------------------------------------------------------
+// Work prompts: what people type to Claude Code (instructions, pasted errors, fragments), on
+// memory vaults shaped like the digest's output (several projects), each prompt from a project
+// folder. Vaults and prompts were written blind: see each file's origin.
+// ---------------------------------------------------------------------------------------------
+
+interface WorkPrompt {
+  q: string;
+  /** The card that answers it; none for a substantive prompt no card answers, or chit-chat. */
+  expect: string[];
+  /** The folder Claude Code runs in: its last part is the project. */
+  cwd: string;
+  kind: "answered" | "unanswered" | "chitchat";
+}
+
+interface WorkMetrics {
+  answered: number;
+  hit1: number;
+  hit5: number;
+  mrr: number;
+  quiet: number;
+  silent: number;
+  otherProject: number;
+  injected: number;
+  chars: number;
+  misses: string[];
+}
+
+type WorkRanker = (p: WorkPrompt) => { paths: string[]; projects: string[]; text: string };
+
+function workRanker(vault: string, index: MemoryIndex, adjust: (rules: ReturnType<typeof defaultConfig>["recall"]) => void = () => {}): WorkRanker {
+  const rules = defaultConfig().recall;
+  adjust(rules);
+  return (p) => {
+    const r = recall(p.q, index, rules, vault, { project: resolveProject(p.cwd) });
+    return { paths: r.cards.map((c) => c.path), projects: r.cards.map((c) => c.project), text: r.text };
+  };
+}
+
+function measureWork(rank: WorkRanker, prompts: readonly WorkPrompt[]): WorkMetrics {
+  const m: WorkMetrics = { answered: 0, hit1: 0, hit5: 0, mrr: 0, quiet: 0, silent: 0, otherProject: 0, injected: 0, chars: 0, misses: [] };
+  let unanswered = 0;
+  let chit = 0;
+  for (const p of prompts) {
+    const got = rank(p);
+    const project = resolveProject(p.cwd).toLowerCase();
+    m.injected += got.paths.length;
+    m.chars += got.text.length;
+    m.otherProject += got.projects.filter((x) => x && x.toLowerCase() !== project).length;
+    if (p.kind === "answered") {
+      m.answered++;
+      const at = got.paths.slice(0, 5).findIndex((x) => p.expect.includes(x));
+      if (at === 0) m.hit1++;
+      if (at >= 0) {
+        m.hit5++;
+        m.mrr += 1 / (at + 1);
+      }
+      if (at !== 0) m.misses.push(`${p.q}  →  ${got.paths[0] ?? "(nothing)"}${at > 0 ? ` (right card at ${at + 1})` : ""}`);
+    } else if (p.kind === "unanswered") {
+      unanswered++;
+      if (got.paths.length === 0) m.quiet++;
+      else m.misses.push(`(no card answers) ${p.q}  →  ${got.paths.join(", ")}`);
+    } else {
+      chit++;
+      if (got.paths.length === 0) m.silent++;
+      else m.misses.push(`(chit-chat) ${p.q}  →  ${got.paths[0]}`);
+    }
+  }
+  const n = m.answered || 1;
+  return { ...m, hit1: m.hit1 / n, hit5: m.hit5 / n, mrr: m.mrr / n, quiet: unanswered ? m.quiet / unanswered : 1, silent: chit ? m.silent / chit : 1, chars: m.chars / prompts.length };
+}
+
+const workDir = join(root, "eval", "vaults");
+const workSets = (existsSync(workDir) ? readdirSync(workDir) : [])
+  .filter((v) => existsSync(join(root, "eval", "queries", `work-${v.replace(/-work$/, "")}.json`)))
+  .filter((v) => !only || `work/${v}`.startsWith(only) || only === "work");
+if (workSets.length > 0) {
+  console.log("\nWork prompts (instructions, errors, fragments), each from a project's folder; goal: hit@5 ≥ 0.95, hit@1 ≥ 0.80, unanswered quiet ≥ 90%, chit-chat silent 100%, no card of another project\n");
+  console.log("| vault | prompts | ranking | hit@1 | hit@5 | MRR | unanswered quiet | chit-chat silent | other project's cards | chars per prompt |");
+  console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+}
+const workMisses: string[] = [];
+for (const v of workSets) {
+  const vault = join(workDir, v);
+  // Each set says where it came from: { origin, prompts }.
+  const prompts = (queries(`work-${v.replace(/-work$/, "")}.json`) as { prompts: WorkPrompt[] }).prompts;
+  const index = buildIndexFromDisk(vault, defaultConfig()).index;
+  for (const [label, ranker] of [
+    ["current", workRanker(vault, index)],
+    ["current, hints off", workRanker(vault, index, (r) => (r.scoring.hintBonus = 0))],
+    // The gate's trade-off: a card must match this share of a long prompt's words, or this many.
+    ...[0.2, 0.25, 0.3].map((x) => [`gate: ${x} of the words`, workRanker(vault, index, (r) => (r.thresholds.minMatchedShare = x))] as const),
+    ["gate: 3 words", workRanker(vault, index, (r) => (r.thresholds.minMatchedTerms = 3))],
+
+  ] as const) {
+    const m = measureWork(ranker, prompts);
+    const counts = `${m.answered}/${prompts.filter((p) => p.kind === "unanswered").length}/${prompts.filter((p) => p.kind === "chitchat").length}`;
+    console.log(`| ${v} | ${counts} | ${label} | ${m.hit1.toFixed(2)} | ${m.hit5.toFixed(2)} | ${m.mrr.toFixed(2)} | ${pct(m.quiet)} | ${pct(m.silent)} | ${m.otherProject} of ${m.injected} | ${Math.round(m.chars)} |`);
+    if (label === "current") workMisses.push(...m.misses.map((x) => `[${v}] ${x}`));
+  }
+}
+if (verbose && workMisses.length > 0) console.log("\nMisses on work prompts:\n" + workMisses.join("\n"));

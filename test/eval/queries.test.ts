@@ -1,6 +1,6 @@
 // The evaluation's question sets: a wrong expected path would count as a miss for ever, and a
 // question asked twice would count twice, so both are checked against the real vaults.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CORPUS, HAS_CORPUS, NO_CORPUS, ROOT, SAMPLE_VAULT } from "../helpers";
@@ -44,5 +44,34 @@ describe("evaluation question sets", () => {
     const chitchat = ["chitchat.json", "chitchat-heldout.json", "chitchat-ja.json", "chitchat-ja-heldout.json"].flatMap((f) => read(f) as string[]);
     expect(chitchat.length).toBeGreaterThanOrEqual(20);
     expect(new Set(chitchat).size).toBe(chitchat.length);
+  });
+});
+
+interface WorkPrompt {
+  q: string;
+  expect: string[];
+  cwd: string;
+  kind: string;
+}
+
+describe("work prompt sets", () => {
+  it.for(["en", "zh", "zh-TW", "ja"])("work-%s: 40 answered by one card that exists, 20 none answers, 10 chit-chat, each from one of the vault's projects", (lang) => {
+    const vault = join(ROOT, "eval", "vaults", `${lang}-work`);
+    const set = read(`work-${lang}.json`) as { origin: string; prompts: WorkPrompt[] };
+    expect(set.origin).toMatch(/blind/i);
+    const projects = new Set(
+      readdirSync(join(vault, "projects")).map((f) => /^project:\s*(\S+)/m.exec(readFileSync(join(vault, "projects", f), "utf8"))?.[1]),
+    );
+    const kinds = { answered: 0, unanswered: 0, chitchat: 0 } as Record<string, number>;
+    for (const p of set.prompts) {
+      kinds[p.kind]++;
+      expect(projects.has(p.cwd.split("/").pop()), `${p.q}: ${p.cwd}`).toBe(true);
+      if (p.kind === "answered") {
+        expect(p.expect).toHaveLength(1);
+        expect(existsSync(join(vault, p.expect[0])), p.expect[0]).toBe(true);
+      } else expect(p.expect).toEqual([]);
+    }
+    expect(kinds).toEqual({ answered: 40, unanswered: 20, chitchat: 10 });
+    expect(new Set(set.prompts.map((p) => p.q)).size).toBe(set.prompts.length);
   });
 });

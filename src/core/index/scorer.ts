@@ -28,6 +28,13 @@ export interface ThresholdRules {
   relativeToTop: number;
   /** A card must match at least this many distinct query terms. */
   minMatchedTerms: number;
+  /**
+   * And at least this share of them, never all: a long prompt (a pasted error, an instruction with
+   * its context) shares two words with many cards by chance. 0 by default: it silences more
+   * unanswered prompts, but a Chinese question's many character pairs make it cost recall (see
+   * the README's evaluation).
+   */
+  minMatchedShare: number;
   maxCards: number;
 }
 
@@ -51,7 +58,7 @@ export interface ScoreOptions {
 }
 
 export const DEFAULT_SCORING: ScoringRules = { k1: 1.2, b: 0.75, titleBonus: 3, headingBonus: 1, hintBonus: 5 };
-export const DEFAULT_THRESHOLDS: ThresholdRules = { minScore: 15, scaleWithVault: 1, relativeToTop: 0.55, minMatchedTerms: 2, maxCards: 5 };
+export const DEFAULT_THRESHOLDS: ThresholdRules = { minScore: 15, scaleWithVault: 1, relativeToTop: 0.55, minMatchedTerms: 2, minMatchedShare: 0, maxCards: 5 };
 
 /** BM25's inverse document frequency: rarer terms weigh more. */
 export function idfOf(df: number, docCount: number): number {

@@ -88,6 +88,8 @@ function* alternate<T>(a: readonly T[], b: readonly T[]): Generator<T> {
  * How many distinct prompt words a card must match. Two is the user's rule, but a short, precise
  * question ("launchd PATH?") has only one or two words to give, so it asks one less than it has.
  */
-export function requiredMatches(groups: number, minMatchedTerms: number): number {
-  return Math.max(1, Math.min(minMatchedTerms, groups - 1));
+export function requiredMatches(groups: number, minMatchedTerms: number, minShare = 0): number {
+  // A long prompt (a pasted error, an instruction with its context) shares two words with many
+  // cards by chance; the card it is about shares a good part of them.
+  return Math.max(1, Math.min(Math.max(minMatchedTerms, Math.ceil(groups * minShare)), groups - 1));
 }

@@ -109,7 +109,7 @@ export function scoreWords(prompt: string, source: PostingSource, rules: RecallR
   if (groups.length === 0) return undefined;
   const ack = isAcknowledgement(prompt);
   const t = { ...rules.thresholds, minScore: effectiveMinScore(rules, source.docCount, prompt, ack) };
-  const need = requiredMatches(groups.length, t.minMatchedTerms);
+  const need = requiredMatches(groups.length, t.minMatchedTerms, t.minMatchedShare ?? 0);
   // Signals can lift a card by at most their product, so cards that could not reach the floor are cut early.
   const liftCeiling = maxLift(rules);
   const ranked = scoreGroups(groups, source, (s) => s.matched >= need && s.score * liftCeiling >= t.minScore, {
@@ -129,7 +129,8 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
   const inScope = scopeOf(ctx, w.said);
   for (const s of words) {
     const info = source.doc(s.doc);
-    if (info && inScope(info)) candidates.push({ doc: s.doc, info, score: withHintCoverage(s, info.hintSizes) * typeWeight(info, rules.signals) * recencyWeight(info, now, rules.signals), matched: s.matched, hint: s.hint });
+    if (!info || !inScope(info)) continue;
+    candidates.push({ doc: s.doc, info, score: withHintCoverage(s, info.hintSizes) * typeWeight(info, rules.signals) * recencyWeight(info, now, rules.signals), matched: s.matched, hint: s.hint });
   }
   candidates.sort(byScore);
   if (candidates.length > 1 && rules.signals.linkBoost !== 1) {
