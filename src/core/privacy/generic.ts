@@ -140,6 +140,18 @@ export function normalizeInvisible(text: string): string {
   });
 }
 
+function keyish(text: string, from: number, to: number): boolean {
+  let upper = 0;
+  let lower = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
+    if (c >= 65 && c <= 90) upper++;
+    else if (c >= 97 && c <= 122) lower++;
+  }
+  return upper >= 2 && lower >= 2;
+}
+
 /** A line break a key may have been wrapped at: where the two lines meet, and the pair's ends. */
 export interface Wrap {
   /** Where the first line's text ends (the break starts). */
@@ -176,6 +188,9 @@ export function wrapsIn(text: string): Wrap[] {
     if (to - b < 8) continue;
     const next = to < text.length ? text.charCodeAt(to) : 10;
     if (next !== 10 && next !== 13 && next !== 32 && next !== 9 && next !== 96 && next !== 34 && next !== 39) continue;
+    // The rest of a key looks like one (a digit, or capitals and small letters both); a word of
+    // the next sentence does not, and is not joined to a key the first line ends with.
+    if (!keyish(text, b, to)) continue;
     out.push({ breakStart: a, breakEnd: b, from, to });
   }
   return out;

@@ -69,16 +69,19 @@ const valueAccept = (v: string): boolean => looksLikeValue(v) && !/^(?:YOUR|your
 const NOT_SECRET_BEFORE = /(?:sha\d*|md5|h1|blake\w*|integrity|checksum|digest|hash|etag|nonce|oid|base64|fingerprint|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\w+|commit|revision|rev)\W{0,6}$/i;
 // A value that names its own digest: sha512-…, sha256:…, md5-….
 const DIGEST_VALUE = /^(?:sha\d+|md5|blake\w*|h1)[-:]/i;
+const URL_END = new Set([" ", "\n", "\t", "\r", '"', "'", ",", "<", ">", "(", ")", "[", "]", "{", "}", "`"]);
 /** Whether the token at `at` is part of a URL (ids in paths and queries; a key in a URL has a name that says so). */
 function inUrl(text: string, at: number): boolean {
-  const word = Math.max(text.lastIndexOf(" ", at), text.lastIndexOf("\n", at), text.lastIndexOf("\t", at)) + 1;
+  let word = at;
+  while (word > 0 && at - word < 2048 && !URL_END.has(text[word - 1])) word--;
   const scheme = text.indexOf("://", word);
   return scheme >= 0 && scheme < at;
 }
 /** Whether the token at `at` is inside an armoured block that is not a private key (a certificate, a public key). */
 function inPublicArmour(text: string, at: number): boolean {
   const begin = text.lastIndexOf("-----BEGIN ", at);
-  return begin >= 0 && text.lastIndexOf("-----END ", at) < begin;
+  // Inside only when that block also ends after the token: an opened block with no end is not armour.
+  return begin >= 0 && text.lastIndexOf("-----END ", at) < begin && text.indexOf("-----END ", at) > at;
 }
 /**
  * Runs of token characters that look like keys: one pass over the text's runs of 20 or more, as a
@@ -101,6 +104,8 @@ function candidateIn(text: string, from: number, end: number): [number, number] 
   const before = text[from - 1];
   const after = text[end];
   if (before === "." || before === "~" || after === "~" || (after === "." && /[A-Za-z0-9]/.test(text[end + 1] ?? ""))) return undefined;
+  // A run this long is a blob (base64, a hash list), not a key; and it is not sliced at all.
+  if (end - from > 512) return undefined;
   let start = from;
   const inner = text.slice(from, end).replace(/=+$/, "").lastIndexOf("=");
   if (inner >= 0) start += inner + 1;
@@ -248,14 +253,14 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("bearer-token", String.raw`(\b[Bb]earer\s+)[A-Za-z0-9._~+/=-]{12,}`, ["earer"]),
   { ...p("basic-auth-header", String.raw`(\bAuthorization:\s*Basic\s+)[A-Za-z0-9+/=]{8,}`, undefined, "gi"), hintsAnyCase: ["authorization"] },
   // Any Authorization header, whatever its scheme (SSWS, Token token=, key=, none).
-  { ...p("authorization-header", String.raw`(\bAuthorization\s*[:=]\s*["']?(?:[A-Za-z][A-Za-z0-9_-]{0,19}(?:\s+|=))?(?:token=)?)${NOT_A_VALUE}[A-Za-z0-9._~+/=:-]{8,512}`, undefined, "gi", undefined, undefined, valueAccept), hintsAnyCase: ["authorization"] },
+  { ...p("authorization-header", String.raw`(\bAuthorization\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|SSWS|Digest|Bot|Key|ApiKey|Api-Key|GenieKey|Negotiate|NTLM|AWS4-HMAC-SHA256|OAuth|JWT|Splunk|DSN)(?:\s+|=))?(?:token=)?)${NOT_A_VALUE}[A-Za-z0-9._~+/=:-]{8,512}`, undefined, "gi", undefined, undefined, valueAccept), hintsAnyCase: ["authorization"] },
   // A header whose name says key, token or secret (X-Api-Key, DD-API-KEY, X-Honeycomb-Team, X-Auth-Token).
   p("secret-header", String.raw`((?:^|[\s'"{,])(?:[A-Za-z0-9]+-)+(?:key|token|team|api|secret|auth|signature|session|pass|password|apikey)\s*:\s*["']?)${NOT_A_VALUE}[A-Za-z0-9._~+/=-]{12,512}`, undefined, "gim", [":"], SECRET_WORDS.concat(["team", "api", "session"]), valueAccept, /-(?:key|token|team|api|secret|auth|signature|session|pass|password|apikey)\s*:/i),
   // A command-line flag whose name says secret: --token X, --api-key=X, --os-password X, --authkey X.
-  p("secret-flag", String.raw`((?:^|\s)--?(?:[A-Za-z0-9]+-){0,3}(?:token|secret|password|passwd|pass|pwd|pat|apikey|api-key|key|authkey|auth-key|authtoken|auth-token|auth|passphrase|credentials?)(?:=|\s+)["']?)${NOT_A_VALUE}[^\s"'\x60]{6,256}`, undefined, "gim", undefined, SECRET_WORDS, valueAccept),
+  p("secret-flag", String.raw`((?:^|\s)--?(?:[A-Za-z0-9]+-){0,3}(?:token|secret|password|passwd|pass|pwd|pat|apikey|api-key|key|authkey|auth-key|authtoken|auth-token|auth|passphrase|credentials?)(?:=|\s+)["']?)${NOT_A_VALUE}[^\s"'\x60]{6,256}`, undefined, "gim", undefined, [...SECRET_WORDS, "pat"], valueAccept),
   // Commands whose password flag is a letter: redis-cli -a, sqlcmd and zip -P, ldapsearch -w, 7z -p,
   // smbclient -U user%pass, htpasswd -b file user pass, openssl's pass:.
-  p("cli-password", String.raw`(\b(?:redis-cli|sqlcmd|bcp|zip|unzip|ldapsearch|ldapmodify|ldapadd|ldapdelete|ldapwhoami|ldappasswd)\b[^\n]{0,200}?\s-[aPw]\s+["']?|\b(?:vsce|ovsx)\b[^\n]{0,200}?\s-p\s+["']?|\b7za?\b[^\n]{0,200}?\s-p|\bsmbclient\b[^\n]{0,200}?\s-U\s*["']?[^\s%"']{1,64}%|\bhtpasswd\b[^\n]{0,200}?\s-\w*b\w*\s+(?:\S+\s+){2}|(?:^|\s)-pass(?:in|out)?\s+pass:)(?![-$]|\[REDACTED\])[^\s"'\x60]{4,256}`, ["redis-cli", "sqlcmd", "bcp", "zip", "ldap", "7z", "smbclient", "htpasswd", "pass:", "vsce", "ovsx"], "gm"),
+  p("cli-password", String.raw`(\b(?:redis-cli|sqlcmd|bcp|zip|unzip|ldapsearch|ldapmodify|ldapadd|ldapdelete|ldapwhoami|ldappasswd)\b[^\n]{0,200}?\s-[aPw]\s+["']?|\b(?:vsce|ovsx)\b[^\n]{0,200}?\s-p\s+["']?|\b7za?\b[^\n]{0,200}?\s-p|\bsmbclient\b[^\n]{0,200}?\s-U\s*["']?[^\s%"']{1,64}%|\bhtpasswd\b[^\n]{0,200}?\s-\w*b\w*\s+(?:-\w+\s+){0,4}(?:\S+\s+){2}|(?:^|\s)-pass(?:in|out)?\s+pass:)(?![-$]|\[REDACTED\])[^\s"'\x60]{4,256}`, ["redis-cli", "sqlcmd", "bcp", "zip", "ldap", "7z", "smbclient", "htpasswd", "pass:", "vsce", "ovsx"], "gm"),
   // IRC's PASS oauth:… (Twitch chat), and oauth:… tokens handed over as they are.
   p("oauth-colon-token", String.raw`(\boauth:)[a-z0-9]{24,}`, ["oauth:"]),
   // A positional key after a command that takes one: ngrok's add-authtoken, and the like.
@@ -274,12 +279,25 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("netrc-password", String.raw`(\bmachine\s{1,8}\S{1,256}\s{1,8}login\s{1,8}\S{1,256}\s{1,8}password\s{1,8})\S{1,256}`, ["machine"]),
   // A password stated in prose ("the password is …", 密码是 …); the value must hold a digit or a
   // symbol, so that "the password is required" stays as written.
+  // Twice, by the same shape: the Latin words in any case (PASSWORT, Mot de passe), the others as
+  // written (密码, Пароль), since hints fold only ASCII letters' case.
   p(
     "prose-password",
-    String.raw`((?:\bpassword|\bpassphrase|\bpasscode|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호|\bmot de passe|\bpasswort|\bkennwort|\bcontraseña|\bsenha|\bclave|пароль|\bhasło|\bwachtwoord|\blösenord|\bsalasana|şifre(?:si)?|\bparola|\bmật khẩu|\bkata sandi)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s))\s{0,8}["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\])(?:(?!["',;])[!-~]){6,128}`,
-    ["assword", "ASSWORD", "assphrase", "ASSPHRASE", "asscode", "密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호", "mot de passe", "asswort", "ennwort", "contraseña", "senha", "clave", "Clave", "пароль", "hasło", "wachtwoord", "lösenord", "salasana", "şifre", "parola", "mật khẩu", "kata sandi", "Mot de passe", "Contraseña", "Senha", "Пароль", "Hasło", "Wachtwoord", "Lösenord", "Salasana", "Şifre", "Parola", "Mật khẩu", "Kata sandi"],
+    String.raw`((?:\bpassword|\bpassphrase|\bpasscode|\bmot de passe|\bpasswort|\bkennwort|\bcontraseña|\bsenha|\bclave|\bhasło|\bwachtwoord|\blösenord|\bsalasana|şifre(?:si)?|\bparola|\bkata sandi)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s))\s{0,8}["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\])(?:(?!["',;])[!-~]){6,128}`,
+    undefined,
+    "gi",
+    undefined,
+    // ASCII pieces where a word has other letters (contraseña, hasło, şifre).
+    ["assword", "assphrase", "asscode", "mot de passe", "asswort", "ennwort", "contrase", "senha", "clave", "has", "wachtwoord", "senord", "salasana", "ifre", "parola", "sandi"],
+  ),
+  p(
+    "prose-password-intl",
+    String.raw`((?:密码|密碼|口令|パスワード|暗証番号|비밀번호|암호|пароль|mật khẩu)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s))\s{0,8}["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\])(?:(?!["',;])[!-~]){6,128}`,
+    ["密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호", "пароль", "Пароль", "ПАРОЛЬ", "mật khẩu", "Mật khẩu", "MẬT KHẨU"],
     "gi",
   ),
+
+
   // KEY=value and KEY: value where the name says it is secret (.env files, shell exports, YAML,
   // JSON, connection strings). The word must end the name or a part of it, so "Author",
   // "tokenizer" and "passwordless" are not names of secrets; and a template placeholder
@@ -354,6 +372,8 @@ function wrappedSpans(text: string, found: Array<[number, number]>, ids?: Set<st
     const chained = (i > 0 && wraps[i - 1].to >= w.from) || (i + 1 < wraps.length && wraps[i + 1].from <= w.to);
     if (chained) continue;
     if (found.some(([a, b]) => a <= w.from && b >= w.to)) continue;
+    // A certificate's or public key's lines are wrapped base64, not a key cut in two.
+    if (inPublicArmour(text, w.from)) continue;
     const lineStart = text.lastIndexOf("\n", w.from - 1) + 1;
     const nl = text.indexOf("\n", w.to);
     const lineEnd = nl < 0 ? text.length : nl;

@@ -61,7 +61,7 @@ describe("hintsIn", () => {
     const texts = ["", "g", "gh", "=", "xghp_", "sk-ant-", "ask-ant-x", "the 密码是 here", "パスワード", "a\nmachine", "patsk-gl", "x://", "KEY", "Api_Key", "sIg", "ſig", "aUTHORIZATION:"];
     for (const text of texts) expect(found(text), text).toEqual(bySearch(text));
     expect(found("sk-ant-").exact).toEqual(["sk-", "sk-ant-"]);
-    expect(found("My_PassWord").anyCase).toEqual(["pass"]);
+    expect(found("My_PassWord").anyCase).toEqual(["assword", "pass"]);
   });
 
   it("agrees with a search for each on text made of pieces of hints", () => {
@@ -137,3 +137,24 @@ describe("redaction on hostile input", () => {
   });
 });
 
+
+describe("found in review", () => {
+  it.each([
+    ["an upper-case password word", "PASSWORT: Geheim123!", "Geheim123!"],
+    ["a Cyrillic one in capitals", "ПАРОЛЬ: Secret123x", "Secret123x"],
+    ["a passcode in capitals", "PASSCODE: 884213x", "884213x"],
+    ["a personal access token flag", "az devops login --pat 9f8a7b6c5d4e3f2a1b0c", "9f8a7b6c5d4e3f2a1b0c"],
+    ["htpasswd with more flags", "htpasswd -b -c .htpasswd admin S3cretPass9", "S3cretPass9"],
+    ["a token after a certificate that never ends", "-----BEGIN CERTIFICATE----- goes first\nlater: q8ZbT2xLmN4vR7sK1pW9eY3cQ5", "q8ZbT2xLmN4vR7sK1pW9eY3cQ5"],
+    ["a key beside a URL in minified JSON", '{"docs":"https://x.io","id":"q8ZbT2xLmN4vR7sK1pW9eY3cQ5"}', "q8ZbT2xLmN4vR7sK1pW9eY3cQ5"],
+  ])("redacts %s", (_, text, value) => {
+    expect(redactSecrets(text)).not.toContain(value);
+  });
+
+  it("keeps the next sentence's word when a key ends a line, and a short scheme-like word is not a scheme", () => {
+    const key = ["ghp_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"].join("");
+    expect(redactSecrets(`token ${key}\nrefactoring the code`)).toBe("token [REDACTED]\nrefactoring the code");
+    expect(redactSecrets("Authorization: Ks8dj2Lq0pZx7 expired.")).not.toContain("Ks8dj2Lq0pZx7");
+  });
+
+});
