@@ -146,9 +146,11 @@ export function ignoredVaultKeys(vaultRaw: Raw, effective: Raw): string[] {
 
 /**
  * Files `settings` (machine keys or any others) under this vault in the per-user file, keeping
- * everything else in it; the file is private to the person (600, its folder 700).
+ * everything else in it; the file is private to the person (600, its folder 700). With
+ * `defaults`, the vault's machine keys are replaced: those equal to what the file's top level
+ * (or else `defaults`) gives are left out, so they follow the top level.
  */
-export function saveUserSettings(path: string, vault: string, settings: Raw): void {
+export function saveUserSettings(path: string, vault: string, settings: Raw, defaults?: Raw): void {
   let user: Raw = {};
   try {
     user = readSettingsFile(path) ?? {};
@@ -158,7 +160,22 @@ export function saveUserSettings(path: string, vault: string, settings: Raw): vo
   }
   const vaults = isObject(user.vaults) ? { ...user.vaults } : {};
   const key = vaultKey(vault);
-  vaults[key] = overlay(isObject(vaults[key]) ? (vaults[key]) : {}, settings);
+  const own = isObject(vaults[key]) ? vaults[key] : {};
+  if (defaults) {
+    const { vaults: _all, ...top } = user;
+    const base = overlay(defaults, machineKeysOf(top));
+    const changed: Raw = {};
+    for (const [room, keys] of Object.entries(machineKeysOf(settings))) {
+      for (const [k, v] of Object.entries(keys as Raw)) {
+        const was = isObject(base[room]) ? base[room][k] : undefined;
+        if (JSON.stringify(was) !== JSON.stringify(v)) {
+          const r = isObject(changed[room]) ? changed[room] : (changed[room] = {});
+          (r)[k] = v;
+        }
+      }
+    }
+    vaults[key] = overlay(withoutMachineKeys(own), changed);
+  } else vaults[key] = overlay(own, settings);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileAtomic(path, JSON.stringify({ ...user, vaults }, null, 2) + "\n", { mode: 0o600 });
 }

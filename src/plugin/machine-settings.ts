@@ -5,6 +5,8 @@
  */
 
 import { Modal, Setting, type App } from "obsidian";
+import { escapeControl } from "../core/text/visible";
+import { defaultConfig } from "../core/config";
 import { ignoredVaultKeys, machineKeysOf, overlay, readSettingsFile, saveUserSettings, userConfigPath, userSettingsFor, withoutMachineKeys } from "../core/machine-config";
 
 type Raw = Record<string, unknown>;
@@ -26,22 +28,22 @@ export interface DeviceSettings {
 }
 
 /**
- * `saved`: data.json's content. Machine keys come from this device's storage, else from the
- * per-user file (where the terminal's `trust` or `install` put them), else their defaults.
+ * `saved`: data.json's content. Machine keys come from the per-user file, which the bridge reads
+ * too (so a `trust` or a hand edit in the terminal shows here); this device's storage stands in
+ * when that file cannot be read; else the defaults.
  */
 export function deviceSettings(app: App, saved: unknown, vaultPath: string, log: (m: string) => void): DeviceSettings {
   const vaultRaw = isObject(saved) ? saved : {};
-  let machine = app.loadLocalStorage(MACHINE_STORAGE_KEY) as unknown;
-  if (!isObject(machine)) {
-    machine = {};
-    if (vaultPath) {
-      try {
-        machine = machineKeysOf(userSettingsFor(readSettingsFile(userConfigPath(), { private: true }), vaultPath));
-      } catch (err) {
-        log(`settings: ${(err as Error).message}`);
-      }
+  let machine: unknown;
+  if (vaultPath) {
+    try {
+      machine = machineKeysOf(userSettingsFor(readSettingsFile(userConfigPath(), { private: true }), vaultPath));
+    } catch (err) {
+      log(`settings: ${(err as Error).message}`);
     }
   }
+  if (!isObject(machine)) machine = app.loadLocalStorage(MACHINE_STORAGE_KEY) ?? {};
+  if (!isObject(machine)) machine = {};
   const raw = overlay(withoutMachineKeys(vaultRaw), machineKeysOf(machine as Raw));
   const offered = machineKeysOf(vaultRaw);
   const declined = app.loadLocalStorage(DECLINED_STORAGE_KEY) as unknown;
@@ -55,7 +57,9 @@ export function saveDeviceSettings(app: App, settings: object, vaultPath: string
   app.saveLocalStorage(MACHINE_STORAGE_KEY, machine);
   if (!vaultPath) return "";
   try {
-    saveUserSettings(userConfigPath(), vaultPath, machine);
+    // Only what differs from the file's own top level (or the defaults), so a value set there for
+    // every vault is not shadowed by this vault's copy of it.
+    saveUserSettings(userConfigPath(), vaultPath, machine, machineKeysOf(defaultConfig() as unknown as Raw));
     return "";
   } catch (err) {
     return `could not save this computer's settings to ${userConfigPath()}: ${(err as Error).message}`;
@@ -95,7 +99,7 @@ export class TrustVaultSettingsModal extends Modal {
     for (const key of this.keys) {
       const [room, name] = key.split(".");
       const value = (this.offered[room] as Raw | undefined)?.[name];
-      list.createEl("li", { text: `${key}: ${JSON.stringify(value)}` });
+      list.createEl("li", { text: `${key}: ${escapeControl(JSON.stringify(value))}` });
     }
     contentEl.createEl("p", { text: "Until then the digest runs its default LLM command and semantic recall stays off on this computer. You can change either in the settings at any time." });
     new Setting(contentEl)

@@ -92,4 +92,23 @@ describe("settings that run a program or send text, in Obsidian", () => {
     expect(plugin.settings.digest.binary).toBe("/opt/claude");
     expect(document.querySelector(".modal-title")?.textContent ?? "").not.toBe("Use this vault's settings on this computer?");
   });
+
+  it("follow the per-user file's top level when saved, and what the terminal wrote there since", async () => {
+    const { app } = vaultWithData({});
+    const file = join(userDir, "vault-memory", "config.json");
+    mkdirSync(join(userDir, "vault-memory"), { recursive: true, mode: 0o700 });
+    writeFileSync(file, JSON.stringify({ digest: { binary: "/opt/claude", reportCommand: "mail -s r me@example.com" } }), { mode: 0o600 });
+    const plugin = await startPlugin(app);
+    expect(plugin.settings.digest.reportCommand).toBe("mail -s r me@example.com");
+    plugin.settings.embed.url = "http://127.0.0.1:8080";
+    await plugin.saveSettings();
+    const saved = JSON.parse(readFileSync(file, "utf8")) as { digest: Record<string, unknown>; vaults: Record<string, { digest?: unknown; embed?: Record<string, unknown> }> };
+    // Only what differs from the top level is filed under the vault: the report command still follows it.
+    expect(saved.digest.reportCommand).toBe("mail -s r me@example.com");
+    expect(saved.vaults[app.vault.basePath].digest).toBeUndefined();
+    expect(saved.vaults[app.vault.basePath].embed).toEqual({ url: "http://127.0.0.1:8080" });
+    // A change made in the terminal since is what the next start uses.
+    writeFileSync(file, JSON.stringify({ ...saved, digest: { binary: "/usr/local/bin/claude" } }), { mode: 0o600 });
+    expect((await startPlugin(app)).settings.digest.binary).toBe("/usr/local/bin/claude");
+  });
 });

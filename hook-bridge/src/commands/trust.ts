@@ -9,6 +9,7 @@ import { stringFlag, type Args } from "../args";
 import { vaultFlag } from "../vault";
 import { machineKeysOf, readSettingsFile, saveUserSettings, userFileOf, userSettingsFor } from "../../../src/core/machine-config";
 import { vaultFiles } from "../../../src/core/paths";
+import { escapeControl } from "../../../src/core/text/visible";
 
 /** What trusting the vault's settings would copy, and where; nothing when they are in use already. */
 export function planTrust(vault: string, userFile: string): { settings: Record<string, unknown>; lines: string[] } {
@@ -21,7 +22,8 @@ export function planTrust(vault: string, userFile: string): { settings: Record<s
     for (const [key, value] of Object.entries(keys as Record<string, unknown>)) {
       if (JSON.stringify(own[key]) === JSON.stringify(value)) continue;
       (settings[room] ??= {})[key] = value;
-      lines.push(`  ${room}.${key} = ${JSON.stringify(value)}${own[key] === undefined ? "" : ` (now ${JSON.stringify(own[key])})`}`);
+      // Shown escaped: a value holding bidirectional controls must not read as something else.
+      lines.push(`  ${room}.${key} = ${escapeControl(JSON.stringify(value))}${own[key] === undefined ? "" : ` (now ${escapeControl(JSON.stringify(own[key]))})`}`);
     }
   }
   return { settings, lines };
