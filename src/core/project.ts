@@ -11,7 +11,27 @@ import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 export function resolveProject(cwd: string): string {
   if (!cwd) return "";
   const top = gitTopLevel(cwd);
-  return basename(top ?? resolve(cwd));
+  return basename((top && mainWorktree(top)) ?? top ?? resolve(cwd));
+}
+
+/**
+ * For a linked worktree (its `.git` a file naming `<repo>/.git/worktrees/<name>`), the main
+ * repository's folder: a worktree of vault-memory is vault-memory, whatever its own folder is
+ * called. Undefined for anything else.
+ */
+function mainWorktree(top: string): string | undefined {
+  try {
+    const dotGit = join(top, ".git");
+    if (!statSync(dotGit).isFile()) return undefined;
+    const to = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"))?.[1]?.trim();
+    if (!to) return undefined;
+    const gitDir = isAbsolute(to) ? to : join(top, to);
+    const parts = gitDir.split(/[\\/]/);
+    const at = parts.lastIndexOf("worktrees");
+    return at >= 2 && parts[at - 1] === ".git" ? parts.slice(0, at - 1).join("/") || "/" : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The nearest folder at or above `cwd` that holds a `.git` folder or file, if any. */

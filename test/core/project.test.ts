@@ -20,6 +20,15 @@ describe("project", () => {
     expect(resolveProject("")).toBe("");
   });
 
+  it("names a linked worktree after its main repository, as Claude Code's worktrees are", () => {
+    const main = join(tempDir(), "vault-memory");
+    mkdirSync(join(main, ".git", "worktrees", "fix-x"), { recursive: true });
+    const wt = join(main, ".claude", "worktrees", "fix-x");
+    mkdirSync(wt, { recursive: true });
+    writeFileSync(join(wt, ".git"), `gitdir: ${join(main, ".git", "worktrees", "fix-x")}\n`);
+    expect(resolveProject(join(wt))).toBe("vault-memory");
+  });
+
   it("reads the branch from HEAD, through a worktree's .git file too", () => {
     const root = join(tempDir(), "repo");
     mkdirSync(join(root, ".git"), { recursive: true });

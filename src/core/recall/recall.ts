@@ -173,10 +173,19 @@ function scopeOf(ctx: RecallContext, said: string): (info: DocInfo) => boolean {
   return (info) => {
     const theirs = info.project.toLowerCase();
     if (!theirs || theirs === project) return true;
-    if (said.includes(theirs) || said.includes(theirs.replace(/[-_]+/g, " "))) return true;
+    if (namesWord(said, theirs) || namesWord(said, theirs.replace(/[-_]+/g, " "))) return true;
     const file = info.path.slice(info.path.lastIndexOf("/") + 1).replace(/\.md$/i, "").toLowerCase();
-    return file.length >= 4 && (said.includes(file) || said.includes(file.replace(/[-_]+/g, " ")));
+    return file.length >= 4 && (namesWord(said, file) || namesWord(said, file.replace(/[-_]+/g, " ")));
   };
+}
+
+/** Whether `text` holds `name` as a word of its own: project "app" is not named by "mapping". */
+function namesWord(text: string, name: string): boolean {
+  const isWordChar = (c: string | undefined): boolean => c !== undefined && /[a-z0-9]/.test(c);
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+    if (!isWordChar(text[at - 1]) && !isWordChar(text[at + name.length])) return true;
+  }
+  return false;
 }
 
 /**

@@ -76,6 +76,8 @@ describe("project", () => {
     // Named, by its project or its file name; and everywhere when asked to look in every project.
     expect(paths(recall("release checklist tag push for other", index, rules(), "/v", { project: "mine", now: NOW }))).toContain("other.md");
     expect(paths(recall("release checklist tag push", index, rules(), "/v", { project: "mine", now: NOW, allProjects: true }))).toEqual(["mine.md", "global.md", "other.md"]);
+    // Named as a word of its own: project "other" is not named by "otherwise".
+    expect(paths(recall("release checklist tag push otherwise", index, rules(), "/v", { project: "mine", now: NOW }))).not.toContain("other.md");
     // Outside any project nothing is left out.
     expect(paths(recall("release checklist tag push", index, rules(), "/v", { now: NOW }))).toHaveLength(3);
     expect(projectTier({ path: "", description: "", type: "", updated: 0, project: "", links: [] }, "mine")).toBe(1);
