@@ -10,7 +10,6 @@
  */
 
 import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
-import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { fnv1aWords } from "../../src/core/io/hash";
@@ -95,9 +94,16 @@ export function requireCached<T>(file: string, build: string, require: NodeJS.Re
 /** The person's cache folder for the bridge: XDG's on Linux, Caches on macOS, LocalAppData on Windows. */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   if (env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith("/")) return join(env.XDG_CACHE_HOME, "vault-memory");
-  if (platform === "win32") return join(env.LOCALAPPDATA || join(homedir(), "AppData", "Local"), "vault-memory", "cache");
-  if (platform === "darwin") return join(env.HOME || homedir(), "Library", "Caches", "vault-memory");
-  return join(env.HOME || homedir(), ".cache", "vault-memory");
+  if (platform === "win32") return join(env.LOCALAPPDATA || join(home(env), "AppData", "Local"), "vault-memory", "cache");
+  if (platform === "darwin") return join(home(env), "Library", "Caches", "vault-memory");
+  return join(home(env), ".cache", "vault-memory");
+}
+
+// HOME is always set where hooks run; node:os is loaded only when it is not, since the entry
+// compiles every module it loads on every prompt.
+function home(env: NodeJS.ProcessEnv): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only without HOME
+  return env.HOME || env.USERPROFILE || (require("node:os") as typeof import("node:os")).homedir();
 }
 
 /** The cache's file for a bridge file: its name and a hash of its folder, so two installed copies keep their own. */
@@ -115,7 +121,7 @@ const MAX_CACHE_BYTES = 32 << 20;
  * The cache folder, made if missing; "" when it is not the person's alone (another owner, a
  * link, writable by others), and then no cache is read or written.
  */
-function privateCacheDir(): string {
+export function privateCacheDir(): string {
   const dir = cacheDir();
   try {
     // The folder it is made in must not be another's to rename or replace it in either.

@@ -4,9 +4,11 @@
  * so recall does not stay silent until Obsidian next opens.
  */
 
-import { mkdirSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import { writeSync } from "node:fs";
 import { join } from "node:path";
-import { cacheDir, cacheName } from "../code-cache";
+import { cacheName, privateCacheDir } from "../code-cache";
+import { writeFileAtomic } from "../../../src/core/io/atomic";
+import { readRegularFile } from "../../../src/core/io/read-file";
 import { loadSettings } from "../settings";
 import { ignoredMessage } from "../../../src/core/config";
 import { escapeControl } from "../../../src/core/text/visible";
@@ -105,15 +107,16 @@ export async function repairSnapshot(vault: string, log: (message: string) => vo
 function settingsNotice(vault: string, args: Args, log: (m: string) => void): string {
   const message = ignoredMessage(vault, loadSettings(vault, args, (p) => log(`config: ${p}`), false));
   if (!message) return "";
-  const marker = join(cacheDir(), cacheName(join(vault, "settings-noticed")));
+  // Kept in the person's own cache folder, read without following a link or blocking.
+  const dir = privateCacheDir();
+  const marker = dir ? join(dir, cacheName(join(vault, "settings-noticed"))) : "";
   try {
-    if (readFileSync(marker, "utf8") === message) return "";
+    if (marker && readRegularFile(marker, { maxBytes: 1 << 16, noFollow: true }).toString("utf8") === message) return "";
   } catch {
     /* not said yet */
   }
   try {
-    mkdirSync(cacheDir(), { recursive: true, mode: 0o700 });
-    writeFileSync(marker, message, { mode: 0o600 });
+    if (marker) writeFileAtomic(marker, message, { mode: 0o600 });
   } catch {
     // Said at every start, then, rather than never.
   }

@@ -79,7 +79,8 @@ export function resolveBinary(name: string, env: NodeJS.ProcessEnv = process.env
   }
   if (process.platform === "win32") return undefined;
   const shell = env.SHELL && isAbsolute(env.SHELL) ? env.SHELL : "/bin/sh";
-  const r = spawnSync(shell, ["-lc", `command -v ${JSON.stringify(name)}`], { encoding: "utf8", timeout: 10_000, env });
+  // The name as a positional parameter, never inside the script: "$(…)" in it must not run.
+  const r = spawnSync(shell, ["-lc", 'command -v "$1"', "sh", name], { encoding: "utf8", timeout: 10_000, env });
   const found = r.stdout?.trim().split("\n").pop() ?? "";
   return isAbsolute(found) && isExecutable(found) ? found : undefined;
 }

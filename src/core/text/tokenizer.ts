@@ -95,7 +95,7 @@ function forEachTerm(text: string, options: TokenizerOptions, emit: (term: strin
     const cp = i < s.length ? (s.codePointAt(i) as number) : 32;
     const k = classify(cp);
     if (k !== kind) {
-      if (kind === WORD) emitWord(s.slice(start, i), options, emit, cased?.slice(start, i));
+      if (kind === WORD) emitWord(s.slice(start, i), options, emit, cased !== undefined && hasInnerCapital(cased, start, i) ? cased.slice(start, i) : undefined);
       else if (kind === CJK) emitCjkRun(s.slice(start, i), options, emit, onRegional);
       start = i;
       kind = k;
@@ -188,6 +188,12 @@ export function camelParts(word: string): string[] {
   // their halves match the wrong cards; code has three or more, or starts in lower case (useEffect).
   const code = parts.length >= 3 || (isLowerAscii(word.charCodeAt(0)) && parts[0].length >= 2);
   return code ? parts : [];
+}
+
+/** Whether the word from `start` to `end` has a capital after its first letter: most words do not, and are not looked at again. */
+function hasInnerCapital(cased: string, start: number, end: number): boolean {
+  for (let k = start + 1; k < end; k++) if (isUpperAscii(cased.charCodeAt(k))) return true;
+  return false;
 }
 
 const isLowerAscii = (c: number): boolean => c >= 0x61 && c <= 0x7a;
