@@ -12,6 +12,7 @@
  * (default 5, the least is kept). `BENCH_RUNS`: interleaved wall-clock pairs per prompt (default 30).
  */
 
+import { cacheDir, cacheName } from "../hook-bridge/src/code-cache";
 import { spawn, spawnSync } from "node:child_process";
 import esbuild from "esbuild";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -33,7 +34,6 @@ import { tokenize } from "../src/core/text/tokenizer";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bridge = join(root, "hook-bridge", "dist", "vault-memory.cjs");
-const codeCache = join(root, "hook-bridge", "dist", ".vault-memory-hot.cjs.v8cache");
 const corpus = join(root, "..", "shared", "corpora", "obsidian-help");
 const VALGRIND = "/usr/bin/valgrind";
 const GNU_TIME = "/usr/bin/time";
@@ -57,7 +57,14 @@ const haveValgrind = existsSync(VALGRIND);
 // With NODE_EXTRA_CA_CERTS set, every Node process, the bare one too, first parses a certificate
 // bundle of a few hundred KB: a fixed cost on both sides that hides most of the hook's own in the
 // ratio. Every child gets an environment without it, whatever the caller's shell had.
-const { NODE_EXTRA_CA_CERTS: extraCerts, ...childEnv } = process.env;
+const { NODE_EXTRA_CA_CERTS: extraCerts, ...inherited } = process.env;
+// A settings and cache folder of the benchmark's own, so that the person's are neither read nor
+// written; semantic recall's server is set in this machine's settings there, as a person sets it.
+const benchHome = mkdtempSync(join(tmpdir(), "vm-bench-home-"));
+const childEnv: NodeJS.ProcessEnv = { ...inherited, XDG_CONFIG_HOME: join(benchHome, "config"), XDG_CACHE_HOME: join(benchHome, "cache") };
+const machineSettings = join(benchHome, "config", "vault-memory", "config.json");
+// The recall code's cache, where the hook finds it with that environment.
+const codeCache = join(cacheDir(childEnv), cacheName(join(root, "hook-bridge", "dist", "vault-memory-hot.cjs")));
 
 function flagValue(name: string): string | undefined {
   const i = argv.findIndex((a) => a === name || a.startsWith(name + "="));
@@ -331,7 +338,10 @@ async function benchSemantic(vault: string): Promise<SemanticResult> {
       });
       stub.once("exit", (code) => reject(new Error(`the embedding stand-in exited (${code})`)));
     });
-    writeFileSync(vaultFiles.config(vault), JSON.stringify({ embed: { enabled: true, url, model: "stand-in", budgetMs: 1000 } }));
+    const embed = { embed: { enabled: true, url, model: "stand-in", budgetMs: 1000 } };
+    writeFileSync(vaultFiles.config(vault), JSON.stringify(embed));
+    mkdirSync(join(machineSettings, ".."), { recursive: true, mode: 0o700 });
+    writeFileSync(machineSettings, JSON.stringify(embed), { mode: 0o600 });
     mustRun(process.execPath, [bridge, "index", "--vault", vault]);
     // The index's own requests are not the hook's: their lines are taken in, then set aside.
     await new Promise((r) => setTimeout(r, 300));
@@ -364,6 +374,7 @@ async function benchSemantic(vault: string): Promise<SemanticResult> {
   } finally {
     stub.kill();
     writeFileSync(vaultFiles.config(vault), "{}");
+    writeFileSync(machineSettings, "{}", { mode: 0o600 });
   }
 }
 
@@ -592,7 +603,7 @@ async function main(): Promise<void> {
       : `Instruction counts skipped: ${VALGRIND} not found; wall-clock only.`,
   );
   say(`Wall-clock: ${wallRuns} interleaved bare/recall pairs per prompt; the ratio is the median of each recall over the bare run just before it.`);
-  say("Before measuring, one warm-up recall per vault writes the V8 code cache beside the bridge afresh; every measured run uses it.");
+  say("Before measuring, one warm-up recall per vault writes the V8 code cache in the cache folder afresh; every measured run uses it.");
   for (const v of VAULTS) if (v.skip) say(`Skipped ${v.name}: ${v.skip}.`);
   say();
 
