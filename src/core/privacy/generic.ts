@@ -140,7 +140,11 @@ export function normalizeInvisible(text: string): string {
   });
 }
 
-function keyish(text: string, from: number, to: number): boolean {
+/**
+ * Whether `text` from `from` to `to` may be key material, at a first look: a digit, or at least
+ * `eachCase` capitals and as many small letters; most runs (paths, rules, words) have neither.
+ */
+export function keyish(text: string, from: number, to: number, eachCase = 2): boolean {
   let upper = 0;
   let lower = 0;
   for (let i = from; i < to; i++) {
@@ -149,7 +153,7 @@ function keyish(text: string, from: number, to: number): boolean {
     if (c >= 65 && c <= 90) upper++;
     else if (c >= 97 && c <= 122) lower++;
   }
-  return upper >= 2 && lower >= 2;
+  return upper >= eachCase && lower >= eachCase;
 }
 
 /** A line break a key may have been wrapped at: where the two lines meet, and the pair's ends. */

@@ -1,7 +1,7 @@
 /** Keeps secrets and private passages out of everything Vault Memory writes or sends. */
 
 import { RECALL_HEADER } from "../recall/recall-header";
-import { isInvisibleCode, looksLikeValue, looksRandom, looksRandomAfterPrefix, normalizeInvisible, TOKEN_CODE, wrapsIn } from "./generic";
+import { isInvisibleCode, keyish, looksLikeValue, looksRandom, looksRandomAfterPrefix, normalizeInvisible, TOKEN_CODE, wrapsIn } from "./generic";
 
 export const REDACTED = "[REDACTED]";
 
@@ -110,22 +110,10 @@ function candidateIn(text: string, from: number, end: number): [number, number] 
   const inner = text.slice(from, end).replace(/=+$/, "").lastIndexOf("=");
   if (inner >= 0) start += inner + 1;
   while (start < end && (text[start] === "-" || text[start] === "_")) start++;
-  if (end - start < 20 || end - start > 250 || !mayBeKey(text, start, end)) return undefined;
+  if (end - start < 20 || end - start > 250 || !keyish(text, start, end, 4)) return undefined;
   return tokenAccept(text.slice(start, end), text, start) ? [start, end] : undefined;
 }
 
-/** A quick first look: a key has a digit, or letters of both cases; most runs (paths, rules, words) have neither. */
-function mayBeKey(text: string, start: number, end: number): boolean {
-  let upper = 0;
-  let lower = 0;
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57) return true;
-    if (c >= 65 && c <= 90) upper++;
-    else if (c >= 97 && c <= 122) lower++;
-  }
-  return upper >= 4 && lower >= 4;
-}
 
 /** One scan for both generic token shapes: a provider-style prefix with a random body, or a random run of its own. */
 const tokenAccept = (v: string, text: string, at: number): boolean => (/^[A-Za-z][A-Za-z0-9]{0,9}[_-]/.test(v) && prefixedAccept(v, text, at)) || (v.length < 200 && standaloneAccept(v, text, at));
