@@ -22,6 +22,7 @@ export default defineConfig({
     env: {
       XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "vm-test-config-")),
       XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "vm-test-cache-")),
+      XDG_DATA_HOME: mkdtempSync(join(tmpdir(), "vm-test-data-")),
     },
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -21,8 +21,6 @@ export const vaultFiles = {
   digestSchedule: (vault: string): string => join(vault, HIDDEN_DIR, "digest-schedule.json"),
   /** The note a recall leaves when a segment it read was damaged (see snapshot/damage.ts). */
   snapshotDamage: (vault: string): string => join(vault, HIDDEN_DIR, "snapshot-damaged.json"),
-  /** Where `install` copies the bridge when Obsidian has no plugin folder for it. */
-  bin: (vault: string): string => join(vault, HIDDEN_DIR, "bin"),
   queuePending: (vault: string): string => join(vault, HIDDEN_DIR, "queue", "pending"),
   queueHandled: (vault: string): string => join(vault, HIDDEN_DIR, "queue", "handled"),
   inbox: (vault: string): string => join(vault, HIDDEN_DIR, "inbox"),

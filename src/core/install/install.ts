@@ -1,16 +1,33 @@
 /** Installs the bridge where it stays put and connects it to Claude Code; uninstall undoes exactly that. */
 
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { homedir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
 import { writeFileAtomic } from "../io/atomic";
-import { vaultFiles } from "../paths";
+import { fnv1aString } from "../io/hash";
 import { BRIDGE_FILE, BRIDGE_FILES, type Platform } from "./hook-commands";
 import { applyChange, describeChange, planChange, type SettingsChange } from "./settings-file";
 
-/** Where the bridge lives: the plugin's folder when Obsidian installed it, else the hidden folder. */
-export function bridgeHome(vault: string, configDir = ".obsidian"): string {
+/**
+ * Where the bridge lives: the plugin's folder when Obsidian installed it (Obsidian runs the
+ * plugin's own code from there already), else a folder of the person's own data, one per vault.
+ * Never a folder inside the vault otherwise: the hooks run it on every prompt, and a vault may be
+ * written by a sync, a git pull or someone who shares it.
+ */
+export function bridgeHome(vault: string, configDir = ".obsidian", env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   const pluginDir = join(vault, configDir, "plugins", "vault-memory");
-  return existsSync(pluginDir) ? pluginDir : vaultFiles.bin(vault);
+  if (existsSync(pluginDir)) return pluginDir;
+  const id = fnv1aString(resolve(vault)).toString(16).padStart(8, "0");
+  return join(userDataDir(env, platform), "bridges", `${basename(resolve(vault)).replace(/[^\w.-]+/g, "_").slice(0, 40)}-${id}`);
+}
+
+/** The person's data folder: XDG's on Linux, Application Support on macOS, LocalAppData on Windows. */
+export function userDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith("/")) return join(env.XDG_DATA_HOME, "vault-memory");
+  const home = env.HOME || env.USERPROFILE || homedir();
+  if (platform === "win32") return join(env.LOCALAPPDATA || join(home, "AppData", "Local"), "vault-memory");
+  if (platform === "darwin") return join(home, "Library", "Application Support", "vault-memory");
+  return join(home, ".local", "share", "vault-memory");
 }
 
 /** A bridge copy: the text of each of BRIDGE_FILES. */
@@ -35,7 +52,8 @@ export function bridgeIsCurrent(dir: string, files: BridgeFiles): boolean {
  * last, so hooks never run a half-written file. Returns the entry's path.
  */
 export function writeBridge(dir: string, files: BridgeFiles): string {
-  mkdirSync(dir, { recursive: true });
+  // Only the person may write what their hooks run.
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   for (const name of BRIDGE_FILES) {
     const text = files[name];
     if (typeof text !== "string" || text === "") throw new Error(`the bridge's ${name} is missing from this build`);
