@@ -10,7 +10,7 @@
  * tuning, lint rules and the like stay in the vault, where they serve everyone who shares it.
  */
 
-import { mkdirSync, statSync } from "node:fs";
+import { mkdirSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { writeFileAtomic } from "./io/atomic";
@@ -84,9 +84,16 @@ function notPrivate(path: string, st: { uid: number; mode: number }): string {
   return "";
 }
 
-/** The key a vault is filed under in the per-user file: its absolute path. */
+/**
+ * The key a vault is filed under in the per-user file: its real absolute path, so that the
+ * terminal (`--vault ~/Notes`, a link) and Obsidian (the folder it opened) name it alike.
+ */
 export function vaultKey(vault: string): string {
-  return resolve(vault);
+  try {
+    return realpathSync(vault);
+  } catch {
+    return resolve(vault);
+  }
 }
 
 /**

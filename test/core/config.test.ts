@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultConfig, ignoredMessage, loadVaultConfig, mergeConfig } from "../../src/core/config";
@@ -175,5 +175,14 @@ describe("settings that run a program or send text", () => {
     const big = join(dir, "big.json");
     writeFileSync(big, " ".repeat((1 << 20) + 1));
     expect(() => readSettingsFile(big)).toThrow(/over 1 MB/);
+  });
+
+  it("file a vault under its real path, so a link to it finds the same settings", () => {
+    if (process.platform === "win32") return;
+    const { vault, userFile } = vaultWith({});
+    const link = join(tempDir(), "notes-link");
+    symlinkSync(vault, link);
+    saveUserSettings(userFile, link, { digest: { binary: "/opt/claude" } });
+    expect(loadVaultConfig(vault, { userFile }).config.digest.binary).toBe("/opt/claude");
   });
 });
