@@ -221,17 +221,18 @@ export function loadVaultConfig(vault: string, sources: SettingsSources = {}, pr
   let mine: Record<string, unknown>;
   if (sources.given) mine = sources.given;
   else {
-    const user = readOrReport(userFile, problems);
+    let shared = "";
+    let user: Record<string, unknown> = {};
+    try {
+      user = readSettingsFile(userFile, { notPrivate: (why) => (shared = why) }) ?? {};
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
     mine = userSettingsFor(user, vault);
-    const machine = machineKeysOf(mine);
-    if (Object.keys(machine).length > 0) {
-      // A file another account can write must not choose what runs as this one.
-      try {
-        readSettingsFile(userFile, { private: true });
-      } catch (err) {
-        problems.push(`${(err as Error).message}; its settings that run a program or send text elsewhere are not used`);
-        mine = withoutMachineKeys(mine);
-      }
+    // A file another account can write must not choose what runs as this one.
+    if (shared && Object.keys(machineKeysOf(mine)).length > 0) {
+      problems.push(`${shared}; its settings that run a program or send text elsewhere are not used`);
+      mine = withoutMachineKeys(mine);
     }
   }
   const raw = overlay(withoutMachineKeys(vaultRaw), mine);

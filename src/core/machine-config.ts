@@ -49,10 +49,12 @@ const MAX_CONFIG_BYTES = 1 << 20;
  * would hang the prompt hook), at most 1 MB. Undefined when there is none; throws with a reason
  * a person can act on when it cannot be used.
  */
-export function readSettingsFile(path: string, opts: { private?: boolean } = {}): Raw | undefined {
+export function readSettingsFile(path: string, opts: { private?: boolean; notPrivate?: (why: string) => void } = {}): Raw | undefined {
   let bytes: Buffer;
+  // `notPrivate`: told why the file is not the person's alone, rather than refusing to read it.
+  const check = opts.private ? (st: { uid: number; mode: number }) => notPrivate(path, st) : opts.notPrivate ? (st: { uid: number; mode: number }) => (opts.notPrivate?.(notPrivate(path, st)), "") : undefined;
   try {
-    bytes = readRegularFile(path, { maxBytes: MAX_CONFIG_BYTES, check: opts.private ? (st) => notPrivate(path, st) : undefined });
+    bytes = readRegularFile(path, { maxBytes: MAX_CONFIG_BYTES, check });
   } catch (err) {
     if (err instanceof FileRefused && err.why === "missing") return undefined;
     throw err;
