@@ -110,3 +110,13 @@ export function withMachineSettings(): { write: (settings: Record<string, unknow
     },
   };
 }
+
+/** A temporary vault holding `files` (vault-relative path → text). */
+export function vaultWith(files: Record<string, string>): string {
+  const v = tempDir();
+  for (const [p, t] of Object.entries(files)) {
+    mkdirSync(join(v, p, ".."), { recursive: true });
+    writeFileSync(join(v, p), t);
+  }
+  return v;
+}

@@ -1,6 +1,6 @@
 /** What an LLM answer may add to a card: before and after, as the card reads once the digest applied it, or refused. */
 
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../../src/core/config";
@@ -10,7 +10,7 @@ import { runDigest } from "../../../src/core/digest/run";
 import { captureSession, DEFAULT_QUEUE_RULES } from "../../../src/core/queue/capture";
 import { listPending } from "../../../src/core/queue/queue-store";
 import { jsonl, line } from "../../fixtures/transcript";
-import { tempDir } from "../../helpers";
+import { tempDir, vaultWith } from "../../helpers";
 
 const TARGET = "reference/vite-base.md";
 const CARD = "---\nname: Vite base\ndescription: base after a custom domain\ntype: reference\ntags: [vite]\n---\n# Vite base\n\nSet `base` to `/`.\n\n## Related\n- [[blog-site]]\n";
@@ -18,14 +18,6 @@ const CARD = "---\nname: Vite base\ndescription: base after a custom domain\ntyp
 const dated = (section: string): string => `## 2026-11-30\n\n${section}\n\n_From session s._\n`;
 const extended = (section: string): string => CARD.replace("\n## Related", `\n${dated(section)}\n## Related`);
 
-function vaultWith(files: Record<string, string>): string {
-  const v = tempDir();
-  for (const [p, t] of Object.entries(files)) {
-    mkdirSync(join(v, p, ".."), { recursive: true });
-    writeFileSync(join(v, p), t);
-  }
-  return v;
-}
 
 /** The card after the digest appended `section` to it; throws what the digest refused it with. */
 function append(section: string, relatedHeading?: string, before = CARD): string {

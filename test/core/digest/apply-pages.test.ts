@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from "node:fs";
+import { existsSync, readFileSync, statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCard } from "../../../src/core/card/card";
@@ -9,16 +9,8 @@ import { defaultConfig } from "../../../src/core/config";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import { recall } from "../../../src/core/recall/recall";
 import { memoryIndex, overviewPages } from "../../../src/core/digest/pages";
-import { tempDir } from "../../helpers";
+import { vaultWith } from "../../helpers";
 
-function vaultWith(files: Record<string, string>): string {
-  const v = tempDir();
-  for (const [p, t] of Object.entries(files)) {
-    mkdirSync(join(v, p, ".."), { recursive: true });
-    writeFileSync(join(v, p), t);
-  }
-  return v;
-}
 
 describe("applyAction", () => {
   it("refuses to append to a card the person edited since it was suggested, and leaves it alone", () => {
