@@ -46,6 +46,7 @@ export class VaultMemorySettingTab extends PluginSettingTab {
     this.threshold("Minimum score", "Inject nothing when the best card scores under this (for a vault of about 260 cards; it scales with the vault).", "minScore");
     this.threshold("Share of the top score", "Keep only cards scoring at least this share of the best card (0 to 1).", "relativeToTop");
     this.threshold("Minimum matched words", "A card must match at least this many different words of the prompt.", "minMatchedTerms");
+    this.threshold("Words the card is about", "Show a card only when prompt words found in its name, description, tags, headings or hints weigh at least this many rare words. 0 turns it off; 1.2 keeps quieter on prompts no card answers, and misses more.", "minAboutWords");
     this.threshold("Maximum cards", "At most this many cards per prompt.", "maxCards");
     this.number("Character cap", "Hard limit on what recall adds to a prompt.", s.recall.maxChars, (n) => (s.recall.maxChars = n));
     this.text("Synonyms note", "A note of words that mean the same, one group per line, comma-separated. The nightly digest adds the words you used. Leave empty for none.", s.index.synonymsNote, (v) => {

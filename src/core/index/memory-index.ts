@@ -6,7 +6,7 @@ import { LinkResolver } from "../card/links";
 import { isRetired } from "../card/schema";
 import { continuesKatakanaWord, tokenize } from "../text/tokenizer";
 import { DEFAULT_INDEX_OPTIONS, findSynonyms, prefixTerm, synonymPhrases, synonymTerm, type IndexOptions } from "./index-options";
-import type { FlatPostings, PostingSource } from "./postings";
+import { postingValue, type FlatPostings, type PostingSource } from "./postings";
 import { DEFAULT_SCORING, idfOf, impactOf, lengthFactorOf, type ScoringRules } from "./scorer";
 
 export interface IndexedDoc {
@@ -312,14 +312,19 @@ export class MemoryIndex implements PostingSource {
     return this.hintTerms.list(term);
   }
 
-  /** What each of the doc's terms adds to its score (see impactOf), with the index's counts now. */
+  /** Each of the doc's terms with its posting value (see postingValue), with the index's counts now. */
   *impactsOf(doc: IndexedDoc): Generator<[string, number]> {
     const lengthFactor = this.lengthFactor(doc);
     for (let i = 0; i < doc.termIds.length; i++) {
       const t = doc.termIds[i];
       const idf = idfOf(this.terms.lists[t]?.size ?? 1, this.docCount);
-      yield [this.terms.names[t], impactOf(doc.packed[i], idf, lengthFactor, this.rules)];
+      yield [this.terms.names[t], this.valueOf(doc.packed[i], idf, lengthFactor)];
     }
+  }
+
+  /** A posting's value from a doc's packed counts (tf * 4 + inHeading * 2 + inTitle). */
+  valueOf(packed: number, idf: number, lengthFactor: number): number {
+    return postingValue(impactOf(packed, idf, lengthFactor, this.rules), (packed & (TITLE | HEADING)) !== 0);
   }
 
   /** Each of the doc's hint terms, with the bitmask of its hints that hold it. */
@@ -342,7 +347,7 @@ export class MemoryIndex implements PostingSource {
     const out: number[] = [];
     for (let i = 0; i < list.size; i++) {
       const doc = this.byId.get(list.ids[i]);
-      if (doc) out.push(doc.id, impactOf(list.values[i], idf, this.lengthFactor(doc), this.rules));
+      if (doc) out.push(doc.id, this.valueOf(list.values[i], idf, this.lengthFactor(doc)));
     }
     return out;
   }

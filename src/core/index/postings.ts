@@ -3,13 +3,34 @@
 import type { IndexOptions } from "./index-options";
 
 /**
- * Postings of one term as a flat list of pairs: doc id, then the term's impact on that doc's
- * score (see impactOf) in thousandths. Flat integers because a snapshot hands them over with
- * one JSON.parse, and a cold hook process adds them up fastest that way.
+ * Postings of one term as a flat list of pairs: doc id, then a value holding the term's impact
+ * on that doc's score (see impactOf) in thousandths, and whether the card is about the term (see
+ * postingValue). Flat integers because a snapshot hands them over with one JSON.parse, and a cold
+ * hook process adds them up fastest that way.
  */
 export type FlatPostings = readonly number[];
 export const POSTING_WIDTH = 2;
 export const IMPACT_SCALE = 1000;
+
+/**
+ * A posting's value: the impact times two, plus one when the term is in the card's title field
+ * (name, description, tags, aliases, file name, first heading), the words a card says it is
+ * about. Recall's confidence gate weighs those apart from words the body merely mentions, and
+ * the impact alone cannot tell them: a long body can outscore a title.
+ */
+export function postingValue(impact: number, about: boolean): number {
+  return impact * 2 + (about ? 1 : 0);
+}
+
+/** The impact part of a posting value. */
+export function impactPart(value: number): number {
+  return value >>> 1;
+}
+
+/** Whether a posting value marks a term the card is about. */
+export function isAbout(value: number): boolean {
+  return (value & 1) === 1;
+}
 /**
  * Hint postings live beside the others under this mark plus the term: pairs of doc id and a
  * bitmask of which of the doc's hints hold the term. No impact is stored, since what a hint is

@@ -1,7 +1,7 @@
 /** The one scorer: BM25 on the body plus a flat bonus per query term in the title field, times IDF. */
 
 import { msSinceStart } from "../io/clock";
-import { IMPACT_SCALE, POSTING_WIDTH, type FlatPostings, type PostingSource } from "./postings";
+import { IMPACT_SCALE, POSTING_WIDTH, impactPart, isAbout, type FlatPostings, type PostingSource } from "./postings";
 
 export interface ScoringRules {
   /** BM25 term-frequency saturation. */
@@ -35,6 +35,15 @@ export interface ThresholdRules {
    * the README's evaluation).
    */
   minMatchedShare: number;
+  /**
+   * The confidence gate: a card is shown only when the prompt's words it is about (its title
+   * field, or the hints that matched; see Scored.about) weigh at least this many words found in
+   * one card alone (IDF units, so the gate means the same in a vault of any size). Sharing common
+   * words with a card's body is not evidence a person would accept. 0, the default, turns it off:
+   * on cards with enrich's hints, 1.2 leaves twice as many unanswered work prompts quiet for about
+   * 0.03 of hit@5, but it costs questions about long notes much more (see the README's evaluation).
+   */
+  minAboutWords: number;
   maxCards: number;
 }
 
@@ -43,6 +52,11 @@ export interface Scored {
   score: number;
   /** Distinct query terms this doc matched. */
   matched: number;
+  /**
+   * The IDF, summed over the prompt's words, of those the card is about: found in its title field
+   * (see postingValue) or in the hints that matched. A prefix or synonym counts by its weight.
+   */
+  about?: number;
   /** Which of the doc's hints the prompt matched best, when one added to its score. */
   hint?: number;
   /** What that hint added to `score`, and how many of its words the prompt has (see hintCoverage). */
@@ -58,7 +72,7 @@ export interface ScoreOptions {
 }
 
 export const DEFAULT_SCORING: ScoringRules = { k1: 1.2, b: 0.75, titleBonus: 3, headingBonus: 1, hintBonus: 5 };
-export const DEFAULT_THRESHOLDS: ThresholdRules = { minScore: 15, scaleWithVault: 1, relativeToTop: 0.55, minMatchedTerms: 2, minMatchedShare: 0, maxCards: 5 };
+export const DEFAULT_THRESHOLDS: ThresholdRules = { minScore: 15, scaleWithVault: 1, relativeToTop: 0.55, minMatchedTerms: 2, minMatchedShare: 0, minAboutWords: 0, maxCards: 5 };
 
 /** BM25's inverse document frequency: rarer terms weigh more. */
 export function idfOf(df: number, docCount: number): number {
@@ -129,6 +143,27 @@ export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource
   const touched: number[] = [];
   const inGroup: number[] = [];
   const hints = opts.hintBonus && source.hintPostings ? new HintScores(source, opts.hintBonus) : undefined;
+  // What the card is about, per group: the best weight with which its title field holds the
+  // group's word, then added up in IDF. The hints' part is kept apart (hintAbout), since hints
+  // count only for a card one of whose hints holds two of the prompt's words.
+  const about = new Float64Array(source.idLimit);
+  const hintAbout = new Float64Array(source.idLimit);
+  const aboutWeight = new Float64Array(source.idLimit);
+  const aboutDocs: number[] = [];
+  const markAbout = (doc: number, weight: number): void => {
+    if (aboutWeight[doc] === 0) aboutDocs.push(doc);
+    if (weight > aboutWeight[doc]) aboutWeight[doc] = weight;
+  };
+  const finishGroup = (group: QueryGroup, df: number, skipped: number): void => {
+    const inHints = hints?.addGroup(group, df, skipped);
+    if (inHints) for (const [doc, weight] of inHints.docs) if (weight > aboutWeight[doc]) hintAbout[doc] += (weight - aboutWeight[doc]) * inHints.idf;
+    const idf = idfOf(Math.max(df, 1), Math.max(source.docCount, 1));
+    for (const doc of aboutDocs) {
+      about[doc] += aboutWeight[doc] * idf;
+      aboutWeight[doc] = 0;
+    }
+    aboutDocs.length = 0;
+  };
   for (let g = 0; g < groups.length; g++) {
     // Checked inside the loop, not after it: a hook that answers late has already failed.
     if (deadline !== Infinity && msSinceStart() > deadline) throw new DeadlineExceeded(deadline);
@@ -155,22 +190,26 @@ export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource
       const [list, weight] = lists[0];
       for (let i = 0; i < list.length; i += POSTING_WIDTH) {
         const doc = list[i];
+        const v = list[i + 1];
         if (matched[doc] === 0) touched.push(doc);
-        scores[doc] += list[i + 1] * weight;
+        scores[doc] += impactPart(v) * weight;
         matched[doc]++;
+        if (isAbout(v)) markAbout(doc, weight);
       }
-      hints?.addGroup(group, df, skipped);
+      finishGroup(group, df, skipped);
       continue;
     }
     for (const [list, weight] of lists) {
       for (let i = 0; i < list.length; i += POSTING_WIDTH) {
         const doc = list[i];
-        const gain = list[i + 1] * weight;
+        const v = list[i + 1];
+        const gain = impactPart(v) * weight;
         if (stamp[doc] !== g + 1) {
           stamp[doc] = g + 1;
           inGroup.push(doc);
         }
         if (gain > best[doc]) best[doc] = gain;
+        if (isAbout(v)) markAbout(doc, weight);
       }
     }
     for (const doc of inGroup) {
@@ -179,7 +218,7 @@ export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource
       matched[doc]++;
       best[doc] = 0;
     }
-    hints?.addGroup(group, df, skipped);
+    finishGroup(group, df, skipped);
   }
   const out: Scored[] = [];
   const extra = hints?.finish();
@@ -191,7 +230,7 @@ export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource
   }
   for (const doc of touched) {
     const h = extra?.get(doc);
-    const s: Scored = { doc, score: scores[doc] / IMPACT_SCALE, matched: Math.max(matched[doc], h?.matched ?? 0) };
+    const s: Scored = { doc, score: scores[doc] / IMPACT_SCALE, matched: Math.max(matched[doc], h?.matched ?? 0), about: about[doc] + (h ? hintAbout[doc] : 0) };
     if (h) Object.assign(s, { hint: h.hint, hintScore: h.score, hintMatched: h.matched });
     if (keep(s)) out.push(s);
   }
@@ -225,7 +264,7 @@ class HintScores {
    * alternative the words left out (a prefix of a common word), left out here too, since looking
    * it up would read one more segment of the snapshot.
    */
-  addGroup(group: QueryGroup, df: number, skipped = -1): void {
+  addGroup(group: QueryGroup, df: number, skipped = -1): { docs: ReadonlyMap<number, number>; idf: number } | undefined {
     // Words, not pairs: a one-word katakana prompt (バックアップ) needs only its word.
     if (!group.continuesWord) this.groups++;
     this.keyBest.clear();
@@ -246,11 +285,13 @@ class HintScores {
         }
       }
     }
-    if (this.docBest.size === 0) return;
+    if (this.docBest.size === 0) return undefined;
     // The word's IDF as the rest of the score has it; a word only hints hold, by the hints.
     const idf = idfOf(Math.max(df > 0 ? df : hintDf, 1), Math.max(this.source.docCount, 1));
     for (const [doc, weight] of this.docBest) this.sums.set(doc, (this.sums.get(doc) ?? 0) + idf * weight);
     if (!group.continuesWord) for (const key of this.keyBest.keys()) this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    // The docs whose hints hold the word, with the weight of the best alternative: valid until the next call.
+    return { docs: this.docBest, idf };
   }
 
   /** Per doc: its best hint (most prompt words), what hints add, and how many words that hint matched. */

@@ -127,7 +127,10 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
   const candidates: Candidate[] = [];
   const words = semantic ? fuseSemantic(ranked, semantic, t.minScore, need) : ranked;
   const inScope = scopeOf(ctx, w.said);
+  const aboutFloor = (t.minAboutWords ?? 0) * idfOf(1, Math.max(source.docCount, 2));
   for (const s of words) {
+    // Before the card's row is read: most of what the gate turns away costs nothing more.
+    if ((s.about ?? Infinity) < aboutFloor) continue;
     const info = source.doc(s.doc);
     if (!info || !inScope(info)) continue;
     candidates.push({ doc: s.doc, info, score: withHintCoverage(s, info.hintSizes) * typeWeight(info, rules.signals) * recencyWeight(info, now, rules.signals), matched: s.matched, hint: s.hint });
@@ -201,10 +204,13 @@ export function fuseSemantic<T extends Pick<Scored, "doc" | "score" | "matched">
   const bonus = (cos: number): number => (cos < m.floor ? 0 : m.weight * minScore * (1 + (cos - m.floor) / (1 - m.floor)));
   const out: (T | Scored)[] = ranked.map((s) => {
     const cos = m.sims.get(s.doc);
-    return cos === undefined ? s : { ...s, score: s.score + bonus(cos), matched: Math.max(s.matched, need) };
+    // A card close in meaning is about the prompt: the gate on words does not apply to it.
+    if (cos === undefined) return s;
+    const fused = { ...s, score: s.score + bonus(cos), matched: Math.max(s.matched, need) };
+    return bonus(cos) > 0 ? { ...fused, about: Infinity } : fused;
   });
   const have = new Set(ranked.map((s) => s.doc));
-  for (const [doc, cos] of m.sims) if (!have.has(doc) && bonus(cos) > 0) out.push({ doc, score: bonus(cos), matched: need });
+  for (const [doc, cos] of m.sims) if (!have.has(doc) && bonus(cos) > 0) out.push({ doc, score: bonus(cos), matched: need, about: Infinity });
   return out.sort(byScore);
 }
 

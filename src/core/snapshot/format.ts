@@ -19,7 +19,8 @@ import type { RecallRules } from "../recall/rules";
 export const SNAPSHOT_FORMAT = "vault-memory-snapshot";
 // 2: the header carries its own checksum (headerSum), and recall checks every segment it reads.
 // 3: an overlay file beside the snapshot can carry the latest edits.
-export const SNAPSHOT_VERSION = 3;
+// 4: a posting's value also says whether the term is in the card's title field (postingValue).
+export const SNAPSHOT_VERSION = 4;
 /** How the header line ends: `,"headerSum":"xxxxxxxx"}`, the FNV-1a of the line without it. */
 export const HEADER_SUM_KEY = ',"headerSum":"';
 /** offset (10 hex) + length (8 hex) + FNV-1a (8 hex). */

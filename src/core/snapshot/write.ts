@@ -2,7 +2,7 @@
 
 import type { IndexedDoc, MemoryIndex, PostingList } from "../index/memory-index";
 import { HINT_MARK } from "../index/postings";
-import { idfOf, impactOf } from "../index/scorer";
+import { idfOf } from "../index/scorer";
 import { TOKENIZER_VERSION } from "../text/tokenizer";
 import { fnv1aBytes, fnv1aString, fnv1aWords } from "../io/hash";
 import { firstLine } from "../io/first-line";
@@ -127,7 +127,7 @@ function basePlan(index: MemoryIndex): Plan {
         const i = order ? order[k] : k;
         const id = list.ids[i];
         if (dense[id] < 0) continue;
-        out.push(dense[id], hint ? list.values[i] : impactOf(list.values[i], idf, lengthFactor[id], index.rules));
+        out.push(dense[id], hint ? list.values[i] : index.valueOf(list.values[i], idf, lengthFactor[id]));
       }
       return out;
     },

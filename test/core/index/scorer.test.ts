@@ -86,3 +86,31 @@ describe("applyThresholds", () => {
     expect(applyThresholds(ranked, { ...DEFAULT_THRESHOLDS, ...rules }).map((x) => x.doc)).toEqual(expected);
   });
 });
+
+describe("what a card is about", () => {
+  const fm = (name: string, extra = ""): string => `---\nname: ${name}\ndescription: ${name}\n${extra}---\n`;
+  const index = indexOf({
+    "deploy.md": fm("deploy to staging") + "Run the pipeline; the cache is warmed first.",
+    "cache.md": fm("redis cache eviction") + "When the cache fills, keys go oldest first.",
+    "hinted.md": fm("release train", "questions:\n  - ship the build to both app stores\n") + "Every second week.",
+    "filler.md": fm("unrelated") + "nothing here",
+  });
+  const n = index.docCount;
+  const byPath = (ranked: Scored[], path: string): Scored | undefined => ranked.find((s) => index.doc(s.doc)?.path === path);
+
+  it("counts the IDF of the words in the title field, not those the body shares", () => {
+    const ranked = scoreDocs(tokenize("cache deploy"), index);
+    // deploy.md: "deploy" in its name, "cache" in its body only.
+    expect(byPath(ranked, "deploy.md")?.about).toBeCloseTo(idf(n, 1), 5);
+    expect(byPath(ranked, "cache.md")?.about).toBeCloseTo(idf(n, 2), 5);
+  });
+
+  it("counts a hint's words once the hint matches", async () => {
+    const { scoreGroups } = await import("../../../src/core/index/scorer");
+    const groups = tokenize("ship build app stores").map((term) => ({ term, alternatives: [[term, 1]] as [string, number][] }));
+    const s = byPath(scoreGroups(groups, index, () => true, { hintBonus: DEFAULT_SCORING.hintBonus }), "hinted.md");
+    expect(s?.about).toBeGreaterThan(3 * idf(n, 1) - 1e-9);
+    // Without hints scored, the same words are in no title field.
+    expect(byPath(scoreGroups(groups, index), "hinted.md")).toBeUndefined();
+  });
+});

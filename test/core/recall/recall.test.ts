@@ -95,13 +95,35 @@ describe("fusing meaning into word scores", () => {
   it("adds the minimum score at the floor, twice it at cosine 1, nothing under the floor", () => {
     const fused = fuseSemantic([{ doc: 1, score: 40, matched: 3 }, { doc: 2, score: 20, matched: 2 }], m, 10, 2);
     expect(fused).toEqual([
-      { doc: 1, score: 40 + 10 * (1 + 0.35 / 0.45), matched: 3 },
+      // A card close in meaning passes the gate on words it is about.
+      { doc: 1, score: 40 + 10 * (1 + 0.35 / 0.45), matched: 3, about: Infinity },
       { doc: 2, score: 20, matched: 2 },
-      { doc: 3, score: 10, matched: 2 },
+      { doc: 3, score: 10, matched: 2, about: Infinity },
     ]);
   });
   it("leaves word scores as they are without meaning", () => {
     const words = [{ doc: 7, score: 12, matched: 2 }];
     expect(fuseSemantic(words, { sims: new Map(), floor: 0.5, weight: 1 }, 10, 2)).toEqual(words);
+  });
+});
+
+describe("the confidence gate", () => {
+  it("keeps quiet on an unrelated prompt that shares only body words with a card, and still answers one about the card", async () => {
+    const { MemoryIndex } = await import("../../../src/core/index/memory-index");
+    const { parseCard } = await import("../../../src/core/card/card");
+    const cards: Record<string, string> = {
+      "reference/btree-index.md": "---\nname: Composite index order\ndescription: Put the equality column first in a composite index\n---\nEach leaf holds a linked list of pages, kept in place; a reverse scan walks that list iteratively, leaf by leaf.",
+      "feedback/rust-style.md": "---\nname: Rust error handling\ndescription: Use thiserror in libraries and anyhow in binaries\n---\nNever unwrap in library code.",
+    };
+    // Cards of the usual length, so that the one above is not long by comparison.
+    for (let i = 0; i < 20; i++) cards[`filler/${i}.md`] = `---\nname: filler ${i}\ndescription: note ${i}\n---\n` + Array.from({ length: 20 }, (_, j) => `word${i}x${j}`).join(" ");
+    const index = new MemoryIndex();
+    for (const [path, text] of Object.entries(cards)) index.upsert(parseCard(path, text));
+    const gated = { ...config.recall, thresholds: { ...config.recall.thresholds, minAboutWords: 1.2 } };
+    const unrelated = "reverse a linked list in place, iteratively";
+    // Off, the shared body words are enough; on, they are not.
+    expect(recall(unrelated, index, config.recall, "/v").cards.map((c) => c.path)).toEqual(["reference/btree-index.md"]);
+    expect(recall(unrelated, index, gated, "/v").cards).toEqual([]);
+    expect(recall("which column goes first in a composite index?", index, gated, "/v").cards[0]?.path).toBe("reference/btree-index.md");
   });
 });
