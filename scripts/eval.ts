@@ -12,7 +12,7 @@
  * starts with it (e.g. `--sets sample`).
  */
 
-import { cpSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -303,6 +303,35 @@ if (workSets.length > 0) {
   console.log("| vault | prompts | ranking | hit@1 | hit@5 | MRR | unanswered quiet | chit-chat silent | other project's cards | chars per prompt |");
   console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 }
+/** Rows on the vault with enrich's version-2 hints in place of its cards' own questions. */
+async function enrichedRows(v: string): Promise<(readonly [string, WorkRanker])[]> {
+  const copy = await workEnrichedCopy(v);
+  if (!copy) return [];
+  const index = buildIndexFromDisk(copy, defaultConfig()).index;
+  return [0, 0.8, 1.2, 1.6].map((x) => [x === 0 ? "enrich's hints" : `enrich's hints, gate: about ${x} words`, workRanker(copy, index, (r) => (r.thresholds.minAboutWords = x))] as const);
+}
+
+/**
+ * A copy of a work vault whose cards' own questions are taken out and replaced by what `enrich`
+ * writes, the LLM stood in for by the recorded answers in eval/hints: the version-2 hints
+ * (questions, tasks, errors and identifiers). Undefined without a recording.
+ */
+async function workEnrichedCopy(v: string): Promise<string | undefined> {
+  const answers = join(root, "eval", "hints", `work-${v.replace(/-work$/, "")}.jsonl`);
+  if (!existsSync(answers)) return undefined;
+  const copy = join(mkdtempSync(join(tmpdir(), "vm-eval-")), v);
+  cpSync(join(workDir, v), copy, { recursive: true });
+  const config = defaultConfig();
+  for (const { abs: file } of listNotes(copy, config)) {
+    writeFileSync(file, readFileSync(file, "utf8").replace(/^questions:\n(?:[ \t]+- .*\n)*/m, ""));
+  }
+  config.digest.command = [process.execPath, join(root, "eval", "hints-llm.mjs"), "--answers", answers];
+  config.digest.maxCalls = 1000;
+  const report = await enrichVault({ vault: copy, config });
+  if (!report.ok) throw new Error(`enrich of ${v} stopped: ${report.error}`);
+  return copy;
+}
+
 const workMisses: string[] = [];
 for (const v of workSets) {
   const vault = join(workDir, v);
@@ -315,7 +344,8 @@ for (const v of workSets) {
     // The gate's trade-off: a card must match this share of a long prompt's words, or this many.
     ...[0.2, 0.25, 0.3].map((x) => [`gate: ${x} of the words`, workRanker(vault, index, (r) => (r.thresholds.minMatchedShare = x))] as const),
     ["gate: 3 words", workRanker(vault, index, (r) => (r.thresholds.minMatchedTerms = 3))],
-
+    ...[0.8, 1.2, 1.6].map((x) => [`gate: about ${x} words`, workRanker(vault, index, (r) => (r.thresholds.minAboutWords = x))] as const),
+    ...(await enrichedRows(v)),
   ] as const) {
     const m = measureWork(ranker, prompts);
     const counts = `${m.answered}/${prompts.filter((p) => p.kind === "unanswered").length}/${prompts.filter((p) => p.kind === "chitchat").length}`;

@@ -135,3 +135,29 @@ describe("enrich on the sample vault", () => {
     expect(missing.stderr).toContain('the LLM binary "/nonexistent/llm" set in the digest settings does not exist');
   });
 });
+
+describe("enrich's hints for work on a vault of several projects", () => {
+  it("writes the tasks and commands a card matters for, and the prompt hook then finds the card by an instruction that never names it", () => {
+    const { vault, log } = setUp(join(ROOT, "eval", "vaults", "en-work"));
+    // The vault's own questions out, as cards the digest wrote have none until enrich runs.
+    for (const path of markdownFiles(vault)) {
+      const file = join(vault, path);
+      writeFileSync(file, readFileSync(file, "utf8").replace(/^questions:\n(?:[ \t]+- .*\n)*/m, ""));
+    }
+    const ask = (prompt: string) => runBridge(["recall", "--vault", vault], JSON.stringify({ prompt, cwd: "/home/dev/src/billing-api", hook_event_name: "UserPromptSubmit" }));
+    expect(runBridge(["index", "--vault", vault]).status).toBe(0);
+    const task = "add a library to parse the CSV in the ETL";
+    const before = ask(task);
+    const r = enrich(vault, { VAULT_MEMORY_HINTS_FILE: join(ROOT, "eval", "hints", "work-en.jsonl"), HINTS_LLM_LOG: log });
+    expect(r.status, r.stderr).toBe(0);
+    const path = "feedback/ask-before-adding-a-dependency.md";
+    const card = parseCard(path, readFileSync(join(vault, path), "utf8"));
+    // Tasks during which the card matters, and the exact command it is about.
+    expect(hintsOf(card, "questions")).toEqual(expect.arrayContaining([task, "pnpm add dayjs for date formatting"]));
+    expect(hintState(card, "questions")).toBe("current");
+    expect(runBridge(["index", "--vault", vault]).status).toBe(0);
+    const after = ask(task);
+    expect(before.stdout).not.toContain(path);
+    expect(after.stdout.split("\n")[1]).toContain(join(vault, path));
+  });
+});
