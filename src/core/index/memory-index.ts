@@ -8,6 +8,7 @@ import { continuesKatakanaWord, tokenize } from "../text/tokenizer";
 import { DEFAULT_INDEX_OPTIONS, findSynonyms, prefixTerm, synonymPhrases, synonymTerm, type IndexOptions } from "./index-options";
 import { postingValue, type FlatPostings, type PostingSource } from "./postings";
 import { DEFAULT_SCORING, idfOf, impactOf, lengthFactorOf, type ScoringRules } from "./scorer";
+import { buildTypoTable } from "./typos";
 
 export interface IndexedDoc {
   id: number;
@@ -153,6 +154,8 @@ export class MemoryIndex implements PostingSource {
   private readonly phrases: string[][][];
   private nextId = 0;
   private totalLength = 0;
+  // Built when first asked for after a change: most edits are never followed by a typo.
+  private typoTable: Map<string, string[]> | undefined;
 
   constructor(
     readonly rules: ScoringRules = DEFAULT_SCORING,
@@ -176,6 +179,7 @@ export class MemoryIndex implements PostingSource {
   /** Adds the card, or replaces the card at the same path. Archived and superseded cards are left out. */
   upsert(card: Card): void {
     this.remove(card.path);
+    this.typoTable = undefined;
     if (isRetired(card.status)) return;
     const id = this.nextId++;
     const body = tokenize(card.body, this.indexOptions.tokenizer);
@@ -260,6 +264,7 @@ export class MemoryIndex implements PostingSource {
   remove(path: string): boolean {
     const doc = this.byPath.get(path);
     if (!doc) return false;
+    this.typoTable = undefined;
     this.byPath.delete(path);
     this.byId.delete(doc.id);
     this.links.remove(path);
@@ -330,6 +335,18 @@ export class MemoryIndex implements PostingSource {
   /** Each of the doc's hint terms, with the bitmask of its hints that hold it. */
   *hintMasksOf(doc: IndexedDoc): Generator<[string, number]> {
     for (let i = 0; i < doc.hintTermIds.length; i++) yield [this.hintTerms.names[doc.hintTermIds[i]], doc.hintMasks[i]];
+  }
+
+  /** The typo table (see typos.ts): bucket key → the vocabulary's words in it, commonest first. */
+  typos(): Map<string, string[]> {
+    if (!this.typoTable) this.typoTable = buildTypoTable((function* (entries) {
+      for (const [term, list] of entries) yield [term, list.size] as const;
+    })(this.terms.entries()));
+    return this.typoTable;
+  }
+
+  nearWords(key: string): readonly string[] | undefined {
+    return this.typos().get(key);
   }
 
   hintPostings(term: string): FlatPostings | undefined {

@@ -38,6 +38,18 @@ export function isAbout(value: number): boolean {
  */
 export const HINT_MARK = "?";
 
+/**
+ * The typo table lives beside the postings under this mark plus a bucket (see nearKey): the
+ * vocabulary's words of one first letter and one length, commonest first, for a prompt word found
+ * nowhere in the vault to be matched one edit away without reading the vocabulary.
+ */
+export const NEAR_MARK = "~";
+
+/** The bucket of words that start with `first` and are `length` characters long. */
+export function nearKey(first: string, length: number): string {
+  return `${NEAR_MARK}${first}${length}`;
+}
+
 /** What recall needs to know about a card beyond its postings: what it prints and how it reranks. */
 export interface DocInfo {
   /** Vault-relative path. */
@@ -64,5 +76,7 @@ export interface PostingSource {
   postings(term: string): FlatPostings | undefined;
   /** Which of each doc's hints hold `term`: pairs of doc id and hint bitmask (see HINT_MARK). */
   hintPostings?(term: string): FlatPostings | undefined;
+  /** The typo table's bucket under `key` (see nearKey), commonest word first. */
+  nearWords?(key: string): readonly string[] | undefined;
   doc(id: number): DocInfo | undefined;
 }

@@ -1,7 +1,9 @@
 /** Turns a prompt into query groups: its words, plus the prefixes and synonyms that may stand for them. */
 
 import { findSynonyms, prefixTerm, synonymTerm, type IndexOptions } from "../index/index-options";
+import type { PostingSource } from "../index/postings";
 import type { QueryGroup } from "../index/scorer";
+import { MAX_TYPO_WORDS, correctionsOf, typoEligible } from "../index/typos";
 import { continuesKatakanaWord, tokenizeQuery } from "../text/tokenizer";
 
 // A pasted log can hold thousands of distinct words; each costs a segment read, and the first few
@@ -12,6 +14,8 @@ const PREFIX_WEIGHT = 0.5;
 // A word already found in this many cards needs no prefix to be found.
 const PREFIX_SKIP_DF = 24;
 const SYNONYM_WEIGHT = 0.8;
+// A correction is a guess at what was meant: it counts, but less than a word written right.
+const TYPO_WEIGHT = 0.7;
 // A prompt with a pasted log or file can run to megabytes. Its question sits at the start or the
 // end, and a few thousand characters of the paste already hold more words than MAX_QUERY_TERMS:
 // scoring all of it only makes the hook slower than Claude Code's timeout.
@@ -75,6 +79,23 @@ export function buildQuery(prompt: string, options: IndexOptions, phrases: strin
     optional: alternatives.length > 1 && alternatives[1][0].endsWith("*") ? { index: 1, skipAboveDf: PREFIX_SKIP_DF } : undefined,
     ...(continuing.has(term) ? { continuesWord: true } : {}),
   }));
+}
+
+/**
+ * The groups with corrections added to the first few words the vault does not hold at all, in
+ * its body, titles or hints ("recieve" → receive). Never to a word found anywhere: a rare word
+ * the vault has is what the person meant.
+ */
+export function withCorrections(groups: QueryGroup[], source: PostingSource): QueryGroup[] {
+  if (!source.nearWords) return groups;
+  let looked = 0;
+  return groups.map((g) => {
+    if (looked >= MAX_TYPO_WORDS || g.alternatives.length > 2 || !typoEligible(g.term)) return g;
+    if (source.postings(g.term) || source.hintPostings?.(g.term)) return g;
+    looked++;
+    const fixes = correctionsOf(g.term, source);
+    return fixes.length === 0 ? g : { ...g, alternatives: [...g.alternatives, ...fixes.map((t) => [t, TYPO_WEIGHT] as const)] };
+  });
 }
 
 function* alternate<T>(a: readonly T[], b: readonly T[]): Generator<T> {

@@ -9,7 +9,7 @@ import { clip } from "../text/clip";
 import { escapeControl } from "../text/visible";
 import type { RecallRules, SemanticRules } from "./rules";
 import type { EmbedResult } from "../embed/client";
-import { buildQuery, requiredMatches } from "./query";
+import { buildQuery, requiredMatches, withCorrections } from "./query";
 import { RECALL_HEADER } from "./recall-header";
 import { projectTier, recencyWeight, typeWeight } from "./signals";
 
@@ -105,9 +105,11 @@ export function wantsRecall(prompt: string, source: PostingSource): boolean {
 /** The prompt's words scored against the cards; undefined when it has no words to look for. */
 export function scoreWords(prompt: string, source: PostingSource, rules: RecallRules, vaultRoot: string, ctx: RecallContext = {}): WordScores | undefined {
   const options = source.indexOptions;
-  const groups = buildQuery(prompt, options, synonymPhrases(options));
-  if (groups.length === 0) return undefined;
+  const written = buildQuery(prompt, options, synonymPhrases(options));
+  if (written.length === 0) return undefined;
   const ack = isAcknowledgement(prompt);
+  // An acknowledgement's words are not looked for harder than they are written.
+  const groups = ack ? written : withCorrections(written, source);
   const t = { ...rules.thresholds, minScore: effectiveMinScore(rules, source.docCount, prompt, ack) };
   const need = requiredMatches(groups.length, t.minMatchedTerms, t.minMatchedShare ?? 0);
   // Signals can lift a card by at most their product, so cards that could not reach the floor are cut early.

@@ -71,7 +71,7 @@ export function overlayPathOf(snapshotPath: string): string {
   return snapshotPath.replace(/(\.jsonl)?$/, "-overlay.jsonl");
 }
 
-/** Shard segment: term → flat postings (see FlatPostings). */
+/** Shard segment: term → flat postings (see FlatPostings); in the base, also typo buckets → words (see nearKey). */
 export type ShardSegment = Record<string, number[]>;
 /**
  * Doc chunk segment, one row per doc id starting at chunk × DOCS_PER_CHUNK:

@@ -198,6 +198,12 @@ export class SnapshotReader implements PostingSource {
     return this.merged(term, HINT_MARK + term);
   }
 
+  /** The base's typo bucket under `key` (see nearKey); the overlay has none. */
+  nearWords(key: string): readonly string[] | undefined {
+    const words = this.base.lookup(key, key) as unknown;
+    return Array.isArray(words) && words.every((w) => typeof w === "string") ? (words as string[]) : undefined;
+  }
+
   /** The base's pairs for `key` less the cards changed since, then the overlay's. */
   private merged(term: string, key: string): FlatPostings | undefined {
     const base = this.base.lookup(term, key);

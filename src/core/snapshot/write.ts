@@ -212,11 +212,17 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date, plan:
     shards[fnv1aString(key[0]) % shardCount].push(key);
     if (++n % (TERMS_PER_STEP * 20) === 0) yield;
   }
+  // The typo table in the base only: an overlay's few edited cards add few words, and the next
+  // full write has them. Each bucket in the shard of its own key, as a recall looks it up.
+  const near: [string, string[]][][] = Array.from({ length: shardCount }, () => []);
+  if (!plan.overlay) for (const entry of index.typos()) near[fnv1aString(entry[0]) % shardCount].push(entry);
+  yield;
   const segments: Buffer[] = [];
   // Steps by postings, not terms: 500 of the commonest words at 50,000 notes were half a second.
   let work = 0;
-  for (const keys of shards) {
-    const entries: string[] = [];
+  for (let k = 0; k < shardCount; k++) {
+    const keys = shards[k];
+    const entries: string[] = near[k].map(([key, words]) => JSON.stringify(key) + ":" + JSON.stringify(words));
     for (const [term, hint] of keys) {
       const numbers = plan.numbers(term, hint);
       entries.push(JSON.stringify(hint ? HINT_MARK + term : term) + ":[" + numbers.join(",") + "]");
