@@ -1,3 +1,4 @@
+import { SNAPSHOT_VERSION } from "../../src/core/snapshot/format";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -143,7 +144,7 @@ describe("semantic recall in the prompt hook", () => {
     const vault = await indexed({ enabled: true });
     const snapshot = vaultFiles.snapshot(vault);
     const text = readFileSync(snapshot, "utf8");
-    writeFileSync(snapshot, text.replace('"version":3,', '"version":4,'));
+    writeFileSync(snapshot, text.replace(`"version":${SNAPSHOT_VERSION},`, `"version":${SNAPSHOT_VERSION + 1},`));
     const before = stub.requests;
     const r = await recall(vault);
     expect([r.status, r.stdout]).toEqual([0, ""]);

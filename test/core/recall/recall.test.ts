@@ -127,3 +127,19 @@ describe("the confidence gate", () => {
     expect(recall("which column goes first in a composite index?", index, gated, "/v").cards[0]?.path).toBe("reference/btree-index.md");
   });
 });
+
+describe("code-aware words", () => {
+  it("a card's glob matches a concrete path under it, and an identifier its words", async () => {
+    const { MemoryIndex } = await import("../../../src/core/index/memory-index");
+    const { parseCard } = await import("../../../src/core/card/card");
+    const cards: Record<string, string> = {
+      "feedback/generated-code.md": "---\nname: Never edit generated files\ndescription: Files under `src/gen/*.ts` come from the OpenAPI generator; change the spec and regenerate\n---\nRun `pnpm gen` after editing `openapi.yaml`.",
+      "reference/retry.md": "---\nname: Retry policy for Go services\ndescription: `internal/retry/*.go` holds the backoff every client uses\n---\nJitter is full, the cap is 30 s.",
+    };
+    for (let i = 0; i < 20; i++) cards[`filler/${i}.md`] = `---\nname: filler ${i}\ndescription: note ${i}\n---\n` + Array.from({ length: 20 }, (_, j) => `word${i}x${j}`).join(" ");
+    const index = new MemoryIndex();
+    for (const [path, text] of Object.entries(cards)) index.upsert(parseCard(path, text));
+    expect(recall("fix the null check in src/gen/billingApiClient.ts", index, config.recall, "/v").cards[0]?.path).toBe("feedback/generated-code.md");
+    expect(recall("internal/retry/backoff.go: make the cap configurable", index, config.recall, "/v").cards[0]?.path).toBe("reference/retry.md");
+  });
+});
