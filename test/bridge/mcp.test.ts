@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 /** The MCP server as Claude Code runs it: the built bundle over stdio, driven by the SDK's own client. */
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -125,6 +126,13 @@ describe("MCP server", () => {
     const r = await server.call("read_card", { path });
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(message);
+  });
+
+  it("refuses a FIFO named like a card without blocking, and keeps serving", async () => {
+    execFileSync("mkfifo", [join(vault, "debugging", "pipe.md")]);
+    const r = await server.call("read_card", { path: "debugging/pipe.md" });
+    expect(r.isError).toBe(true);
+    expect((await server.call("read_card", { path: "debugging/launchd-cron-path.md" })).text).toContain("EnvironmentVariables");
   });
 
   it("refuses a symlinked card that leads outside the vault, and one that leads to a non-card", async () => {

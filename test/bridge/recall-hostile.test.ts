@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, renameSync } from "node:fs";
+import { overlayPathOf } from "../../src/core/snapshot/format";
 import { describe, expect, it } from "vitest";
 import { findSynonyms } from "../../src/core/index/index-options";
 import { DeadlineExceeded, scoreGroups } from "../../src/core/index/scorer";
@@ -53,5 +55,24 @@ describe("the bounds behind it", () => {
     const groups = [{ term: "a", alternatives: [["a", 1]] as const }, { term: "b", alternatives: [["b", 1]] as const }];
     expect(() => scoreGroups(groups, source, () => true, { deadline: msSinceStart() - 1 })).toThrow(DeadlineExceeded);
     expect(scoreGroups(groups, source, () => true, { deadline: msSinceStart() + 10_000 })).toHaveLength(1);
+  });
+});
+
+describe("files that are not files", () => {
+  // A reader that opened these with a blocking open waited forever for a writer.
+  it.each(["snapshot", "overlay"] as const)("a FIFO at the %s ends the prompt hook and remind at once, printing nothing wrong", (which) => {
+    const vault = copyVault(SAMPLE_VAULT);
+    expect(runBridge(["index", "--vault", vault]).status).toBe(0);
+    const snapshot = vaultFiles.snapshot(vault);
+    const at = which === "snapshot" ? snapshot : overlayPathOf(snapshot);
+    if (which === "snapshot") renameSync(snapshot, snapshot + ".moved");
+    execFileSync("mkfifo", [at]);
+    const r = recallOf(vault, "why does my nightly job fail under launchd?");
+    // Ended (a hang is a null status after the helper's timeout), exit 0.
+    expect(r.status).toBe(0);
+    if (which === "snapshot") expect(r.stdout).toBe("");
+    const remind = runBridge(["remind", "--vault", vault], JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: "" }));
+    expect(remind.status).toBe(0);
+    expect(readFileSync(vaultFiles.log(vault), "utf8")).toMatch(/not a regular file/);
   });
 });

@@ -1,12 +1,13 @@
 /** What the MCP server's tools do, apart from the protocol: search the memory, read a card, queue something to keep. */
 
-import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, realpathSync } from "node:fs";
+import { closeSync, existsSync, readdirSync, readSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { hintsOf } from "../../../src/core/card/hints";
 import { parseCard } from "../../../src/core/card/card";
 import { isCard, loadVaultConfig, type VaultMemoryConfig } from "../../../src/core/config";
 import { appendLog } from "../../../src/core/io/log";
+import { openRegularFile } from "../../../src/core/io/read-file";
 import { vaultFiles } from "../../../src/core/paths";
 import { resolveProject } from "../../../src/core/project";
 import { sanitize } from "../../../src/core/privacy/redact";
@@ -289,9 +290,9 @@ export function cardFile(vault: string, given: string, config: VaultMemoryConfig
 function readBounded(path: string, maxBytes: number): { text: string; cut: boolean } | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(path, "r");
-    const st = fstatSync(fd);
-    if (!st.isFile()) return undefined;
+    // Not blocking: a FIFO named like a card would hang this call and every one after it.
+    let st;
+    ({ fd, st } = openRegularFile(path));
     const buf = Buffer.alloc(Math.min(st.size, maxBytes));
     let n = 0;
     while (n < buf.length) {

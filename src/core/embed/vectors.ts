@@ -9,7 +9,8 @@
  * sign bits (dim/8 bytes per piece, padded to 4), the int8 vectors (dim bytes per piece).
  */
 
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { openRegularFile } from "../io/read-file";
 import { writeFileAtomic } from "../io/atomic";
 import { fnv1aWords } from "../io/hash";
 import type { Quantized } from "./cache";
@@ -89,7 +90,8 @@ export interface OpenVectors {
  * closeVectors.
  */
 export function openVectors(path: string, base: string, model: string): OpenVectors {
-  const fd = openSync(path, "r");
+  // Not blocking, and a regular file only: a FIFO at the path would hang the prompt hook.
+  const { fd } = openRegularFile(path);
   try {
     const head = Buffer.allocUnsafe(4096);
     const got = readSync(fd, head, 0, head.length, 0);

@@ -1,10 +1,12 @@
 /** A file's first line, read with one bounded read: the snapshot's header, and the glance the prompt hook takes at it. */
 
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { openRegularFile } from "./read-file";
 
 /** The text before the first newline within `maxBytes`, or all of those bytes when there is none. */
 export function firstLine(path: string, maxBytes: number): string {
-  const fd = openSync(path, "r");
+  // Not blocking, and a regular file only: a FIFO would hang the reader (throws FileRefused).
+  const { fd } = openRegularFile(path);
   try {
     const buf = Buffer.allocUnsafe(maxBytes);
     const n = readSync(fd, buf, 0, maxBytes, 0);

@@ -17,10 +17,11 @@ export class FileRefused extends Error {
 }
 
 /**
- * The file's bytes. `check` sees the open file's stat before anything is read and may refuse it
- * by returning a reason (an owner or mode that is not the person's).
+ * Opens a file for reading the way readRegularFile does: without blocking (a FIFO would hang the
+ * reader), then refused unless the open file is a regular file. For readers that take only parts
+ * of a file (a snapshot's segments, the vectors); the caller closes the descriptor.
  */
-export function readRegularFile(path: string, opts: { maxBytes: number; noFollow?: boolean; check?: (st: Stats) => string }): Buffer {
+export function openRegularFile(path: string, opts: { noFollow?: boolean } = {}): { fd: number; st: Stats } {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (opts.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0));
@@ -31,6 +32,20 @@ export function readRegularFile(path: string, opts: { maxBytes: number; noFollow
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new FileRefused(`${path} is not a regular file`, "not-regular");
+    return { fd, st };
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
+/**
+ * The file's bytes. `check` sees the open file's stat before anything is read and may refuse it
+ * by returning a reason (an owner or mode that is not the person's).
+ */
+export function readRegularFile(path: string, opts: { maxBytes: number; noFollow?: boolean; check?: (st: Stats) => string }): Buffer {
+  const { fd, st } = openRegularFile(path, opts);
+  try {
     if (st.size > opts.maxBytes) throw new FileRefused(`${path} is over ${opts.maxBytes >= 1 << 20 ? `${opts.maxBytes >> 20} MB` : `${opts.maxBytes} bytes`}`, "too-large");
     const why = opts.check?.(st);
     if (why) throw new FileRefused(why, "refused");
@@ -46,3 +61,4 @@ export function readRegularFile(path: string, opts: { maxBytes: number; noFollow
     closeSync(fd);
   }
 }
+

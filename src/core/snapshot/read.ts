@@ -1,6 +1,7 @@
 /** Reads a snapshot lazily: the header, then only the segments a query needs, each checked before use. */
 
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { FileRefused, openRegularFile } from "../io/read-file";
 import type { IndexOptions } from "../index/index-options";
 import { HINT_MARK, POSTING_WIDTH, type DocInfo, type FlatPostings, type PostingSource } from "../index/postings";
 import { TOKENIZER_VERSION } from "../text/tokenizer";
@@ -57,16 +58,17 @@ class SegmentFile {
   /** Opens and validates the header and size; throws SnapshotError. */
   static open(path: string, missing: "throw" | "none" = "throw"): SegmentFile | undefined {
     let fd: number;
+    let size: number;
     try {
-      fd = openSync(path, "r");
+      // Not blocking, and a regular file only: a FIFO put at the path would hang every prompt.
+      ({ fd, st: { size } } = openRegularFile(path));
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" && missing === "none") return undefined;
-      throw new SnapshotError(code === "ENOENT" ? "missing" : "unreadable", `cannot open snapshot ${path}: ${code ?? String(err)}`);
+      const why = err instanceof FileRefused ? err.why : "unreadable";
+      if (why === "missing" && missing === "none") return undefined;
+      throw new SnapshotError(why === "missing" ? "missing" : "unreadable", `cannot open snapshot ${path}: ${(err as Error).message}`);
     }
     try {
       const { header, headerBytes } = readHeader(fd);
-      const size = fstatSync(fd).size;
       if (size < headerBytes + 1 + header.bodyBytes) {
         throw new SnapshotError("partial", `snapshot is cut short: ${size} of ${headerBytes + 1 + header.bodyBytes} bytes`);
       }
