@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, renameSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { overlayPathOf } from "../../src/core/snapshot/format";
 import { describe, expect, it } from "vitest";
 import { findSynonyms } from "../../src/core/index/index-options";
@@ -74,5 +75,25 @@ describe("files that are not files", () => {
     const remind = runBridge(["remind", "--vault", vault], JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", cwd: "" }));
     expect(remind.status).toBe(0);
     expect(readFileSync(vaultFiles.log(vault), "utf8")).toMatch(/not a regular file/);
+  });
+});
+
+describe("paths that are not there", () => {
+  it("prints no card deleted since the last index, nor any of a snapshot copied from another vault", () => {
+    const vault = copyVault(SAMPLE_VAULT);
+    expect(runBridge(["index", "--vault", vault]).status).toBe(0);
+    const prompt = "why does my nightly job fail under launchd?";
+    expect(recallOf(vault, prompt).stdout).toContain("launchd-cron-path.md");
+    rmSync(join(vault, "debugging", "launchd-cron-path.md"));
+    const after = recallOf(vault, prompt);
+    expect(after.status).toBe(0);
+    expect(after.stdout).not.toContain("launchd-cron-path.md");
+    // Another vault with this one's snapshot: none of its paths lead anywhere there.
+    const other = copyVault(SAMPLE_VAULT, "other");
+    for (const dir of ["debugging", "reference", "feedback", "projects", "user", "teaching", "moc"]) rmSync(join(other, dir), { recursive: true, force: true });
+    mkdirSync(vaultFiles.dir(other), { recursive: true });
+    copyFileSync(vaultFiles.snapshot(vault), vaultFiles.snapshot(other));
+    const copied = recallOf(other, "vite 部署到自訂網域 base 路徑");
+    expect([copied.status, copied.stdout]).toEqual([0, ""]);
   });
 });

@@ -15,6 +15,7 @@ import { askVector, closeCards, openCards, searchCards, semanticUsed, trustedSem
 import { SnapshotError, SnapshotReader } from "../../../src/core/snapshot/read";
 import { noteSnapshotDamage } from "../../../src/core/snapshot/damage";
 import { resolveProject } from "../../../src/core/project";
+import { noteExists } from "../../../src/core/vault/scan";
 import { loadSeen, rememberSeen } from "../../../src/core/recall/session-store";
 import { appendUsage, promptHash } from "../../../src/core/recall/usage-log";
 import type { RecallRules, SemanticRules } from "../../../src/core/recall/rules";
@@ -94,7 +95,7 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
       }
       return 0;
     };
-    const ctx = { project: resolveProject(payload.cwd), seen, deadline };
+    const ctx = { project: resolveProject(payload.cwd), seen, deadline, exists: (path: string) => noteExists(vault, path) };
     const rules = withOverrides(reader.header.rules, args);
     if (rules.semantic && wantsRecall(payload.prompt, reader)) {
       // Only with semantic recall on, and never for "ok continue": the one path that waits.

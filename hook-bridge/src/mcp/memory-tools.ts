@@ -10,6 +10,7 @@ import { appendLog } from "../../../src/core/io/log";
 import { openRegularFile } from "../../../src/core/io/read-file";
 import { vaultFiles } from "../../../src/core/paths";
 import { resolveProject } from "../../../src/core/project";
+import { noteExists } from "../../../src/core/vault/scan";
 import { sanitize } from "../../../src/core/privacy/redact";
 import { captureSession, queueNote } from "../../../src/core/queue/capture";
 import { isSafeSessionId } from "../../../src/core/queue/queue-store";
@@ -103,7 +104,7 @@ export class MemoryTools {
       const base = reader.header.rules;
       // The hook's rules, with its silence thresholds replaced: a floor, one matched word, no cut relative to the top card.
       const rules = { ...base, thresholds: { ...base.thresholds, minScore: SEARCH_MIN_SCORE, relativeToTop: 0, minMatchedTerms: 1, maxCards: limit } };
-      const ctx = { project, pool: Math.max(limit, 12), allProjects: input.all_projects === true };
+      const ctx = { project, pool: Math.max(limit, 12), allProjects: input.all_projects === true, exists: (path: string) => noteExists(vault, path) };
       // The server asked is this machine's own setting, never the snapshot's (see embed/settings.ts).
       const semantic = base.semantic && wantsRecall(query, reader) ? trustedSemantic(base.semantic, vault, undefined, this.env) : undefined;
       if (typeof semantic === "string") this.log(`search: semantic recall: ${semantic}; words alone`);

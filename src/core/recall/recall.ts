@@ -50,6 +50,12 @@ export interface RecallContext {
    * that project or the card.
    */
   allProjects?: boolean;
+  /**
+   * Whether the card at a vault path is there now. A snapshot copied from another vault, or a
+   * card deleted since the last index, would print a path that leads nowhere: such a card is
+   * passed over and the next-best takes its place.
+   */
+  exists?: (path: string) => boolean;
 }
 
 export interface SemanticMatches {
@@ -134,7 +140,7 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
     // Before the card's row is read: most of what the gate turns away costs nothing more.
     if ((s.about ?? Infinity) < aboutFloor) continue;
     const info = source.doc(s.doc);
-    if (!info || !inScope(info)) continue;
+    if (!info || !inScope(info) || (ctx.exists && !ctx.exists(info.path))) continue;
     candidates.push({ doc: s.doc, info, score: withHintCoverage(s, info.hintSizes) * typeWeight(info, rules.signals) * recencyWeight(info, now, rules.signals), matched: s.matched, hint: s.hint });
   }
   candidates.sort(byScore);

@@ -67,3 +67,12 @@ function trimSlashes(p: string): string {
 export function isCard(path: string, config: ScopeRules & { index: { synonymsNote: string } }): boolean {
   return isIndexable(path, config) && path !== config.index.synonymsNote;
 }
+
+/** Whether a regular file is at the vault path now (recall's check that a card it prints exists). */
+export function noteExists(vault: string, path: string): boolean {
+  try {
+    return statSync(join(vault, path), { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return false;
+  }
+}
