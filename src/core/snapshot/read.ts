@@ -202,8 +202,9 @@ export class SnapshotReader implements PostingSource {
 
   /** The base's typo bucket under `key` (see nearKey); the overlay has none. */
   nearWords(key: string): readonly string[] | undefined {
-    const words = this.base.lookup(key, key) as unknown;
-    return Array.isArray(words) && words.every((w) => typeof w === "string") ? (words as string[]) : undefined;
+    // The shard's JSON holds words under these keys, not postings; checked, since a file is anyone's.
+    const words: unknown = this.base.lookup(key, key);
+    return Array.isArray(words) && words.every((w): w is string => typeof w === "string") ? words : undefined;
   }
 
   /** The base's pairs for `key` less the cards changed since, then the overlay's. */
