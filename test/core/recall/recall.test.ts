@@ -2,7 +2,8 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../../src/core/config";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
-import type { MemoryIndex } from "../../../src/core/index/memory-index";
+import { MemoryIndex } from "../../../src/core/index/memory-index";
+import { parseCard } from "../../../src/core/card/card";
 import { RECALL_HEADER, formatRecall, fuseSemantic, recall } from "../../../src/core/recall/recall";
 import { SAMPLE_VAULT } from "../../helpers";
 
@@ -107,18 +108,21 @@ describe("fusing meaning into word scores", () => {
   });
 });
 
+/** An index of `cards` among 20 unrelated cards of the usual length, so that none of them is long by comparison. */
+function withFillers(cards: Record<string, string>): MemoryIndex {
+  const index = new MemoryIndex();
+  const all = { ...cards };
+  for (let i = 0; i < 20; i++) all[`filler/${i}.md`] = `---\nname: filler ${i}\ndescription: note ${i}\n---\n` + Array.from({ length: 20 }, (_, j) => `word${i}x${j}`).join(" ");
+  for (const [path, text] of Object.entries(all)) index.upsert(parseCard(path, text));
+  return index;
+}
+
 describe("the confidence gate", () => {
-  it("keeps quiet on an unrelated prompt that shares only body words with a card, and still answers one about the card", async () => {
-    const { MemoryIndex } = await import("../../../src/core/index/memory-index");
-    const { parseCard } = await import("../../../src/core/card/card");
-    const cards: Record<string, string> = {
+  it("keeps quiet on an unrelated prompt that shares only body words with a card, and still answers one about the card", () => {
+    const index = withFillers({
       "reference/btree-index.md": "---\nname: Composite index order\ndescription: Put the equality column first in a composite index\n---\nEach leaf holds a linked list of pages, kept in place; a reverse scan walks that list iteratively, leaf by leaf.",
       "feedback/rust-style.md": "---\nname: Rust error handling\ndescription: Use thiserror in libraries and anyhow in binaries\n---\nNever unwrap in library code.",
-    };
-    // Cards of the usual length, so that the one above is not long by comparison.
-    for (let i = 0; i < 20; i++) cards[`filler/${i}.md`] = `---\nname: filler ${i}\ndescription: note ${i}\n---\n` + Array.from({ length: 20 }, (_, j) => `word${i}x${j}`).join(" ");
-    const index = new MemoryIndex();
-    for (const [path, text] of Object.entries(cards)) index.upsert(parseCard(path, text));
+    });
     const gated = { ...config.recall, thresholds: { ...config.recall.thresholds, minAboutWords: 1.2 } };
     const unrelated = "reverse a linked list in place, iteratively";
     // Off, the shared body words are enough; on, they are not.
@@ -129,16 +133,11 @@ describe("the confidence gate", () => {
 });
 
 describe("code-aware words", () => {
-  it("a card's glob matches a concrete path under it, and an identifier its words", async () => {
-    const { MemoryIndex } = await import("../../../src/core/index/memory-index");
-    const { parseCard } = await import("../../../src/core/card/card");
-    const cards: Record<string, string> = {
+  it("a card's glob matches a concrete path under it, and an identifier its words", () => {
+    const index = withFillers({
       "feedback/generated-code.md": "---\nname: Never edit generated files\ndescription: Files under `src/gen/*.ts` come from the OpenAPI generator; change the spec and regenerate\n---\nRun `pnpm gen` after editing `openapi.yaml`.",
       "reference/retry.md": "---\nname: Retry policy for Go services\ndescription: `internal/retry/*.go` holds the backoff every client uses\n---\nJitter is full, the cap is 30 s.",
-    };
-    for (let i = 0; i < 20; i++) cards[`filler/${i}.md`] = `---\nname: filler ${i}\ndescription: note ${i}\n---\n` + Array.from({ length: 20 }, (_, j) => `word${i}x${j}`).join(" ");
-    const index = new MemoryIndex();
-    for (const [path, text] of Object.entries(cards)) index.upsert(parseCard(path, text));
+    });
     expect(recall("fix the null check in src/gen/billingApiClient.ts", index, config.recall, "/v").cards[0]?.path).toBe("feedback/generated-code.md");
     expect(recall("internal/retry/backoff.go: make the cap configurable", index, config.recall, "/v").cards[0]?.path).toBe("reference/retry.md");
   });
