@@ -32,3 +32,54 @@ export function numberFlag(args: Args, name: string): number | undefined {
   if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} takes a non-negative number, not "${v}"`);
   return n;
 }
+
+/** Flags that take a value, and flags that stand alone; every command also takes --help. */
+const VALUE = new Set(["vault", "config", "max-cards", "min-score", "max-chars", "deadline-ms", "limit", "only", "settings"]);
+
+/** The flags each command reads (see USAGE); any other is a typo that would otherwise be ignored. */
+export const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  index: ["vault", "config"],
+  recall: ["vault", "config", "max-cards", "min-score", "max-chars", "deadline-ms"],
+  queue: ["vault", "config"],
+  remember: ["vault", "config"],
+  remind: ["vault", "config"],
+  lint: ["vault", "config", "json"],
+  digest: ["vault", "config", "dry-run", "limit", "only", "json"],
+  enrich: ["vault", "config", "dry-run", "limit"],
+  embed: ["vault", "config"],
+  trust: ["vault", "config", "yes"],
+  install: ["vault", "config", "settings", "yes", "dry-run"],
+  uninstall: ["vault", "config", "settings", "yes", "dry-run"],
+  mcp: ["vault", "config"],
+};
+
+/**
+ * Why `argv` is not a valid command line for its command, or undefined when it is: an unknown
+ * flag (`--dryrun`), a value missing or given to a flag that takes none, a stray word. A typo
+ * must not run the command as if the flag were not there: `enrich --dryrun` wrote hints.
+ */
+export function badFlags(argv: readonly string[], command: string): string | undefined {
+  const known = COMMAND_FLAGS[command];
+  if (!known) return undefined;
+  let seenCommand = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith("--")) {
+      if (!seenCommand && a === command) {
+        seenCommand = true;
+        continue;
+      }
+      return `unexpected argument "${a}"`;
+    }
+    const eq = a.indexOf("=");
+    const name = a.slice(2, eq > 0 ? eq : undefined);
+    if (name === "help") continue;
+    if (!known.includes(name)) return `${command} has no flag --${name}`;
+    const hasValue = eq > 0 || (i + 1 < argv.length && !argv[i + 1].startsWith("--"));
+    if (VALUE.has(name)) {
+      if (!hasValue) return `--${name} needs a value`;
+      if (eq < 0) i++;
+    } else if (eq > 0) return `--${name} takes no value`;
+  }
+  return undefined;
+}

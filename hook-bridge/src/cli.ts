@@ -3,7 +3,8 @@
 import { existsSync, realpathSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { parseArgs } from "./args";
+import { COMMAND_FLAGS, badFlags, parseArgs } from "./args";
+import { USAGE, commandUsage } from "./usage";
 import { indexCommand } from "./commands/index";
 import { digestCommand } from "./commands/digest";
 import { embedCommand } from "./commands/embed";
@@ -15,41 +16,32 @@ import { recallCommand } from "./commands/recall";
 import { remindCommand } from "./commands/remind";
 import { trustCommand } from "./commands/trust";
 import { UsageError, whereToSetVault, type VaultLookup } from "./vault";
-import { hookJson, logWithoutVault } from "./no-vault";
+import { hookJson, logRefusedHook, logWithoutVault } from "./no-vault";
 import { readStdinSync } from "./stdin";
 import { loadVaultConfig } from "../../src/core/config";
 import { captureSession } from "../../src/core/queue/capture";
-
-export const USAGE = `usage: vault-memory <command> --vault DIR [options]
-
-commands:
-  index    build the recall snapshot from the vault's notes
-  recall   UserPromptSubmit hook: read hook JSON on stdin, print matched cards
-           [--max-cards N] [--min-score N] [--max-chars N] [--deadline-ms N]
-  queue    Stop hook: queue the session for the digest when it is worth keeping
-  remember queue the session now, marked as wanted (for "remember this")
-  remind   SessionStart hook: one line when conversations wait in the queue
-  lint     check the vault's health [--json]; exits 1 when there are errors
-  digest   turn the queue into cards with the LLM command, then tidy, commit and report
-           [--dry-run] [--limit N] [--only ID,ID] [--json] [--config -]
-  enrich   write recall hints (the questions each card answers) with the LLM command, for
-           cards that have none or changed since [--dry-run] [--limit N]
-  embed    semantic recall: embed the cards that changed, for the snapshot on disk [--config -]
-  trust    use on this computer the program and server the vault's config.json names:
-           shows them, copies them to the per-user settings file with --yes
-  install  connect the hooks in ~/.claude/settings.json [--settings FILE] [--yes]
-  uninstall remove exactly those hooks again [--settings FILE] [--yes]
-  mcp      MCP server over stdio: search_memory, read_card, remember (runs until stdin closes)
-
-Settings that run a program or name a server come from this computer only:
-  ~/.config/vault-memory/config.json (or $XDG_CONFIG_HOME/vault-memory/config.json), or --config FILE.
-`;
 
 // Hooks must never fail a prompt, so their errors become exit 0.
 const HOOKS = new Set(["recall", "queue", "remember", "remind"]);
 
 export async function runCli(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv);
+  if (COMMAND_FLAGS[args.command]) {
+    if (args.flags.has("help")) {
+      writeSync(1, commandUsage(args.command));
+      return 0;
+    }
+    const bad = badFlags(argv, args.command);
+    if (bad) {
+      // A hook fails open: nothing printed, nothing done, the reason in the log.
+      if (HOOKS.has(args.command)) {
+        logRefusedHook(args, bad);
+        return 0;
+      }
+      writeSync(2, `vault-memory ${args.command}: ${bad}\n\n${commandUsage(args.command)}`);
+      return 2;
+    }
+  }
   try {
     switch (args.command) {
       case "recall":
@@ -89,7 +81,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   } catch (err) {
     if (HOOKS.has(args.command)) return 0;
     const message = err instanceof Error ? err.message : String(err);
-    writeSync(2, err instanceof UsageError ? `${message}\n\n${USAGE}` : `vault-memory ${args.command}: ${message}\n`);
+    writeSync(2, err instanceof UsageError ? `${message}\n\n${COMMAND_FLAGS[args.command] ? commandUsage(args.command) : USAGE}` : `vault-memory ${args.command}: ${message}\n`);
     return err instanceof UsageError ? 2 : 1;
   }
 }

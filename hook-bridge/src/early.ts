@@ -5,7 +5,7 @@
  * snapshot's first line (semanticGlance) says the rules may turn semantic recall on.
  */
 
-import { parseArgs, stringFlag } from "./args";
+import { badFlags, parseArgs, stringFlag } from "./args";
 import { readStdinSync } from "./stdin";
 import { findVault, type VaultLookup } from "./vault";
 import type { EmbedResult } from "../../src/core/embed/client";
@@ -47,6 +47,8 @@ export function beginRecall(argv: readonly string[], askEarly: AskEarly): Early 
   let vault: VaultLookup;
   let configFlag: string | undefined;
   try {
+    // A command line the dispatcher will refuse asks for nothing.
+    if (badFlags(argv, "recall")) return undefined;
     stdin = readStdinSync();
     const args = parseArgs(argv);
     vault = findVault(args);

@@ -2,7 +2,9 @@
 
 import { join } from "node:path";
 import { appendLog } from "../../src/core/io/log";
-import { vaultAdvice, type VaultLookup } from "./vault";
+import { vaultFiles } from "../../src/core/paths";
+import type { Args } from "./args";
+import { findVault, vaultAdvice, type VaultLookup } from "./vault";
 
 type Problem = Exclude<VaultLookup, { vault: string }>;
 
@@ -27,3 +29,13 @@ export function hookJson(event: "SessionStart" | "UserPromptSubmit", forPerson: 
 }
 
 export { vaultAdvice as adviceFor };
+
+/**
+ * A hook given a command line it does not take (a flag mistyped in settings.json) fails open: it
+ * does nothing and prints nothing, and says why in the vault's log, or where logWithoutVault can.
+ */
+export function logRefusedHook(args: Args, bad: string): void {
+  const found = findVault(args);
+  if ("vault" in found) appendLog(vaultFiles.log(found.vault), args.command, `${bad}; did nothing`);
+  else logWithoutVault(args.command, { ...found, message: `${bad}; did nothing` });
+}

@@ -1,7 +1,8 @@
 /** Resolves the vault a command works on and reports usage mistakes clearly. */
 
 import { accessSync, constants, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
 import { stringFlag, type Args } from "./args";
 
 export class UsageError extends Error {}
@@ -14,16 +15,22 @@ export type VaultLookup = { vault: string } | { problem: "unset" | "unusable"; m
  * `${user_config.*}` in shell-form hook commands); VAULT_MEMORY_VAULT is the older, hand-set way.
  */
 export function findVault(args: Args, env: NodeJS.ProcessEnv = process.env): VaultLookup {
-  const v = stringFlag(args, "vault") || env.CLAUDE_PLUGIN_OPTION_VAULT || env.VAULT_MEMORY_VAULT;
+  const flag = stringFlag(args, "vault");
+  const v = flag || env.CLAUDE_PLUGIN_OPTION_VAULT || env.VAULT_MEMORY_VAULT;
   if (!v) return { problem: "unset", message: "--vault DIR is required (or set VAULT_MEMORY_VAULT)", why: "no vault is set" };
-  const abs = resolve(v);
-  let isDir = false;
+  const path = withHome(v, env);
+  // A setting is read by hooks that run in whatever folder a session started in: a relative path
+  // would name a different folder in each. Typed on the command line, it is the shell's folder.
+  if (!flag && !isAbsolute(path)) return { problem: "unusable", message: `the vault setting "${v}" is a relative path; give the vault's full path`, why: `the vault setting "${v}" is not a full path` };
+  const abs = resolve(path);
+  let st;
   try {
-    isDir = statSync(abs).isDirectory();
+    st = statSync(abs);
   } catch {
     /* reported below */
   }
-  if (!isDir) return { problem: "unusable", message: `vault folder not found: ${abs}`, why: `the vault folder ${abs} does not exist` };
+  if (st && !st.isDirectory()) return { problem: "unusable", message: `${abs} is a file, not a vault folder`, why: `the vault ${abs} is a file, not a folder` };
+  if (!st) return { problem: "unusable", message: `vault folder not found: ${abs}`, why: `the vault folder ${abs} does not exist` };
   try {
     // The hooks list, read and write the vault's hidden folder: a folder they cannot enter is as good as none.
     accessSync(abs, constants.R_OK | constants.X_OK);
@@ -49,4 +56,10 @@ export function whereToSetVault(env: NodeJS.ProcessEnv = process.env): string {
 /** One line for the person: what is wrong with the vault setting and where to set it. */
 export function vaultAdvice(found: Exclude<VaultLookup, { vault: string }>, env: NodeJS.ProcessEnv = process.env): string {
   return `Vault Memory: ${found.why}, so nothing is recalled or kept; ${whereToSetVault(env)}.`;
+}
+
+/** `~` and `~/x` as the shell reads them: a path pasted into a setting is rarely expanded first. */
+export function withHome(path: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (path !== "~" && !path.startsWith("~/")) return path;
+  return join(env.HOME || homedir(), path.slice(1));
 }

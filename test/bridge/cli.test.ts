@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { vaultFiles } from "../../src/core/paths";
-import { copyVault, hookJson, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
+import { copyVault, hookJson, markdownFiles, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
 
 // A vault path with spaces and non-ASCII characters, as people name their vaults.
 let vault: string;
@@ -138,5 +138,75 @@ describe("lint from a terminal", () => {
     expect(r.stdout).not.toContain("[fix available]");
     expect(r.stdout).toContain("[fix in Obsidian]");
     expect(r.stdout).toMatch(/\d+ of these can be fixed from Obsidian: Vault Memory: Open lint report\./);
+  });
+});
+
+describe("the command line refuses what it does not take", () => {
+  it("exits 2 with the command's usage on an unknown flag, writing nothing", () => {
+    const v = copyVault(SAMPLE_VAULT);
+    const before = markdownFiles(v).map((p) => readFileSync(join(v, p), "utf8"));
+    // Once a typo ran the command as if the flag were not there: enrich wrote hints.
+    const enrich = runBridge(["enrich", "--dryrun", "--vault", v]);
+    expect(enrich.status).toBe(2);
+    expect(enrich.stderr).toContain("enrich has no flag --dryrun");
+    expect(enrich.stderr).toContain("usage: vault-memory enrich");
+    const index = runBridge(["index", "--vault", v, "--bogus-flag"]);
+    expect(index.status).toBe(2);
+    expect(existsSync(vaultFiles.snapshot(v))).toBe(false);
+    expect(markdownFiles(v).map((p) => readFileSync(join(v, p), "utf8"))).toEqual(before);
+  });
+
+  it.each([
+    [["digest", "--limit"], "--limit needs a value"],
+    [["lint", "--json=yes"], "--json takes no value"],
+    [["lint", "now"], 'unexpected argument "now"'],
+  ])("refuses %j", (argv, message) => {
+    const r = runBridge([...argv, "--vault", vault]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
+  it("says which --only id waits nowhere", () => {
+    const r = runBridge(["digest", "--dry-run", "--vault", vault, "--only", "nosuchid"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/no conversation waits in the queue as nosuchid/);
+  });
+
+  it.each(["index", "recall", "queue", "remember", "remind", "lint", "digest", "enrich", "embed", "trust", "install", "uninstall", "mcp"])("%s --help prints its usage and does nothing", (command) => {
+    const r = runBridge([command, "--help"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`usage: vault-memory ${command}`);
+    expect(r.stdout).toContain("--vault");
+  });
+
+  it("a hook with a flag it does not take does nothing, prints nothing and logs why", () => {
+    const v = copyVault(SAMPLE_VAULT);
+    expect(runBridge(["index", "--vault", v]).status).toBe(0);
+    const r = runBridge(["recall", "--vault", v, "--max-card", "3"], hookJson("why does my nightly job fail under launchd?"));
+    expect([r.status, r.stdout]).toEqual([0, ""]);
+    expect(logOf(v)).toContain("recall has no flag --max-card; did nothing");
+  });
+});
+
+describe("where the vault is", () => {
+  it("says a --vault that names a file is not a folder", () => {
+    const file = join(tempDir(), "notes.md");
+    writeFileSync(file, "x");
+    const r = runBridge(["lint", "--vault", file]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${file} is a file, not a vault folder`);
+  });
+
+  it("expands ~ in the vault setting, and refuses a relative one with the reason", () => {
+    const home = tempDir();
+    const v = copyVault(SAMPLE_VAULT);
+    const inHome = join(home, "vault");
+    renameSync(v, inHome);
+    const ok = runBridge(["lint"], "", { HOME: home, VAULT_MEMORY_VAULT: "~/vault" });
+    // It linted the vault (a fresh copy has no snapshot yet), which it cannot find unexpanded.
+    expect(ok.stdout).toContain("stale-snapshot");
+    const rel = runBridge(["lint"], "", { VAULT_MEMORY_VAULT: "notes/vault" });
+    expect(rel.status).toBe(2);
+    expect(rel.stderr).toContain('the vault setting "notes/vault" is a relative path');
   });
 });

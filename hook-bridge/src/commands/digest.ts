@@ -2,7 +2,8 @@
 
 import { writeSync } from "node:fs";
 import { numberFlag, stringFlag, type Args } from "../args";
-import { vaultFlag } from "../vault";
+import { UsageError, vaultFlag } from "../vault";
+import { listPending } from "../../../src/core/queue/queue-store";
 import { loadSettings } from "../settings";
 import { ignoredMessage } from "../../../src/core/config";
 import { DIGEST_CHILD_PROTOCOL, type DigestChildLine } from "../../../src/core/digest/child";
@@ -18,6 +19,12 @@ export async function digestCommand(args: Args): Promise<number> {
   const config = loaded.config;
   const dryRun = args.flags.has("dry-run");
   const only = stringFlag(args, "only")?.split(",").filter((id) => id !== "");
+  if (only) {
+    // An id that is not waiting is a typo or an old id: running on the rest would say nothing of it.
+    const waiting = new Set(listPending(vault).map((e) => e.sessionId));
+    const unknown = only.filter((id) => !waiting.has(id));
+    if (only.length === 0 || unknown.length > 0) throw new UsageError(`--only: ${only.length === 0 ? "no id given" : `no conversation waits in the queue as ${unknown.join(", ")}`} (${waiting.size === 0 ? "the queue is empty" : `waiting: ${[...waiting].slice(0, 10).join(", ")}${waiting.size > 10 ? ", …" : ""}`})`);
+  }
   const report = await runDigest({
     vault,
     config,

@@ -1,0 +1,39 @@
+/** What each command takes, as `--help` and a refused command line print it. */
+
+import { COMMAND_FLAGS } from "./args";
+
+export const USAGE = `usage: vault-memory <command> --vault DIR [options]
+
+commands:
+  index    build the recall snapshot from the vault's notes
+  recall   UserPromptSubmit hook: read hook JSON on stdin, print matched cards
+           [--max-cards N] [--min-score N] [--max-chars N] [--deadline-ms N]
+  queue    Stop hook: queue the session for the digest when it is worth keeping
+  remember queue the session now, marked as wanted (for "remember this")
+  remind   SessionStart hook: one line when conversations wait in the queue
+  lint     check the vault's health [--json]; exits 1 when there are errors
+  digest   turn the queue into cards with the LLM command, then tidy, commit and report
+           [--dry-run] [--limit N] [--only ID,ID] [--json] [--config -]
+  enrich   write recall hints (the questions each card answers) with the LLM command, for
+           cards that have none or changed since [--dry-run] [--limit N]
+  embed    semantic recall: embed the cards that changed, for the snapshot on disk [--config -]
+  trust    use on this computer the program and server the vault's config.json names:
+           shows them, copies them to the per-user settings file with --yes
+  install  connect the hooks in ~/.claude/settings.json [--settings FILE] [--yes]
+  uninstall remove exactly those hooks again [--settings FILE] [--yes]
+  mcp      MCP server over stdio: search_memory, read_card, remember (runs until stdin closes)
+
+Settings that run a program or name a server come from this computer only:
+  ~/.config/vault-memory/config.json (or $XDG_CONFIG_HOME/vault-memory/config.json), or --config FILE.
+`;
+
+/** The lines of USAGE for one command, and the flags it takes. */
+export function commandUsage(command: string): string {
+  const lines = USAGE.split("\n");
+  const at = lines.findIndex((l) => l.startsWith(`  ${command} `));
+  const own: string[] = [];
+  // The command's line, then the lines indented under it.
+  if (at >= 0) for (let i = at; i < lines.length && (i === at || lines[i].startsWith("           ")); i++) own.push(lines[i]);
+  const flags = (COMMAND_FLAGS[command] ?? []).map((f) => `--${f}`).join(" ");
+  return `usage: vault-memory ${command} [flags]\n${own.join("\n")}\nflags: ${flags} --help\n`;
+}
