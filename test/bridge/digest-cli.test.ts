@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { captureSession, DEFAULT_QUEUE_RULES } from "../../src/core/queue/capture";
@@ -96,5 +96,62 @@ describe("digest settings found only in the vault", () => {
     expect(said).toMatch(/sets digest\.reportCommand, which is not used: .* "trust --vault" command/);
     const again = (JSON.parse(runBridge(["remind", "--vault", vault], "", env).stdout) as { systemMessage: string }).systemMessage;
     expect(again).not.toMatch(/not used/);
+  });
+});
+
+describe("digest when the LLM cannot be reached", () => {
+  // What `claude -p --output-format json` printed, exit 1, after three minutes of its own
+  // retries with the API unreachable (recorded from the real CLI, ids and usage left out).
+  const UNREACHABLE = JSON.stringify({ type: "result", subtype: "success", is_error: true, api_error_status: null, api_error: "connection_failed", terminal_reason: "api_error", result: "API Error: Connection refused — a firewall or proxy may be blocking it (ECONNREFUSED)", duration_ms: 182358, num_turns: 1 });
+
+  /** A stand-in LLM command that logs each call and prints `out`, exiting `code`. */
+  function standIn(out: string, code: number): { config: string; calls: () => number } {
+    const dir = tempDir();
+    const log = join(dir, "calls");
+    const script = join(dir, "llm.sh");
+    writeFileSync(join(dir, "out"), out);
+    writeFileSync(script, `#!/bin/sh\ncat > /dev/null\necho x >> "${log}"\ncat "${join(dir, "out")}"\nexit ${code}\n`, { mode: 0o755 });
+    const config = join(dir, "config.json");
+    writeFileSync(config, JSON.stringify({ digest: { binary: script, command: [script] } }), { mode: 0o600 });
+    return { config, calls: () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0) };
+  }
+
+  it("stops at the first failed connection, exits 1, and says why in one readable line everywhere", () => {
+    const vault = vaultWithQueue(4);
+    const llm = standIn(UNREACHABLE, 1);
+    const r = runBridge(["digest", "--vault", vault, "--config", llm.config], "", NO_CLAUDE);
+    expect(r.status).toBe(1);
+    // The other three would have failed the same way, three minutes each.
+    expect(llm.calls()).toBe(1);
+    const why = "cannot reach the API: API Error: Connection refused — a firewall or proxy may be blocking it (ECONNREFUSED)";
+    expect(r.stderr).toContain(`digest stopped: ${why}`);
+    expect(readFileSync(join(vault, "meta", "digest", `${new Date().toISOString().slice(0, 10)}.md`), "utf8")).toContain(why);
+    expect(r.stderr).not.toContain('"duration_ms"');
+    const status = JSON.parse(readFileSync(vaultFiles.digestStatus(vault), "utf8")) as { ok: boolean; error: string };
+    expect(status.ok).toBe(false);
+    expect(status.error).toContain(why);
+    expect(listPending(vault)).toHaveLength(4);
+    const remind = runBridge(["remind", "--vault", vault], JSON.stringify({ session_id: "r", hook_event_name: "SessionStart", cwd: "" }));
+    expect(remind.stdout).toContain("the nightly digest failed");
+    expect(remind.stdout).toContain("cannot reach the API");
+  });
+
+  it("exits 1 when an answer could not be filed, though the night went on", () => {
+    const vault = vaultWithQueue(2);
+    const llm = standIn("I would make a card about this, but here is no JSON.", 0);
+    const r = runBridge(["digest", "--vault", vault, "--config", llm.config], "", NO_CLAUDE);
+    expect(r.status).toBe(1);
+    // Both conversations were asked about: a refused answer ends only its own entry.
+    expect(r.stdout).toContain("failed 2; 2 left in the queue");
+  });
+
+  it("a dry run says what it would do, never that it did", () => {
+    const vault = vaultWithQueue(1);
+    const llm = standIn(JSON.stringify({ action: "skip", reason: "small talk" }), 0);
+    const r = runBridge(["digest", "--vault", vault, "--config", llm.config, "--dry-run"], "", NO_CLAUDE);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("would skip");
+    expect(r.stdout).toMatch(/dry run, nothing written: would create 0, extend 0, skip 1/);
+    expect(r.stdout).not.toMatch(/\b(created|extended|skipped) /);
   });
 });

@@ -49,12 +49,14 @@ export async function digestCommand(args: Args): Promise<number> {
   const skipped = report.results.filter((r) => r.outcome.action === "skipped").length;
   writeSync(
     1,
-    `${dryRun ? "dry run, nothing written: would have " : ""}created ${created}, extended ${extended}, skipped ${skipped}, failed ${report.failures.length}; ${report.left} left in the queue` +
+    `${dryRun ? `dry run, nothing written: would create ${created}, extend ${extended}, skip ${skipped}` : `created ${created}, extended ${extended}, skipped ${skipped}`}, failed ${report.failures.length}; ${report.left} left in the queue` +
       (report.reportPath ? `; report: ${report.reportPath}` : "") +
       "\n",
   );
   for (const f of report.failures) writeSync(2, `failed ${f.sessionId}: ${f.reason}\n`);
   if (report.notify) writeSync(2, `warning: ${report.notify}\n`);
-  if (!report.ok) writeSync(2, `digest stopped: ${report.error}\n`);
-  return report.ok ? 0 : 1;
+  if (!report.ok) writeSync(2, `digest stopped: ${(report.error ?? "").replace(/^stopped: /, "")}\n`);
+  // A conversation that could not be filed is news for whoever reads a scheduler's mail: the run
+  // that left one in the queue does not exit as if all went well.
+  return report.ok && report.failures.length === 0 ? 0 : 1;
 }

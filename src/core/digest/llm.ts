@@ -95,13 +95,75 @@ function isExecutable(path: string): boolean {
   }
 }
 
-/** What a failed call looks like from here: the run stops on quota and authentication failures. */
-export type FailureKind = "quota" | "auth" | "timeout" | "other";
+/**
+ * What a failed call looks like from here. Quota, authentication and connection failures end the
+ * run: every later call would fail the same way, each after the CLI's own retries (about three
+ * minutes a call with the API unreachable).
+ */
+export type FailureKind = "quota" | "auth" | "connection" | "timeout" | "other";
+
+/** Whether a failure of this kind ends the night rather than only its entry. */
+export function endsRun(kind: FailureKind): boolean {
+  return kind === "quota" || kind === "auth" || kind === "connection";
+}
+
+/** What the claude CLI's JSON says of a turn that failed: its message, and the API's status and error. */
+export interface CliError {
+  message: string;
+  status?: number;
+  error?: string;
+}
+
+/**
+ * The failure `claude -p --output-format json` reports on stdout (`is_error`, `api_error_status`,
+ * `api_error`, `result`), or undefined when stdout is not such a result. The CLI exits 0 for some
+ * of them, and its raw JSON, cut to a few hundred characters, ended before the message.
+ */
+export function cliError(stdout: string): CliError | undefined {
+  const text = stdout.trim();
+  if (!text.startsWith("{") || !text.includes('"is_error"')) return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!v || typeof v !== "object") return undefined;
+  const o = v as Record<string, unknown>;
+  if (o.type !== "result" || o.is_error !== true) return undefined;
+  const firstLine = (typeof o.result === "string" ? o.result : "").trim().split("\n")[0].slice(0, 200);
+  return {
+    message: firstLine || (typeof o.subtype === "string" ? o.subtype : "the call failed"),
+    ...(typeof o.api_error_status === "number" ? { status: o.api_error_status } : {}),
+    ...(typeof o.api_error === "string" ? { error: o.api_error } : {}),
+  };
+}
+
+/** Whether the call failed: no answer in time, a non-zero exit, or a result the CLI marks as an error. */
+export function callFailed(r: CommandResult): boolean {
+  return r.timedOut || r.code !== 0 || cliError(r.stdout) !== undefined;
+}
 
 export function classifyFailure(r: CommandResult): FailureKind {
   if (r.timedOut) return "timeout";
-  const text = `${r.stderr}\n${r.stdout}`.toLowerCase();
+  const cli = cliError(r.stdout);
+  if (cli?.status === 401 || cli?.status === 403) return "auth";
+  if (cli?.status === 429 || cli?.status === 529) return "quota";
+  const text = `${r.stderr}\n${cli ? `${cli.error ?? ""} ${cli.message}` : r.stdout}`.toLowerCase();
   if (/rate.?limit|quota|usage limit|credit balance|too many requests|\b429\b|overloaded|limit reached/.test(text)) return "quota";
   if (/unauthori[sz]ed|authentication|invalid (?:x-)?api.?key|\b401\b|\b403\b|please run \/login|not logged in|oauth/.test(text)) return "auth";
+  if (/connection_failed|econnrefused|enotfound|etimedout|econnreset|eai_again|connection (?:refused|error|failed|reset)|network is unreachable|unable to connect|getaddrinfo/.test(text)) return "connection";
   return "other";
+}
+
+/** One readable line for a failed call: what kind, and what the CLI or the command said. */
+export function failureReason(r: CommandResult, timeoutSec: number): string {
+  const kind = classifyFailure(r);
+  if (kind === "timeout") return `no answer within ${timeoutSec} s`;
+  const cli = cliError(r.stdout);
+  const said = cli
+    ? `${cli.message}${cli.status ? ` (HTTP ${cli.status})` : ""}`
+    : ((r.stderr || r.stdout).split("\n").find((l) => l.trim() !== "") ?? `exit code ${r.code ?? "none"}`).trim().slice(0, 300);
+  const label = kind === "connection" ? "cannot reach the API" : kind === "other" ? `the LLM command failed (exit ${r.code ?? "none"})` : kind;
+  return `${label}: ${said}`;
 }

@@ -21,7 +21,7 @@ import { NoteCache } from "../vault/note-cache";
 import { AnswerError, extractJson, validateAnswer } from "./answer";
 import { applyAction, type Applied } from "./apply";
 import { commitVault, type GitOutcome } from "./git";
-import { classifyFailure, settingsCommand } from "./llm";
+import { callFailed, classifyFailure, endsRun, failureReason, settingsCommand } from "./llm";
 import { acquireLock, releaseLock } from "./lock";
 import { writeDigestStatus } from "./status";
 import { GENERATED_MARK, MEMORY_INDEX, overviewPages, updateMemoryIndex, type MemoryIndexUpdate } from "./pages";
@@ -139,11 +139,10 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
       });
       calls++;
       const r = await ask(buildPrompt(rules, entry, conversation, similar, opts.config.enrich.alsoLanguage));
-      if (r.timedOut || r.code !== 0) {
-        const kind = classifyFailure(r);
-        const reason = kind === "timeout" ? `no answer within ${settings.timeoutSec} s` : `${kind}: ${(r.stderr || r.stdout).trim().slice(0, 300)}`;
+      if (callFailed(r)) {
+        const reason = failureReason(r, settings.timeoutSec);
         report.failures.push({ sessionId: entry.sessionId, reason });
-        if (kind === "quota" || kind === "auth") {
+        if (endsRun(classifyFailure(r))) {
           report.ok = false;
           report.error = `stopped: ${reason}`;
           break;
@@ -160,7 +159,8 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
           notes.refresh();
         }
         report.results.push({ sessionId: entry.sessionId, outcome });
-        say(`  ${outcome.action} ${outcome.path || outcome.detail}`);
+        // A dry run wrote nothing, and must not read as if it had.
+        say(`  ${opts.dryRun ? WOULD[outcome.action] ?? `would be ${outcome.action}` : outcome.action} ${outcome.path || outcome.detail}`);
       } catch (err) {
         report.failures.push({ sessionId: entry.sessionId, reason: err instanceof Error ? err.message : String(err) });
       }
@@ -187,6 +187,8 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
     if (!opts.dryRun) releaseLock(lockPath);
   }
 }
+
+const WOULD: Record<string, string> = { created: "would create", extended: "would extend", skipped: "would skip" };
 
 function mtimeOf(path: string): number | undefined {
   try {

@@ -5,7 +5,7 @@ import { hintFields } from "../card/hint-fields";
 import { hintState } from "../card/hints";
 import type { VaultMemoryConfig } from "../config";
 import { extractJson } from "../digest/answer";
-import { classifyFailure } from "../digest/llm";
+import { callFailed, classifyFailure, endsRun, failureReason } from "../digest/llm";
 import { GENERATED_MARK } from "../digest/pages";
 import { RULES_NOTE } from "../digest/rules-note";
 import type { CommandResult } from "../digest/run-command";
@@ -88,12 +88,11 @@ export async function enrichCards(opts: EnrichOptions): Promise<EnrichReport> {
       settings.alsoLanguage,
     );
     const r = await opts.ask(prompt);
-    if (r.timedOut || r.code !== 0) {
-      const kind = classifyFailure(r);
-      const reason = kind === "timeout" ? `no answer within ${opts.config.digest.timeoutSec} s` : `${kind}: ${(r.stderr || r.stdout).trim().slice(0, 300)}`;
+    if (callFailed(r)) {
+      const reason = failureReason(r, opts.config.digest.timeoutSec);
       for (const d of batch) report.skipped.push({ path: d.path, reason });
       say(`  failed: ${reason}`);
-      if (kind === "quota" || kind === "auth") {
+      if (endsRun(classifyFailure(r))) {
         report.ok = false;
         report.error = `stopped: ${reason}`;
         break;

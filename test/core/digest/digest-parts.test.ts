@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AnswerError, extractJson, safePath, validateAnswer } from "../../../src/core/digest/answer";
 import { commitVault, MAX_DELETIONS } from "../../../src/core/digest/git";
-import { classifyFailure } from "../../../src/core/digest/llm";
+import { callFailed, classifyFailure, endsRun, failureReason } from "../../../src/core/digest/llm";
 import { runCommand } from "../../../src/core/digest/run-command";
 import { acquireLock, releaseLock, STALE_MS } from "../../../src/core/digest/lock";
 import { isDue, lastScheduled } from "../../../src/core/digest/schedule";
@@ -86,9 +86,32 @@ describe("runCommand", () => {
     ["quota", "Claude AI usage limit reached"],
     ["auth", "Invalid API key · Please run /login"],
     ["auth", "401 Unauthorized"],
+    ["connection", "Error: connect ECONNREFUSED 127.0.0.1:443"],
+    ["connection", "getaddrinfo ENOTFOUND api.anthropic.com"],
     ["other", "something else broke"],
   ])("classifies a %s failure: %s", (kind, stderr) => {
     expect(classifyFailure({ code: 1, stdout: "", stderr, timedOut: false, ms: 1 })).toBe(kind);
+  });
+
+  // The shape `claude -p --output-format json` prints for a failed turn, exit 0 or 1.
+  const cli = (fields: Record<string, unknown>, code = 1) => ({ code, stdout: JSON.stringify({ type: "result", subtype: "success", is_error: true, num_turns: 1, duration_ms: 1, ...fields }), stderr: "", timedOut: false, ms: 1 });
+
+  it.each([
+    ["connection", { api_error: "connection_failed", api_error_status: null, result: "API Error: Connection refused (ECONNREFUSED)" }, "cannot reach the API: API Error: Connection refused (ECONNREFUSED)"],
+    ["auth", { api_error_status: 401, result: "Invalid API key · Please run /login" }, "auth: Invalid API key · Please run /login (HTTP 401)"],
+    ["quota", { api_error_status: 429, result: "API Error: 429 rate_limit_error\nmore detail" }, "quota: API Error: 429 rate_limit_error (HTTP 429)"],
+  ] as const)("reads a %s failure from the CLI's JSON as one line", (kind, fields, reason) => {
+    const r = cli(fields);
+    expect(classifyFailure(r)).toBe(kind);
+    expect(endsRun(classifyFailure(r))).toBe(true);
+    expect(failureReason(r, 300)).toBe(reason);
+  });
+
+  it("counts a result the CLI marks as an error as a failed call, whatever its exit code", () => {
+    expect(callFailed(cli({ api_error: "connection_failed", result: "API Error: Connection error." }, 0))).toBe(true);
+    expect(callFailed({ code: 0, stdout: JSON.stringify({ type: "result", is_error: false, result: "{}" }), stderr: "", timedOut: false, ms: 1 })).toBe(false);
+    expect(endsRun("other")).toBe(false);
+    expect(endsRun("timeout")).toBe(false);
   });
 });
 

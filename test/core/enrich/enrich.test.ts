@@ -113,7 +113,7 @@ describe("enrich", () => {
     const r = await enrichCards({ store: diskStore(dir, c), config: c, ask, maxCalls: 30 });
     expect(r.ok).toBe(true);
     expect(r.written.map((w) => w.path)).toEqual(["memory/reference/card-03.md"]);
-    expect(r.skipped.map((s) => s.reason)).toEqual(["other: something broke", "other: something broke", "other: something broke", "a question is longer than 200 characters", "questions must be a list of strings"]);
+    expect(r.skipped.map((s) => s.reason)).toEqual(["the LLM command failed (exit 1): something broke", "the LLM command failed (exit 1): something broke", "the LLM command failed (exit 1): something broke", "a question is longer than 200 characters", "questions must be a list of strings"]);
     expect(read(dir, "journal/today.md")).toBe("# Today\n\nNot a card.\n");
   });
 
