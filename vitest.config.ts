@@ -24,7 +24,9 @@ export default defineConfig({
       XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "vm-test-cache-")),
       XDG_DATA_HOME: mkdtempSync(join(tmpdir(), "vm-test-data-")),
     },
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Only a hang should meet these: tests wait for events, never for a clock (see test/wait.ts),
+    // and two shared cores running the whole suite make a test many times slower than alone.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });

@@ -55,10 +55,19 @@ export interface RunResult {
 }
 
 /** Runs the built bridge as Claude Code would: a fresh Node process, JSON on stdin. */
+/**
+ * The prompt hook gives up silently after 2 s, which a busy machine running the suite on two
+ * cores can reach: a test's recall then printed nothing by chance. Tests that do not test the
+ * deadline itself get one no run reaches.
+ */
+function patient(args: string[]): string[] {
+  return args[0] === "recall" && !args.includes("--deadline-ms") ? [...args, "--deadline-ms", "600000"] : args;
+}
+
 export function runBridge(args: string[], input = "", env: NodeJS.ProcessEnv = {}): RunResult {
   if (!existsSync(BRIDGE)) throw new Error(`${BRIDGE} is missing: run \`npm run build\` first`);
   // A lint report of a large vault runs to megabytes, past spawnSync's usual 1 MB.
-  const r = spawnSync(process.execPath, [BRIDGE, ...args], { input, encoding: "utf8", env: { ...process.env, ...env }, timeout: 60_000, maxBuffer: 256 * 2 ** 20 });
+  const r = spawnSync(process.execPath, [BRIDGE, ...patient(args)], { input, encoding: "utf8", env: { ...process.env, ...env }, timeout: 300_000, maxBuffer: 256 * 2 ** 20 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -66,7 +75,7 @@ export function runBridge(args: string[], input = "", env: NodeJS.ProcessEnv = {
 /** `bridge`: another copy of the bridge's entry than the built one. */
 export function runBridgeAsync(args: string[], input = "", bridge = BRIDGE): Promise<RunResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bridge, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [bridge, ...patient(args)], { stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));

@@ -66,7 +66,7 @@ describe.skipIf(!HAS_CORPUS)(HAS_CORPUS ? "enrich on Obsidian's English help vau
     expect(again.stdout).toContain("enriched 0 cards in 0 calls; 0 skipped; 0 cards left to enrich");
     expect(calls(log).length).toBe(Math.ceil(Object.keys(before).length / 6));
     expect(snapshotOf(vault)).toEqual(after);
-  }, 60_000);
+  });
 });
 
 describe("enrich on the sample vault", () => {

@@ -77,7 +77,7 @@ describe("queue keeps every secret shape off the disk", () => {
     const inbox = readFileSync(join(vault, ".vault-memory", "inbox", "secrets.md"), "utf8");
     expect(inbox).toContain("keep this");
     expect(inbox).toContain("and this");
-  }, 60_000);
+  });
 });
 
 describe("queue on hostile payloads", () => {

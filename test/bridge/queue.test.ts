@@ -57,7 +57,7 @@ describe("queue as the Stop hook", () => {
     expect(pending.map((e) => e.sessionId).sort()).toEqual([...sessions].sort());
     for (const e of pending) expect(readFileSync(join(vault, e.inbox), "utf8")).toContain(`about the ${e.sessionId} build`);
     expect(readdirSync(queueDirs.pending(vault)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
-  }, 60_000);
+  });
 
   it("leaves one intact entry when two hooks of one session run at once", async () => {
     const vault = tempDir();
@@ -67,7 +67,7 @@ describe("queue as the Stop hook", () => {
     const files = readdirSync(queueDirs.pending(vault));
     expect(files).toEqual(["same.json"]);
     expect(JSON.parse(readFileSync(join(queueDirs.pending(vault), "same.json"), "utf8"))).toMatchObject({ sessionId: "same", prompts: 3 });
-  }, 60_000);
+  });
 });
 
 describe("remind as the SessionStart hook", () => {

@@ -29,7 +29,7 @@ describe.skipIf(!available)("with the real Claude Code CLI", () => {
     vault = copyVault(SAMPLE_VAULT, "Memory Vault 記憶");
     expect(runBridge(["index", "--vault", vault]).status).toBe(0);
     rig = await claudeRig(vault);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await rig?.close();

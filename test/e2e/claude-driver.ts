@@ -35,7 +35,8 @@ export async function claudeRig(vault: string, hooks: ("recall" | "queue" | "rem
   writeFileSync(join(project, ".git", "HEAD"), "ref: refs/heads/feature-x\n");
   const hook = (command: string, timeout: number) => ({ type: "command", command: `"${process.execPath}" "${BRIDGE}" ${command} --vault "${vault}"`, timeout });
   const settings: Record<string, unknown[]> = {};
-  if (hooks.includes("recall")) settings.UserPromptSubmit = [{ hooks: [hook("recall", 10)] }];
+  // A deadline no busy machine reaches: the hook's own 2 s is tested elsewhere.
+  if (hooks.includes("recall")) settings.UserPromptSubmit = [{ hooks: [hook("recall --deadline-ms 600000", 60)] }];
   if (hooks.includes("queue")) settings.Stop = [{ hooks: [hook("queue", 30)] }];
   if (hooks.includes("remind")) settings.SessionStart = [{ matcher: "startup|resume", hooks: [hook("remind", 10)] }];
   mkdirSync(join(home, ".claude"), { recursive: true });

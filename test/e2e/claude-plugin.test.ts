@@ -15,14 +15,14 @@ describe.skipIf(!claudeAvailable)("as a Claude Code plugin", () => {
     expect(runBridge(["index", "--vault", vault]).status).toBe(0);
     // No hooks of our own: they come from the plugin, which finds the vault through the settings' environment.
     rig = await claudeRig(vault, [], { args: ["--plugin-dir", join(ROOT, "claude-plugin")], settings: { env: { VAULT_MEMORY_VAULT: vault } } });
-  }, 60_000);
+  });
   afterAll(async () => rig?.close());
 
   it("recalls through the plugin's hooks.json", async () => {
     const r = await rig.run(["-p", "为什么排程跑不起来", "--output-format", "json"]);
     expect(r.code, r.stderr).toBe(0);
     expect(rig.stub.requests.some((b) => b.includes("launchd-cron-path.md"))).toBe(true);
-  }, 60_000);
+  });
 
   it("queues a one-prompt session at once when the person says /remember, marked as wanted", async () => {
     const first = await rig.run(["-p", "we decided to pin esbuild exactly", "--output-format", "json"]);
@@ -31,5 +31,5 @@ describe.skipIf(!claudeAvailable)("as a Claude Code plugin", () => {
     const r = await rig.run(["-p", "--resume", id, "/remember", "--output-format", "json"]);
     expect(r.code, r.stderr).toBe(0);
     expect(listPending(vault).find((e) => e.sessionId === id)).toMatchObject({ wanted: true });
-  }, 60_000);
+  });
 });

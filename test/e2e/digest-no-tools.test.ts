@@ -58,7 +58,7 @@ function night(mode: "acceptEdits" | "bypassPermissions"): Night {
     JSON.stringify({
       permissions: { defaultMode: mode },
       hooks: {
-        UserPromptSubmit: hook(`${touch("user-prompt-hook")}; ${ours("recall")}`),
+        UserPromptSubmit: hook(`${touch("user-prompt-hook")}; ${ours("recall --deadline-ms 600000")}`),
         Stop: hook(`${touch("user-stop-hook")}; ${ours("queue")}`),
         SessionStart: hook(`${touch("user-start-hook")}; ${ours("remind")}`),
       },
@@ -104,7 +104,7 @@ describe.skipIf(!claudeAvailable)("a digest answer that calls tools, with the re
     stub = await startStub();
     // The first turn answers with tool calls; once the CLI sends their results back, a plain text answer.
     stub.reply = (body) => (body.includes("tool_result") ? "Done: I wrote the cards myself." : body.includes("CASE-tools") ? attack(current) : "ok");
-  }, 60_000);
+  });
   afterAll(async () => stub?.close());
 
   it.each<[string, "acceptEdits" | "bypassPermissions", (c: VaultMemoryConfig) => void]>([
@@ -137,5 +137,5 @@ describe.skipIf(!claudeAvailable)("a digest answer that calls tools, with the re
     // The call is not kept as a session: no transcript of the conversation under HOME.
     const transcripts = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl")) : []);
     expect(transcripts(join(home, ".claude", "projects"))).toEqual([]);
-  }, 90_000);
+  });
 });

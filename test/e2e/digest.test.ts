@@ -53,10 +53,14 @@ function queue(session: string, marker: string, at: string): void {
   expect(r.queued).toBe(true);
 }
 
+const HANG_TIMEOUT_SEC = 30;
+
 function config(): VaultMemoryConfig {
   const c = defaultConfig();
   c.digest.command = [CLAUDE, "-p", "--output-format", "json"];
-  c.digest.timeoutSec = 4;
+  // Far more than a call to the stand-in takes on a busy machine (a few seconds), so that only
+  // the call made to hang meets it.
+  c.digest.timeoutSec = HANG_TIMEOUT_SEC;
   return c;
 }
 
@@ -80,12 +84,12 @@ describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI"
       return typeof a === "string" ? a : JSON.stringify(a ?? { action: "skip", reason: "no case" });
     };
     stub.behave = (body) => {
-      if (body.includes("CASE-hang")) return { delayMs: 60_000 };
+      if (body.includes("CASE-hang")) return { delayMs: 3_600_000 };
       if (body.includes("CASE-quota")) return { status: 400, errorMessage: "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits." };
       return undefined;
     };
     ["create", "append", "skip", "malformed", "traversal", "absolute", "hang"].forEach((m, i) => queue(`s-${m}`, m, `2026-11-29T0${i}:00:00Z`));
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await stub?.close();
@@ -98,10 +102,9 @@ describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI"
     expect(listPending(vault)).toHaveLength(7);
     expect(git("status", "--porcelain").stdout).toBe(before);
     expect(existsSync(join(vault, "debugging", "task-scheduler-path.md"))).toBe(false);
-  }, 60_000);
+  });
 
   it("runs a night: creates, extends, skips, refuses bad answers, kills a hung call, and keeps what failed", async () => {
-    const started = Date.now();
     const r = await runDigest({ vault, config: config(), env: env() });
     expect(r.ok, JSON.stringify(r.failures)).toBe(true);
     expect(r.results.map((x) => [x.sessionId, x.outcome.action])).toEqual([
@@ -113,8 +116,7 @@ describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI"
     expect(reasons["s-malformed"]).toMatch(/no JSON/);
     expect(reasons["s-traversal"]).toMatch(/folder/);
     expect(reasons["s-absolute"]).toMatch(/not a card in the vault/);
-    expect(reasons["s-hang"]).toMatch(/no answer within 4 s/);
-    expect(Date.now() - started).toBeLessThan(40_000);
+    expect(reasons["s-hang"]).toBe(`no answer within ${HANG_TIMEOUT_SEC} s`);
     expect(listPending(vault).map((e) => e.sessionId).sort()).toEqual(["s-absolute", "s-hang", "s-malformed", "s-traversal"]);
     expect(listHandled(vault).map((e) => e.sessionId).sort()).toEqual(["s-append", "s-create", "s-skip"]);
 
@@ -133,7 +135,7 @@ describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI"
     const extended = readFileSync(join(vault, "reference", "vite-custom-domain-base.md"), "utf8");
     expect(extended).toMatch(/## \d{4}-\d{2}-\d{2}\n\nAlso set `base` in the preview server/);
     expect(existsSync(join(vault, "..", "..", "etc", "passwd.md"))).toBe(false);
-  }, 90_000);
+  }, 300_000);
 
   it("tidies: MEMORY.md, overview pages, snapshot, a report note, a status, and a git commit listing the cards", () => {
     expect(readFileSync(join(vault, "MEMORY.md"), "utf8")).toContain("[Task Scheduler PATH](debugging/task-scheduler-path.md)");
@@ -169,7 +171,7 @@ describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI"
     expect(r.failures.map((f) => f.sessionId)).toEqual(["s-quota"]);
     expect(listPending(vault).map((e) => e.sessionId)).toContain("s-malformed");
     expect(JSON.parse(readFileSync(join(vault, ".vault-memory", "digest-status.json"), "utf8"))).toMatchObject({ ok: false });
-  }, 60_000);
+  });
 
   it("reports a missing LLM binary clearly instead of failing silently", async () => {
     const c = config();

@@ -11,6 +11,7 @@ import { listHandled, listPending } from "../../src/core/queue/queue-store";
 import { App } from "../fakes/obsidian";
 import { jsonl, line } from "../fixtures/transcript";
 import { ROOT, SAMPLE_VAULT, copyVault, tempDir } from "../helpers";
+import { until } from "../wait";
 
 // An LLM command that always answers "skip": the scheduling is under test here, not the LLM.
 const SKIP = ["/bin/sh", "-c", `cat >/dev/null; echo '{"action":"skip","reason":"scheduled test"}'`];
@@ -85,16 +86,17 @@ describe("digest scheduling", () => {
   it("starts on layout ready when a night was missed, and has a command to run now", async () => {
     const { vault, config } = setup();
     const app = new App(vault);
-    plugin = new VaultMemoryPlugin(app as never, { id: "vault-memory", name: "Vault Memory", version: "0.1.0" } as never);
-    await plugin.onload();
-    plugin.settings.digest = config.digest;
+    const started = new VaultMemoryPlugin(app as never, { id: "vault-memory", name: "Vault Memory", version: "0.1.0" } as never);
+    plugin = started;
+    await started.onload();
+    started.settings.digest = config.digest;
     app.workspace.setLayoutReady();
-    for (let i = 0; i < 200 && listPending(vault).length > 0; i++) await new Promise((r) => setTimeout(r, 25));
+    await until(() => listPending(vault).length === 0);
     expect(listHandled(vault).map((e) => e.sessionId)).toEqual(["night"]);
-    for (let i = 0; i < 100 && plugin.digest?.isRunning; i++) await new Promise((r) => setTimeout(r, 25));
+    await until(() => !started.digest?.isRunning);
     const first = status(vault).startedAt;
     app.commands.get("vault-memory:run-digest")?.callback?.();
-    for (let i = 0; i < 200 && status(vault).startedAt === first; i++) await new Promise((r) => setTimeout(r, 25));
+    await until(() => status(vault).startedAt !== first);
     expect(status(vault).startedAt).not.toBe(first);
   });
 });

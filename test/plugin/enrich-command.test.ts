@@ -7,6 +7,7 @@ import { hintsOf, hintState } from "../../src/core/card/hints";
 import type VaultMemoryPlugin from "../../src/plugin/main";
 import { App, Notice } from "../fakes/obsidian";
 import { ROOT, SAMPLE_VAULT, copyVault, markdownFiles, tempDir } from "../helpers";
+import { until } from "../wait";
 import { startPlugin } from "./start-plugin";
 
 let plugin: VaultMemoryPlugin | undefined;
@@ -14,14 +15,6 @@ afterEach(() => {
   plugin?.unload();
   delete process.env.VAULT_MEMORY_HINTS_FILE;
 });
-
-async function waitFor(cond: () => boolean, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe("the Enrich cards command", () => {
   it("asks the LLM command and writes each card's hints through processFrontMatter, and only inside the memory folder", async () => {
@@ -39,7 +32,7 @@ describe("the Enrich cards command", () => {
     expect(command?.hotkeys ?? []).toEqual([]);
     const shown = Notice.shown.length;
     command?.callback?.();
-    await waitFor(() => Notice.shown.slice(shown).some((n) => /enriched \d+ cards/.test(n.message)));
+    await until(() => Notice.shown.slice(shown).some((n) => /enriched \d+ cards/.test(n.message)));
     expect(Notice.shown.slice(shown).map((n) => n.message)).toContainEqual("Vault Memory: enriched 3 cards, 0 skipped; 0 left.");
     // Progress went to one lasting notice, set line by line and hidden at the end.
     const progress = Notice.shown.slice(shown).find((n) => n.duration === 0);

@@ -6,6 +6,7 @@ import { folderChoices } from "../../src/plugin/first-run";
 import type VaultMemoryPlugin from "../../src/plugin/main";
 import { App } from "../fakes/obsidian";
 import { SAMPLE_VAULT, copyVault, tempDir } from "../helpers";
+import { until } from "../wait";
 import { canScreenshot, NO_PROBLEMS, problems, renderView } from "../screenshot";
 import { startPlugin } from "./start-plugin";
 
@@ -50,15 +51,12 @@ describe("the first run", () => {
     expect(m.querySelector("select")?.value).toBe("0");
     expect([...m.querySelectorAll("option")].map((o) => o.textContent)).toEqual(["claude/ (it has a MEMORY.md)", "A new folder: memory/", "The whole vault"]);
     buttonIn(m, "Use this folder").click();
-    for (let i = 0; i < 100 && plugin.settings.memoryFolder !== "claude"; i++) await new Promise((r) => setTimeout(r, 20));
+    await until(() => plugin?.settings.memoryFolder === "claude");
     expect(plugin.settings.memoryFolder).toBe("claude");
     const saved = JSON.parse(readFileSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"), "utf8")) as { memoryFolder: string };
     expect(saved.memoryFolder).toBe("claude");
     // The answer is saved, then the index rebuilt for the folder alone.
-    for (let i = 0; i < 100 && plugin.indexService!.cardCount !== 1; i++) {
-      await plugin.indexService!.idle();
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until(async () => (await plugin?.indexService?.idle(), plugin?.indexService?.cardCount === 1));
     expect(plugin.indexService!.cardCount).toBe(1);
     plugin.unload();
     // Asked once: the next start goes straight to work.
@@ -76,7 +74,7 @@ describe("the first run", () => {
     select.value = "1";
     select.dispatchEvent(new Event("change"));
     buttonIn(m, "Use this folder").click();
-    for (let i = 0; i < 100 && plugin.settings.memoryFolder !== "memory"; i++) await new Promise((r) => setTimeout(r, 20));
+    await until(() => plugin?.settings.memoryFolder === "memory" && existsSync(join(vault, "memory")));
     expect(existsSync(join(vault, "memory"))).toBe(true);
     expect(plugin.settings.memoryFolder).toBe("memory");
   });
@@ -101,5 +99,5 @@ describe("the first run", () => {
     plugin = await startPlugin(new App(mixedVault()), true, false);
     const r = renderView("first-run", modal()!.outerHTML, "800,600");
     expect(problems(r)).toEqual(NO_PROBLEMS);
-  }, 60_000);
+  });
 });

@@ -7,6 +7,7 @@ import { addRelatedLink } from "../../src/core/card/related";
 import VaultMemoryPlugin from "../../src/plugin/main";
 import { App } from "../fakes/obsidian";
 import { SAMPLE_VAULT, copyVault } from "../helpers";
+import { until } from "../wait";
 import { startPlugin } from "./start-plugin";
 import { canScreenshot, NO_PROBLEMS, problems, renderView } from "../screenshot";
 
@@ -36,10 +37,6 @@ const findingRows = (view: LintReportView, rule: string): HTMLElement[] => {
   return [...ruleItem(view, rule).querySelectorAll<HTMLElement>(".vault-memory-finding")];
 };
 
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 25));
-  expect(cond()).toBe(true);
-}
 
 beforeEach(async () => {
   vault = copyVault(SAMPLE_VAULT, "Lint vault");
@@ -166,7 +163,7 @@ describe("lint report view", () => {
     await app.vault.create("feedback/another.md", "---\nname: Another\ndescription: d\ntype: feedback\n---\n[[commit-messages]]\n");
     await until(() => findingRows(view, "missing-tags").length === before + 1);
     expect(plugin.lintNotes.lastReads).toBe(1);
-  }, 15_000);
+  });
 
   it("pages a rule with thousands of findings, and fixes them all after showing what will change", async () => {
     for (let i = 0; i < 250; i++) await app.vault.create(`reference/untagged-${String(i).padStart(3, "0")}.md`, `---\nname: Untagged ${i}\ndescription: d\ntype: reference\n---\nSee [[vault-memory]].\n`);
@@ -193,7 +190,7 @@ describe("lint report view", () => {
     await until(() => !document.body.contains(modal));
     expect(readFileSync(join(vault, "reference/untagged-249.md"), "utf8")).toMatch(/tags: \[\]/);
     await until(() => findingRows(view, "missing-tags").every((r) => r.textContent?.includes("tags is empty")));
-  }, 30_000);
+  });
 
   it.skipIf(!canScreenshot)("reads well in light and dark: contrast, nothing cut off, every field labelled", async () => {
     for (const n of ["a", "b"]) await app.vault.create(`reference/untagged-${n}.md`, `---\nname: Untagged ${n}\ndescription: d\ntype: reference\n---\nSee [[vault-memory]].\n`);
@@ -208,5 +205,5 @@ describe("lint report view", () => {
     expect(modal.querySelector(".modal-title")?.textContent).toBe("Add empty tags: 3 notes");
     const m = renderView("lint-fix-all", modal.outerHTML, "800,500");
     expect(problems(m)).toEqual(NO_PROBLEMS);
-  }, 60_000);
+  });
 });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { App } from "../fakes/obsidian";
 import { tempDir } from "../helpers";
+import { until } from "../wait";
 import { startPlugin } from "./start-plugin";
 import { MACHINE_STORAGE_KEY } from "../../src/plugin/machine-settings";
 
@@ -55,7 +56,7 @@ describe("settings that run a program or send text, in Obsidian", () => {
 
     button(modal, "Use them here").click();
     await plugin.indexService?.idle();
-    await new Promise((r) => setTimeout(r, 0));
+    await until(() => plugin.settings.digest.binary === "/tmp/evil-llm");
     expect(plugin.settings.digest.binary).toBe("/tmp/evil-llm");
     expect(plugin.settings.embed.allowRemote).toBe(true);
     const saved = JSON.parse(readFileSync(dataPath, "utf8")) as { digest: Record<string, unknown>; embed: Record<string, unknown> };

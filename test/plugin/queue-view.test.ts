@@ -8,6 +8,7 @@ import { QUEUE_VIEW_TYPE, QueueReviewView } from "../../src/plugin/queue-view";
 import { App } from "../fakes/obsidian";
 import { jsonl, line } from "../fixtures/transcript";
 import { SAMPLE_VAULT, copyVault, runBridge, tempDir } from "../helpers";
+import { until } from "../wait";
 import { canScreenshot, NO_PROBLEMS, problems, renderView } from "../screenshot";
 import { claudeAvailable, claudeRig } from "../e2e/claude-driver";
 import { startPlugin } from "./start-plugin";
@@ -48,10 +49,6 @@ const tick = (match: string) => {
   box.checked = true;
   box.dispatchEvent(new Event("change"));
 };
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 25));
-  expect(cond()).toBe(true);
-}
 
 beforeEach(async () => {
   vault = copyVault(SAMPLE_VAULT, "Queue vault");
@@ -190,7 +187,6 @@ describe("queue review sidebar", () => {
     description().value = "Resolve the absolute path";
     description().dispatchEvent(new Event("input"));
     const count = candidates().length;
-    await new Promise((r) => setTimeout(r, 20));
     queueSession("newer", [
       line.prompt("the nightly launchd job cannot find claude again"),
       line.reply(`${LONG} We decided to resolve the absolute path from the login shell.\n${DUPLICATE}`),
@@ -231,7 +227,7 @@ describe("queue review sidebar", () => {
     items()[0].click();
     const entry = renderView("queue-entry", `<div style="width:380px">${view.containerEl.outerHTML}</div>`, "420,1600");
     expect(problems(entry)).toEqual(NO_PROBLEMS);
-  }, 60_000);
+  });
 });
 
 describe.skipIf(!claudeAvailable)("with a session queued by the real Claude Code CLI", () => {
@@ -249,7 +245,7 @@ describe.skipIf(!claudeAvailable)("with a session queued by the real Claude Code
     expect(item?.textContent).toMatch(/vault-memory · (\d+ \w+ ago|yesterday|just now) · 2 prompts/);
     item!.click();
     expect(candidates().map((c) => c.textContent)).toEqual(expect.arrayContaining([expect.stringContaining("decided to pin esbuild")]));
-  }, 60_000);
+  });
 });
 
 describe("an empty queue", () => {

@@ -9,6 +9,7 @@ import type VaultMemoryPlugin from "../../src/plugin/main";
 import { startEmbedStub, type EmbedStub } from "../e2e/embed-stub";
 import { App } from "../fakes/obsidian";
 import { SAMPLE_VAULT, copyVault, hookJson, runBridgeAsync, withMachineSettings } from "../helpers";
+import { until } from "../wait";
 
 // Semantic recall is set on this computer (the per-user file the plugin and the hook both read).
 const machine = withMachineSettings();
@@ -31,19 +32,13 @@ beforeAll(async () => {
 afterAll(() => stub.close());
 afterEach(() => plugin?.unload());
 
-async function until(cond: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-  expect(cond()).toBe(true);
-}
-
 describe("semantic recall from Obsidian", () => {
   it("embeds after the plugin writes the snapshot, so the hook finds a card by meaning", async () => {
     const vault = copyVault(SAMPLE_VAULT, "Plugin semantic");
     writeFileSync(join(vault, CARD), "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [home]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n");
     mkdirSync(join(vault, ".obsidian", "plugins", "vault-memory"), { recursive: true });
     writeFileSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"), "{}");
-    machine.write({ embed: { enabled: true, url: stub.url, model: "stub-model" } });
+    machine.write({ embed: { enabled: true, url: stub.url, model: "stub-model", budgetMs: 600_000 } });
     plugin = await startPlugin(new App(vault));
     const snapshot = vaultFiles.snapshot(vault);
     const base = (): string => {
@@ -71,7 +66,7 @@ describe("semantic recall from Obsidian", () => {
     expect(modal.contentEl.textContent).toMatch(/Semantic recall could not be used \(HTTP 500/);
     stub.mode = "ok";
     modal.close();
-  }, 60_000);
+  });
 
   it("says once that the server cannot be reached, and recall keeps to words", async () => {
     const vault = copyVault(SAMPLE_VAULT, "Plugin semantic down");
@@ -82,14 +77,14 @@ describe("semantic recall from Obsidian", () => {
     await until(() => existsSync(vaultFiles.log(vault)) && /semantic recall: stopped/.test(readFileSync(vaultFiles.log(vault), "utf8")));
     const r = await runBridgeAsync(["recall", "--vault", vault], hookJson("why does my nightly job fail under launchd?"));
     expect(r.stdout).toContain("launchd-cron-path.md");
-  }, 60_000);
+  });
 
   it("suggests, in the queue sidebar, the card the conversation means but does not name", async () => {
     const vault = copyVault(SAMPLE_VAULT, "Plugin semantic queue");
     writeFileSync(join(vault, CARD), "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [kitchen]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n");
     mkdirSync(join(vault, ".obsidian", "plugins", "vault-memory"), { recursive: true });
     writeFileSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"), "{}");
-    machine.write({ embed: { enabled: true, url: stub.url, model: "stub-model" } });
+    machine.write({ embed: { enabled: true, url: stub.url, model: "stub-model", budgetMs: 600_000 } });
     const transcript = join(vault, "..", "t.jsonl");
     // No word of the conversation is in the card: only the stand-in's meaning joins them.
     const reply = "Here is a long enough reply about the teapot limescale buildup to keep it.";
@@ -107,5 +102,5 @@ describe("semantic recall from Obsidian", () => {
     const wordsOnly = similarCards(entrySubject(entry, readFileSync(join(vault, entry.inbox), "utf8")), plugin.indexService!.source, 5).map((c) => c.path);
     expect(wordsOnly).not.toContain(CARD);
     await until(() => suggested().includes(CARD));
-  }, 60_000);
+  });
 });

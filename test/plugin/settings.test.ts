@@ -4,6 +4,7 @@ import { defaultConfig } from "../../src/core/config";
 import { VaultMemorySettingTab } from "../../src/plugin/settings";
 import { App, Plugin } from "../fakes/obsidian";
 import { tempDir } from "../helpers";
+import { until } from "../wait";
 import { canScreenshot, NO_PROBLEMS, problems, renderView } from "../screenshot";
 
 /** The tab as Obsidian shows it, over default settings; `saves()` counts the saves asked for. */
@@ -55,8 +56,8 @@ describe("settings tab", () => {
     const toggle = field("Orphan card").querySelector<HTMLElement>(".checkbox-container")!;
     toggle.click();
     expect(settings.lint.disabled).toEqual(["orphan"]);
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(saves()).toBeGreaterThan(0);
+    // Saving is debounced: wait for the save itself.
+    await until(() => saves() > 0);
   });
 
   it.skipIf(!canScreenshot)("reads well in light and dark: every field labelled, every rule described", () => {
@@ -64,7 +65,7 @@ describe("settings tab", () => {
     const r = renderView("settings", `<div style="width:700px">${tab.containerEl.outerHTML}</div>`, "740,3400");
     expect(problems(r)).toEqual(NO_PROBLEMS);
     expect(r.check.light.texts).toBeGreaterThan(80);
-  }, 60_000);
+  });
 
   it("keeps semantic recall off until turned on, and asks before a server on another computer", async () => {
     const { settings, tab, saves } = openTab();
@@ -72,7 +73,7 @@ describe("settings tab", () => {
     expect(settings.embed.enabled).toBe(false);
     expect(field("Semantic recall").textContent).toMatch(/ollama pull bge-m3/);
     field("Use semantic recall").querySelector<HTMLElement>(".checkbox-container")!.click();
-    await new Promise((r) => setTimeout(r, 0));
+    await until(() => settings.embed.enabled && saves() > 0);
     expect(settings.embed.enabled).toBe(true);
     expect(saves()).toBeGreaterThan(0);
     // A server on this computer needs no confirming; the remote switch stays hidden.

@@ -65,7 +65,7 @@ describe("the nightly digest with semantic recall on", () => {
     const report = await runDigest({ vault, config });
     expect(report.ok).toBe(true);
     expect(similarOffered(prompts)).toContain(CARD);
-  }, 60_000);
+  });
 
   it("offers no card that is gone since the vectors were written (renamed or deleted with Obsidian closed)", async () => {
     const { vault, config, prompts } = await night();
@@ -74,7 +74,7 @@ describe("the nightly digest with semantic recall on", () => {
     expect(report.ok).toBe(true);
     expect(report.results.map((r) => r.outcome.action)).toEqual(["skipped"]);
     expect(similarOffered(prompts)).not.toContain(CARD);
-  }, 60_000);
+  });
 
   it("embeds for the snapshot it writes, so the prompt hook still finds cards by meaning after the night", async () => {
     const { vault, config } = await night();
@@ -95,7 +95,7 @@ describe("the nightly digest with semantic recall on", () => {
     expect(r.stdout.split("\n")[1]).toContain(join(vault, CARD));
     const log = existsSync(vaultFiles.log(vault)) ? readFileSync(vaultFiles.log(vault), "utf8") : "";
     expect(log).not.toMatch(/semantic recall:/);
-  }, 60_000);
+  });
 
   it("finishes the night on words when the server fails, and says so in its report", async () => {
     const { vault, config, prompts } = await night();
@@ -107,5 +107,5 @@ describe("the nightly digest with semantic recall on", () => {
     expect(similarOffered(prompts)).not.toContain(CARD);
     expect(report.semantic).toEqual([expect.stringMatching(/^semantic recall: HTTP 500: model not loaded; similar cards by words alone tonight$/), expect.stringMatching(/^semantic recall: (stopped|0 texts embedded)/)]);
     expect(readFileSync(join(vault, report.reportPath!), "utf8")).toMatch(/^Semantic recall: HTTP 500/m);
-  }, 60_000);
+  });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AnswerError, extractJson, safePath, validateAnswer } from "../../../src/core/digest/answer";
@@ -68,17 +68,6 @@ describe("runCommand", () => {
     const r = await runCommand(["/bin/sh", "-c", "cat | tr a-z A-Z"], "hello", { timeoutMs: 10_000 });
     expect(r).toMatchObject({ code: 0, stdout: "HELLO", timedOut: false });
   });
-
-  it("kills the whole process tree on timeout, without an external timeout command", async () => {
-    const marker = join(tempDir(), "grandchild-alive");
-    const started = Date.now();
-    // A shell that starts a grandchild which would write the marker after 3 s.
-    const r = await runCommand(["/bin/sh", "-c", `(sleep 3; echo alive > ${JSON.stringify(marker)}) & sleep 30`], "", { timeoutMs: 500 });
-    expect(r.timedOut).toBe(true);
-    expect(Date.now() - started).toBeLessThan(5000);
-    await new Promise((res) => setTimeout(res, 3500));
-    expect(() => readFileSync(marker)).toThrow();
-  }, 15_000);
 
   it.each([
     ["quota", "Error: Your credit balance is too low"],

@@ -97,5 +97,5 @@ describe("the night's own output passes lint", () => {
     cpSync(join(CORPUS, "en"), vault, { recursive: true });
     await night(vault, "2026-11-29");
     expect(ownFindings(vault)).toEqual([]);
-  }, 60_000);
+  });
 });

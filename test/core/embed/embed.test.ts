@@ -125,7 +125,7 @@ describe("index with semantic recall on", () => {
     withEmbedding(vault, { model: "another-model" });
     const fourth = await runBridgeAsync(["index", "--vault", vault]);
     expect(fourth.stdout).toMatch(new RegExp(`semantic recall: ${embedded} texts embedded, 0 from the cache`));
-  }, 60_000);
+  });
 
   it("leaves word recall complete and says why once, when the server is down, failing or wrong", async () => {
     for (const mode of ["error", "garbage", "wrong-dimension"] as const) {
@@ -152,7 +152,7 @@ describe("index with semantic recall on", () => {
     const r = await runBridgeAsync(["index", "--vault", down]);
     expect(r.status).toBe(0);
     expect(r.stderr).toMatch(/semantic recall: stopped \(connect ECONNREFUSED 127\.0\.0\.1:9\)/);
-  }, 60_000);
+  });
 
   it("makes no request and writes no vectors when it is off", async () => {
     const vault = copyVault(SAMPLE_VAULT, "Off");
@@ -203,10 +203,10 @@ describe("the plain HTTP the hook speaks", () => {
     ]) {
       const server = await openEnded(write);
       try {
-        const started = performance.now();
-        const r = await embedTexts(settings({ url: server.url }), ["x"], 3000, { direct });
+        // Were the answer taken only when the connection ends, the deadline, far beyond the
+        // test's own timeout, would fail the test.
+        const r = await embedTexts(settings({ url: server.url }), ["x"], 3_600_000, { direct });
         expect(r).toMatchObject({ vectors: [Float32Array.of(0.5, -0.25, 1)] });
-        expect(performance.now() - started).toBeLessThan(2000);
       } finally {
         await server.close();
       }
@@ -230,10 +230,8 @@ describe("the plain HTTP the hook speaks", () => {
   it.each([false, true])("gives up on a stream that is not HTTP at once rather than at the deadline (TCP handle: %s)", async (direct) => {
     const server = await openEnded((s) => s.write(Buffer.alloc(64 << 10, "x")));
     try {
-      const started = performance.now();
-      const r = await embedTexts(settings({ url: server.url }), ["x"], 3000, { direct });
+      const r = await embedTexts(settings({ url: server.url }), ["x"], 3_600_000, { direct });
       expect("error" in r && r.error).toBe("the answer is not HTTP");
-      expect(performance.now() - started).toBeLessThan(2000);
     } finally {
       await server.close();
     }

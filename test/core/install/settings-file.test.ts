@@ -146,7 +146,7 @@ describe("install from the bridge", () => {
     expect(existsSync(join(vault, ".vault-memory", "bin"))).toBe(false);
     if (posix) expect(statSync(bridgeHome(vault)).mode & 0o777).toBe(0o700);
     // The copy is the hook now: run it as Claude Code would.
-    const hook = spawnSync(process.execPath, [copy, "recall", "--vault", vault], { input: JSON.stringify({ prompt: "为什么排程跑不起来", session_id: "copy" }), encoding: "utf8" });
+    const hook = spawnSync(process.execPath, [copy, "recall", "--vault", vault, "--deadline-ms", "600000"], { input: JSON.stringify({ prompt: "为什么排程跑不起来", session_id: "copy" }), encoding: "utf8" });
     expect(hook.stdout).toContain("launchd-cron-path.md");
     expect(runBridge(["install", "--vault", vault, "--settings", settings, "--yes"]).stdout).toContain("already up to date");
     expect(runBridge(["uninstall", "--vault", vault, "--settings", settings, "--yes"]).stdout).toContain("Disconnected");
@@ -205,7 +205,7 @@ describe("install from the bridge", () => {
     expect(r.status, r.stderr).toBe(0);
     const copy = join(bridgeHome(vault), "vault-memory.cjs");
     expect(copy.includes("\\")).toBe(false);
-    const hook = spawnSync(process.execPath, [copy, "recall", "--vault", vault], { input: JSON.stringify({ prompt: "为什么排程跑不起来", session_id: "bs" }), encoding: "utf8" });
+    const hook = spawnSync(process.execPath, [copy, "recall", "--vault", vault, "--deadline-ms", "600000"], { input: JSON.stringify({ prompt: "为什么排程跑不起来", session_id: "bs" }), encoding: "utf8" });
     expect(hook.stdout).toContain("launchd-cron-path.md");
   });
 

@@ -129,11 +129,10 @@ describe("redaction on hostile input", () => {
     ["密码是", "a password in prose"],
     [";AAA=a1/", "env assignments"],
     ["sk-", "a key prefix"],
-  ])("stays linear on 100 KB of %j (%s)", (unit) => {
-    const text = unit.repeat(Math.ceil(100_000 / unit.length)) + " https://example.com/ end";
-    const started = performance.now();
+  ])("stays linear on 1 MB of %j (%s)", (unit) => {
+    // A quadratic pattern takes minutes on this text, past the test's timeout; linear, well under a second.
+    const text = unit.repeat(Math.ceil(1_000_000 / unit.length)) + " https://example.com/ end";
     sanitize(text);
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
 

@@ -63,11 +63,10 @@ describe("escapeControl", () => {
     expect(escapeControl(s)).toBe(s);
   });
 
+  // Linear: a quadratic scan of this run would take hours and fail at the test's timeout.
   it("takes linear time on a long run of backslashes", () => {
-    const s = "\\".repeat(200_000) + "x";
-    const started = performance.now();
+    const s = "\\".repeat(2_000_000) + "x";
     expect(escapeControl(s)).toBe(s);
-    expect(performance.now() - started).toBeLessThan(500);
   });
 });
 
