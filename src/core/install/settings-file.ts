@@ -2,6 +2,7 @@
 
 import { accessSync, constants, existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { writeFileAtomic } from "../io/atomic";
+import { editJsonText, JsonTextError } from "../io/json-text";
 import { hookCommand, isOurCommand, OUR_HOOKS, type Platform } from "./hook-commands";
 
 export class SettingsFileError extends Error {}
@@ -90,12 +91,6 @@ export function withOurHooks(settings: Json, t: InstallTarget): Json {
   return { ...settings, hooks };
 }
 
-/** The file's own indentation, so a rewrite changes only what it must. */
-export function detectIndent(text: string): string | number {
-  const m = /^([ \t]+)"/m.exec(text);
-  return m ? m[1] : 2;
-}
-
 export interface SettingsChange {
   /** As the person named it: shown, and where the backup goes. */
   path: string;
@@ -137,11 +132,15 @@ export function planChange(path: string, mode: "install" | "uninstall", target: 
   const before = st ? readFileSync(file, "utf8") : "";
   const settings = parseSettings(before, path);
   const next = mode === "install" ? withOurHooks(settings, target) : withoutOurHooks(settings);
-  const indent = detectIndent(before);
-  const after = JSON.stringify(next, null, indent) + "\n";
-  // Unchanged content means an unchanged file, byte for byte, whatever its formatting.
-  const same = JSON.stringify(settings) === JSON.stringify(next);
-  return { path, target: file, mode: st ? st.mode & 0o777 : undefined, before, after: same ? before : after, changed: !same };
+  let after: string;
+  try {
+    // Edited in place, so that what the person wrote keeps its bytes and uninstall gives them back.
+    after = editJsonText(before, next);
+  } catch (err) {
+    if (err instanceof JsonTextError) throw new SettingsFileError(`${path} ${err.message}. It was left untouched.`);
+    throw err;
+  }
+  return { path, target: file, mode: st ? st.mode & 0o777 : undefined, before, after, changed: after !== before };
 }
 
 /** Writes a planned change: a backup of the old file first, then the new one atomically. */

@@ -1,0 +1,124 @@
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { applyChange, planChange } from "../../../src/core/install/settings-file";
+import { tempDir } from "../../helpers";
+
+const target = { platform: "linux" as const, node: "/usr/local/bin/node", bridge: "/home/me/My Vault 記憶/.obsidian/plugins/vault-memory/vault-memory.cjs", vault: "/home/me/My Vault 記憶" };
+const other = { ...target, vault: "/home/me/Other Vault" };
+
+// Settings files as people write them by hand, and as Claude Code writes them.
+const FILES: Record<string, string> = {
+  "hand-written, one-line arrays": `{
+  "$schema": "https://json.schemastore.org/claude-code-settings.json",
+  "model": "opus",
+  "permissions": {
+    "allow": ["Bash(npm test)", "Bash(git status)", "Read(~/notes/**)"],
+    "deny": ["Read(./.env)"]
+  },
+  "env": { "DISABLE_TELEMETRY": "1" },
+  "includeCoAuthoredBy": false
+}
+`,
+  "the person's own hooks on the same events": `{
+  "hooks": {
+    "UserPromptSubmit": [{ "hooks": [{ "type": "command", "command": "~/bin/lint-prompt.sh" }] }],
+    "Stop": [
+      { "hooks": [{ "type": "command", "command": "afplay /System/Library/Sounds/Glass.aiff" }] }
+    ],
+    "SessionStart": [{ "matcher": "startup", "hooks": [{ "type": "command", "command": "echo hi" }] }],
+    "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "guard" }] }]
+  },
+  "model": "sonnet"
+}
+`,
+  "hooks written by Claude Code": JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "~/bin/lint-prompt.sh" }] }], PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard" }] }] }, model: "opus" }, null, 2) + "\n",
+  "no hooks key, 4 spaces and CRLF": '{\r\n    "model": "opus",\r\n    "env": {"A": "1"}\r\n}\r\n',
+  "an empty object": "{}\n",
+  "an empty object, no newline": "{}",
+  "tabs": '{\n\t"model": "opus",\n\t"permissions": {\n\t\t"allow": ["Bash(npm test)"]\n\t},\n\t"env": {"FOO": "1"}\n}\n',
+  "one line": '{"model":"opus","env":{"A":"1"}}',
+};
+
+function fileWith(text: string | undefined): string {
+  const path = join(tempDir(), "settings.json");
+  if (text !== undefined) writeFileSync(path, text);
+  return path;
+}
+
+const run = (path: string, mode: "install" | "uninstall", t = target): string | undefined => applyChange(planChange(path, mode, t));
+const backups = (path: string): string[] => readdirSync(join(path, "..")).filter((f) => f.includes("vault-memory-backup"));
+
+describe.each(Object.entries(FILES))("install then uninstall on a file with %s", (_, text) => {
+  it("gives back the same bytes, installing twice or once", () => {
+    const path = fileWith(text);
+    run(path, "install");
+    const installed = readFileSync(path, "utf8");
+    expect(installed).toContain("vault-memory.cjs");
+    expect(planChange(path, "install", target).changed).toBe(false);
+    run(path, "install");
+    expect(readFileSync(path, "utf8")).toBe(installed);
+    run(path, "uninstall");
+    expect(readFileSync(path, "utf8")).toBe(text);
+  });
+});
+
+describe("install keeps the person's formatting", () => {
+  it("keeps one-line arrays on one line and the key order", () => {
+    const path = fileWith(FILES["hand-written, one-line arrays"]);
+    run(path, "install");
+    const installed = readFileSync(path, "utf8");
+    expect(installed).toContain('\n    "allow": ["Bash(npm test)", "Bash(git status)", "Read(~/notes/**)"],\n    "deny": ["Read(./.env)"]\n  },\n  "env": { "DISABLE_TELEMETRY": "1" },\n  "includeCoAuthoredBy": false,\n  "hooks": {\n    "UserPromptSubmit": [\n');
+    expect(Object.keys(JSON.parse(installed) as object)).toEqual(["$schema", "model", "permissions", "env", "includeCoAuthoredBy", "hooks"]);
+  });
+
+  it("writes CRLF line ends in a file that has them, and tabs in a file indented with tabs", () => {
+    const crlf = fileWith(FILES["no hooks key, 4 spaces and CRLF"]);
+    run(crlf, "install");
+    expect(readFileSync(crlf, "utf8").startsWith('{\r\n    "model": "opus",\r\n    "env": {"A": "1"},\r\n    "hooks": {\r\n        "UserPromptSubmit": [\r\n')).toBe(true);
+    expect(readFileSync(crlf, "utf8").replace(/\r\n/g, "")).not.toContain("\n");
+    const tabs = fileWith(FILES.tabs);
+    run(tabs, "install");
+    expect(readFileSync(tabs, "utf8")).toContain('\t"env": {"FOO": "1"},\n\t"hooks": {\n\t\t"UserPromptSubmit": [\n\t\t\t{\n');
+  });
+});
+
+describe("install beside the person's own hooks", () => {
+  it("adds ours after theirs on the same events and leaves theirs as they were written", () => {
+    const text = FILES["the person's own hooks on the same events"];
+    const path = fileWith(text);
+    run(path, "install");
+    const installed = readFileSync(path, "utf8");
+    for (const theirs of ['{ "hooks": [{ "type": "command", "command": "~/bin/lint-prompt.sh" }] }', '{ "hooks": [{ "type": "command", "command": "afplay /System/Library/Sounds/Glass.aiff" }] }', '{ "matcher": "startup", "hooks": [{ "type": "command", "command": "echo hi" }] }', '"PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "guard" }] }]']) {
+      expect(installed).toContain(theirs);
+    }
+    const hooks = (JSON.parse(installed) as { hooks: Record<string, { hooks: { command: string }[] }[]> }).hooks;
+    for (const event of ["UserPromptSubmit", "Stop", "SessionStart"]) {
+      expect(hooks[event]).toHaveLength(2);
+      expect(hooks[event][1].hooks[0].command).toContain("vault-memory.cjs");
+    }
+    // Within a one-line array, ours is written on that line too.
+    expect(installed).toMatch(/"UserPromptSubmit": \[\{ "hooks": \[.*lint-prompt\.sh.*\}, \{.*vault-memory\.cjs.*\}\],\n/);
+  });
+
+  it("moves our entry to a new vault where it stands, and uninstall still gives back the file", () => {
+    const text = FILES["the person's own hooks on the same events"];
+    const path = fileWith(text);
+    run(path, "install", other);
+    run(path, "install");
+    expect(readFileSync(path, "utf8")).not.toContain("Other Vault");
+    run(path, "uninstall");
+    expect(readFileSync(path, "utf8")).toBe(text);
+  });
+});
+
+describe("a settings file that was not there", () => {
+  it("is created by install, and uninstall leaves an empty object in it, never deleting it", () => {
+    const path = fileWith(undefined);
+    run(path, "install");
+    expect(JSON.parse(readFileSync(path, "utf8"))).toHaveProperty("hooks");
+    expect(backups(path)).toEqual([]);
+    run(path, "uninstall");
+    expect(readFileSync(path, "utf8")).toBe("{}\n");
+  });
+});
