@@ -1,6 +1,6 @@
 /** Merges our hooks into Claude Code's settings.json, and takes them out again, keeping everything else. */
 
-import { accessSync, constants, existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { writeFileAtomic } from "../io/atomic";
 import { editJsonText, JsonTextError } from "../io/json-text";
 import { hookCommand, isOurCommand, OUR_HOOKS, type Platform } from "./hook-commands";
@@ -101,7 +101,16 @@ export interface SettingsChange {
   before: string;
   after: string;
   changed: boolean;
+  /** Where the file as it is now is kept when the change is made; none when there is no file yet. */
+  backup?: string;
 }
+
+/**
+ * One backup, beside the name the person knows (not in a linked dotfiles repository), holding
+ * the file as it was before the latest change: install and uninstall give the file back as it
+ * was, so more would only pile up. Earlier releases' timestamped backups are left where they are.
+ */
+export const backupPathOf = (path: string): string => `${path}.vault-memory-backup`;
 
 function resolveTarget(path: string): string {
   if (!lstatSync(path, { throwIfNoEntry: false })) return path;
@@ -140,23 +149,15 @@ export function planChange(path: string, mode: "install" | "uninstall", target: 
     if (err instanceof JsonTextError) throw new SettingsFileError(`${path} ${err.message}. It was left untouched.`);
     throw err;
   }
-  return { path, target: file, mode: st ? st.mode & 0o777 : undefined, before, after, changed: after !== before };
+  return { path, target: file, mode: st ? st.mode & 0o777 : undefined, before, after, changed: after !== before, backup: st ? backupPathOf(path) : undefined };
 }
 
-/** Writes a planned change: a backup of the old file first, then the new one atomically. */
-export function applyChange(change: SettingsChange, now = new Date()): string | undefined {
+/** Writes a planned change: the backup of the old file first, then the new one, each atomically. Returns the backup's path. */
+export function applyChange(change: SettingsChange): string | undefined {
   if (!change.changed) return undefined;
-  let backup: string | undefined;
-  if (change.mode !== undefined) {
-    // Beside the name the person knows, not in a linked dotfiles repository; never over an
-    // earlier backup, which an install and uninstall in the same millisecond would share a name with.
-    const stem = `${change.path}.vault-memory-backup-${now.toISOString().replace(/[:.]/g, "-")}`;
-    backup = stem;
-    for (let i = 1; existsSync(backup); i++) backup = `${stem}-${i}`;
-    writeFileAtomic(backup, readFileSync(change.target), { mode: change.mode });
-  }
+  if (change.backup !== undefined) writeFileAtomic(change.backup, readFileSync(change.target), { mode: change.mode });
   writeFileAtomic(change.target, change.after, { mode: change.mode });
-  return backup;
+  return change.backup;
 }
 
 /** A readable line diff of the change, for the person to see before anything is written. */

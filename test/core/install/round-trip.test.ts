@@ -1,8 +1,10 @@
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyChange, planChange } from "../../../src/core/install/settings-file";
 import { tempDir } from "../../helpers";
+
+const posix = process.platform !== "win32";
 
 const target = { platform: "linux" as const, node: "/usr/local/bin/node", bridge: "/home/me/My Vault 記憶/.obsidian/plugins/vault-memory/vault-memory.cjs", vault: "/home/me/My Vault 記憶" };
 const other = { ...target, vault: "/home/me/Other Vault" };
@@ -120,5 +122,49 @@ describe("a settings file that was not there", () => {
     expect(backups(path)).toEqual([]);
     run(path, "uninstall");
     expect(readFileSync(path, "utf8")).toBe("{}\n");
+  });
+});
+
+describe("the backup", () => {
+  it("is one file beside the settings, holding the file as it was before the latest change", () => {
+    const text = FILES.tabs;
+    const path = fileWith(text);
+    const first = run(path, "install");
+    expect(first).toBe(`${path}.vault-memory-backup`);
+    expect(readFileSync(first!, "utf8")).toBe(text);
+    const installed = readFileSync(path, "utf8");
+    expect(run(path, "install")).toBeUndefined();
+    expect(run(path, "uninstall")).toBe(first);
+    expect(backups(path)).toEqual(["settings.json.vault-memory-backup"]);
+    expect(readFileSync(first!, "utf8")).toBe(installed);
+  });
+
+  it("leaves the timestamped backups of earlier releases alone", () => {
+    const path = fileWith(FILES.tabs);
+    const old = `${path}.vault-memory-backup-2026-01-02T03-04-05-678Z`;
+    writeFileSync(old, "{}\n");
+    run(path, "install");
+    run(path, "uninstall");
+    expect(backups(path).sort()).toEqual(["settings.json.vault-memory-backup", "settings.json.vault-memory-backup-2026-01-02T03-04-05-678Z"]);
+    expect(readFileSync(old, "utf8")).toBe("{}\n");
+  });
+
+  it.runIf(posix)("has the settings file's mode, even over an older backup of another mode", () => {
+    const path = fileWith(FILES.tabs);
+    writeFileSync(`${path}.vault-memory-backup`, "old");
+    chmodSync(`${path}.vault-memory-backup`, 0o644);
+    chmodSync(path, 0o600);
+    const backup = run(path, "install");
+    expect(backup).toBe(`${path}.vault-memory-backup`);
+    expect(readFileSync(backup!, "utf8")).toBe(FILES.tabs);
+    expect(statSync(backup!).mode & 0o777).toBe(0o600);
+    expect(readdirSync(join(path, "..")).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("is named in the plan, before anything is written", () => {
+    const path = fileWith(FILES.tabs);
+    expect(planChange(path, "install", target).backup).toBe(`${path}.vault-memory-backup`);
+    expect(existsSync(`${path}.vault-memory-backup`)).toBe(false);
+    expect(planChange(fileWith(undefined), "install", target).backup).toBeUndefined();
   });
 });

@@ -63,7 +63,7 @@ describe.each(Object.keys(FILES))("install and uninstall on a settings file with
 describe("safety", () => {
   it("keeps the file's indentation and writes a backup first", () => {
     const path = setup("other keys, tab-indented");
-    const backup = applyChange(planChange(path, "install", target), new Date("2026-11-30T00:00:00Z"));
+    const backup = applyChange(planChange(path, "install", target));
     expect(readFileSync(backup!, "utf8")).toBe(FILES["other keys, tab-indented"]);
     expect(readFileSync(path, "utf8")).toMatch(/^\{\n\t"model": "opus"/);
     expect(readdirSync(join(path, "..")).filter((f) => f.endsWith(".tmp"))).toEqual([]);
@@ -134,6 +134,7 @@ describe("install from the bridge", () => {
     writeFileSync(settings, '{\n  "model": "opus"\n}\n');
     const look = runBridge(["install", "--vault", vault, "--settings", settings]);
     expect(look.stdout).toMatch(/\+ .*"UserPromptSubmit"/);
+    expect(look.stdout).toContain(`Would keep ${settings} as it is now in ${settings}.vault-memory-backup`);
     expect(look.stdout).toContain("Nothing was written");
     expect(readFileSync(settings, "utf8")).toBe('{\n  "model": "opus"\n}\n');
     const r = runBridge(["install", "--vault", vault, "--settings", settings, "--yes"]);
@@ -149,8 +150,10 @@ describe("install from the bridge", () => {
     const hook = spawnSync(process.execPath, [copy, "recall", "--vault", vault], { input: JSON.stringify({ prompt: "为什么排程跑不起来", session_id: "copy" }), encoding: "utf8" });
     expect(hook.stdout).toContain("launchd-cron-path.md");
     expect(runBridge(["install", "--vault", vault, "--settings", settings, "--yes"]).stdout).toContain("already up to date");
-    expect(runBridge(["uninstall", "--vault", vault, "--settings", settings, "--yes"]).stdout).toContain("Disconnected");
-    expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ model: "opus" });
+    expect(runBridge(["uninstall", "--vault", vault, "--settings", settings, "--yes"]).stdout).toContain(`Disconnected: ${settings} (backup: ${settings}.vault-memory-backup)`);
+    // The same bytes as before install, and one backup: the file as it was before the latest change.
+    expect(readFileSync(settings, "utf8")).toBe('{\n  "model": "opus"\n}\n');
+    expect(readdirSync(join(settings, "..")).sort()).toEqual(["settings.json", "settings.json.vault-memory-backup"]);
   });
 
   it("without --yes writes nothing anywhere, not even the bridge copy, and says it would copy it", () => {
