@@ -2,7 +2,7 @@
 
 import { accessSync, constants, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { writeFileAtomic } from "../io/atomic";
-import { editJsonText, JsonTextError } from "../io/json-text";
+import { commonSubsequence, editJsonText, JsonTextError } from "../io/json-text";
 import { hookCommand, isOurCommand, OUR_HOOKS, type Platform } from "./hook-commands";
 
 export class SettingsFileError extends Error {}
@@ -160,15 +160,47 @@ export function applyChange(change: SettingsChange): string | undefined {
   return change.backup;
 }
 
-/** A readable line diff of the change, for the person to see before anything is written. */
+// Lines shown around each change, so the person sees where it goes.
+const CONTEXT = 2;
+// Past this many lines changed on both sides, a change is shown as all its old lines, then all its new ones.
+const MAX_DIFF_CELLS = 4_000_000;
+
+/** A line diff of the change, for the person to see before anything is written: each line taken out, each added, with a little context. */
 export function describeChange(change: SettingsChange): string {
   if (!change.changed) return `${change.path}: already up to date, nothing to change.\n`;
-  const a = change.before.split("\n");
-  const b = change.after.split("\n");
-  const setA = new Set(a);
-  const setB = new Set(b);
-  const lines = [`--- ${change.path}`, `+++ ${change.path} (after)`];
-  for (const l of a) if (!setB.has(l) && l.trim()) lines.push(`- ${l}`);
-  for (const l of b) if (!setA.has(l) && l.trim()) lines.push(`+ ${l}`);
-  return lines.join("\n") + "\n";
+  const a = change.before === "" ? [] : change.before.replace(/\r?\n$/, "").split(/\r?\n/);
+  const b = change.after.replace(/\r?\n$/, "").split(/\r?\n/);
+  const ops = lineDiff(a, b);
+  const out = [`--- ${change.path}`, `+++ ${change.path} (after)`];
+  let last = -1;
+  ops.forEach(([op, line], i) => {
+    if (op === " " && !ops.slice(Math.max(0, i - CONTEXT), i + CONTEXT + 1).some(([o]) => o !== " ")) return;
+    if (last >= 0 && i > last + 1) out.push("  …");
+    out.push(`${op} ${line}`);
+    last = i;
+  });
+  return out.join("\n") + "\n";
+}
+
+/** `a` into `b` as kept (" "), taken out ("-") and added ("+") lines; an edit in place keeps most lines, so what both start and end with is set aside first. */
+function lineDiff(a: string[], b: string[]): [" " | "-" | "+", string][] {
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const x = a.slice(head, a.length - tail);
+  const y = b.slice(head, b.length - tail);
+  const ops: [" " | "-" | "+", string][] = a.slice(0, head).map((l) => [" ", l]);
+  const kept: [number, number][] = x.length * y.length > MAX_DIFF_CELLS ? [] : commonSubsequence(x, y);
+  let i = 0;
+  let j = 0;
+  for (const [ki, kj] of [...kept, [x.length, y.length]]) {
+    while (i < ki) ops.push(["-", x[i++]]);
+    while (j < kj) ops.push(["+", y[j++]]);
+    if (i < x.length) {
+      ops.push([" ", x[i++]]);
+      j++;
+    }
+  }
+  return [...ops, ...b.slice(b.length - tail).map((l): [" ", string] => [" ", l])];
 }

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { applyChange, planChange } from "../../../src/core/install/settings-file";
+import { applyChange, describeChange, planChange } from "../../../src/core/install/settings-file";
 import { tempDir } from "../../helpers";
 
 const posix = process.platform !== "win32";
@@ -62,6 +62,22 @@ describe.each(Object.entries(FILES))("install then uninstall on a file with %s",
     expect(readFileSync(path, "utf8")).toBe(installed);
     run(path, "uninstall");
     expect(readFileSync(path, "utf8")).toBe(text);
+  });
+
+  it("shows every line the change adds and takes out, before and after", () => {
+    const path = fileWith(text);
+    for (const mode of ["install", "uninstall"] as const) {
+      const change = planChange(path, mode, target);
+      const lines = (t: string): string[] => t.split(/\r?\n/);
+      const shown = describeChange(change).split("\n");
+      const added = shown.filter((l) => l.startsWith("+ ")).map((l) => l.slice(2));
+      const removed = shown.filter((l) => l.startsWith("- ")).map((l) => l.slice(2));
+      expect(added.length - removed.length).toBe(lines(change.after).length - lines(change.before).length);
+      for (const l of added) expect(lines(change.after)).toContain(l);
+      for (const l of removed) expect(lines(change.before)).toContain(l);
+      expect(added.length + removed.length).toBeGreaterThan(0);
+      applyChange(change);
+    }
   });
 });
 
