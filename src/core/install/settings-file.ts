@@ -3,6 +3,7 @@
 import { accessSync, constants, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { writeFileAtomic } from "../io/atomic";
 import { commonSubsequence, editJsonText, JsonTextError } from "../io/json-text";
+import { FileRefused, readRegularFile } from "../io/read-file";
 import { hookCommand, isOurCommand, OUR_HOOKS, type Platform } from "./hook-commands";
 
 export class SettingsFileError extends Error {}
@@ -133,12 +134,33 @@ function isReadOnly(path: string, mode: number): boolean {
   }
 }
 
+// A real settings file is a few kilobytes.
+const MAX_SETTINGS_BYTES = 1 << 20;
+
+/**
+ * The settings file's text, undefined when there is none: a regular file (a FIFO put at the path
+ * would hang install), at most 1 MB, and UTF-8, since text decoded otherwise and written back
+ * would change bytes the edit never touched.
+ */
+function readSettingsText(file: string, path: string): string | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readRegularFile(file, { maxBytes: MAX_SETTINGS_BYTES });
+  } catch (err) {
+    if (err instanceof FileRefused && err.why === "missing") return undefined;
+    throw new SettingsFileError(`${(err as Error).message}. It was left untouched.`);
+  }
+  const text = bytes.toString("utf8");
+  if (!Buffer.from(text, "utf8").equals(bytes)) throw new SettingsFileError(`${path} is not UTF-8 text. It was left untouched; save it as UTF-8 and try again.`);
+  return text;
+}
+
 /** What install (or uninstall) would write; nothing is written. */
 export function planChange(path: string, mode: "install" | "uninstall", target: InstallTarget): SettingsChange {
   const file = resolveTarget(path);
   const st = statSync(file, { throwIfNoEntry: false });
   if (st && isReadOnly(file, st.mode)) throw new SettingsFileError(`${path} is read-only. It was left untouched; make it writable (chmod u+w) and run ${mode} again.`);
-  const before = st ? readFileSync(file, "utf8") : "";
+  const before = (st && readSettingsText(file, path)) ?? "";
   const settings = parseSettings(before, path);
   const next = mode === "install" ? withOurHooks(settings, target) : withoutOurHooks(settings);
   let after: string;

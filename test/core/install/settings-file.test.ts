@@ -104,6 +104,21 @@ describe("safety", () => {
     expect(readdirSync(join(path, ".."))).toEqual(["settings.json"]);
   });
 
+  it("refuses a file over 1 MB, and one that is not UTF-8, writing nothing", () => {
+    const big = Buffer.from('{"model": "opus"}' + " ".repeat(1 << 20));
+    // Latin-1: read as UTF-8 and written back, the é would become U+FFFD.
+    const latin1 = Buffer.from('{"model": "caf\xe9"}\n', "latin1");
+    for (const [bytes, why] of [[big, /over 1 MB.*left untouched/], [latin1, /is not UTF-8 text.*left untouched/]] as const) {
+      const dir = tempDir();
+      const path = join(dir, "settings.json");
+      writeFileSync(path, bytes);
+      expect(() => planChange(path, "install", target)).toThrow(SettingsFileError);
+      expect(() => planChange(path, "install", target)).toThrow(why);
+      expect(readFileSync(path).equals(bytes)).toBe(true);
+      expect(readdirSync(dir)).toEqual(["settings.json"]);
+    }
+  });
+
   it.each([
     ["a comment", '{\n  // my settings\n  "model": "opus"\n}\n', /line 2/],
     ["a trailing comma", '{\n  "model": "opus",\n}\n', /line 3/],
