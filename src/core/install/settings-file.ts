@@ -1,6 +1,6 @@
 /** Merges our hooks into Claude Code's settings.json, and takes them out again, keeping everything else. */
 
-import { accessSync, constants, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { writeFileAtomic } from "../io/atomic";
 import { commonSubsequence, editJsonText, JsonTextError } from "../io/json-text";
 import { FileRefused, readRegularFile } from "../io/read-file";
@@ -174,10 +174,19 @@ export function planChange(path: string, mode: "install" | "uninstall", target: 
   return { path, target: file, mode: st ? st.mode & 0o777 : undefined, before, after, changed: after !== before, backup: st ? backupPathOf(path) : undefined };
 }
 
-/** Writes a planned change: the backup of the old file first, then the new one, each atomically. Returns the backup's path. */
+/**
+ * Writes a planned change: the backup of the old file first, then the new one, each atomically.
+ * Returns the backup's path. A file that changed since the plan was made (the person confirms
+ * after reading it, and may have edited the file meanwhile) is not written over: the plan would
+ * undo their edit, and the one backup would keep it only until the next change.
+ */
 export function applyChange(change: SettingsChange): string | undefined {
   if (!change.changed) return undefined;
-  if (change.backup !== undefined) writeFileAtomic(change.backup, readFileSync(change.target), { mode: change.mode });
+  const now = readSettingsText(change.target, change.path);
+  if (now !== (change.mode === undefined ? undefined : change.before)) {
+    throw new SettingsFileError(`${change.path} changed since the change was shown. Nothing was written; run it again to see the change against the file as it is now.`);
+  }
+  if (change.backup !== undefined && now !== undefined) writeFileAtomic(change.backup, now, { mode: change.mode });
   writeFileAtomic(change.target, change.after, { mode: change.mode });
   return change.backup;
 }

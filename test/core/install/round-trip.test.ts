@@ -184,3 +184,26 @@ describe("the backup", () => {
     expect(planChange(fileWith(undefined), "install", target).backup).toBeUndefined();
   });
 });
+
+describe("a settings file changed after the change was shown", () => {
+  it("is not written over: nothing is written, and it keeps what was added to it", () => {
+    const path = fileWith(FILES.tabs);
+    const shown = planChange(path, "install", target);
+    const edited = FILES.tabs.replace('"opus"', '"sonnet"');
+    writeFileSync(path, edited);
+    expect(() => applyChange(shown)).toThrow(/changed since the change was shown.*Nothing was written/);
+    expect(readFileSync(path, "utf8")).toBe(edited);
+    expect(backups(path)).toEqual([]);
+    // Shown again, against the file as it is now, it is made.
+    run(path, "install");
+    expect(readFileSync(path, "utf8")).toContain('"sonnet"');
+  });
+
+  it("is not written over when it appeared after a plan made without it", () => {
+    const path = fileWith(undefined);
+    const shown = planChange(path, "install", target);
+    writeFileSync(path, "{}\n");
+    expect(() => applyChange(shown)).toThrow(/changed since/);
+    expect(readFileSync(path, "utf8")).toBe("{}\n");
+  });
+});
