@@ -15,6 +15,7 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { writeFileAtomic } from "./io/atomic";
 import { FileRefused, readRegularFile } from "./io/read-file";
+import { editJsonText } from "./io/json-text";
 
 /** Per room, the keys that name a program, a command line, or a destination for the person's text. */
 export const MACHINE_KEYS = {
@@ -50,6 +51,11 @@ const MAX_CONFIG_BYTES = 1 << 20;
  * a person can act on when it cannot be used.
  */
 export function readSettingsFile(path: string, opts: { private?: boolean; notPrivate?: (why: string) => void } = {}): Raw | undefined {
+  return readSettingsText(path, opts)?.raw;
+}
+
+/** readSettingsFile's settings, with the text they were read from, for a writer that edits it in place. */
+function readSettingsText(path: string, opts: { private?: boolean; notPrivate?: (why: string) => void } = {}): { raw: Raw; text: string } | undefined {
   let bytes: Buffer;
   // `notPrivate`: told why the file is not the person's alone, rather than refusing to read it.
   const check = opts.private ? (st: { uid: number; mode: number }) => notPrivate(path, st) : opts.notPrivate ? (st: { uid: number; mode: number }) => (opts.notPrivate?.(notPrivate(path, st)), "") : undefined;
@@ -60,7 +66,7 @@ export function readSettingsFile(path: string, opts: { private?: boolean; notPri
     throw err;
   }
   const text = bytes.toString("utf8");
-  if (text.trim() === "") return {};
+  if (text.trim() === "") return { raw: {}, text };
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -68,7 +74,7 @@ export function readSettingsFile(path: string, opts: { private?: boolean; notPri
     throw new Error(`${path} is not valid JSON: ${(err as Error).message}`);
   }
   if (!isObject(raw)) throw new Error(`${path} is not a JSON object`);
-  return raw;
+  return { raw, text };
 }
 
 /**
@@ -161,8 +167,9 @@ export function ignoredVaultKeys(vaultRaw: Raw, effective: Raw): string[] {
  */
 export function saveUserSettings(path: string, vault: string, settings: Raw, defaults?: Raw): void {
   let user: Raw = {};
+  let text = "";
   try {
-    user = readSettingsFile(path) ?? {};
+    ({ raw: user, text } = readSettingsText(path) ?? { raw: {}, text: "" });
   } catch (err) {
     // A file that cannot be read is never overwritten: it may hold what the person wrote.
     throw new Error(`${(err as Error).message}; fix it before saving settings`);
@@ -186,5 +193,12 @@ export function saveUserSettings(path: string, vault: string, settings: Raw, def
     vaults[key] = overlay(withoutMachineKeys(own), changed);
   } else vaults[key] = overlay(own, settings);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileAtomic(path, JSON.stringify({ ...user, vaults }, null, 2) + "\n", { mode: 0o600 });
+  let next: string;
+  try {
+    // Edited in place: the person may have written the file by hand, and only this vault's entry changes.
+    next = editJsonText(text, { ...user, vaults });
+  } catch (err) {
+    throw new Error(`${path} ${(err as Error).message}; it was left untouched`);
+  }
+  writeFileAtomic(path, next, { mode: 0o600 });
 }

@@ -51,7 +51,8 @@ export class ConnectModal extends Modal {
       contentEl.createEl("p", { text: err instanceof Error ? err.message : String(err), cls: "vault-memory-error" });
       return;
     }
-    contentEl.createEl("p", { text: plan.change.changed ? "This change will be made; a backup of the file is kept beside it." : "Nothing to change." });
+    const keep = plan.change.backup ? `; the file as it is now is kept in ${plan.change.backup}` : "";
+    contentEl.createEl("p", { text: plan.change.changed ? `This change will be made${keep}.` : "Nothing to change." });
     contentEl.createEl("pre", { text: plan.description, cls: "vault-memory-preview-text" });
     if (!plan.change.changed) return;
     new Setting(contentEl)

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultConfig, ignoredMessage, loadVaultConfig, mergeConfig } from "../../src/core/config";
@@ -158,6 +158,19 @@ describe("settings that run a program or send text", () => {
     writeFileSync(userFile, "{ broken");
     expect(() => saveUserSettings(userFile, vault, {})).toThrow(/not valid JSON.*fix it/);
     expect(readFileSync(userFile, "utf8")).toBe("{ broken");
+  });
+
+  it("are saved into the file as the person wrote it, changing only this vault's entry", () => {
+    const userFile = join(tempDir(), "config.json");
+    const vault = tempDir();
+    const text = '{\n\t"digest": {"model": "haiku"},\n\t"vaults": {\n\t\t"/elsewhere": {"embed": {"url": "http://localhost:2"}}\n\t}\n}\n';
+    writeFileSync(userFile, text);
+    saveUserSettings(userFile, vault, { digest: { binary: "/a" } });
+    const key = JSON.stringify(realpathSync(vault));
+    expect(readFileSync(userFile, "utf8")).toBe(text.replace('"http://localhost:2"}}\n', `"http://localhost:2"}},\n\t\t${key}: {\n\t\t\t"digest": {\n\t\t\t\t"binary": "/a"\n\t\t\t}\n\t\t}\n`));
+    saveUserSettings(userFile, vault, { digest: { binary: "/b" } });
+    expect(readFileSync(userFile, "utf8")).toContain('\t\t\t\t"binary": "/b"\n');
+    expect(readFileSync(userFile, "utf8")).toContain('\t"digest": {"model": "haiku"},\n');
   });
 
   it("live in XDG's config folder", () => {

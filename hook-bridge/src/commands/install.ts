@@ -33,7 +33,7 @@ export function installCommand(args: Args, mode: "install" | "uninstall"): numbe
   if (!args.flags.has("yes") || args.flags.has("dry-run")) {
     writeSync(
       1,
-      `${copy ? `\nWould copy the bridge to ${bridge}` : ""}${trust.lines.length > 0 ? `\nWould copy those settings to ${userFile}` : ""}\nNothing was written. Run again with --yes to ${mode === "install" ? "connect" : "disconnect"} Claude Code.\n`,
+      `${copy ? `\nWould copy the bridge to ${bridge}` : ""}${trust.lines.length > 0 ? `\nWould copy those settings to ${userFile}` : ""}${change.changed && change.backup ? `\nWould keep ${settingsPath} as it is now in ${change.backup}` : ""}\nNothing was written. Run again with --yes to ${mode === "install" ? "connect" : "disconnect"} Claude Code.\n`,
     );
     return 0;
   }

@@ -1,7 +1,9 @@
 /** Merges our hooks into Claude Code's settings.json, and takes them out again, keeping everything else. */
 
-import { accessSync, constants, existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { writeFileAtomic } from "../io/atomic";
+import { commonSubsequence, editJsonText, JsonTextError } from "../io/json-text";
+import { FileRefused, readRegularFile } from "../io/read-file";
 import { hookCommand, isOurCommand, OUR_HOOKS, type Platform } from "./hook-commands";
 
 export class SettingsFileError extends Error {}
@@ -90,12 +92,6 @@ export function withOurHooks(settings: Json, t: InstallTarget): Json {
   return { ...settings, hooks };
 }
 
-/** The file's own indentation, so a rewrite changes only what it must. */
-export function detectIndent(text: string): string | number {
-  const m = /^([ \t]+)"/m.exec(text);
-  return m ? m[1] : 2;
-}
-
 export interface SettingsChange {
   /** As the person named it: shown, and where the backup goes. */
   path: string;
@@ -106,7 +102,16 @@ export interface SettingsChange {
   before: string;
   after: string;
   changed: boolean;
+  /** Where the file as it is now is kept when the change is made; none when there is no file yet. */
+  backup?: string;
 }
+
+/**
+ * One backup, beside the name the person knows (not in a linked dotfiles repository), holding
+ * the file as it was before the latest change: install and uninstall give the file back as it
+ * was, so more would only pile up. Earlier releases' timestamped backups are left where they are.
+ */
+export const backupPathOf = (path: string): string => `${path}.vault-memory-backup`;
 
 function resolveTarget(path: string): string {
   if (!lstatSync(path, { throwIfNoEntry: false })) return path;
@@ -129,46 +134,104 @@ function isReadOnly(path: string, mode: number): boolean {
   }
 }
 
+// A real settings file is a few kilobytes.
+const MAX_SETTINGS_BYTES = 1 << 20;
+
+/**
+ * The settings file's text, undefined when there is none: a regular file (a FIFO put at the path
+ * would hang install), at most 1 MB, and UTF-8, since text decoded otherwise and written back
+ * would change bytes the edit never touched.
+ */
+function readSettingsText(file: string, path: string): string | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readRegularFile(file, { maxBytes: MAX_SETTINGS_BYTES });
+  } catch (err) {
+    if (err instanceof FileRefused && err.why === "missing") return undefined;
+    throw new SettingsFileError(`${(err as Error).message}. It was left untouched.`);
+  }
+  const text = bytes.toString("utf8");
+  if (!Buffer.from(text, "utf8").equals(bytes)) throw new SettingsFileError(`${path} is not UTF-8 text. It was left untouched; save it as UTF-8 and try again.`);
+  return text;
+}
+
 /** What install (or uninstall) would write; nothing is written. */
 export function planChange(path: string, mode: "install" | "uninstall", target: InstallTarget): SettingsChange {
   const file = resolveTarget(path);
   const st = statSync(file, { throwIfNoEntry: false });
   if (st && isReadOnly(file, st.mode)) throw new SettingsFileError(`${path} is read-only. It was left untouched; make it writable (chmod u+w) and run ${mode} again.`);
-  const before = st ? readFileSync(file, "utf8") : "";
+  const before = (st && readSettingsText(file, path)) ?? "";
   const settings = parseSettings(before, path);
   const next = mode === "install" ? withOurHooks(settings, target) : withoutOurHooks(settings);
-  const indent = detectIndent(before);
-  const after = JSON.stringify(next, null, indent) + "\n";
-  // Unchanged content means an unchanged file, byte for byte, whatever its formatting.
-  const same = JSON.stringify(settings) === JSON.stringify(next);
-  return { path, target: file, mode: st ? st.mode & 0o777 : undefined, before, after: same ? before : after, changed: !same };
-}
-
-/** Writes a planned change: a backup of the old file first, then the new one atomically. */
-export function applyChange(change: SettingsChange, now = new Date()): string | undefined {
-  if (!change.changed) return undefined;
-  let backup: string | undefined;
-  if (change.mode !== undefined) {
-    // Beside the name the person knows, not in a linked dotfiles repository; never over an
-    // earlier backup, which an install and uninstall in the same millisecond would share a name with.
-    const stem = `${change.path}.vault-memory-backup-${now.toISOString().replace(/[:.]/g, "-")}`;
-    backup = stem;
-    for (let i = 1; existsSync(backup); i++) backup = `${stem}-${i}`;
-    writeFileAtomic(backup, readFileSync(change.target), { mode: change.mode });
+  let after: string;
+  try {
+    // Edited in place, so that what the person wrote keeps its bytes and uninstall gives them back.
+    after = editJsonText(before, next);
+  } catch (err) {
+    if (err instanceof JsonTextError) throw new SettingsFileError(`${path} ${err.message}. It was left untouched.`);
+    throw err;
   }
-  writeFileAtomic(change.target, change.after, { mode: change.mode });
-  return backup;
+  return { path, target: file, mode: st ? st.mode & 0o777 : undefined, before, after, changed: after !== before, backup: st ? backupPathOf(path) : undefined };
 }
 
-/** A readable line diff of the change, for the person to see before anything is written. */
+/**
+ * Writes a planned change: the backup of the old file first, then the new one, each atomically.
+ * Returns the backup's path. A file that changed since the plan was made (the person confirms
+ * after reading it, and may have edited the file meanwhile) is not written over: the plan would
+ * undo their edit, and the one backup would keep it only until the next change.
+ */
+export function applyChange(change: SettingsChange): string | undefined {
+  if (!change.changed) return undefined;
+  const now = readSettingsText(change.target, change.path);
+  if (now !== (change.mode === undefined ? undefined : change.before)) {
+    throw new SettingsFileError(`${change.path} changed since the change was shown. Nothing was written; run it again to see the change against the file as it is now.`);
+  }
+  if (change.backup !== undefined && now !== undefined) writeFileAtomic(change.backup, now, { mode: change.mode });
+  writeFileAtomic(change.target, change.after, { mode: change.mode });
+  return change.backup;
+}
+
+// Lines shown around each change, so the person sees where it goes.
+const CONTEXT = 2;
+// Past this many lines changed on both sides, a change is shown as all its old lines, then all its new ones.
+const MAX_DIFF_CELLS = 4_000_000;
+
+/** A line diff of the change, for the person to see before anything is written: each line taken out, each added, with a little context. */
 export function describeChange(change: SettingsChange): string {
   if (!change.changed) return `${change.path}: already up to date, nothing to change.\n`;
-  const a = change.before.split("\n");
-  const b = change.after.split("\n");
-  const setA = new Set(a);
-  const setB = new Set(b);
-  const lines = [`--- ${change.path}`, `+++ ${change.path} (after)`];
-  for (const l of a) if (!setB.has(l) && l.trim()) lines.push(`- ${l}`);
-  for (const l of b) if (!setA.has(l) && l.trim()) lines.push(`+ ${l}`);
-  return lines.join("\n") + "\n";
+  const a = change.before === "" ? [] : change.before.replace(/\r?\n$/, "").split(/\r?\n/);
+  const b = change.after.replace(/\r?\n$/, "").split(/\r?\n/);
+  const ops = lineDiff(a, b);
+  const out = [`--- ${change.path}`, `+++ ${change.path} (after)`];
+  let last = -1;
+  ops.forEach(([op, line], i) => {
+    if (op === " " && !ops.slice(Math.max(0, i - CONTEXT), i + CONTEXT + 1).some(([o]) => o !== " ")) return;
+    if (last >= 0 && i > last + 1) out.push("  …");
+    out.push(`${op} ${line}`);
+    last = i;
+  });
+  return out.join("\n") + "\n";
+}
+
+/** `a` into `b` as kept (" "), taken out ("-") and added ("+") lines; an edit in place keeps most lines, so what both start and end with is set aside first. */
+function lineDiff(a: string[], b: string[]): [" " | "-" | "+", string][] {
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const x = a.slice(head, a.length - tail);
+  const y = b.slice(head, b.length - tail);
+  const ops: [" " | "-" | "+", string][] = a.slice(0, head).map((l) => [" ", l]);
+  const kept: [number, number][] = x.length * y.length > MAX_DIFF_CELLS ? [] : commonSubsequence(x, y);
+  let i = 0;
+  let j = 0;
+  for (const [ki, kj] of [...kept, [x.length, y.length]]) {
+    while (i < ki) ops.push(["-", x[i++]]);
+    while (j < kj) ops.push(["+", y[j++]]);
+    if (i < x.length) {
+      ops.push([" ", x[i++]]);
+      j++;
+    }
+  }
+  return [...ops, ...b.slice(b.length - tail).map((l): [" ", string] => [" ", l])];
 }

@@ -63,7 +63,7 @@ describe.each(Object.keys(FILES))("install and uninstall on a settings file with
 describe("safety", () => {
   it("keeps the file's indentation and writes a backup first", () => {
     const path = setup("other keys, tab-indented");
-    const backup = applyChange(planChange(path, "install", target), new Date("2026-11-30T00:00:00Z"));
+    const backup = applyChange(planChange(path, "install", target));
     expect(readFileSync(backup!, "utf8")).toBe(FILES["other keys, tab-indented"]);
     expect(readFileSync(path, "utf8")).toMatch(/^\{\n\t"model": "opus"/);
     expect(readdirSync(join(path, "..")).filter((f) => f.endsWith(".tmp"))).toEqual([]);
@@ -104,6 +104,21 @@ describe("safety", () => {
     expect(readdirSync(join(path, ".."))).toEqual(["settings.json"]);
   });
 
+  it("refuses a file over 1 MB, and one that is not UTF-8, writing nothing", () => {
+    const big = Buffer.from('{"model": "opus"}' + " ".repeat(1 << 20));
+    // Latin-1: read as UTF-8 and written back, the é would become U+FFFD.
+    const latin1 = Buffer.from('{"model": "caf\xe9"}\n', "latin1");
+    for (const [bytes, why] of [[big, /over 1 MB.*left untouched/], [latin1, /is not UTF-8 text.*left untouched/]] as const) {
+      const dir = tempDir();
+      const path = join(dir, "settings.json");
+      writeFileSync(path, bytes);
+      expect(() => planChange(path, "install", target)).toThrow(SettingsFileError);
+      expect(() => planChange(path, "install", target)).toThrow(why);
+      expect(readFileSync(path).equals(bytes)).toBe(true);
+      expect(readdirSync(dir)).toEqual(["settings.json"]);
+    }
+  });
+
   it.each([
     ["a comment", '{\n  // my settings\n  "model": "opus"\n}\n', /line 2/],
     ["a trailing comma", '{\n  "model": "opus",\n}\n', /line 3/],
@@ -134,6 +149,7 @@ describe("install from the bridge", () => {
     writeFileSync(settings, '{\n  "model": "opus"\n}\n');
     const look = runBridge(["install", "--vault", vault, "--settings", settings]);
     expect(look.stdout).toMatch(/\+ .*"UserPromptSubmit"/);
+    expect(look.stdout).toContain(`Would keep ${settings} as it is now in ${settings}.vault-memory-backup`);
     expect(look.stdout).toContain("Nothing was written");
     expect(readFileSync(settings, "utf8")).toBe('{\n  "model": "opus"\n}\n');
     const r = runBridge(["install", "--vault", vault, "--settings", settings, "--yes"]);
@@ -149,8 +165,10 @@ describe("install from the bridge", () => {
     const hook = spawnSync(process.execPath, [copy, "recall", "--vault", vault, "--deadline-ms", "600000"], { input: JSON.stringify({ prompt: "为什么排程跑不起来", session_id: "copy" }), encoding: "utf8" });
     expect(hook.stdout).toContain("launchd-cron-path.md");
     expect(runBridge(["install", "--vault", vault, "--settings", settings, "--yes"]).stdout).toContain("already up to date");
-    expect(runBridge(["uninstall", "--vault", vault, "--settings", settings, "--yes"]).stdout).toContain("Disconnected");
-    expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ model: "opus" });
+    expect(runBridge(["uninstall", "--vault", vault, "--settings", settings, "--yes"]).stdout).toContain(`Disconnected: ${settings} (backup: ${settings}.vault-memory-backup)`);
+    // The same bytes as before install, and one backup: the file as it was before the latest change.
+    expect(readFileSync(settings, "utf8")).toBe('{\n  "model": "opus"\n}\n');
+    expect(readdirSync(join(settings, "..")).sort()).toEqual(["settings.json", "settings.json.vault-memory-backup"]);
   });
 
   it("without --yes writes nothing anywhere, not even the bridge copy, and says it would copy it", () => {
