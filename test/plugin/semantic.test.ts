@@ -38,7 +38,7 @@ describe("semantic recall from Obsidian", () => {
     writeFileSync(join(vault, CARD), "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [home]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n");
     mkdirSync(join(vault, ".obsidian", "plugins", "vault-memory"), { recursive: true });
     writeFileSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"), "{}");
-    machine.write({ embed: { enabled: true, url: stub.url, model: "stub-model", budgetMs: 600_000 } });
+    machine.write({ embed: { enabled: true, url: stub.url, model: "stub-model", budgetMs: 5000 } });
     plugin = await startPlugin(new App(vault));
     const snapshot = vaultFiles.snapshot(vault);
     const base = (): string => {
@@ -84,7 +84,7 @@ describe("semantic recall from Obsidian", () => {
     writeFileSync(join(vault, CARD), "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [kitchen]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n");
     mkdirSync(join(vault, ".obsidian", "plugins", "vault-memory"), { recursive: true });
     writeFileSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"), "{}");
-    machine.write({ embed: { enabled: true, url: stub.url, model: "stub-model", budgetMs: 600_000 } });
+    machine.write({ embed: { enabled: true, url: stub.url, model: "stub-model", budgetMs: 5000 } });
     const transcript = join(vault, "..", "t.jsonl");
     // No word of the conversation is in the card: only the stand-in's meaning joins them.
     const reply = "Here is a long enough reply about the teapot limescale buildup to keep it.";
