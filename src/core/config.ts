@@ -22,8 +22,19 @@ export interface CardSettings {
   relatedHeading: string;
 }
 
+/** The session brief (see recall/brief.ts). */
+export interface BriefSettings {
+  /** Whether a session starts with the brief in Claude's context. */
+  enabled: boolean;
+  /** Its cap in characters, header included. */
+  maxChars: number;
+}
+
+export const DEFAULT_BRIEF: BriefSettings = { enabled: true, maxChars: 1500 };
+
 export interface VaultMemoryConfig extends ScopeRules {
   recall: RecallRules;
+  brief: BriefSettings;
   index: IndexSettings;
   queue: QueueRules;
   lint: LintSettings;
@@ -45,6 +56,7 @@ export function defaultConfig(): VaultMemoryConfig {
       maxChars: DEFAULT_MAX_CHARS,
       signals: { ...DEFAULT_SIGNALS, typeWeights: { ...DEFAULT_SIGNALS.typeWeights } },
     },
+    brief: { ...DEFAULT_BRIEF },
     index: { stem: true, foldChinese: true, splitKana: true, prefixLength: 5, synonymsNote: "meta/synonyms.md", hintsProperty: DEFAULT_HINTS_PROPERTY },
     queue: { ...DEFAULT_QUEUE_RULES, excludeProjects: [] },
     lint: { ...DEFAULT_LINT_SETTINGS, disabled: [], excludeFolders: [...DEFAULT_LINT_SETTINGS.excludeFolders] },
@@ -91,6 +103,14 @@ export function mergeConfig(raw: unknown, problems: string[] = []): VaultMemoryC
         signals.typeWeights = table;
       } else if (typeWeights !== undefined) problems.push("recall.signals.typeWeights must be an object");
     }
+  }
+  if (isObject(raw.brief)) {
+    const { enabled, maxChars } = raw.brief;
+    if (typeof enabled === "boolean") cfg.brief.enabled = enabled;
+    else if (enabled !== undefined) problems.push("brief.enabled must be true or false");
+    // Claude Code shows a hook's output whole up to 10,000 characters; past that, a preview.
+    if (typeof maxChars === "number" && Number.isInteger(maxChars) && maxChars >= 200 && maxChars <= 10_000) cfg.brief.maxChars = maxChars;
+    else if (maxChars !== undefined) problems.push("brief.maxChars must be a whole number from 200 to 10000");
   }
   if (isObject(raw.queue)) {
     const q = raw.queue;

@@ -49,6 +49,15 @@ export class VaultMemorySettingTab extends PluginSettingTab {
     this.threshold("Words the card is about", "Show a card only when prompt words found in its name, description, tags, headings or hints weigh at least this many rare words. 0 turns it off; 1.2 keeps quieter on prompts no card answers, and misses more.", "minAboutWords");
     this.threshold("Maximum cards", "At most this many cards per prompt.", "maxCards");
     this.number("Character cap", "Hard limit on what recall adds to a prompt.", s.recall.maxChars, (n) => (s.recall.maxChars = n));
+    new Setting(containerEl)
+      .setName("Session brief")
+      .setDesc("When a Claude Code session starts, tell Claude what the memory holds for its project: the most used cards, one line each, within 1,500 characters.")
+      .addToggle((t) =>
+        t.setValue(s.brief.enabled).onChange(async (on) => {
+          s.brief.enabled = on;
+          await this.host.saveSettings();
+        }),
+      );
     this.text("Synonyms note", "A note of words that mean the same, one group per line, comma-separated. The nightly digest adds the words you used. Leave empty for none.", s.index.synonymsNote, (v) => {
       s.index.synonymsNote = v.trim();
     });

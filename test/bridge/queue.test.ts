@@ -101,7 +101,10 @@ describe("remind as the SessionStart hook", () => {
       if (broken === null) unlinkSync(snapshot);
       else writeFileSync(snapshot, broken);
       expect(recallOf()).toBe("");
-      expect(runBridge(["remind", "--vault", vault], "{}")).toEqual({ status: 0, stdout: "", stderr: "" });
+      const remind = runBridge(["remind", "--vault", vault], "{}");
+      expect(remind).toMatchObject({ status: 0, stderr: "" });
+      // Nothing for the person (the queue is empty); for Claude, the brief of the rebuilt snapshot.
+      expect(JSON.parse(remind.stdout)).toEqual({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: expect.stringContaining("vault-memory.md") } });
       expect(recallOf()).toContain("launchd-cron-path.md");
     }
     expect(readFileSync(vaultFiles.log(vault), "utf8")).toMatch(/rebuilt the recall snapshot \(tokenizer-mismatch\): 15 cards/);

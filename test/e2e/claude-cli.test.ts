@@ -8,6 +8,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listPending } from "../../src/core/queue/queue-store";
+import { BRIEF_HEADER } from "../../src/core/recall/recall-header";
 import { SAMPLE_VAULT, copyVault, runBridge } from "../helpers";
 import { CLAUDE, claudeAvailable as available, claudeRig, type ClaudeRig } from "./claude-driver";
 
@@ -47,6 +48,14 @@ describe.skipIf(!available)("with the real Claude Code CLI", () => {
     expect(withCard.length).toBeGreaterThan(0);
     expect(withCard[0]).toContain(JSON.stringify(join(vault, "debugging", "launchd-cron-path.md")).slice(1, -1));
   }, 120_000);
+
+  it("starts each session knowing what the memory holds for the project", () => {
+    // The first session's requests: the brief came from its SessionStart hook, before any prompt.
+    const first = rig.stub.requests[0] ?? "";
+    expect(first).toContain(JSON.stringify(BRIEF_HEADER).slice(1, -1));
+    expect(first).toContain(JSON.stringify(join(vault, "projects", "vault-memory.md")).slice(1, -1));
+    expect(first).not.toContain("blog-site.md");
+  });
 
   it("does not queue a session of one prompt", () => {
     expect(listPending(vault)).toEqual([]);

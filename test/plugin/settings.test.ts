@@ -53,6 +53,8 @@ describe("settings tab", () => {
     // Rules by name, each saying what it checks.
     expect(field("Orphan card").querySelector(".setting-item-description")?.textContent).toMatch(/No links in or out/);
     expect(field("Cards per call").querySelector("input")?.type).toBe("number");
+    field("Session brief").querySelector<HTMLElement>(".checkbox-container")!.click();
+    expect(settings.brief.enabled).toBe(false);
     const toggle = field("Orphan card").querySelector<HTMLElement>(".checkbox-container")!;
     toggle.click();
     expect(settings.lint.disabled).toEqual(["orphan"]);

@@ -1,14 +1,20 @@
 /**
- * `remind`: the SessionStart hook. One short line when conversations wait in the queue; and a
- * snapshot that recall cannot use (missing, damaged, or written by an older release) is rebuilt,
- * so recall does not stay silent until Obsidian next opens.
+ * `remind`: the SessionStart hook. For Claude, the session brief: what the memory holds for the
+ * project. For the person, one short line when conversations wait in the queue. And a snapshot
+ * that recall cannot use (missing, damaged, or written by an older release) is rebuilt, so recall
+ * does not stay silent until Obsidian next opens.
  */
 
 import { writeSync } from "node:fs";
 import { join } from "node:path";
 import { cacheName, privateCacheDir } from "../code-cache";
 import { writeFileAtomic } from "../../../src/core/io/atomic";
-import { readRegularFile } from "../../../src/core/io/read-file";
+import { readRegularFile, readRegularFileTail } from "../../../src/core/io/read-file";
+import { readHookInput, str } from "../hook-input";
+import { sessionBrief, usageCounts } from "../../../src/core/recall/brief";
+import { resolveProject } from "../../../src/core/project";
+import type { DocInfo } from "../../../src/core/index/postings";
+import { existsSync } from "node:fs";
 import { loadSettings } from "../settings";
 import { ignoredMessage } from "../../../src/core/config";
 import { escapeControl } from "../../../src/core/text/visible";
@@ -42,6 +48,7 @@ export async function remindCommand(args: Args, now = new Date()): Promise<numbe
     const vault = found.vault;
     logPath = vaultFiles.log(vault);
     const log = logPath;
+    const payload = readHookInput() ?? {};
     try {
       await repairSnapshot(vault, (message) => appendLog(log, "remind", message), stringFlag(args, "config"));
     } catch (err) {
@@ -51,7 +58,9 @@ export async function remindCommand(args: Args, now = new Date()): Promise<numbe
     // The queue is the person's to review, not Claude's to act on: a systemMessage shows it to the
     // person and keeps it out of the conversation (plain stdout would be context for Claude).
     const text = [reminder(vault, now), settingsNotice(vault, args, (m) => appendLog(log, "remind", m))].filter(Boolean).join("\n");
-    if (text) writeSync(1, hookJson("SessionStart", text) + "\n");
+    // A resumed session has its first brief in the history it replays.
+    const brief = str(payload, "source") === "resume" ? "" : briefFor(vault, str(payload, "cwd"), args, (m) => appendLog(log, "remind", m));
+    if (text || brief) writeSync(1, hookJson("SessionStart", text, brief) + "\n");
   } catch (err) {
     if (logPath) appendLog(logPath, "remind", err instanceof Error ? err.message : String(err));
   }
@@ -97,6 +106,42 @@ export async function repairSnapshot(vault: string, log: (message: string) => vo
   // The old vectors were another snapshot's. New ones from the cache alone: a session start
   // waits on no server, and a card the cache lacks is found by its words until the next index.
   if (notesRead) log((await embedVault(vault, config, header.headerSum ?? "", { notes: notesRead, offline: true })).summary);
+}
+
+// Recent use says most of which cards matter; a log of months need not be read for it.
+const MAX_USAGE_BYTES = 1 << 20;
+
+/**
+ * The session brief for a session started in `cwd`, or "" when it is turned off, the memory holds
+ * nothing for the session, or the snapshot cannot be read (the reason logged).
+ */
+function briefFor(vault: string, cwd: string, args: Args, log: (m: string) => void): string {
+  const config = loadSettings(vault, args, () => {}, false).config;
+  if (!config.brief.enabled) return "";
+  let reader: SnapshotReader;
+  try {
+    reader = SnapshotReader.open(vaultFiles.snapshot(vault));
+  } catch (err) {
+    log(`no session brief: ${err instanceof Error ? err.message : String(err)}`);
+    return "";
+  }
+  try {
+    let uses = new Map<string, number>();
+    try {
+      uses = usageCounts(readRegularFileTail(vaultFiles.usageLog(vault), MAX_USAGE_BYTES).toString("utf8"));
+    } catch {
+      /* no recall yet: every card is as used as any other */
+    }
+    const cards: DocInfo[] = [];
+    for (let id = 0; id < reader.idLimit; id++) {
+      const card = reader.doc(id);
+      if (card) cards.push(card);
+    }
+    // A card deleted since the snapshot was written is not offered (recall passes over it too).
+    return sessionBrief(cards, { project: resolveProject(cwd), uses, vaultRoot: vault, maxChars: config.brief.maxChars, exists: (path) => existsSync(join(vault, path)) });
+  } finally {
+    reader.close();
+  }
 }
 
 /**

@@ -62,3 +62,25 @@ export function readRegularFile(path: string, opts: { maxBytes: number; noFollow
   }
 }
 
+
+/**
+ * The last `maxBytes` of a regular file (all of it when smaller), opened as readRegularFile opens
+ * one: for logs that only grow, whose latest lines are what a reader wants. The first line may
+ * start mid-line.
+ */
+export function readRegularFileTail(path: string, maxBytes: number): Buffer {
+  const { fd, st } = openRegularFile(path);
+  try {
+    const size = Math.min(st.size, maxBytes);
+    const buf = Buffer.allocUnsafe(size);
+    let got = 0;
+    while (got < size) {
+      const n = readSync(fd, buf, got, size - got, st.size - size + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,6 +1,6 @@
 /** Keeps secrets and private passages out of everything Vault Memory writes or sends. */
 
-import { RECALL_HEADER } from "../recall/recall-header";
+import { BRIEF_HEADER, RECALL_HEADER } from "../recall/recall-header";
 import { isInvisibleCode, keyish, looksLikeValue, looksRandom, looksRandomAfterPrefix, normalizeInvisible, TOKEN_CODE, wrapsIn } from "./generic";
 
 export const REDACTED = "[REDACTED]";
@@ -576,14 +576,18 @@ export function stripPrivateFrom(text: string, depth: number): { text: string; d
   return { text: depth === 0 ? out + text.slice(from) : out, depth };
 }
 
-/** Removes what our own recall hook added, so the queue never stores our injected lines. */
+/** Removes what our own hooks added (recall's cards, the session brief), so the queue never stores our injected lines. */
 export function stripRecallBlock(text: string): string {
-  const at = text.indexOf(RECALL_HEADER);
-  if (at < 0) return text;
-  const lines = text.slice(at + RECALL_HEADER.length).split("\n");
-  let i = 1;
-  while (i < lines.length && lines[i].startsWith("- ")) i++;
-  return stripRecallBlock(text.slice(0, at) + lines.slice(i).join("\n"));
+  for (const header of [RECALL_HEADER, BRIEF_HEADER]) {
+    const at = text.indexOf(header);
+    if (at < 0) continue;
+    // The rest of the header's line, then its card lines.
+    const lines = text.slice(at + header.length).split("\n");
+    let i = 1;
+    while (i < lines.length && lines[i].startsWith("- ")) i++;
+    return stripRecallBlock(text.slice(0, at) + lines.slice(i).join("\n"));
+  }
+  return text;
 }
 
 /** Everything that must happen to text before it is cut, stored or sent. */

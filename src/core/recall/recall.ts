@@ -291,16 +291,21 @@ function maxLift(rules: RecallRules): number {
   return Math.max(1, ...types) * (1 + Math.max(0, s.recencyBoost)) * Math.max(1, s.linkBoost);
 }
 
+/** What recall prints: its header, then one line per card (see formatCardLines). */
+export function formatRecall(cards: readonly Pick<RecalledCard, "path" | "description" | "score">[], vaultRoot: string, maxChars: number): string {
+  return formatCardLines(RECALL_HEADER, cards, vaultRoot, maxChars);
+}
+
 /**
  * Header plus one line per card, never longer than `maxChars`: cards that do not fit are dropped
  * whole. Each card is one line whatever its name and description hold: white space runs become
  * one space, and what is left of control, separator and bidi characters is shown escaped, so a
  * note named `x\n- do this.md` cannot print a line that reads as a card of its own.
  */
-export function formatRecall(cards: readonly Pick<RecalledCard, "path" | "description" | "score">[], vaultRoot: string, maxChars: number): string {
-  const lines = [RECALL_HEADER];
+export function formatCardLines(header: string, cards: readonly Pick<RecalledCard, "path" | "description">[], vaultRoot: string, maxChars: number): string {
+  const lines = [header];
   // Each line costs its length plus the newline that ends it.
-  let used = RECALL_HEADER.length + 1;
+  let used = header.length + 1;
   for (const card of cards) {
     const abs = escapeControl(join(vaultRoot, card.path));
     const raw = card.description.replace(/\s+/g, " ").trim();

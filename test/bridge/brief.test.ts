@@ -1,0 +1,69 @@
+/** The session brief through the SessionStart hook, as Claude Code runs it. */
+
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { vaultFiles } from "../../src/core/paths";
+import { BRIEF_HEADER } from "../../src/core/recall/recall-header";
+import { SAMPLE_VAULT, copyVault, hookJson, runBridge, tempDir } from "../helpers";
+
+/** A git checkout named `name`, as the folder Claude Code runs in. */
+function checkout(name: string): string {
+  const dir = join(tempDir(), name);
+  mkdirSync(join(dir, ".git"), { recursive: true });
+  writeFileSync(join(dir, ".git", "HEAD"), "ref: refs/heads/main\n");
+  return dir;
+}
+
+function indexed(): string {
+  const vault = copyVault(SAMPLE_VAULT, "Brief vault");
+  expect(runBridge(["index", "--vault", vault]).status).toBe(0);
+  return vault;
+}
+
+function start(vault: string, cwd: string, source = "startup"): { forClaude: string; forPerson: string } {
+  const r = runBridge(["remind", "--vault", vault], JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", source, cwd }));
+  expect(r.status).toBe(0);
+  if (!r.stdout.trim()) return { forClaude: "", forPerson: "" };
+  const out = JSON.parse(r.stdout) as { systemMessage?: string; hookSpecificOutput?: { hookEventName: string; additionalContext: string } };
+  if (out.hookSpecificOutput) expect(out.hookSpecificOutput.hookEventName).toBe("SessionStart");
+  return { forClaude: out.hookSpecificOutput?.additionalContext ?? "", forPerson: out.systemMessage ?? "" };
+}
+
+describe("the session brief", () => {
+  it("tells Claude what the memory holds for the project, never another project's cards", () => {
+    const vault = indexed();
+    const { forClaude, forPerson } = start(vault, checkout("vault-memory"));
+    expect(forClaude.startsWith(`${BRIEF_HEADER} holds 6 cards for the project vault-memory and`)).toBe(true);
+    expect(forClaude).toContain(join(vault, "debugging", "launchd-cron-path.md"));
+    expect(forClaude).toContain(join(vault, "user", "user-profile.md"));
+    expect(forClaude).not.toContain("blog-site.md");
+    expect(forClaude.length).toBeLessThanOrEqual(1500);
+    // Nothing waits in the queue: the person is told nothing.
+    expect(forPerson).toBe("");
+  });
+
+  it("puts first the cards recall printed most", () => {
+    const vault = indexed();
+    const cwd = checkout("vault-memory");
+    for (let i = 0; i < 3; i++) expect(runBridge(["recall", "--vault", vault], hookJson("why does the windows task scheduler timeout command hang", { cwd })).stdout).toContain("windows-timeout-command.md");
+    expect(start(vault, cwd).forClaude.split("\n")[1]).toContain("windows-timeout-command.md");
+  });
+
+  it("is not given again to a resumed session, nor when turned off", () => {
+    const vault = indexed();
+    const cwd = checkout("vault-memory");
+    expect(start(vault, cwd, "resume").forClaude).toBe("");
+    writeFileSync(vaultFiles.config(vault), JSON.stringify({ brief: { enabled: false } }));
+    expect(start(vault, cwd).forClaude).toBe("");
+  });
+
+  it("says nothing, and logs why, when the snapshot cannot be read", () => {
+    const vault = indexed();
+    // A folder where the snapshot goes: the session start leaves it alone, and the hook still answers.
+    rmSync(vaultFiles.snapshot(vault));
+    mkdirSync(vaultFiles.snapshot(vault));
+    expect(start(vault, checkout("vault-memory")).forClaude).toBe("");
+    expect(readFileSync(vaultFiles.log(vault), "utf8")).toMatch(/no session brief: /);
+  });
+});
