@@ -1,6 +1,8 @@
-import { spawnSync } from "node:child_process";
-import { mkdirSync, unlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { dirname, join } from "node:path";
+import { buildSync } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { AnswerError, extractJson, safePath, validateAnswer } from "../../../src/core/digest/answer";
 import { commitVault, MAX_DELETIONS } from "../../../src/core/digest/git";
@@ -8,7 +10,7 @@ import { callFailed, classifyFailure, endsRun, failureReason } from "../../../sr
 import { runCommand } from "../../../src/core/digest/run-command";
 import { acquireLock, releaseLock, STALE_MS } from "../../../src/core/digest/lock";
 import { isDue, lastScheduled } from "../../../src/core/digest/schedule";
-import { tempDir } from "../../helpers";
+import { ROOT, tempDir } from "../../helpers";
 
 const create = { action: "create", folder: "debugging", fileName: "x", frontmatter: { name: "n", description: "d", type: "debugging", tags: ["t"] }, body: "b", related: [] };
 
@@ -114,6 +116,51 @@ describe("lock", () => {
     expect(acquireLock(path, now + STALE_MS + 1)).toEqual({ ok: true });
     releaseLock(path);
     expect(acquireLock(path, now)).toEqual({ ok: true });
+    releaseLock(path);
+  });
+
+  it("lets only one of two takers of a stale lock win, the rival coming mid-takeover", () => {
+    const path = join(tempDir(), "digest.lock");
+    const old = Date.now() - STALE_MS - 60_000;
+    writeFileSync(path, JSON.stringify({ pid: 1, host: "elsewhere", startedAt: new Date(old).toISOString() }));
+    let rival: ReturnType<typeof acquireLock> | undefined;
+    // The rival found the same stale lock a moment later: before takeovers took turns, it moved
+    // aside the first taker's fresh lock and both went on to run a digest.
+    const first = acquireLock(path, Date.now(), () => (rival = acquireLock(path)));
+    expect(first).toEqual({ ok: true });
+    expect(rival?.ok).toBe(false);
+    expect(JSON.parse(readFileSync(path, "utf8"))).toMatchObject({ pid: process.pid });
+    // The stale lock was kept, moved aside; no takeover mark is left behind.
+    const left = readdirSync(dirname(path));
+    expect(left.filter((f) => f.startsWith("digest.lock.stale-"))).toHaveLength(1);
+    expect(left.filter((f) => f.includes("takeover"))).toEqual([]);
+    releaseLock(path);
+  });
+
+  it("races whole processes on a stale lock: exactly one wins each round", async () => {
+    const dir = tempDir();
+    const lock = join(dir, "lock.cjs");
+    buildSync({ entryPoints: [join(ROOT, "src/core/digest/lock.ts")], bundle: true, platform: "node", format: "cjs", outfile: lock, logLevel: "error" });
+    const script = join(dir, "take.cjs");
+    // Each taker stays alive, holding what it took, until every one has answered: a lock whose
+    // process has ended is free for the next.
+    writeFileSync(script, `process.stdout.write(JSON.stringify(require(${JSON.stringify(lock)}).acquireLock(process.argv[2])) + "\\n");\nprocess.stdin.resume();\n`);
+    for (let round = 0; round < 3; round++) {
+      const path = join(dir, `round-${round}.lock`);
+      writeFileSync(path, JSON.stringify({ pid: 1, host: "elsewhere", startedAt: new Date(Date.now() - STALE_MS - 60_000).toISOString() }));
+      const takers = Array.from({ length: 4 }, () => spawn(process.execPath, [script, path], { stdio: ["pipe", "pipe", "inherit"] }));
+      const answers = takers.map((child) => new Promise<{ ok: boolean }>((resolve) => child.stdout.once("data", (d: Buffer) => resolve(JSON.parse(d.toString()) as { ok: boolean }))));
+      const results = await Promise.all(answers);
+      for (const child of takers) child.stdin.end();
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+    }
+  });
+
+  it("takes over a lock whose process on this computer has ended, however recent", () => {
+    const path = join(tempDir(), "digest.lock");
+    const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
+    writeFileSync(path, JSON.stringify({ pid: Number(gone), host: hostname(), startedAt: new Date().toISOString() }));
+    expect(acquireLock(path)).toEqual({ ok: true });
     releaseLock(path);
   });
 
