@@ -56,6 +56,7 @@ afterEach(() => plugin?.unload());
 
 describe("lint report view", () => {
   it("shows one collapsed row per rule, worst first, with its name and count", async () => {
+    await app.vault.create("reference/broken.md", "---\nname: [broken\n---\nSee [[vault-memory]].\n");
     const view = await openReport();
     const rows = [...view.contentEl.querySelectorAll<HTMLElement>(".vault-memory-lint-tree > .tree-item")];
     expect(rows.every((r) => r.hasClass("is-collapsed"))).toBe(true);

@@ -22,16 +22,22 @@ export interface LintInput {
   lastRecalled?: LintContext["lastRecalled"];
   now?: number;
   secretScans?: LintContext["secretScans"];
-  /**
-   * Which notes are reported on (see lintScope): every note is still read, so that a card's
-   * links to notes outside the memory folder resolve, but findings are kept for these alone.
-   */
-  scope?: (path: string) => boolean;
+  scope?: LintScope;
 }
 
-/** The memory folder's cards and the root MEMORY.md the digest writes: what lint reports on. */
-export function lintScope(config: ScopeRules & { index: { synonymsNote: string } }): (path: string) => boolean {
-  return (path) => path === "MEMORY.md" || isCard(path, config);
+/**
+ * What lint reports on: every note is still read, so that a card's links to notes outside the
+ * memory folder resolve, but findings are kept for the notes `reports` accepts alone.
+ */
+export interface LintScope {
+  reports: (path: string) => boolean;
+  /** Where the card folders are: see inCardFolder. */
+  memoryFolder: string;
+}
+
+/** The memory folder's cards and the root MEMORY.md the digest writes. */
+export function lintScope(config: ScopeRules & { index: { synonymsNote: string } }): LintScope {
+  return { reports: (path) => path === "MEMORY.md" || isCard(path, config), memoryFolder: config.memoryFolder };
 }
 
 /**
@@ -81,6 +87,7 @@ function* lintSteps(input: LintInput): Generator<void, Finding[]> {
     text: input.text,
     graph,
     settings,
+    memoryFolder: input.scope?.memoryFolder ?? "",
     snapshot: input.snapshot,
     lastRecalled: input.lastRecalled,
     now: input.now ?? Date.now(),
@@ -93,7 +100,8 @@ function* lintSteps(input: LintInput): Generator<void, Finding[]> {
     for (const f of rule(ctx)) if (!silenced.get(f.file)?.has(f.rule)) findings.push(f);
     yield;
   }
-  const kept = input.scope ? findings.filter((f) => f.file === "" || input.scope!(f.file)) : findings;
+  const reports = input.scope?.reports;
+  const kept = reports ? findings.filter((f) => f.file === "" || reports(f.file)) : findings;
   return kept.sort(
     (a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.rule.localeCompare(b.rule) || a.file.localeCompare(b.file) || a.line - b.line,
   );
@@ -108,7 +116,7 @@ function ignoredRules(card: Card): Set<string> {
 
 /** Reads the vault from disk, with the snapshot's age and the recall log, and lints it. */
 /** `readNotes` may be a NoteCache, whose listing, texts and parsed cards are used as they are. */
-export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_SETTINGS, now = Date.now(), readNotes: ReadNotes | NoteCache = readNotesHere, scope?: (path: string) => boolean): Finding[] {
+export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_SETTINGS, now = Date.now(), readNotes: ReadNotes | NoteCache = readNotesHere, scope?: LintScope): Finding[] {
   const cards: Card[] = [];
   const text = new Map<string, string>();
   const cache = readNotes instanceof NoteCache ? readNotes : undefined;

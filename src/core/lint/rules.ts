@@ -3,6 +3,7 @@
 import { baseName, type Card } from "../card/card";
 import { freePath } from "../card/compose";
 import { FOLDER_OF_TYPE, isRetired } from "../card/schema";
+import { inCardFolder } from "../vault/scan";
 import { controlToSpace, escapeControl, hasControl } from "../text/visible";
 import { scanForSecrets } from "./secrets";
 import type { Finding, LintContext, Rule } from "./types";
@@ -16,23 +17,49 @@ const DAY = 86_400_000;
 const cardsOnly = (ctx: LintContext): Card[] => ctx.cards.filter((c) => c.path !== MEMORY_INDEX);
 const folderOf = (path: string): string => (path.includes("/") ? path.slice(0, path.indexOf("/")) : "");
 
+// Severities: an error is what breaks recall or the digest (frontmatter or a name recall cannot
+// read, a secret Claude would be shown); style and tidiness are warnings, so that lint's exit code
+// says whether something must be fixed.
+
+/**
+ * Notes held to the card schema: those in a type folder of the memory folder. Any other note is
+ * recalled by its name and first paragraph, and lacks no field.
+ */
+const schemaCards = (ctx: LintContext): Card[] => cardsOnly(ctx).filter((c) => inCardFolder(c.path, ctx.memoryFolder));
+
 export const missingFrontmatter: Rule = (ctx) =>
-  cardsOnly(ctx)
-    .filter((c) => !c.hasFrontmatter || c.frontmatterError !== "")
-    .map((c) => ({
-      rule: "missing-frontmatter",
-      severity: "error",
+  schemaCards(ctx)
+    .filter((c) => !c.hasFrontmatter)
+    .map((c) => ({ rule: "missing-frontmatter", severity: "warning", file: c.path, line: 1, message: "no frontmatter: recall takes the card's title and description from its name and first paragraph" }));
+
+// What recall reads from a card's frontmatter as text: name and description to show, type and
+// project to rank and scope, status to leave a retired card out.
+const TEXT_FIELDS = ["name", "description", "type", "project", "status"] as const;
+
+/**
+ * Frontmatter recall cannot read: YAML that does not parse loses every field (a retired card is
+ * recalled again, a project's card shown in every project), and a field recall reads as text that
+ * is a list or a map is read as empty.
+ */
+export const brokenFrontmatter: Rule = (ctx) =>
+  cardsOnly(ctx).flatMap((c): Finding[] => {
+    if (c.frontmatterError) return [{ rule: "broken-frontmatter", severity: "error", file: c.path, line: 1, message: `frontmatter cannot be read: ${c.frontmatterError}` }];
+    const bad = TEXT_FIELDS.filter((k) => typeof c.frontmatter[k] === "object" && c.frontmatter[k] !== null && !(c.frontmatter[k] instanceof Date));
+    return bad.map((k) => ({
+      rule: "broken-frontmatter",
+      severity: "error" as const,
       file: c.path,
       line: 1,
-      message: c.frontmatterError ? `frontmatter cannot be read: ${c.frontmatterError}` : "no frontmatter",
+      message: `${k} is ${Array.isArray(c.frontmatter[k]) ? "a list" : "a map"}, not text: recall reads it as empty`,
     }));
+  });
 
 export const missingTags: Rule = (ctx) =>
-  cardsOnly(ctx)
+  schemaCards(ctx)
     .filter((c) => c.hasFrontmatter && !c.frontmatterError && c.tags.length === 0)
     .map((c) => ({
       rule: "missing-tags",
-      severity: "error",
+      severity: "warning",
       file: c.path,
       line: 1,
       message: c.frontmatter.tags === undefined ? "no tags" : "tags is empty: add at least one",
@@ -52,7 +79,7 @@ export const duplicateName: Rule = (ctx) => {
     if (paths.length < 2) continue;
     for (const p of paths) {
       const others = paths.filter((x) => x !== p).join(", ");
-      out.push({ rule: "duplicate-name", severity: "error", file: p, line: 0, message: `same file name as ${others}: a [[link]] to it is ambiguous` });
+      out.push({ rule: "duplicate-name", severity: "warning", file: p, line: 0, message: `same file name as ${others}: a [[link]] to it is ambiguous` });
     }
   }
   return out;
@@ -61,7 +88,7 @@ export const duplicateName: Rule = (ctx) => {
 export const orphan: Rule = (ctx) =>
   cardsOnly(ctx)
     .filter((c) => (ctx.graph.out.get(c.path)?.size ?? 0) === 0 && (ctx.graph.in.get(c.path)?.size ?? 0) === 0)
-    .map((c) => ({ rule: "orphan", severity: "error", file: c.path, line: 0, message: "no links in or out: nothing leads to this card" }));
+    .map((c) => ({ rule: "orphan", severity: "warning", file: c.path, line: 0, message: "no links in or out: nothing leads to this card" }));
 
 export const missingLinkTarget: Rule = (ctx) => {
   const out: Finding[] = [];
@@ -114,7 +141,7 @@ function lineStarts(text: string): number[] {
 }
 
 export const missingDescription: Rule = (ctx) =>
-  cardsOnly(ctx)
+  schemaCards(ctx)
     .filter((c) => c.hasFrontmatter && !c.frontmatterError && typeof c.frontmatter.description !== "string")
     .map((c) => ({ rule: "missing-description", severity: "warning", file: c.path, line: 1, message: "no description: recall shows Claude the first paragraph instead" }));
 
@@ -163,7 +190,7 @@ export const secretInCard: Rule = (ctx) => {
   return ctx.cards.flatMap((c): Finding[] => {
     const { kinds, line } = scans?.get(c.path) ?? scanForSecrets(ctx.text.get(c.path) ?? "");
     if (kinds.length === 0) return [];
-    return [{ rule: "secret-in-card", severity: "warning", file: c.path, line, message: `looks like a secret (${kinds.join(", ")}): remove it or wrap it in <private>` }];
+    return [{ rule: "secret-in-card", severity: "error", file: c.path, line, message: `looks like a secret (${kinds.join(", ")}): remove it or wrap it in <private>` }];
   });
 };
 
@@ -247,6 +274,7 @@ export function pathWithoutControl(path: string, notes: readonly string[], exist
 
 export const RULES: Readonly<Record<string, Rule>> = {
   "missing-frontmatter": missingFrontmatter,
+  "broken-frontmatter": brokenFrontmatter,
   "missing-tags": missingTags,
   "duplicate-name": duplicateName,
   orphan,
@@ -272,6 +300,7 @@ export interface RuleInfo {
 
 export const RULE_INFO: Readonly<Record<keyof typeof RULES, RuleInfo>> = {
   "missing-frontmatter": { title: "Missing frontmatter", description: "Recall and the digest read a card's name, description, type and tags from its frontmatter." },
+  "broken-frontmatter": { title: "Frontmatter recall cannot read", description: "Frontmatter that does not parse, or a name, description, type, project or status that is not text." },
   "missing-tags": { title: "Missing tags", description: "Every card needs at least one tag, so the digest can file it and link it to its neighbours." },
   "duplicate-name": { title: "Duplicate file name", description: "Two notes share a file name, so a [[link]] to either one is ambiguous." },
   orphan: { title: "Orphan card", description: "No links in or out: nothing leads to this card, and it leads nowhere." },

@@ -44,6 +44,8 @@ export interface LintContext {
   text: ReadonlyMap<string, string>;
   graph: LinkGraph;
   settings: LintSettings;
+  /** The memory folder ("" for the whole vault): card folders and "the root" are inside it. */
+  memoryFolder: string;
   /** Epoch ms of the snapshot's creation, or undefined if there is none; "unreadable" if it cannot be read. */
   snapshot: number | "unreadable" | undefined;
   /** Last recall time (epoch ms) by card path, from the recall log; undefined if there is no log. */

@@ -20,11 +20,19 @@ const rulesOf = (fs: Finding[], rule: string) => fs.filter((f) => f.rule === rul
 // Each rule: vaults where it must fire (with the files it names) and vaults where it must not.
 const TABLE: [string, Record<string, string>, { file: string; fix?: Finding["fix"] }[]][] = [
   ["missing-frontmatter", { "reference/a.md": "Just text. [[b]]", ...pair }, [{ file: "reference/a.md" }]],
-  ["missing-frontmatter", { "reference/a.md": "---\nname: [broken\n---\n[[b]]", ...pair }, [{ file: "reference/a.md" }]],
+  ["missing-frontmatter", { "reference/a.md": "---\nname: [broken\n---\n[[b]]", ...pair }, []],
   ["missing-frontmatter", { "reference/a.md": ok("a"), ...pair }, []],
+  // Outside the type folders a note is any note: recall takes its title from its name.
+  ["missing-frontmatter", { "notes/a.md": "Just text. [[b]]", "a.md": "Just text. [[b]]", ...pair }, []],
+  ["broken-frontmatter", { "reference/a.md": "---\nname: [broken\n---\n[[b]]", "notes/c.md": "---\na: : b\n---\n[[b]]", ...pair }, [{ file: "notes/c.md" }, { file: "reference/a.md" }]],
+  // A field recall reads as text, given as a list: an archived card would be recalled again.
+  ["broken-frontmatter", { "reference/a.md": ok("a").replace("type: reference", "type: reference\nstatus: [archived]"), ...pair }, [{ file: "reference/a.md" }]],
+  ["broken-frontmatter", { "reference/a.md": ok("a").replace("type: reference", "type: reference\nproject: {a: 1}\nupdated: 2026-01-02"), ...pair }, [{ file: "reference/a.md" }]],
+  ["broken-frontmatter", { "reference/a.md": ok("a").replace("type: reference", "type: reference\nstatus: 2\nupdated: 2026-01-02\naliases: [x]"), "notes/c.md": "no frontmatter", ...pair }, []],
   ["missing-tags", { "reference/a.md": "---\nname: a\ndescription: d\ntype: reference\n---\n[[b]]", ...pair }, [{ file: "reference/a.md", fix: { kind: "add-empty-tags" } }]],
   ["missing-tags", { "reference/a.md": "---\nname: a\ndescription: d\ntype: reference\ntags: []\n---\n[[b]]", ...pair }, [{ file: "reference/a.md" }]],
   ["missing-tags", { "reference/a.md": ok("a"), ...pair }, []],
+  ["missing-tags", { "notes/a.md": "---\nname: a\n---\n[[b]]", "a.md": "---\nname: a\n---\n[[b]]", ...pair }, []],
   ["duplicate-name", { "reference/a.md": ok("a"), "debugging/A.md": ok("A", "[[a]]"), ...pair }, [{ file: "debugging/A.md" }, { file: "reference/a.md" }]],
   ["duplicate-name", { "reference/a.md": ok("a"), ...pair }, []],
   ["orphan", { "reference/a.md": ok("a", "none"), ...pair, "reference/c.md": ok("c", "[[c]]") }, [{ file: "reference/c.md" }]],
@@ -37,6 +45,7 @@ const TABLE: [string, Record<string, string>, { file: string; fix?: Finding["fix
   ["long-section", { "reference/a.md": ok("a") + "## Short\n" + "x".repeat(2900) + "\n## Next\n" + "y".repeat(2900), ...pair }, []],
   ["missing-description", { "reference/a.md": "---\nname: a\ntype: reference\ntags: [t]\n---\nFirst paragraph. [[b]]", ...pair }, [{ file: "reference/a.md" }]],
   ["missing-description", { "reference/a.md": ok("a"), ...pair }, []],
+  ["missing-description", { "Getting started/a.md": "---\ntags: [t]\n---\nFirst paragraph. [[b]]", ...pair }, []],
   ["type-folder-mismatch", { "reference/a.md": ok("a").replace("type: reference", "type: debugging"), ...pair }, [{ file: "reference/a.md", fix: { kind: "move-to-folder", folder: "debugging" } }]],
   ["type-folder-mismatch", { "notes/a.md": ok("a").replace("type: reference", "type: decision"), ...pair }, []],
   ["stray-root-note", { "a.md": ok("a"), "MEMORY.md": "# index\n[[a]]", ...pair }, [{ file: "a.md" }]],
@@ -94,13 +103,37 @@ describe("lint rules", () => {
   });
 
   it("lets a card silence a rule for itself, and settings turn rules off and exclude folders", () => {
-    const files = { "reference/a.md": ok("a", "none").replace("tags: [t]", "tags: [t]\nlint-ignore: [orphan]"), ...pair, "drafts/c.md": "no frontmatter" };
+    const files = { "reference/a.md": ok("a", "none").replace("tags: [t]", "tags: [t]\nlint-ignore: [orphan]"), ...pair, "drafts/c.md": "---\na: : b\n---\n" };
     expect(rulesOf(run(files), "orphan").map((f) => f.file)).toEqual(["drafts/c.md"]);
-    expect(rulesOf(run(files), "missing-frontmatter")).toHaveLength(1);
+    expect(rulesOf(run(files), "broken-frontmatter")).toHaveLength(1);
     const settings = { ...DEFAULT_LINT_SETTINGS, excludeFolders: ["drafts"], disabled: ["stale-snapshot"] };
     const out = run(files, { settings, snapshot: undefined });
-    expect(rulesOf(out, "missing-frontmatter")).toEqual([]);
+    expect(rulesOf(out, "broken-frontmatter")).toEqual([]);
     expect(rulesOf(out, "stale-snapshot")).toEqual([]);
+  });
+
+  // An error is what breaks recall or the digest; the rest is style, and lint's exit code says whether something must be fixed.
+  it.each([
+    ["broken-frontmatter", "error", { "reference/a.md": "---\nname: [broken\n---\n[[b]]", ...pair }],
+    ["secret-in-card", "error", { "reference/a.md": ok("a") + "\nDB_PASSWORD=hunter2hunter2\n", ...pair }],
+    ["control-character-in-name", "error", { "reference/a\nb.md": ok("a"), ...pair }],
+    ["missing-frontmatter", "warning", { "reference/a.md": "Just text. [[b]]", ...pair }],
+    ["missing-tags", "warning", { "reference/a.md": "---\nname: a\ndescription: d\n---\n[[b]]", ...pair }],
+    ["missing-description", "warning", { "reference/a.md": "---\nname: a\ntags: [t]\n---\n[[b]]", ...pair }],
+    ["duplicate-name", "warning", { "reference/a.md": ok("a"), "debugging/A.md": ok("A", "[[a]]"), ...pair }],
+    ["orphan", "warning", { "reference/c.md": ok("c", "none"), ...pair, "reference/a.md": ok("a") }],
+    ["stray-root-note", "warning", { "a.md": ok("a"), ...pair }],
+  ] as const)("%s: %s", (rule, severity, files) => {
+    const found = run(files).filter((f) => f.rule === rule);
+    expect(found.length).toBeGreaterThan(0);
+    expect(new Set(found.map((f) => f.severity))).toEqual(new Set([severity]));
+  });
+
+  it("holds notes to the card schema in the memory folder's type folders only", () => {
+    const files = { "claude/reference/a.md": "Just text. [[b]]", "claude/notes/c.md": "---\nname: c\n---\n[[b]]", "reference/d.md": "---\nname: d\n---\n[[b]]", ...pair };
+    const out = run(files, { scope: { reports: () => true, memoryFolder: "claude" } });
+    const schema = out.filter((f) => ["missing-frontmatter", "missing-tags", "missing-description"].includes(f.rule));
+    expect(schema.map((f) => [f.rule, f.file])).toEqual([["missing-frontmatter", "claude/reference/a.md"]]);
   });
 
   it("control-character-in-name: an error, its message on one line and naming what it found", () => {
