@@ -15,6 +15,14 @@ const MEMORY_MAX_BYTES = 25 * 1024;
 const DAY = 86_400_000;
 
 const cardsOnly = (ctx: LintContext): Card[] => ctx.cards.filter((c) => c.path !== MEMORY_INDEX);
+/** The memory folder with a closing slash, "" for the whole vault. */
+const memoryPrefix = (ctx: LintContext): string => (ctx.memoryFolder.replace(/^\/+|\/+$/g, "") ? ctx.memoryFolder.replace(/^\/+|\/+$/g, "") + "/" : "");
+/** The path inside the memory folder; undefined for a note outside it. */
+const inMemory = (ctx: LintContext, path: string): string | undefined => {
+  const prefix = memoryPrefix(ctx);
+  return path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
+};
+/** The first folder of a path inside the memory folder: a card's type folder. */
 const folderOf = (path: string): string => (path.includes("/") ? path.slice(0, path.indexOf("/")) : "");
 
 // Severities: an error is what breaks recall or the digest (frontmatter or a name recall cannot
@@ -148,14 +156,26 @@ export const missingDescription: Rule = (ctx) =>
 export const typeFolderMismatch: Rule = (ctx) =>
   cardsOnly(ctx).flatMap((c): Finding[] => {
     const want = FOLDER_OF_TYPE[c.type.toLowerCase()];
-    if (!want || folderOf(c.path) === want) return [];
-    return [{ rule: "type-folder-mismatch", severity: "warning", file: c.path, line: 1, message: `type "${c.type}" belongs in ${want}/`, fix: { kind: "move-to-folder", folder: want } }];
+    const rel = inMemory(ctx, c.path);
+    if (!want || rel === undefined || folderOf(rel) === want) return [];
+    // The type's folder inside the memory folder: a move out of it would end the card's recall.
+    const folder = memoryPrefix(ctx) + want;
+    return [{ rule: "type-folder-mismatch", severity: "warning", file: c.path, line: 1, message: `type "${c.type}" belongs in ${folder}/`, fix: { kind: "move-to-folder", folder } }];
   });
 
 export const strayRootNote: Rule = (ctx) =>
   ctx.cards
-    .filter((c) => !c.path.includes("/") && c.path !== MEMORY_INDEX)
-    .map((c) => ({ rule: "stray-root-note", severity: "warning", file: c.path, line: 0, message: "a note at the vault root: only MEMORY.md belongs there" }));
+    .filter((c) => {
+      const rel = inMemory(ctx, c.path);
+      return rel !== undefined && !rel.includes("/") && rel !== MEMORY_INDEX;
+    })
+    .map((c) => ({
+      rule: "stray-root-note",
+      severity: "warning",
+      file: c.path,
+      line: 0,
+      message: ctx.memoryFolder ? "a note at the memory folder's root: cards live in the folder of their type" : "a note at the vault root: only MEMORY.md belongs there",
+    }));
 
 export const subprojectWithoutParent: Rule = (ctx) =>
   cardsOnly(ctx).flatMap((c): Finding[] => {

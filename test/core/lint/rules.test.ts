@@ -136,6 +136,19 @@ describe("lint rules", () => {
     expect(schema.map((f) => [f.rule, f.file])).toEqual([["missing-frontmatter", "claude/reference/a.md"]]);
   });
 
+  it("finds the type folders and the root inside the memory folder, and moves a card within it", () => {
+    const files = {
+      "claude/reference/a.md": ok("a"),
+      "claude/reference/c.md": ok("c", "[[a]]").replace("type: reference", "type: debugging"),
+      "claude/stray.md": ok("s", "[[a]]").replace("type: reference", "type: decision"),
+      "outside.md": "A note of the person's own. [[a]]",
+      ...pair,
+    };
+    const out = run(files, { scope: { reports: () => true, memoryFolder: "claude" } });
+    expect(rulesOf(out, "type-folder-mismatch")).toEqual([{ file: "claude/reference/c.md", line: 1, fix: { kind: "move-to-folder", folder: "claude/debugging" } }]);
+    expect(rulesOf(out, "stray-root-note").map((f) => f.file)).toEqual(["claude/stray.md"]);
+  });
+
   it("control-character-in-name: an error, its message on one line and naming what it found", () => {
     const [f] = run({ "reference/x\n\u202e.md": ok("x"), ...pair }).filter((x) => x.rule === "control-character-in-name");
     expect(f.severity).toBe("error");
