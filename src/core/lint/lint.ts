@@ -7,6 +7,8 @@ import { SnapshotReader } from "../snapshot/read";
 import { escapeControl } from "../text/visible";
 import { isCard, listMarkdown, type NoteFile, type ScopeRules } from "../vault/scan";
 import { NoteCache } from "../vault/note-cache";
+import { alikeCounts, conflictFamilies, type ConflictFamily } from "../vault/conflicts";
+import { tokenize } from "../text/tokenizer";
 import { graphSteps } from "./graph";
 import { RULES } from "./rules";
 import type { SecretScan } from "./secrets";
@@ -92,12 +94,16 @@ function* lintSteps(input: LintInput): Generator<void, Finding[]> {
     lastRecalled: input.lastRecalled,
     now: input.now ?? Date.now(),
     secretScans: input.secretScans,
+    conflicts: once(() => noteConflicts(cards)),
   };
   const silenced = new Map(cards.map((c) => [c.path, ignoredRules(c)]));
+  // A sync conflict copy is reported with its family, once: not again for what its original lacks too.
+  const copies = new Set(settings.disabled.includes("sync-conflict") ? [] : ctx.conflicts().flatMap((f) => f.copies.map((c) => c.path)));
+  yield;
   const findings: Finding[] = [];
   for (const [id, rule] of Object.entries(RULES)) {
     if (settings.disabled.includes(id)) continue;
-    for (const f of rule(ctx)) if (!silenced.get(f.file)?.has(f.rule)) findings.push(f);
+    for (const f of rule(ctx)) if (!silenced.get(f.file)?.has(f.rule) && !(copies.has(f.file) && f.rule !== "sync-conflict")) findings.push(f);
     yield;
   }
   const reports = input.scope?.reports;
@@ -105,6 +111,22 @@ function* lintSteps(input: LintInput): Generator<void, Finding[]> {
   return kept.sort(
     (a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.rule.localeCompare(b.rule) || a.file.localeCompare(b.file) || a.line - b.line,
   );
+}
+
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
+/** The sync conflict families among the notes; a numbered name is a copy when its body has about the same words. */
+function noteConflicts(cards: readonly Card[]): ConflictFamily[] {
+  const byPath = new Map(cards.map((c) => [c.path, c]));
+  const counts = (path: string): Map<string, number> => {
+    const out = new Map<string, number>();
+    for (const w of tokenize(byPath.get(path)?.body ?? "")) out.set(w, (out.get(w) ?? 0) + 1);
+    return out;
+  };
+  return conflictFamilies(byPath.keys(), (copy, original) => alikeCounts(counts(copy), counts(original)));
 }
 
 /** `lint-ignore: [orphan, missing-tags]` in a card's frontmatter silences those rules for it. */

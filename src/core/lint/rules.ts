@@ -3,6 +3,8 @@
 import { baseName, type Card } from "../card/card";
 import { freePath } from "../card/compose";
 import { FOLDER_OF_TYPE, isRetired } from "../card/schema";
+import { ASIDE_DIR } from "../paths";
+import type { CopyKind } from "../vault/conflicts";
 import { inCardFolder } from "../vault/scan";
 import { controlToSpace, escapeControl, hasControl } from "../text/visible";
 import { scanForSecrets } from "./secrets";
@@ -76,7 +78,10 @@ export const missingTags: Rule = (ctx) =>
 
 export const duplicateName: Rule = (ctx) => {
   const byName = new Map<string, string[]>();
+  // A case twin is a sync conflict copy, reported with its family (syncConflict).
+  const copies = new Set(ctx.conflicts().flatMap((f) => f.copies.map((c) => c.path)));
   for (const c of ctx.cards) {
+    if (copies.has(c.path)) continue;
     const name = baseName(c.path).toLowerCase();
     const paths = byName.get(name);
     if (paths) paths.push(c.path);
@@ -292,6 +297,52 @@ export function pathWithoutControl(path: string, notes: readonly string[], exist
   return freePath(parts.join("/"), file, notes.filter((n) => n !== path), exists);
 }
 
+const MADE_BY: Record<CopyKind, string> = {
+  syncthing: "Syncthing",
+  dropbox: "Dropbox",
+  numbered: "a copy numbered by iCloud or Drive",
+  case: "same name but for case",
+  unicode: "same name in another Unicode form",
+};
+
+/**
+ * A note with the copies sync tools left beside it (vault/conflicts.ts). Recall shows the family
+ * once; the copies still crowd searches, links and the sidebar, and hold edits made on one
+ * computer only. One finding a family, on the note that stays, with a fix that moves the copies
+ * into the hidden folder, where nothing reads them and nothing is lost.
+ */
+export const syncConflict: Rule = (ctx) =>
+  ctx.conflicts().map((f): Finding => {
+    const moves = [...asidePaths(f.copies.map((c) => c.path))].map(([from, to]) => ({ from, to }));
+    const listed = f.copies.map((c) => `${c.path.slice(c.path.lastIndexOf("/") + 1)} (${MADE_BY[c.kind]})`).join(", ");
+    return {
+      rule: "sync-conflict",
+      severity: "warning",
+      file: f.keep,
+      line: 0,
+      message: `${f.copies.length === 1 ? "a sync conflict copy" : `${f.copies.length} sync conflict copies`} beside it: ${listed}. Keep what they add here, then move them aside to ${ASIDE_DIR}/`,
+      fix: { kind: "move-aside", moves },
+    };
+  });
+
+/**
+ * Where each sync conflict copy goes: its own path under ASIDE_DIR, numbered as the composer
+ * numbers a taken name when `exists` says that path is taken, or another copy of the batch took
+ * it (a case-insensitive disk would see "Note.md" and "note.md" as one file).
+ */
+export function asidePaths(copies: readonly string[], exists: (path: string) => boolean = () => false): Map<string, string> {
+  const chosen: string[] = [];
+  const out = new Map<string, string>();
+  for (const copy of copies) {
+    const slash = copy.lastIndexOf("/");
+    const folder = slash < 0 ? ASIDE_DIR : `${ASIDE_DIR}/${copy.slice(0, slash)}`;
+    const to = freePath(folder, baseName(copy), chosen, exists);
+    chosen.push(to);
+    out.set(copy, to);
+  }
+  return out;
+}
+
 export const RULES: Readonly<Record<string, Rule>> = {
   "missing-frontmatter": missingFrontmatter,
   "broken-frontmatter": brokenFrontmatter,
@@ -310,6 +361,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   "stale-snapshot": staleSnapshot,
   "unused-card": unusedCard,
   "control-character-in-name": controlCharacterInName,
+  "sync-conflict": syncConflict,
 };
 
 /** What a person reads about a rule, in the report and the settings: a name and one line of why. */
@@ -339,6 +391,7 @@ export const RULE_INFO: Readonly<Record<keyof typeof RULES, RuleInfo>> = {
     title: "Control character in a name",
     description: "A line break or other control character in a note's path starts a line of its own wherever it is shown.",
   },
+  "sync-conflict": { title: "Sync conflict copies", description: "Copies a sync tool left beside a note hold edits made on one computer and crowd links and searches." },
 };
 
 /** A rule's name and description; a rule id of another release is shown as it is. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseCard } from "../../../src/core/card/card";
 import { lint } from "../../../src/core/lint/lint";
-import { RULE_INFO, RULES, ruleInfo } from "../../../src/core/lint/rules";
+import { asidePaths, RULE_INFO, RULES, ruleInfo } from "../../../src/core/lint/rules";
 import { DEFAULT_LINT_SETTINGS, type Finding } from "../../../src/core/lint/types";
 
 const NOW = Date.UTC(2026, 10, 30);
@@ -78,6 +78,36 @@ const TABLE: [string, Record<string, string>, { file: string; fix?: Finding["fix
   // A folder's name counts too; the note keeps its own name, which is not taken by itself.
   ["control-character-in-name", { "ref\u0085erence/a.md": ok("a"), ...pair }, [{ file: "ref\u0085erence/a.md", fix: { kind: "rename", to: "ref erence/a.md" } }]],
   ["control-character-in-name", { "reference/a b.md": ok("a"), "reference/C:\\x.md": ok("c"), ...pair }, []],
+  // One finding a family, on the note that stays, moving every copy to its own path in the hidden folder.
+  [
+    "sync-conflict",
+    {
+      "reference/a.md": ok("a"),
+      "reference/a.sync-conflict-20240101-123456-ABCDEFG.md": ok("a"),
+      "reference/a (Anna's conflicted copy 2024-01-01).md": ok("a"),
+      "reference/a 2.md": ok("a"),
+      "reference/A.md": ok("a"),
+      ...pair,
+    },
+    [
+      {
+        file: "reference/a.md",
+        fix: {
+          kind: "move-aside",
+          moves: [
+            { from: "reference/A.md", to: ".vault-memory/conflicts/reference/A.md" },
+            { from: "reference/a (Anna's conflicted copy 2024-01-01).md", to: ".vault-memory/conflicts/reference/a (Anna's conflicted copy 2024-01-01).md" },
+            { from: "reference/a 2.md", to: ".vault-memory/conflicts/reference/a 2.md" },
+            { from: "reference/a.sync-conflict-20240101-123456-ABCDEFG.md", to: ".vault-memory/conflicts/reference/a.sync-conflict-20240101-123456-ABCDEFG.md" },
+          ],
+        },
+      },
+    ],
+  ],
+  ["sync-conflict", { "teaching/Chapter 2.md": ok("c2", "[[b]]"), ...pair }, []],
+  ["sync-conflict", { "teaching/Chapter.md": "The outline: [[b]]", "teaching/Chapter 2.md": "Incremental backups with rsync and hard links. [[b]]", ...pair }, []],
+  // A case twin beside its note is a copy, not a second note of the name.
+  ["duplicate-name", { "reference/a.md": ok("a"), "reference/A.md": ok("a"), ...pair }, []],
 ];
 
 describe("lint rules", () => {
@@ -147,6 +177,16 @@ describe("lint rules", () => {
     const out = run(files, { scope: { reports: () => true, memoryFolder: "claude" } });
     expect(rulesOf(out, "type-folder-mismatch")).toEqual([{ file: "claude/reference/c.md", line: 1, fix: { kind: "move-to-folder", folder: "claude/debugging" } }]);
     expect(rulesOf(out, "stray-root-note").map((f) => f.file)).toEqual(["claude/stray.md"]);
+  });
+
+  it("sync-conflict: moves copies to paths free on disk and among themselves, whatever the case", () => {
+    const taken = new Set([".vault-memory/conflicts/r/a 2.md"]);
+    expect([...asidePaths(["r/a 2.md", "r/A.md", "r/a.md", "top.md"], (p) => taken.has(p))]).toEqual([
+      ["r/a 2.md", ".vault-memory/conflicts/r/a 2-2.md"],
+      ["r/A.md", ".vault-memory/conflicts/r/A.md"],
+      ["r/a.md", ".vault-memory/conflicts/r/a-2.md"],
+      ["top.md", ".vault-memory/conflicts/top.md"],
+    ]);
   });
 
   it("control-character-in-name: an error, its message on one line and naming what it found", () => {
