@@ -5,6 +5,12 @@ import { join } from "node:path";
 // A dot folder: Obsidian neither indexes nor shows it, and sync tools can be told to skip it.
 export const HIDDEN_DIR = ".vault-memory";
 
+/**
+ * Where lint's fix moves sync conflict copies, vault-relative, each at its own path below it: in
+ * the dot folder, so they are no longer notes to Obsidian, recall or lint, and nothing is deleted.
+ */
+export const ASIDE_DIR = `${HIDDEN_DIR}/conflicts`;
+
 export const vaultFiles = {
   dir: (vault: string): string => join(vault, HIDDEN_DIR),
   snapshot: (vault: string): string => join(vault, HIDDEN_DIR, "snapshot.jsonl"),

@@ -1,8 +1,9 @@
 /** Applies a lint finding's safe fix through Obsidian's own APIs, so links and frontmatter stay right. */
 
 import { normalizePath, TFile, type App } from "obsidian";
+import type { LintFix } from "../core/lint/types";
 import { addRelatedLink } from "../core/card/related";
-import { pathWithoutControl } from "../core/lint/rules";
+import { asidePaths, pathWithoutControl } from "../core/lint/rules";
 import type { Finding } from "../core/lint/types";
 import { escapeControl } from "../core/text/visible";
 
@@ -46,5 +47,38 @@ export async function applyFix(app: App, finding: Finding, relatedHeading?: stri
       await app.fileManager.renameFile(file, to);
       return `Renamed ${shown} to ${escapeControl(to)}.`;
     }
+    case "move-aside":
+      return moveAside(app, shown, fix);
   }
+}
+
+/**
+ * Moves a note's sync conflict copies into the hidden folder, each at its own path there, at a
+ * name nothing holds now. Through the vault, not the file manager: a link that reached a copy
+ * (a case twin, say) should reach the note that stays by the same name, not follow the copy into
+ * a folder Obsidian does not show.
+ */
+async function moveAside(app: App, shown: string, fix: Extract<LintFix, { kind: "move-aside" }>): Promise<string> {
+  // Looked up by the exact path: Obsidian's own lookup normalises to NFC, which is the kept note
+  // for a copy whose name differs from it only in Unicode form.
+  const files = new Map(app.vault.getFiles().map((f) => [f.path, f]));
+  const present = fix.moves.map((m) => files.get(m.from)).filter((f): f is TFile => f !== undefined);
+  if (present.length === 0) throw new Error(`the copies of ${shown} are gone already`);
+  // What the hidden folder holds already, in lower case: a case-insensitive disk takes "Note.md" for "note.md".
+  const taken = new Set<string>();
+  for (const to of new Set([...asidePaths(present.map((f) => f.path)).values()].map((p) => normalizePath(p.slice(0, p.lastIndexOf("/")))))) {
+    if (await app.vault.adapter.exists(to)) for (const f of (await app.vault.adapter.list(to)).files) taken.add(f.toLowerCase());
+  }
+  const moves = asidePaths(
+    present.map((f) => f.path),
+    (p) => taken.has(normalizePath(p).toLowerCase()),
+  );
+  const done: string[] = [];
+  for (const file of present) {
+    const to = normalizePath(moves.get(file.path)!);
+    await app.vault.adapter.mkdir(to.slice(0, to.lastIndexOf("/")));
+    await app.vault.rename(file, to);
+    done.push(escapeControl(to));
+  }
+  return `Kept ${shown}; moved ${done.length === 1 ? "its copy" : `its ${done.length} copies`} to ${done.join(", ")}.`;
 }

@@ -19,6 +19,7 @@ export const FIX_LABEL: Record<LintFix["kind"], string> = {
   "move-to-folder": "Move to its folder",
   rename: "Rename",
   archive: "Archive",
+  "move-aside": "Move copies aside",
 };
 // A page of findings: a rule with thousands (no tags in a vault that never used them) stays light.
 export const PAGE = 100;
@@ -260,11 +261,13 @@ function describeFix(f: Finding): string {
       return `${file} → ${escapeControl(fix.to)}`;
     case "archive":
       return `${file}: set "status: archived" (kept, no longer recalled)`;
+    case "move-aside":
+      return `${file} stays; ${fix.moves.map((m) => `${escapeControl(m.from)} → ${escapeControl(m.to)}`).join(", ")}`;
   }
 }
 
 function fixIcon(fix: LintFix): string {
-  return { "add-empty-tags": "tag", "add-link-back": "link", "move-to-folder": "folder-input", rename: "pencil", archive: "archive" }[fix.kind];
+  return { "add-empty-tags": "tag", "add-link-back": "link", "move-to-folder": "folder-input", rename: "pencil", archive: "archive", "move-aside": "folder-output" }[fix.kind];
 }
 
 /** A core-style icon button: `clickable-icon` with the icon and its label for tooltip and screen readers. */

@@ -10,6 +10,7 @@ import { vaultFiles } from "../../src/core/paths";
 import { listPending } from "../../src/core/queue/queue-store";
 import { BRIDGE, copyVault, ROOT, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
 import { jsonl, line } from "../fixtures/transcript";
+import { COPIES, conflictVault, ORIGINAL } from "../fixtures/conflicts";
 
 const MCP = join(ROOT, "hook-bridge", "dist", "vault-memory-mcp.cjs");
 
@@ -220,6 +221,22 @@ describe("MCP server, tied to a session", () => {
       expect(readFileSync(join(vault, entry!.inbox), "utf8")).toMatch(/Asked to keep[\s\S]*pinned exactly[\s\S]*how do we pin esbuild/);
     } finally {
       await s.close();
+    }
+  });
+});
+
+describe("MCP server beside sync conflict copies", () => {
+  it("lists the original once and none of its copies, however many places the limit leaves", async () => {
+    const vault = conflictVault();
+    expect(runBridge(["index", "--vault", vault]).status).toBe(0);
+    const server = await connect(["--vault", vault]);
+    try {
+      const r = await server.call("search_memory", { query: "how is the café server backed up with restic?", limit: 10 });
+      expect(r.isError).toBe(false);
+      const listed = r.text.split("\n").flatMap((l) => /^\d+\. (.+?) — /.exec(l)?.[1] ?? []);
+      expect(listed.filter((p) => [ORIGINAL, ...Object.values(COPIES)].includes(p))).toEqual([ORIGINAL]);
+    } finally {
+      await server.close();
     }
   });
 });

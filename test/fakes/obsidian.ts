@@ -175,6 +175,12 @@ export class FileSystemAdapter {
   async mkdir(path: string): Promise<void> {
     mkdirSync(join(this.basePath, path), { recursive: true });
   }
+  /** As Obsidian's: the folder's own files and folders, vault-relative. */
+  async list(path: string): Promise<{ files: string[]; folders: string[] }> {
+    const out = { files: [] as string[], folders: [] as string[] };
+    for (const e of readdirSync(join(this.basePath, path), { withFileTypes: true })) (e.isDirectory() ? out.folders : out.files).push(`${path}/${e.name}`);
+    return out;
+  }
 }
 
 export class Vault extends Events {
@@ -250,10 +256,18 @@ export class Vault extends Events {
     if (this.files.has(to)) throw new Error("Destination file already exists!");
     const from = file.path;
     mkdirSync(dirname(this.abs(to)), { recursive: true });
-    this.ensureFolder(dirname(to) === "." ? "" : dirname(to));
+    const hidden = to.split("/").some((part) => part.startsWith("."));
+    if (!hidden) this.ensureFolder(dirname(to) === "." ? "" : dirname(to));
     renameSync(this.abs(from), this.abs(to));
     this.files.delete(from);
     file.parent?.children.splice(file.parent.children.indexOf(file), 1);
+    // Obsidian does not track what is in a dot folder: a note moved there leaves the vault's files.
+    if (hidden) {
+      file.path = to;
+      file.name = to.split("/").pop() ?? to;
+      this.trigger("rename", file, from);
+      return;
+    }
     this.place(file, to);
     this.trigger("rename", file, from);
   }

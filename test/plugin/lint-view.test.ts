@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LINT_VIEW_TYPE, LintReportView, PAGE } from "../../src/plugin/lint-view";
@@ -53,6 +53,7 @@ afterEach(() => plugin?.unload());
 
 describe("lint report view", () => {
   it("shows one collapsed row per rule, worst first, with its name and count", async () => {
+    await app.vault.create("reference/broken.md", "---\nname: [broken\n---\nSee [[vault-memory]].\n");
     const view = await openReport();
     const rows = [...view.contentEl.querySelectorAll<HTMLElement>(".vault-memory-lint-tree > .tree-item")];
     expect(rows.every((r) => r.hasClass("is-collapsed"))).toBe(true);
@@ -142,6 +143,45 @@ describe("lint report view", () => {
     expect(app.vault.getFileByPath(tab)).toBeNull();
     expect(readFileSync(join(vault, "feedback/a b.md"), "utf8")).toMatch(/name: A b/);
     await until(() => findingRows(view, "control-character-in-name").length === 0);
+  });
+
+  it("moves a note's sync conflict copies aside into the hidden folder, deleting nothing, and keeps the note", async () => {
+    const text = (extra: string) => `---\nname: Pump seals\ndescription: When to replace the café pump seals\ntype: reference\ntags: [x]\n---\nReplace the pump seals every spring. See [[vault-memory]].${extra}\n`;
+    const original = "reference/café pump seals.md";
+    const family: Record<string, string> = {
+      [original]: text(""),
+      "reference/café pump seals.sync-conflict-20240101-123456-ABCDEFG.md": text(" Edited on the laptop."),
+      "reference/café pump seals (conflicted copy 2024-01-01).md": text(""),
+      "reference/café pump seals 2.md": text(""),
+      "reference/Café pump seals.md": text(""),
+      // The same name with é as e and a combining accent: Obsidian's own lookup would find the original.
+      "reference/cafe\u0301 pump seals.md": text(" The NFD one."),
+    };
+    // Written on disk before Obsidian starts, as a sync tool leaves them.
+    for (const [path, t] of Object.entries(family)) writeFileSync(join(vault, path), t);
+    // A copy moved aside before holds the first place: this one is numbered.
+    mkdirSync(join(vault, ".vault-memory/conflicts/reference"), { recursive: true });
+    writeFileSync(join(vault, ".vault-memory/conflicts/reference/café pump seals 2.md"), "moved aside last week\n");
+    app = new App(vault);
+    const view = await openReport();
+    const rows = findingRows(view, "sync-conflict");
+    expect(rows).toHaveLength(1);
+    expect(rows[0].querySelector("a")?.getAttribute("data-href")).toBe(original);
+    expect(ruleItem(view, "sync-conflict").querySelector(".vault-memory-severity")?.textContent).toBe("Warning");
+    expect(rows[0].textContent).toMatch(/5 sync conflict copies beside it/);
+    rows[0].querySelector<HTMLElement>(".vault-memory-fix")!.click();
+    await until(() => findingRows(view, "sync-conflict").length === 0);
+    // The note stays as it was; every copy is in the hidden folder, byte for byte.
+    expect(readFileSync(join(vault, original), "utf8")).toBe(family[original]);
+    const aside = (p: string) => readFileSync(join(vault, ".vault-memory/conflicts", p), "utf8");
+    expect(aside("reference/café pump seals.sync-conflict-20240101-123456-ABCDEFG.md")).toBe(family["reference/café pump seals.sync-conflict-20240101-123456-ABCDEFG.md"]);
+    expect(aside("reference/café pump seals (conflicted copy 2024-01-01).md")).toBe(family["reference/café pump seals (conflicted copy 2024-01-01).md"]);
+    expect(aside("reference/café pump seals 2-2.md")).toBe(family["reference/café pump seals 2.md"]);
+    expect(aside("reference/café pump seals 2.md")).toBe("moved aside last week\n");
+    expect(aside("reference/Café pump seals.md")).toBe(family["reference/Café pump seals.md"]);
+    // The NFD twin, at its name in NFC, as Obsidian names paths.
+    expect(aside("reference/café pump seals.md")).toBe(family["reference/cafe\u0301 pump seals.md"]);
+    expect(readdirSync(join(vault, "reference")).filter((n) => n.normalize("NFC").toLowerCase().startsWith("café pump seals"))).toEqual(["café pump seals.md"]);
   });
 
   it("adds the missing link back to the main card", async () => {

@@ -9,6 +9,7 @@ import { DEFAULT_INDEX_OPTIONS, findSynonyms, prefixTerm, synonymPhrases, synony
 import { postingValue, type FlatPostings, type PostingSource } from "./postings";
 import { DEFAULT_SCORING, idfOf, impactOf, lengthFactorOf, type ScoringRules } from "./scorer";
 import { buildTypoTable } from "./typos";
+import { alikeCounts, conflictFamilies, copyShape, familyKey } from "../vault/conflicts";
 
 export interface IndexedDoc {
   id: number;
@@ -31,6 +32,13 @@ export interface IndexedDoc {
   hintMasks: Int32Array;
   /** Distinct words of each hint (prefixes and synonyms not counted). */
   hintSizes: number[];
+}
+
+/** The family keys a card is named under: its own name's, and the name's it says it copies. */
+function familyKeys(path: string): string[] {
+  const own = familyKey(path);
+  const copied = copyShape(path)?.key;
+  return copied === undefined || copied === own ? [own] : [own, copied];
 }
 
 /**
@@ -156,6 +164,13 @@ export class MemoryIndex implements PostingSource {
   private totalLength = 0;
   // Built when first asked for after a change: most edits are never followed by a typo.
   private typoTable: Map<string, string[]> | undefined;
+  // Family key (vault/conflicts.ts) → the paths named for it: a card's own name, and a copy's
+  // under the name it says it copies. Kept as cards come and go, so that finding the families
+  // after an edit looks at the few crowded names, not at every card's name again.
+  private readonly named = new Map<string, string[]>();
+  private readonly crowded = new Set<string>();
+  // Conflict copy's id → its family's kept card's id; built, like the typo table, when asked for.
+  private copyTable: Map<number, number> | undefined;
 
   constructor(
     readonly rules: ScoringRules = DEFAULT_SCORING,
@@ -180,6 +195,7 @@ export class MemoryIndex implements PostingSource {
   upsert(card: Card): void {
     this.remove(card.path);
     this.typoTable = undefined;
+    this.copyTable = undefined;
     if (isRetired(card.status)) return;
     const id = this.nextId++;
     const body = tokenize(card.body, this.indexOptions.tokenizer);
@@ -258,6 +274,11 @@ export class MemoryIndex implements PostingSource {
     this.byPath.set(doc.path, doc);
     this.byId.set(id, doc);
     this.links.add(doc.path);
+    for (const key of familyKeys(doc.path)) {
+      const paths = this.named.get(key);
+      if (!paths) this.named.set(key, [doc.path]);
+      else if (paths.push(doc.path) === 2) this.crowded.add(key);
+    }
     this.totalLength += body.length;
   }
 
@@ -265,9 +286,16 @@ export class MemoryIndex implements PostingSource {
     const doc = this.byPath.get(path);
     if (!doc) return false;
     this.typoTable = undefined;
+    this.copyTable = undefined;
     this.byPath.delete(path);
     this.byId.delete(doc.id);
     this.links.remove(path);
+    for (const key of familyKeys(path)) {
+      const paths = this.named.get(key)?.filter((p) => p !== path) ?? [];
+      if (paths.length === 0) this.named.delete(key);
+      else this.named.set(key, paths);
+      if (paths.length < 2) this.crowded.delete(key);
+    }
     this.totalLength -= doc.length;
     for (const t of doc.termIds) this.terms.remove(t, doc.id);
     for (const t of doc.hintTermIds) this.hintTerms.remove(t, doc.id);
@@ -349,6 +377,48 @@ export class MemoryIndex implements PostingSource {
     return this.typos().get(key);
   }
 
+  /**
+   * The id of the note a sync conflict copy belongs with (see vault/conflicts.ts), so that recall
+   * shows a family once; undefined for any other card. A numbered name ("note 2") is a copy only
+   * when its body has about the same words as the original's.
+   */
+  copyOf(id: number): number | undefined {
+    if (!this.copyTable) {
+      const table = new Map<number, number>();
+      const alike = (copy: string, original: string): boolean => alikeCounts(this.bodyCounts(copy), this.bodyCounts(original));
+      for (const key of this.crowded) {
+        // A path is under two keys when its name says it copies another: the first family that claims it keeps it.
+        for (const f of conflictFamilies(this.named.get(key)!, alike)) {
+          const keep = this.byPath.get(f.keep)!.id;
+          for (const c of f.copies) {
+            const copy = this.byPath.get(c.path)!.id;
+            if (!table.has(copy) && copy !== keep) table.set(copy, keep);
+          }
+        }
+      }
+      this.copyTable = table;
+    }
+    return this.copyTable.get(id);
+  }
+
+  /** Conflict copies by path, each with the path of the note it belongs with. */
+  conflictCopies(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const doc of this.byPath.values()) {
+      const keep = this.copyOf(doc.id);
+      if (keep !== undefined) out.set(doc.path, this.byId.get(keep)!.path);
+    }
+    return out;
+  }
+
+  /** How often each term is in the body of the card at `path`. */
+  private bodyCounts(path: string): Map<number, number> {
+    const doc = this.byPath.get(path);
+    const out = new Map<number, number>();
+    if (doc) for (let i = 0; i < doc.termIds.length; i++) if (doc.packed[i] >= BODY) out.set(doc.termIds[i], doc.packed[i] >> 2);
+    return out;
+  }
+
   hintPostings(term: string): FlatPostings | undefined {
     const list = this.hintTerms.list(term);
     if (!list) return undefined;
@@ -383,9 +453,10 @@ export class MemoryIndex implements PostingSource {
     return doc ? [doc.id] : [];
   }
 
-  doc(id: number): (IndexedDoc & { links: number[] }) | undefined {
+  doc(id: number): (IndexedDoc & { links: number[]; copyOf?: number }) | undefined {
     const doc = this.byId.get(id);
     if (!doc) return undefined;
-    return { ...doc, links: [...new Set(doc.linkTargets.flatMap((t) => this.resolveLink(t, doc.path)))] };
+    const copyOf = this.copyOf(id);
+    return { ...doc, links: [...new Set(doc.linkTargets.flatMap((t) => this.resolveLink(t, doc.path)))], ...(copyOf === undefined ? {} : { copyOf }) };
   }
 }

@@ -65,6 +65,8 @@ export interface DocInfo {
   hints?: readonly string[];
   /** How many distinct terms each hint has, for how much of it a prompt covers. */
   hintSizes?: readonly number[];
+  /** For a sync conflict copy, the id of the note it belongs with (see vault/conflicts.ts): recall shows a family once. */
+  copyOf?: number;
 }
 
 export interface PostingSource {

@@ -7,6 +7,8 @@ import { SnapshotReader } from "../snapshot/read";
 import { escapeControl } from "../text/visible";
 import { isCard, listMarkdown, type NoteFile, type ScopeRules } from "../vault/scan";
 import { NoteCache } from "../vault/note-cache";
+import { alikeCounts, conflictFamilies, type ConflictFamily } from "../vault/conflicts";
+import { tokenize } from "../text/tokenizer";
 import { graphSteps } from "./graph";
 import { RULES } from "./rules";
 import type { SecretScan } from "./secrets";
@@ -22,16 +24,22 @@ export interface LintInput {
   lastRecalled?: LintContext["lastRecalled"];
   now?: number;
   secretScans?: LintContext["secretScans"];
-  /**
-   * Which notes are reported on (see lintScope): every note is still read, so that a card's
-   * links to notes outside the memory folder resolve, but findings are kept for these alone.
-   */
-  scope?: (path: string) => boolean;
+  scope?: LintScope;
 }
 
-/** The memory folder's cards and the root MEMORY.md the digest writes: what lint reports on. */
-export function lintScope(config: ScopeRules & { index: { synonymsNote: string } }): (path: string) => boolean {
-  return (path) => path === "MEMORY.md" || isCard(path, config);
+/**
+ * What lint reports on: every note is still read, so that a card's links to notes outside the
+ * memory folder resolve, but findings are kept for the notes `reports` accepts alone.
+ */
+export interface LintScope {
+  reports: (path: string) => boolean;
+  /** Where the card folders are: see inCardFolder. */
+  memoryFolder: string;
+}
+
+/** The memory folder's cards and the root MEMORY.md the digest writes. */
+export function lintScope(config: ScopeRules & { index: { synonymsNote: string } }): LintScope {
+  return { reports: (path) => path === "MEMORY.md" || isCard(path, config), memoryFolder: config.memoryFolder };
 }
 
 /**
@@ -81,22 +89,44 @@ function* lintSteps(input: LintInput): Generator<void, Finding[]> {
     text: input.text,
     graph,
     settings,
+    memoryFolder: input.scope?.memoryFolder ?? "",
     snapshot: input.snapshot,
     lastRecalled: input.lastRecalled,
     now: input.now ?? Date.now(),
     secretScans: input.secretScans,
+    conflicts: once(() => noteConflicts(cards)),
   };
   const silenced = new Map(cards.map((c) => [c.path, ignoredRules(c)]));
+  // A sync conflict copy is reported with its family, once: not again for what its original lacks too.
+  const copies = new Set(settings.disabled.includes("sync-conflict") ? [] : ctx.conflicts().flatMap((f) => f.copies.map((c) => c.path)));
+  yield;
   const findings: Finding[] = [];
   for (const [id, rule] of Object.entries(RULES)) {
     if (settings.disabled.includes(id)) continue;
-    for (const f of rule(ctx)) if (!silenced.get(f.file)?.has(f.rule)) findings.push(f);
+    for (const f of rule(ctx)) if (!silenced.get(f.file)?.has(f.rule) && !(copies.has(f.file) && f.rule !== "sync-conflict")) findings.push(f);
     yield;
   }
-  const kept = input.scope ? findings.filter((f) => f.file === "" || input.scope!(f.file)) : findings;
+  const reports = input.scope?.reports;
+  const kept = reports ? findings.filter((f) => f.file === "" || reports(f.file)) : findings;
   return kept.sort(
     (a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.rule.localeCompare(b.rule) || a.file.localeCompare(b.file) || a.line - b.line,
   );
+}
+
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
+/** The sync conflict families among the notes; a numbered name is a copy when its body has about the same words. */
+function noteConflicts(cards: readonly Card[]): ConflictFamily[] {
+  const byPath = new Map(cards.map((c) => [c.path, c]));
+  const counts = (path: string): Map<string, number> => {
+    const out = new Map<string, number>();
+    for (const w of tokenize(byPath.get(path)?.body ?? "")) out.set(w, (out.get(w) ?? 0) + 1);
+    return out;
+  };
+  return conflictFamilies(byPath.keys(), (copy, original) => alikeCounts(counts(copy), counts(original)));
 }
 
 /** `lint-ignore: [orphan, missing-tags]` in a card's frontmatter silences those rules for it. */
@@ -108,7 +138,7 @@ function ignoredRules(card: Card): Set<string> {
 
 /** Reads the vault from disk, with the snapshot's age and the recall log, and lints it. */
 /** `readNotes` may be a NoteCache, whose listing, texts and parsed cards are used as they are. */
-export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_SETTINGS, now = Date.now(), readNotes: ReadNotes | NoteCache = readNotesHere, scope?: (path: string) => boolean): Finding[] {
+export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_SETTINGS, now = Date.now(), readNotes: ReadNotes | NoteCache = readNotesHere, scope?: LintScope): Finding[] {
   const cards: Card[] = [];
   const text = new Map<string, string>();
   const cache = readNotes instanceof NoteCache ? readNotes : undefined;

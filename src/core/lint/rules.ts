@@ -3,6 +3,9 @@
 import { baseName, type Card } from "../card/card";
 import { freePath } from "../card/compose";
 import { FOLDER_OF_TYPE, isRetired } from "../card/schema";
+import { ASIDE_DIR } from "../paths";
+import type { CopyKind } from "../vault/conflicts";
+import { inCardFolder } from "../vault/scan";
 import { controlToSpace, escapeControl, hasControl } from "../text/visible";
 import { scanForSecrets } from "./secrets";
 import type { Finding, LintContext, Rule } from "./types";
@@ -14,25 +17,59 @@ const MEMORY_MAX_BYTES = 25 * 1024;
 const DAY = 86_400_000;
 
 const cardsOnly = (ctx: LintContext): Card[] => ctx.cards.filter((c) => c.path !== MEMORY_INDEX);
+/** The memory folder with a closing slash, "" for the whole vault. */
+const memoryPrefix = (ctx: LintContext): string => (ctx.memoryFolder.replace(/^\/+|\/+$/g, "") ? ctx.memoryFolder.replace(/^\/+|\/+$/g, "") + "/" : "");
+/** The path inside the memory folder; undefined for a note outside it. */
+const inMemory = (ctx: LintContext, path: string): string | undefined => {
+  const prefix = memoryPrefix(ctx);
+  return path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
+};
+/** The first folder of a path inside the memory folder: a card's type folder. */
 const folderOf = (path: string): string => (path.includes("/") ? path.slice(0, path.indexOf("/")) : "");
 
+// Severities: an error is what breaks recall or the digest (frontmatter or a name recall cannot
+// read, a secret Claude would be shown); style and tidiness are warnings, so that lint's exit code
+// says whether something must be fixed.
+
+/**
+ * Notes held to the card schema: those in a type folder of the memory folder. Any other note is
+ * recalled by its name and first paragraph, and lacks no field.
+ */
+const schemaCards = (ctx: LintContext): Card[] => cardsOnly(ctx).filter((c) => inCardFolder(c.path, ctx.memoryFolder));
+
 export const missingFrontmatter: Rule = (ctx) =>
-  cardsOnly(ctx)
-    .filter((c) => !c.hasFrontmatter || c.frontmatterError !== "")
-    .map((c) => ({
-      rule: "missing-frontmatter",
-      severity: "error",
+  schemaCards(ctx)
+    .filter((c) => !c.hasFrontmatter)
+    .map((c) => ({ rule: "missing-frontmatter", severity: "warning", file: c.path, line: 1, message: "no frontmatter: recall takes the card's title and description from its name and first paragraph" }));
+
+// What recall reads from a card's frontmatter as text: name and description to show, type and
+// project to rank and scope, status to leave a retired card out.
+const TEXT_FIELDS = ["name", "description", "type", "project", "status"] as const;
+
+/**
+ * Frontmatter recall cannot read: YAML that does not parse loses every field (a retired card is
+ * recalled again, a project's card shown in every project), and a field recall reads as text that
+ * is a list or a map is read as empty.
+ */
+export const brokenFrontmatter: Rule = (ctx) =>
+  cardsOnly(ctx).flatMap((c): Finding[] => {
+    if (c.frontmatterError) return [{ rule: "broken-frontmatter", severity: "error", file: c.path, line: 1, message: `frontmatter cannot be read: ${c.frontmatterError}` }];
+    const bad = TEXT_FIELDS.filter((k) => typeof c.frontmatter[k] === "object" && c.frontmatter[k] !== null && !(c.frontmatter[k] instanceof Date));
+    return bad.map((k) => ({
+      rule: "broken-frontmatter",
+      severity: "error" as const,
       file: c.path,
       line: 1,
-      message: c.frontmatterError ? `frontmatter cannot be read: ${c.frontmatterError}` : "no frontmatter",
+      message: `${k} is ${Array.isArray(c.frontmatter[k]) ? "a list" : "a map"}, not text: recall reads it as empty`,
     }));
+  });
 
 export const missingTags: Rule = (ctx) =>
-  cardsOnly(ctx)
+  schemaCards(ctx)
     .filter((c) => c.hasFrontmatter && !c.frontmatterError && c.tags.length === 0)
     .map((c) => ({
       rule: "missing-tags",
-      severity: "error",
+      severity: "warning",
       file: c.path,
       line: 1,
       message: c.frontmatter.tags === undefined ? "no tags" : "tags is empty: add at least one",
@@ -41,7 +78,10 @@ export const missingTags: Rule = (ctx) =>
 
 export const duplicateName: Rule = (ctx) => {
   const byName = new Map<string, string[]>();
+  // A case twin is a sync conflict copy, reported with its family (syncConflict).
+  const copies = new Set(ctx.conflicts().flatMap((f) => f.copies.map((c) => c.path)));
   for (const c of ctx.cards) {
+    if (copies.has(c.path)) continue;
     const name = baseName(c.path).toLowerCase();
     const paths = byName.get(name);
     if (paths) paths.push(c.path);
@@ -52,7 +92,7 @@ export const duplicateName: Rule = (ctx) => {
     if (paths.length < 2) continue;
     for (const p of paths) {
       const others = paths.filter((x) => x !== p).join(", ");
-      out.push({ rule: "duplicate-name", severity: "error", file: p, line: 0, message: `same file name as ${others}: a [[link]] to it is ambiguous` });
+      out.push({ rule: "duplicate-name", severity: "warning", file: p, line: 0, message: `same file name as ${others}: a [[link]] to it is ambiguous` });
     }
   }
   return out;
@@ -61,7 +101,7 @@ export const duplicateName: Rule = (ctx) => {
 export const orphan: Rule = (ctx) =>
   cardsOnly(ctx)
     .filter((c) => (ctx.graph.out.get(c.path)?.size ?? 0) === 0 && (ctx.graph.in.get(c.path)?.size ?? 0) === 0)
-    .map((c) => ({ rule: "orphan", severity: "error", file: c.path, line: 0, message: "no links in or out: nothing leads to this card" }));
+    .map((c) => ({ rule: "orphan", severity: "warning", file: c.path, line: 0, message: "no links in or out: nothing leads to this card" }));
 
 export const missingLinkTarget: Rule = (ctx) => {
   const out: Finding[] = [];
@@ -114,21 +154,33 @@ function lineStarts(text: string): number[] {
 }
 
 export const missingDescription: Rule = (ctx) =>
-  cardsOnly(ctx)
+  schemaCards(ctx)
     .filter((c) => c.hasFrontmatter && !c.frontmatterError && typeof c.frontmatter.description !== "string")
     .map((c) => ({ rule: "missing-description", severity: "warning", file: c.path, line: 1, message: "no description: recall shows Claude the first paragraph instead" }));
 
 export const typeFolderMismatch: Rule = (ctx) =>
   cardsOnly(ctx).flatMap((c): Finding[] => {
     const want = FOLDER_OF_TYPE[c.type.toLowerCase()];
-    if (!want || folderOf(c.path) === want) return [];
-    return [{ rule: "type-folder-mismatch", severity: "warning", file: c.path, line: 1, message: `type "${c.type}" belongs in ${want}/`, fix: { kind: "move-to-folder", folder: want } }];
+    const rel = inMemory(ctx, c.path);
+    if (!want || rel === undefined || folderOf(rel) === want) return [];
+    // The type's folder inside the memory folder: a move out of it would end the card's recall.
+    const folder = memoryPrefix(ctx) + want;
+    return [{ rule: "type-folder-mismatch", severity: "warning", file: c.path, line: 1, message: `type "${c.type}" belongs in ${folder}/`, fix: { kind: "move-to-folder", folder } }];
   });
 
 export const strayRootNote: Rule = (ctx) =>
   ctx.cards
-    .filter((c) => !c.path.includes("/") && c.path !== MEMORY_INDEX)
-    .map((c) => ({ rule: "stray-root-note", severity: "warning", file: c.path, line: 0, message: "a note at the vault root: only MEMORY.md belongs there" }));
+    .filter((c) => {
+      const rel = inMemory(ctx, c.path);
+      return rel !== undefined && !rel.includes("/") && rel !== MEMORY_INDEX;
+    })
+    .map((c) => ({
+      rule: "stray-root-note",
+      severity: "warning",
+      file: c.path,
+      line: 0,
+      message: ctx.memoryFolder ? "a note at the memory folder's root: cards live in the folder of their type" : "a note at the vault root: only MEMORY.md belongs there",
+    }));
 
 export const subprojectWithoutParent: Rule = (ctx) =>
   cardsOnly(ctx).flatMap((c): Finding[] => {
@@ -163,7 +215,7 @@ export const secretInCard: Rule = (ctx) => {
   return ctx.cards.flatMap((c): Finding[] => {
     const { kinds, line } = scans?.get(c.path) ?? scanForSecrets(ctx.text.get(c.path) ?? "");
     if (kinds.length === 0) return [];
-    return [{ rule: "secret-in-card", severity: "warning", file: c.path, line, message: `looks like a secret (${kinds.join(", ")}): remove it or wrap it in <private>` }];
+    return [{ rule: "secret-in-card", severity: "error", file: c.path, line, message: `looks like a secret (${kinds.join(", ")}): remove it or wrap it in <private>` }];
   });
 };
 
@@ -245,8 +297,55 @@ export function pathWithoutControl(path: string, notes: readonly string[], exist
   return freePath(parts.join("/"), file, notes.filter((n) => n !== path), exists);
 }
 
+const MADE_BY: Record<CopyKind, string> = {
+  syncthing: "Syncthing",
+  dropbox: "Dropbox",
+  numbered: "a copy numbered by iCloud or Drive",
+  case: "same name but for case",
+  unicode: "same name in another Unicode form",
+};
+
+/**
+ * A note with the copies sync tools left beside it (vault/conflicts.ts). Recall shows the family
+ * once; the copies still crowd searches, links and the sidebar, and hold edits made on one
+ * computer only. One finding a family, on the note that stays, with a fix that moves the copies
+ * into the hidden folder, where nothing reads them and nothing is lost.
+ */
+export const syncConflict: Rule = (ctx) =>
+  ctx.conflicts().map((f): Finding => {
+    const moves = [...asidePaths(f.copies.map((c) => c.path))].map(([from, to]) => ({ from, to }));
+    const listed = f.copies.map((c) => `${c.path.slice(c.path.lastIndexOf("/") + 1)} (${MADE_BY[c.kind]})`).join(", ");
+    return {
+      rule: "sync-conflict",
+      severity: "warning",
+      file: f.keep,
+      line: 0,
+      message: `${f.copies.length === 1 ? "a sync conflict copy" : `${f.copies.length} sync conflict copies`} beside it: ${listed}. Keep what they add here, then move them aside to ${ASIDE_DIR}/`,
+      fix: { kind: "move-aside", moves },
+    };
+  });
+
+/**
+ * Where each sync conflict copy goes: its own path under ASIDE_DIR, numbered as the composer
+ * numbers a taken name when `exists` says that path is taken, or another copy of the batch took
+ * it (a case-insensitive disk would see "Note.md" and "note.md" as one file).
+ */
+export function asidePaths(copies: readonly string[], exists: (path: string) => boolean = () => false): Map<string, string> {
+  const chosen: string[] = [];
+  const out = new Map<string, string>();
+  for (const copy of copies) {
+    const slash = copy.lastIndexOf("/");
+    const folder = slash < 0 ? ASIDE_DIR : `${ASIDE_DIR}/${copy.slice(0, slash)}`;
+    const to = freePath(folder, baseName(copy), chosen, exists);
+    chosen.push(to);
+    out.set(copy, to);
+  }
+  return out;
+}
+
 export const RULES: Readonly<Record<string, Rule>> = {
   "missing-frontmatter": missingFrontmatter,
+  "broken-frontmatter": brokenFrontmatter,
   "missing-tags": missingTags,
   "duplicate-name": duplicateName,
   orphan,
@@ -262,6 +361,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   "stale-snapshot": staleSnapshot,
   "unused-card": unusedCard,
   "control-character-in-name": controlCharacterInName,
+  "sync-conflict": syncConflict,
 };
 
 /** What a person reads about a rule, in the report and the settings: a name and one line of why. */
@@ -272,6 +372,7 @@ export interface RuleInfo {
 
 export const RULE_INFO: Readonly<Record<keyof typeof RULES, RuleInfo>> = {
   "missing-frontmatter": { title: "Missing frontmatter", description: "Recall and the digest read a card's name, description, type and tags from its frontmatter." },
+  "broken-frontmatter": { title: "Frontmatter recall cannot read", description: "Frontmatter that does not parse, or a name, description, type, project or status that is not text." },
   "missing-tags": { title: "Missing tags", description: "Every card needs at least one tag, so the digest can file it and link it to its neighbours." },
   "duplicate-name": { title: "Duplicate file name", description: "Two notes share a file name, so a [[link]] to either one is ambiguous." },
   orphan: { title: "Orphan card", description: "No links in or out: nothing leads to this card, and it leads nowhere." },
@@ -290,6 +391,7 @@ export const RULE_INFO: Readonly<Record<keyof typeof RULES, RuleInfo>> = {
     title: "Control character in a name",
     description: "A line break or other control character in a note's path starts a line of its own wherever it is shown.",
   },
+  "sync-conflict": { title: "Sync conflict copies", description: "Copies a sync tool left beside a note hold edits made on one computer and crowd links and searches." },
 };
 
 /** A rule's name and description; a rule id of another release is shown as it is. */

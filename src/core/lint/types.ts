@@ -2,6 +2,7 @@
 
 import type { Card } from "../card/card";
 import type { SecretScan } from "./secrets";
+import type { ConflictFamily } from "../vault/conflicts";
 
 export type Severity = "error" | "warning" | "info" | "suggestion";
 
@@ -12,7 +13,9 @@ export type LintFix =
   | { kind: "move-to-folder"; folder: string }
   /** `to`: the path with each run of control characters made a space, at a name no other note has. */
   | { kind: "rename"; to: string }
-  | { kind: "archive" };
+  | { kind: "archive" }
+  /** The finding's note stays; each of its sync conflict copies moves `from` → `to` (under ASIDE_DIR). */
+  | { kind: "move-aside"; moves: { from: string; to: string }[] };
 
 export interface Finding {
   rule: string;
@@ -44,11 +47,15 @@ export interface LintContext {
   text: ReadonlyMap<string, string>;
   graph: LinkGraph;
   settings: LintSettings;
+  /** The memory folder ("" for the whole vault): card folders and "the root" are inside it. */
+  memoryFolder: string;
   /** Epoch ms of the snapshot's creation, or undefined if there is none; "unreadable" if it cannot be read. */
   snapshot: number | "unreadable" | undefined;
   /** Last recall time (epoch ms) by card path, from the recall log; undefined if there is no log. */
   lastRecalled: ReadonlyMap<string, number> | undefined;
   now: number;
+  /** The notes' sync conflict families (see vault/conflicts.ts), worked out when first asked for. */
+  conflicts: () => readonly ConflictFamily[];
   /** Notes already scanned for secrets, by path (see NoteSource), asked for when the rule runs; the rule scans the rest. */
   secretScans?: () => ReadonlyMap<string, SecretScan>;
 }

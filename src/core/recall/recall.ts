@@ -155,9 +155,11 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
   }
 
   const project = ctx.project ?? "";
+  const seen = ctx.seen;
   // After the signals, so the share of the best card is of the best card as reranked.
-  const picked = applyThresholds(candidates, { ...t, minMatchedTerms: need }, {
-    skip: (c) => !!ctx.seen?.has(c.info.path),
+  const picked = applyThresholds(oneOfEachFamily(candidates), { ...t, minMatchedTerms: need }, {
+    // A copy of a card shown earlier in the session is that card again.
+    skip: (c) => !!seen && (seen.has(c.info.path) || (c.info.copyOf !== undefined && seen.has(source.doc(c.info.copyOf)?.path ?? ""))),
     order: (a, b) => projectTier(a.info, project) - projectTier(b.info, project),
   })
     .map((c): RecalledCard => ({
@@ -170,6 +172,29 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
       ...(c.hint === undefined ? {} : { hint: { index: c.hint, text: c.info.hints?.[c.hint] } }),
     }));
   return { cards: picked, text: formatRecall(picked, w.vaultRoot, rules.maxChars) };
+}
+
+/**
+ * One card for each family of sync conflict copies (vault/conflicts.ts), so that a note and its
+ * copies never fill the slots together: the original, in the place of the family's best-scoring
+ * card, when it is a candidate; else the family's best copy.
+ */
+function oneOfEachFamily(candidates: Candidate[]): Candidate[] {
+  if (!candidates.some((c) => c.info.copyOf !== undefined)) return candidates;
+  const first = new Map<number, Candidate>();
+  const out: Candidate[] = [];
+  for (const c of candidates) {
+    const family = c.info.copyOf ?? c.doc;
+    const best = first.get(family);
+    if (!best) {
+      first.set(family, c);
+      out.push(c);
+    } else if (c.doc === family) {
+      // The original scored lower than its copy: it takes the copy's place and score.
+      Object.assign(best, { doc: c.doc, info: c.info, hint: c.hint, matched: Math.max(best.matched, c.matched) });
+    }
+  }
+  return out;
 }
 
 /**

@@ -20,7 +20,9 @@ export const SNAPSHOT_FORMAT = "vault-memory-snapshot";
 // 2: the header carries its own checksum (headerSum), and recall checks every segment it reads.
 // 3: an overlay file beside the snapshot can carry the latest edits.
 // 4: a posting's value also says whether the term is in the card's title field (postingValue).
-export const SNAPSHOT_VERSION = 4;
+// 5: a sync conflict copy's row names the card it belongs with; a snapshot without them would
+//    let a note and its copies fill recall's slots.
+export const SNAPSHOT_VERSION = 5;
 /** How the header line ends: `,"headerSum":"xxxxxxxx"}`, the FNV-1a of the line without it. */
 export const HEADER_SUM_KEY = ',"headerSum":"';
 /** offset (10 hex) + length (8 hex) + FNV-1a (8 hex). */
@@ -75,10 +77,14 @@ export function overlayPathOf(snapshotPath: string): string {
 export type ShardSegment = Record<string, number[]>;
 /**
  * Doc chunk segment, one row per doc id starting at chunk × DOCS_PER_CHUNK:
- * [path, description, type, updated (epoch days), project, linked doc ids], and the number of
- * words in each recall hint when the card has hints.
+ * [path, description, type, updated (epoch days), project, linked doc ids], then the number of
+ * words in each recall hint when the card has hints, then, for a sync conflict copy, the id of
+ * the card it belongs with (its hint sizes [] when it has none).
  */
-export type DocRow = [string, string, string, number, string, number[]] | [string, string, string, number, string, number[], number[]];
+export type DocRow =
+  | [string, string, string, number, string, number[]]
+  | [string, string, string, number, string, number[], number[]]
+  | [string, string, string, number, string, number[], number[], number];
 export type DocChunkSegment = DocRow[];
 export const DAY_MS = 86_400_000;
 

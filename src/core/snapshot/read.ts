@@ -227,7 +227,14 @@ export class SnapshotReader implements PostingSource {
     // Links to a card edited since the base go to its new version; to a deleted one, nowhere.
     const links = this.overlay ? row[5].flatMap((l) => (this.moved.get(l) ?? (l < cards && this.removed[l] === 1 ? [] : l))) : row[5];
     const info: DocInfo = { path: row[0], description: row[1], type: row[2], updated: row[3] * DAY_MS, project: row[4], links };
-    if (row.length > 6) info.hintSizes = row[6];
+    const hintSizes = row[6];
+    if (hintSizes && hintSizes.length > 0) info.hintSizes = hintSizes;
+    const keep = row[7];
+    if (typeof keep === "number") {
+      // The card a copy belongs with, where it is now; a copy of a deleted card is any card.
+      const at = this.overlay ? (this.moved.get(keep) ?? (keep < cards && this.removed[keep] === 1 ? undefined : keep)) : keep;
+      if (at !== undefined) info.copyOf = at;
+    }
     return info;
   }
 

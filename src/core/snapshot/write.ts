@@ -141,6 +141,8 @@ export interface SnapshotBase {
   headerSum: string;
   cards: number;
   idOfPath: ReadonlyMap<string, number>;
+  /** Conflict copies as the base marks them: copy's path → the path it belongs with. */
+  copies: ReadonlyMap<string, string>;
 }
 
 /**
@@ -244,6 +246,9 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date, plan:
         d.project,
         [...new Set(d.linkTargets.flatMap((t) => index.resolveLink(t, d.path)).map(plan.idOf))].filter((id) => id >= 0).sort((a, b) => a - b),
       ];
+      const copyOf = index.copyOf(d.id);
+      const keep = copyOf === undefined ? -1 : plan.idOf(copyOf);
+      if (keep >= 0) return [...row, d.hintSizes, keep];
       // Only cards with hints carry their sizes, so a vault without hints writes what it always did.
       return d.hintSizes.length > 0 ? [...row, d.hintSizes] : row;
     });
@@ -348,8 +353,12 @@ export class SnapshotWriter {
     if (!base || this.dirty.size > Math.max(1, index.docCount * this.limits.maxOverlayShare) || diskBaseSum(this.path) !== base.headerSum) {
       return this.writeFull(index, rules, pause, sliceMs, now);
     }
-    if (this.dirty.size === 0) return { kind: "overlay", bytes: 0, header: headerOfFile(this.path) };
-    const parts = await drainSliced(snapshotSteps(index, rules, now, overlayPlan(index, base, this.dirty)), pause, sliceMs);
+    // A copy's mark can change with no edit of its own (its original made or deleted beside it):
+    // the cards whose mark the base no longer gives right are written again.
+    const marks = remarked(base.copies, index.conflictCopies());
+    const dirty = marks.length > 0 ? new Set([...this.dirty, ...marks]) : this.dirty;
+    if (dirty.size === 0) return { kind: "overlay", bytes: 0, header: headerOfFile(this.path) };
+    const parts = await drainSliced(snapshotSteps(index, rules, now, overlayPlan(index, base, dirty)), pause, sliceMs);
     const bytes = parts.reduce((n, p) => n + p.length, 0);
     if (bytes > this.limits.maxOverlayBytes) return this.writeFull(index, rules, pause, sliceMs, now);
     await writeFileAtomicAsync(overlayPathOf(this.path), parts);
@@ -359,11 +368,13 @@ export class SnapshotWriter {
   /** A whole new snapshot, and no overlay. */
   async writeFull(index: MemoryIndex, rules: RecallRules, pause: () => Promise<void>, sliceMs: number, now = new Date()): Promise<WriteResult> {
     const plan = basePlan(index);
+    // As the cards are when the write starts, as the rows written mark them.
+    const copies = index.conflictCopies();
     const parts = await drainSliced(snapshotSteps(index, rules, now, plan), pause, sliceMs);
     await writeFileAtomicAsync(this.path, parts);
     dropOverlay(this.path);
     const header = headerOf(parts);
-    this.base = { headerSum: header.headerSum ?? "", cards: plan.docs.length, idOfPath: new Map(plan.docs.map((d, i) => [d.path, i])) };
+    this.base = { headerSum: header.headerSum ?? "", cards: plan.docs.length, idOfPath: new Map(plan.docs.map((d, i) => [d.path, i])), copies };
     this.dirty.clear();
     return { kind: "full", bytes: parts.reduce((n, p) => n + p.length, 0), header };
   }
@@ -375,6 +386,14 @@ export class SnapshotWriter {
  * about this long after it, whatever the vault's size, since an overlay holds only changed cards.
  */
 export const EDIT_QUIET_MS = 1000;
+
+/** Paths of cards marked as conflict copies differently in `before` and `now` (copy → kept path). */
+function remarked(before: ReadonlyMap<string, string>, now: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const [path, keep] of now) if (before.get(path) !== keep) out.push(path);
+  for (const path of before.keys()) if (!now.has(path)) out.push(path);
+  return out;
+}
 
 /** Removes the overlay of an older base, which no reader would use: the new base holds its cards. */
 function dropOverlay(path: string): void {

@@ -2,6 +2,7 @@
 
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { FOLDER_OF_TYPE } from "../card/schema";
 
 export interface NoteFile {
   /** Vault-relative, forward slashes. */
@@ -66,6 +67,21 @@ function trimSlashes(p: string): string {
 /** Whether a vault-relative path is a card: indexable, and not the synonyms note (which is settings). */
 export function isCard(path: string, config: ScopeRules & { index: { synonymsNote: string } }): boolean {
   return isIndexable(path, config) && path !== config.index.synonymsNote;
+}
+
+const TYPE_FOLDERS: ReadonlySet<string> = new Set(Object.values(FOLDER_OF_TYPE));
+
+/**
+ * Whether a vault-relative path lies in one of the type folders (projects/, reference/, moc/…)
+ * of the memory folder: the notes held to the card schema. Any other note is recalled as it is,
+ * its title and description taken from its name and first paragraph, so nothing it lacks is wrong.
+ */
+export function inCardFolder(path: string, memoryFolder: string): boolean {
+  const folder = trimSlashes(memoryFolder);
+  if (folder !== "" && !path.startsWith(folder + "/")) return false;
+  const inScope = folder === "" ? path : path.slice(folder.length + 1);
+  const slash = inScope.indexOf("/");
+  return slash > 0 && TYPE_FOLDERS.has(inScope.slice(0, slash));
 }
 
 /** Whether a regular file is at the vault path now (recall's check that a card it prints exists). */

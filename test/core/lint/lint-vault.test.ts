@@ -66,7 +66,7 @@ describe("lint's scope", () => {
     const vault = join(tempDir(), "scoped");
     mkdirSync(join(vault, "journal"), { recursive: true });
     mkdirSync(join(vault, "claude", "reference"), { recursive: true });
-    writeFileSync(join(vault, "journal", "monday.md"), "No frontmatter, no tags: not a card.\n");
+    writeFileSync(join(vault, "journal", "monday.md"), "---\nmood: : tired\n---\nFrontmatter no one can read: not a card.\n");
     writeFileSync(join(vault, "MEMORY.md"), "# Memory\n" + "- line\n".repeat(250));
     writeFileSync(join(vault, "claude", "reference", "card.md"), "---\nname: Card\ndescription: d\ntype: reference\ntags: [t]\n---\nSee [[monday]] and [[not written]].\n");
     const config = { ...defaultConfig(), memoryFolder: "claude" };
@@ -80,6 +80,6 @@ describe("lint's scope", () => {
     expect(scoped.map((f) => f.rule)).toEqual(expect.arrayContaining(["memory-index-too-long", "missing-link-target"]));
     // [[monday]] resolves to the journal note: the card is no orphan.
     expect(scoped.filter((f) => f.rule === "orphan")).toEqual([]);
-    expect(lintVault(vault, config.lint, undefined, undefined, (p) => p.startsWith("claude/") || p === "MEMORY.md").map((f) => f.file)).toEqual(scoped.map((f) => f.file));
+    expect(lintVault(vault, config.lint, undefined, undefined, { reports: (p) => p.startsWith("claude/") || p === "MEMORY.md", memoryFolder: "claude" }).map((f) => f.file)).toEqual(scoped.map((f) => f.file));
   });
 });

@@ -1,10 +1,10 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCard } from "../../../src/core/card/card";
 import { buildGraph } from "../../../src/core/lint/graph";
 import { lint } from "../../../src/core/lint/lint";
-import { CORPUS, copyVault, HAS_CORPUS, markdownFiles, NO_CORPUS, runBridge } from "../../helpers";
+import { CORPUS, copyVault, HAS_CORPUS, markdownFiles, NO_CORPUS, runBridge, SAMPLE_VAULT } from "../../helpers";
 
 /**
  * An independent count of a note's wikilinks: a character scanner written apart from the
@@ -93,11 +93,26 @@ describe.skipIf(!HAS_CORPUS).each(["en", "zh"])(`lint on obsidian-help/%s (a cop
     }
   });
 
-  it("runs from the CLI with a readable report and exit 1 for errors", () => {
+  it("runs from the CLI with a readable report, and passes: an ordinary folder lacks no card field", () => {
+    const r = runBridge(["lint", "--vault", vault]);
+    expect(r.stdout).toMatch(/^\d+ warnings?, /);
+    expect(r.status).toBe(0);
+    const json = JSON.parse(runBridge(["lint", "--vault", vault, "--json"]).stdout) as { rule: string; severity: string }[];
+    expect(json.length).toBeGreaterThan(0);
+    expect(json.filter((f) => f.severity === "error")).toEqual([]);
+    // The help's notes are not in type folders: no card field is asked of them, even as a warning.
+    expect(json.filter((f) => ["missing-frontmatter", "missing-tags", "missing-description"].includes(f.rule))).toEqual([]);
+  });
+});
+
+describe("lint's exit code", () => {
+  it("is 1 when there are errors, with the errors counted first", () => {
+    const vault = copyVault(SAMPLE_VAULT);
+    expect(runBridge(["lint", "--vault", vault]).status).toBe(0);
+    writeFileSync(join(vault, "reference", "broken.md"), "---\nname: [broken\n---\nSee [[hook-output-rules]].\n");
     const r = runBridge(["lint", "--vault", vault]);
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/^\d+ errors?, /);
-    const json = JSON.parse(runBridge(["lint", "--vault", vault, "--json"]).stdout) as unknown[];
-    expect(json.length).toBeGreaterThan(0);
+    expect(r.stdout).toMatch(/^1 error, /);
+    expect(r.stdout).toMatch(/^ERROR broken-frontmatter \(1\)$/m);
   });
 });

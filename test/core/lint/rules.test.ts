@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseCard } from "../../../src/core/card/card";
 import { lint } from "../../../src/core/lint/lint";
-import { RULE_INFO, RULES, ruleInfo } from "../../../src/core/lint/rules";
+import { asidePaths, RULE_INFO, RULES, ruleInfo } from "../../../src/core/lint/rules";
 import { DEFAULT_LINT_SETTINGS, type Finding } from "../../../src/core/lint/types";
 
 const NOW = Date.UTC(2026, 10, 30);
@@ -20,11 +20,19 @@ const rulesOf = (fs: Finding[], rule: string) => fs.filter((f) => f.rule === rul
 // Each rule: vaults where it must fire (with the files it names) and vaults where it must not.
 const TABLE: [string, Record<string, string>, { file: string; fix?: Finding["fix"] }[]][] = [
   ["missing-frontmatter", { "reference/a.md": "Just text. [[b]]", ...pair }, [{ file: "reference/a.md" }]],
-  ["missing-frontmatter", { "reference/a.md": "---\nname: [broken\n---\n[[b]]", ...pair }, [{ file: "reference/a.md" }]],
+  ["missing-frontmatter", { "reference/a.md": "---\nname: [broken\n---\n[[b]]", ...pair }, []],
   ["missing-frontmatter", { "reference/a.md": ok("a"), ...pair }, []],
+  // Outside the type folders a note is any note: recall takes its title from its name.
+  ["missing-frontmatter", { "notes/a.md": "Just text. [[b]]", "a.md": "Just text. [[b]]", ...pair }, []],
+  ["broken-frontmatter", { "reference/a.md": "---\nname: [broken\n---\n[[b]]", "notes/c.md": "---\na: : b\n---\n[[b]]", ...pair }, [{ file: "notes/c.md" }, { file: "reference/a.md" }]],
+  // A field recall reads as text, given as a list: an archived card would be recalled again.
+  ["broken-frontmatter", { "reference/a.md": ok("a").replace("type: reference", "type: reference\nstatus: [archived]"), ...pair }, [{ file: "reference/a.md" }]],
+  ["broken-frontmatter", { "reference/a.md": ok("a").replace("type: reference", "type: reference\nproject: {a: 1}\nupdated: 2026-01-02"), ...pair }, [{ file: "reference/a.md" }]],
+  ["broken-frontmatter", { "reference/a.md": ok("a").replace("type: reference", "type: reference\nstatus: 2\nupdated: 2026-01-02\naliases: [x]"), "notes/c.md": "no frontmatter", ...pair }, []],
   ["missing-tags", { "reference/a.md": "---\nname: a\ndescription: d\ntype: reference\n---\n[[b]]", ...pair }, [{ file: "reference/a.md", fix: { kind: "add-empty-tags" } }]],
   ["missing-tags", { "reference/a.md": "---\nname: a\ndescription: d\ntype: reference\ntags: []\n---\n[[b]]", ...pair }, [{ file: "reference/a.md" }]],
   ["missing-tags", { "reference/a.md": ok("a"), ...pair }, []],
+  ["missing-tags", { "notes/a.md": "---\nname: a\n---\n[[b]]", "a.md": "---\nname: a\n---\n[[b]]", ...pair }, []],
   ["duplicate-name", { "reference/a.md": ok("a"), "debugging/A.md": ok("A", "[[a]]"), ...pair }, [{ file: "debugging/A.md" }, { file: "reference/a.md" }]],
   ["duplicate-name", { "reference/a.md": ok("a"), ...pair }, []],
   ["orphan", { "reference/a.md": ok("a", "none"), ...pair, "reference/c.md": ok("c", "[[c]]") }, [{ file: "reference/c.md" }]],
@@ -37,6 +45,7 @@ const TABLE: [string, Record<string, string>, { file: string; fix?: Finding["fix
   ["long-section", { "reference/a.md": ok("a") + "## Short\n" + "x".repeat(2900) + "\n## Next\n" + "y".repeat(2900), ...pair }, []],
   ["missing-description", { "reference/a.md": "---\nname: a\ntype: reference\ntags: [t]\n---\nFirst paragraph. [[b]]", ...pair }, [{ file: "reference/a.md" }]],
   ["missing-description", { "reference/a.md": ok("a"), ...pair }, []],
+  ["missing-description", { "Getting started/a.md": "---\ntags: [t]\n---\nFirst paragraph. [[b]]", ...pair }, []],
   ["type-folder-mismatch", { "reference/a.md": ok("a").replace("type: reference", "type: debugging"), ...pair }, [{ file: "reference/a.md", fix: { kind: "move-to-folder", folder: "debugging" } }]],
   ["type-folder-mismatch", { "notes/a.md": ok("a").replace("type: reference", "type: decision"), ...pair }, []],
   ["stray-root-note", { "a.md": ok("a"), "MEMORY.md": "# index\n[[a]]", ...pair }, [{ file: "a.md" }]],
@@ -69,6 +78,36 @@ const TABLE: [string, Record<string, string>, { file: string; fix?: Finding["fix
   // A folder's name counts too; the note keeps its own name, which is not taken by itself.
   ["control-character-in-name", { "ref\u0085erence/a.md": ok("a"), ...pair }, [{ file: "ref\u0085erence/a.md", fix: { kind: "rename", to: "ref erence/a.md" } }]],
   ["control-character-in-name", { "reference/a b.md": ok("a"), "reference/C:\\x.md": ok("c"), ...pair }, []],
+  // One finding a family, on the note that stays, moving every copy to its own path in the hidden folder.
+  [
+    "sync-conflict",
+    {
+      "reference/a.md": ok("a"),
+      "reference/a.sync-conflict-20240101-123456-ABCDEFG.md": ok("a"),
+      "reference/a (Anna's conflicted copy 2024-01-01).md": ok("a"),
+      "reference/a 2.md": ok("a"),
+      "reference/A.md": ok("a"),
+      ...pair,
+    },
+    [
+      {
+        file: "reference/a.md",
+        fix: {
+          kind: "move-aside",
+          moves: [
+            { from: "reference/A.md", to: ".vault-memory/conflicts/reference/A.md" },
+            { from: "reference/a (Anna's conflicted copy 2024-01-01).md", to: ".vault-memory/conflicts/reference/a (Anna's conflicted copy 2024-01-01).md" },
+            { from: "reference/a 2.md", to: ".vault-memory/conflicts/reference/a 2.md" },
+            { from: "reference/a.sync-conflict-20240101-123456-ABCDEFG.md", to: ".vault-memory/conflicts/reference/a.sync-conflict-20240101-123456-ABCDEFG.md" },
+          ],
+        },
+      },
+    ],
+  ],
+  ["sync-conflict", { "teaching/Chapter 2.md": ok("c2", "[[b]]"), ...pair }, []],
+  ["sync-conflict", { "teaching/Chapter.md": "The outline: [[b]]", "teaching/Chapter 2.md": "Incremental backups with rsync and hard links. [[b]]", ...pair }, []],
+  // A case twin beside its note is a copy, not a second note of the name.
+  ["duplicate-name", { "reference/a.md": ok("a"), "reference/A.md": ok("a"), ...pair }, []],
 ];
 
 describe("lint rules", () => {
@@ -94,13 +133,60 @@ describe("lint rules", () => {
   });
 
   it("lets a card silence a rule for itself, and settings turn rules off and exclude folders", () => {
-    const files = { "reference/a.md": ok("a", "none").replace("tags: [t]", "tags: [t]\nlint-ignore: [orphan]"), ...pair, "drafts/c.md": "no frontmatter" };
+    const files = { "reference/a.md": ok("a", "none").replace("tags: [t]", "tags: [t]\nlint-ignore: [orphan]"), ...pair, "drafts/c.md": "---\na: : b\n---\n" };
     expect(rulesOf(run(files), "orphan").map((f) => f.file)).toEqual(["drafts/c.md"]);
-    expect(rulesOf(run(files), "missing-frontmatter")).toHaveLength(1);
+    expect(rulesOf(run(files), "broken-frontmatter")).toHaveLength(1);
     const settings = { ...DEFAULT_LINT_SETTINGS, excludeFolders: ["drafts"], disabled: ["stale-snapshot"] };
     const out = run(files, { settings, snapshot: undefined });
-    expect(rulesOf(out, "missing-frontmatter")).toEqual([]);
+    expect(rulesOf(out, "broken-frontmatter")).toEqual([]);
     expect(rulesOf(out, "stale-snapshot")).toEqual([]);
+  });
+
+  // An error is what breaks recall or the digest; the rest is style, and lint's exit code says whether something must be fixed.
+  it.each([
+    ["broken-frontmatter", "error", { "reference/a.md": "---\nname: [broken\n---\n[[b]]", ...pair }],
+    ["secret-in-card", "error", { "reference/a.md": ok("a") + "\nDB_PASSWORD=hunter2hunter2\n", ...pair }],
+    ["control-character-in-name", "error", { "reference/a\nb.md": ok("a"), ...pair }],
+    ["missing-frontmatter", "warning", { "reference/a.md": "Just text. [[b]]", ...pair }],
+    ["missing-tags", "warning", { "reference/a.md": "---\nname: a\ndescription: d\n---\n[[b]]", ...pair }],
+    ["missing-description", "warning", { "reference/a.md": "---\nname: a\ntags: [t]\n---\n[[b]]", ...pair }],
+    ["duplicate-name", "warning", { "reference/a.md": ok("a"), "debugging/A.md": ok("A", "[[a]]"), ...pair }],
+    ["orphan", "warning", { "reference/c.md": ok("c", "none"), ...pair, "reference/a.md": ok("a") }],
+    ["stray-root-note", "warning", { "a.md": ok("a"), ...pair }],
+  ] as const)("%s: %s", (rule, severity, files) => {
+    const found = run(files).filter((f) => f.rule === rule);
+    expect(found.length).toBeGreaterThan(0);
+    expect(new Set(found.map((f) => f.severity))).toEqual(new Set([severity]));
+  });
+
+  it("holds notes to the card schema in the memory folder's type folders only", () => {
+    const files = { "claude/reference/a.md": "Just text. [[b]]", "claude/notes/c.md": "---\nname: c\n---\n[[b]]", "reference/d.md": "---\nname: d\n---\n[[b]]", ...pair };
+    const out = run(files, { scope: { reports: () => true, memoryFolder: "claude" } });
+    const schema = out.filter((f) => ["missing-frontmatter", "missing-tags", "missing-description"].includes(f.rule));
+    expect(schema.map((f) => [f.rule, f.file])).toEqual([["missing-frontmatter", "claude/reference/a.md"]]);
+  });
+
+  it("finds the type folders and the root inside the memory folder, and moves a card within it", () => {
+    const files = {
+      "claude/reference/a.md": ok("a"),
+      "claude/reference/c.md": ok("c", "[[a]]").replace("type: reference", "type: debugging"),
+      "claude/stray.md": ok("s", "[[a]]").replace("type: reference", "type: decision"),
+      "outside.md": "A note of the person's own. [[a]]",
+      ...pair,
+    };
+    const out = run(files, { scope: { reports: () => true, memoryFolder: "claude" } });
+    expect(rulesOf(out, "type-folder-mismatch")).toEqual([{ file: "claude/reference/c.md", line: 1, fix: { kind: "move-to-folder", folder: "claude/debugging" } }]);
+    expect(rulesOf(out, "stray-root-note").map((f) => f.file)).toEqual(["claude/stray.md"]);
+  });
+
+  it("sync-conflict: moves copies to paths free on disk and among themselves, whatever the case", () => {
+    const taken = new Set([".vault-memory/conflicts/r/a 2.md"]);
+    expect([...asidePaths(["r/a 2.md", "r/A.md", "r/a.md", "top.md"], (p) => taken.has(p))]).toEqual([
+      ["r/a 2.md", ".vault-memory/conflicts/r/a 2-2.md"],
+      ["r/A.md", ".vault-memory/conflicts/r/A.md"],
+      ["r/a.md", ".vault-memory/conflicts/r/a-2.md"],
+      ["top.md", ".vault-memory/conflicts/top.md"],
+    ]);
   });
 
   it("control-character-in-name: an error, its message on one line and naming what it found", () => {

@@ -117,6 +117,43 @@ describe("snapshot overlays", () => {
     }
   });
 
+  it("mark a sync conflict copy with the card it belongs with, as that card comes, moves and goes", async () => {
+    const copy = "pumps/pump seals.sync-conflict-20240101-123456-ABCDEFG.md";
+    const original = "pumps/pump seals.md";
+    card(copy, "replace the pump seals every spring before the hangar floods");
+    const writer = new SnapshotWriter(path);
+    await writer.writeFull(index, config.recall, pause, 12);
+    /** The path of the card each copy on disk belongs with. */
+    const marks = (): Record<string, string | undefined> => {
+      const r = SnapshotReader.open(path);
+      try {
+        const ids = Array.from({ length: r.idLimit }, (_, i) => i).filter((i) => r.doc(i));
+        const at = (p: string) => r.doc(ids.find((i) => r.doc(i)!.path === p)!)!;
+        const keep = at(copy).copyOf;
+        return { [copy]: keep === undefined ? undefined : r.doc(keep)?.path };
+      } finally {
+        r.close();
+      }
+    };
+    expect(marks()).toEqual({ [copy]: undefined });
+    // The original arrives: the copy, not edited, is marked in the overlay.
+    card(original, "replace the pump seals every spring before the hangar floods");
+    writer.changed(original);
+    expect((await writer.write(index, config.recall, pause, 12)).kind).toBe("overlay");
+    expect(marks()).toEqual({ [copy]: original });
+    // Edited, the original moves into the overlay; the mark follows it.
+    card(original, "replace the pump seals every spring before the hangar floods, and the gaskets");
+    writer.changed(original);
+    await writer.write(index, config.recall, pause, 12);
+    expect(marks()).toEqual({ [copy]: original });
+    const { fromOverlay, fromFull } = answers();
+    expect(fromOverlay).toEqual(fromFull);
+    index.remove(original);
+    writer.changed(original);
+    await writer.write(index, config.recall, pause, 12);
+    expect(marks()).toEqual({ [copy]: undefined });
+  });
+
   it("grow with every edit since the base, and a full write starts afresh past their bound", async () => {
     const writer = new SnapshotWriter(path, { maxOverlayBytes: 64 << 10, maxOverlayShare: 0.05 });
     await writer.writeFull(index, config.recall, pause, 12);
