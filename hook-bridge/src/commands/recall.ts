@@ -32,7 +32,7 @@ const DEFAULT_DEADLINE_MS = 2000;
 export interface RecallDeps {
   recallWithoutVault: (found: Exclude<VaultLookup, { vault: string }>, remember: RegExp, stdin?: string) => number;
   rememberReply: (recallText: string, outcome: string) => string;
-  rememberSession: (vault: string, sessionId: string, transcriptPath: string, cwd: string) => string;
+  rememberSession: (vault: string, hook: { sessionId: string; transcriptPath: string; cwd: string; prompt: string }) => string;
   /** Told once a prompt has been scored against a snapshot: the run took the common path. */
   scored?: () => void;
   /** The payload and vault the entry read, and the vector it asked for, before this code loaded. */
@@ -76,7 +76,7 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
       if (elapsed > deadline) return failOpen(`gave up: ${Math.round(elapsed)} ms since the hook started, over the ${deadline} ms deadline`);
       if (REMEMBER.test(payload.prompt)) {
         // Claude is told what happened, so that /remember can never confirm a keep that failed.
-        const outcome = rememberSession(vault, payload.sessionId, payload.transcriptPath, payload.cwd);
+        const outcome = rememberSession(vault, payload);
         if (outcome !== "queued") failOpen(`remember: not queued: ${outcome}`);
         writeSync(1, rememberReply(result.text, outcome));
       } else if (result.text) writeSync(1, result.text);

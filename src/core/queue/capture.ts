@@ -1,7 +1,7 @@
 /** The Stop hook's work: decide whether a session is worth keeping, and queue it privately. */
 
 import { gitBranchOf, resolveProject } from "../project";
-import { readTranscript, TranscriptError, MAX_LINE_BYTES, type TranscriptSummary, type Turn } from "../transcript/read-transcript";
+import { emptySummary, readTranscript, turnOf, TranscriptError, MAX_LINE_BYTES, type TranscriptSummary, type Turn } from "../transcript/read-transcript";
 import { extractCandidates } from "./extract";
 import { handledPath, inboxRelPath, isSafeSessionId, pendingPath, QUEUE_VERSION, readEntry, withSessionLock, writePending, type QueueEntry } from "./queue-store";
 
@@ -23,7 +23,7 @@ export interface StopPayload {
   stopHookActive: boolean;
 }
 
-export type CaptureResult = { queued: true; entry: QueueEntry } | { queued: false; reason: string };
+export type CaptureResult = { queued: true; entry: QueueEntry; unread?: string } | { queued: false; reason: string };
 
 // The condensed text is for a person and an LLM to read; past this, the middle is left out.
 const MAX_CONDENSED_CHARS = 200_000;
@@ -35,28 +35,55 @@ export interface KeepNote {
   card?: string;
 }
 
-export function captureSession(vault: string, payload: StopPayload, rules: QueueRules, opts: { wanted?: boolean; now?: Date; note?: KeepNote } = {}): CaptureResult {
+export interface CaptureOptions {
+  /** Queue now, whatever the thresholds say ("remember this"). */
+  wanted?: boolean;
+  now?: Date;
+  note?: KeepNote;
+  /** The prompt being submitted, raw: Claude Code writes it to the transcript only after the prompt hook. */
+  prompt?: string;
+  /** Asked for mid-turn: the reply is still to come, and the Stop hook adds it. */
+  midTurn?: boolean;
+}
+
+export function captureSession(vault: string, payload: StopPayload, rules: QueueRules, opts: CaptureOptions = {}): CaptureResult {
   if (payload.stopHookActive) return { queued: false, reason: "stop hook already active" };
   if (!payload.sessionId) return { queued: false, reason: "no session id" };
   if (!isSafeSessionId(payload.sessionId)) return { queued: false, reason: "session id is not a plain id" };
-  if (!payload.transcriptPath) return { queued: false, reason: "no transcript path" };
   const project = resolveProject(payload.cwd);
   if (isExcluded(project, payload.cwd, rules.excludeProjects)) return { queued: false, reason: `project ${project} is excluded` };
 
   let t: TranscriptSummary;
+  let unread: string | undefined;
   try {
+    if (!payload.transcriptPath) throw new TranscriptError("no transcript path");
     t = readTranscript(payload.transcriptPath);
   } catch (err) {
-    if (err instanceof TranscriptError) return { queued: false, reason: err.message };
-    throw err;
+    if (!(err instanceof TranscriptError)) throw err;
+    // A keep asked for in words is recorded with what the hook knows, so that a transcript not
+    // written yet (the first prompt) or not readable loses none of it.
+    if (opts.prompt === undefined && opts.note === undefined) return { queued: false, reason: err.message };
+    t = emptySummary();
+    unread = err.message;
   }
-  const skipped = t.overlongLines > 0 ? ` (${t.overlongLines} line(s) over ${MAX_LINE_BYTES >> 20} MiB skipped)` : "";
-  if (!opts.wanted) {
-    if (t.prompts < rules.minPrompts) return { queued: false, reason: `${t.prompts} prompt(s), fewer than ${rules.minPrompts}${skipped}` };
-    if (t.assistantChars < rules.minChars) return { queued: false, reason: `${t.assistantChars} characters of reply, fewer than ${rules.minChars}${skipped}` };
-  }
+  const now = opts.now ?? new Date();
+  if (opts.prompt !== undefined) t = withPrompt(t, opts.prompt, now);
+  const r = queueConversation(vault, payload, project, t, rules, opts, now);
+  return r.queued && unread ? { ...r, unread } : r;
+}
 
-  const now = (opts.now ?? new Date()).toISOString();
+/** The conversation with the prompt being submitted as its last turn, unless the file holds it already. */
+function withPrompt(t: TranscriptSummary, prompt: string, now: Date): TranscriptSummary {
+  const turn = turnOf("user", prompt, t.prompts);
+  const last = t.turns[t.turns.length - 1];
+  if (!turn.text.trim() || (last?.role === "user" && last.text === turn.text)) return t;
+  const iso = now.toISOString();
+  return { ...t, prompts: t.prompts + 1, turns: [...t.turns, turn], firstTimestamp: t.firstTimestamp || iso, lastTimestamp: iso };
+}
+
+function queueConversation(vault: string, payload: StopPayload, project: string, t: TranscriptSummary, rules: QueueRules, opts: CaptureOptions, at: Date): CaptureResult {
+  const skipped = t.overlongLines > 0 ? ` (${t.overlongLines} line(s) over ${MAX_LINE_BYTES >> 20} MiB skipped)` : "";
+  const now = at.toISOString();
   // The reader has sanitised every turn: nothing here sees text before privacy has been applied.
   const turns: Turn[] = t.turns.filter((turn) => turn.text.trim() !== "");
   // The Stop hook and "remember this" can run at once for one session; read-merge-write under the
@@ -64,10 +91,17 @@ export function captureSession(vault: string, payload: StopPayload, rules: Queue
   return withSessionLock(vault, payload.sessionId, (): CaptureResult => {
     const previous = readEntry(pendingPath(vault, payload.sessionId));
     const handled = readEntry<QueueEntry & { handledAt?: string }>(handledPath(vault, payload.sessionId));
-    if (previous && previous.prompts === t.prompts && previous.assistantChars === t.assistantChars && !opts.wanted) {
+    // A keep asked for mid-turn that a digest filed before the turn ended: the rest is still wanted.
+    const filedEarly = !previous && handled?.awaitingReply === true && (t.prompts > handled.prompts || t.assistantChars > handled.assistantChars);
+    const wanted = opts.wanted === true || previous?.wanted === true || filedEarly;
+    if (!wanted) {
+      if (t.prompts < rules.minPrompts) return { queued: false, reason: `${t.prompts} prompt(s), fewer than ${rules.minPrompts}${skipped}` };
+      if (t.assistantChars < rules.minChars) return { queued: false, reason: `${t.assistantChars} characters of reply, fewer than ${rules.minChars}${skipped}` };
+    }
+    if (previous && !previous.awaitingReply && previous.prompts === t.prompts && previous.assistantChars === t.assistantChars && !opts.wanted) {
       return { queued: false, reason: "already queued, unchanged" };
     }
-    if (!previous && handled && handled.prompts >= t.prompts && !opts.wanted) {
+    if (!previous && handled && handled.prompts >= t.prompts && !wanted) {
       return { queued: false, reason: "already handled, unchanged" };
     }
     const entry: QueueEntry = {
@@ -85,7 +119,8 @@ export function captureSession(vault: string, payload: StopPayload, rules: Queue
       candidates: extractCandidates(turns),
       queuedAt: previous?.queuedAt ?? now,
       updatedAt: now,
-      ...(opts.wanted || previous?.wanted ? { wanted: true } : {}),
+      ...(wanted ? { wanted: true } : {}),
+      ...(opts.midTurn ? { awaitingReply: true } : {}),
       ...(handled?.handledAt ? { resumedAfter: handled.handledAt } : {}),
       ...noteFields(opts.note ?? (previous?.note ? { text: previous.note, card: previous.noteCard } : undefined)),
     };

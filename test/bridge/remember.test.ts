@@ -1,0 +1,129 @@
+/**
+ * "Remember this" through the built bridge, with hook payloads shaped as the real CLI sends them
+ * (see shared/reference/claude-code-hooks.md): at the first prompt's UserPromptSubmit the
+ * transcript file does not exist yet, and at a later one it does not hold the prompt yet.
+ */
+
+import { appendFileSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { listPending, markHandled, queueDirs, type QueueEntry } from "../../src/core/queue/queue-store";
+import { jsonl, line } from "../fixtures/transcript";
+import { copyVault, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
+
+const REPLY = "Noted: esbuild stays pinned to an exact version, since a minor release changed the output once.";
+const SECRET = ["ghp_", "zYxWvUtSrQpOnMlKjIhGfEdCbA9876543210"].join("");
+const CWD = "/work/project";
+
+function promptJson(session: string, transcriptPath: string, prompt: string): string {
+  return JSON.stringify({ session_id: session, transcript_path: transcriptPath, cwd: CWD, prompt_id: `p-${session}`, permission_mode: "default", hook_event_name: "UserPromptSubmit", prompt });
+}
+
+function stopJson(session: string, transcriptPath: string, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ session_id: session, transcript_path: transcriptPath, cwd: CWD, prompt_id: `p-${session}`, permission_mode: "default", effort: { level: "medium" }, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: REPLY, background_tasks: [], session_crons: [], ...extra });
+}
+
+/** What Claude Code has written once the first turn is over: metadata lines, the prompt, the reply. */
+function firstTurn(prompt: string): string {
+  return jsonl([line.meta("queue-operation"), line.meta("queue-operation"), line.prompt(prompt), line.meta("attachment"), line.meta("api-request"), line.reply(REPLY), line.meta("last-prompt")]);
+}
+
+function indexedVault(): string {
+  const vault = copyVault(SAMPLE_VAULT);
+  expect(runBridge(["index", "--vault", vault]).status).toBe(0);
+  return vault;
+}
+
+function pendingFiles(vault: string): string[] {
+  return readdirSync(queueDirs.pending(vault)).filter((f) => f.endsWith(".json"));
+}
+
+function inboxOf(vault: string, e: QueueEntry): string {
+  return readFileSync(join(vault, e.inbox), "utf8");
+}
+
+describe('"remember this" as the first prompt of a session', () => {
+  const prompt = `remember this: we pin esbuild exactly, the deploy token is ${SECRET} <private>my home address</private>`;
+
+  it("is queued before the transcript exists, and the Stop hook of the one-prompt session completes it", () => {
+    const vault = indexedVault();
+    const transcript = join(tempDir(), "first-1.jsonl");
+    const r = runBridge(["recall", "--vault", vault], promptJson("first-1", transcript, prompt));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("Vault Memory queued this conversation");
+    const [marker] = listPending(vault);
+    expect(marker).toMatchObject({ sessionId: "first-1", wanted: true, awaitingReply: true, prompts: 1, assistantChars: 0 });
+
+    writeFileSync(transcript, firstTurn(prompt));
+    expect(runBridge(["queue", "--vault", vault], stopJson("first-1", transcript))).toEqual({ status: 0, stdout: "", stderr: "" });
+    expect(pendingFiles(vault)).toEqual(["first-1.json"]);
+    const [entry] = listPending(vault);
+    expect(entry).toMatchObject({ sessionId: "first-1", wanted: true, prompts: 1, transcriptPath: transcript });
+    expect(entry.assistantChars).toBeGreaterThan(0);
+    expect(entry.awaitingReply).toBeUndefined();
+    const inbox = inboxOf(vault, entry);
+    expect(inbox).toMatch(/## User \(turn 0\)\n\nremember this: we pin esbuild exactly[\s\S]*## Claude \(turn 1\)\n\nNoted: esbuild stays pinned/);
+  });
+
+  it("keeps the prompt, sanitised, when the Stop hook never runs", () => {
+    const vault = indexedVault();
+    runBridge(["recall", "--vault", vault], promptJson("crashed", join(tempDir(), "crashed.jsonl"), prompt));
+    const [entry] = listPending(vault);
+    expect(entry).toMatchObject({ sessionId: "crashed", wanted: true, prompts: 1 });
+    const inbox = inboxOf(vault, entry);
+    expect(inbox).toContain("remember this: we pin esbuild exactly");
+    expect(inbox).toContain("[REDACTED]");
+    for (const text of [inbox, JSON.stringify(entry)]) {
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain("home address");
+    }
+  });
+
+  it("reaches the digest holding the prompt when the Stop hook never ran", () => {
+    const vault = indexedVault();
+    runBridge(["recall", "--vault", vault], promptJson("unfinished", join(tempDir(), "unfinished.jsonl"), "remember this: the staging database is called heron"));
+    // A stand-in for the LLM that records what the digest sends it.
+    const sent = join(tempDir(), "sent.txt");
+    const llm = join(tempDir(), "llm.sh");
+    writeFileSync(llm, `#!/bin/sh\ncat >> "${sent}"\necho '{"action":"skip","reason":"test"}'\n`, { mode: 0o755 });
+    const mine = join(tempDir(), "config.json");
+    writeFileSync(mine, JSON.stringify({ digest: { binary: llm, command: [llm] } }), { mode: 0o600 });
+    runBridge(["digest", "--vault", vault, "--dry-run", "--only", "unfinished", "--config", mine]);
+    expect(readFileSync(sent, "utf8")).toContain("the staging database is called heron");
+  });
+
+});
+
+describe('"remember this" later in a session', () => {
+  it("holds the prompt the transcript does not hold yet, and the Stop hook adds the reply even to a short session", () => {
+    const vault = indexedVault();
+    const transcript = join(tempDir(), "later.jsonl");
+    // One earlier turn with a reply too short for the queue's rules.
+    writeFileSync(transcript, jsonl([line.prompt("which bundler do we use?"), line.reply("esbuild.")]));
+    runBridge(["recall", "--vault", vault], promptJson("later", transcript, "/remember"));
+    expect(listPending(vault)).toMatchObject([{ prompts: 2, awaitingReply: true }]);
+    appendFileSync(transcript, jsonl([line.prompt("<command-name>/remember</command-name>"), line.reply(REPLY)]));
+    runBridge(["queue", "--vault", vault], stopJson("later", transcript));
+    const [entry] = listPending(vault);
+    expect(entry).toMatchObject({ prompts: 2, wanted: true });
+    expect(entry.awaitingReply).toBeUndefined();
+    expect(inboxOf(vault, entry)).toContain("Noted: esbuild stays pinned");
+  });
+
+  it("queues the rest of the turn as a new wanted entry when a digest filed the entry before the turn ended", () => {
+    const vault = indexedVault();
+    const transcript = join(tempDir(), "early.jsonl");
+    runBridge(["recall", "--vault", vault], promptJson("early", transcript, "remember this: deploys go out on Tuesdays"));
+    markHandled(vault, "early", { action: "created", detail: "projects/deploys.md" });
+    expect(listPending(vault)).toEqual([]);
+    writeFileSync(transcript, firstTurn("remember this: deploys go out on Tuesdays"));
+    runBridge(["queue", "--vault", vault], stopJson("early", transcript));
+    const [entry] = listPending(vault);
+    expect(entry).toMatchObject({ sessionId: "early", wanted: true, resumedAfter: expect.any(String) });
+    expect(inboxOf(vault, entry)).toContain("Noted: esbuild stays pinned");
+    // Once the rest is queued, the session's later turns follow the usual rules again.
+    markHandled(vault, "early", { action: "extended", detail: "projects/deploys.md" });
+    runBridge(["queue", "--vault", vault], stopJson("early", transcript));
+    expect(listPending(vault)).toEqual([]);
+  });
+});
