@@ -92,6 +92,21 @@ describe('"remember this" as the first prompt of a session', () => {
     expect(readFileSync(sent, "utf8")).toContain("the staging database is called heron");
   });
 
+  it("keeps the prompt, and says so, in a vault with no index yet", () => {
+    const vault = copyVault(SAMPLE_VAULT);
+    const r = runBridge(["recall", "--vault", vault], promptJson("no-index", join(tempDir(), "no-index.jsonl"), "remember this: releases are tagged vX.Y.Z"));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("Vault Memory queued this conversation");
+    expect(listPending(vault)).toMatchObject([{ sessionId: "no-index", wanted: true }]);
+  });
+
+  it("keeps the prompt, and says so, when recall runs past its deadline", () => {
+    const vault = indexedVault();
+    const r = runBridge(["recall", "--vault", vault, "--deadline-ms", "0"], promptJson("late", join(tempDir(), "late.jsonl"), "remember this: why does launchd fail nightly"));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("Vault Memory queued this conversation");
+    expect(listPending(vault)).toMatchObject([{ sessionId: "late", wanted: true }]);
+  });
 });
 
 describe('"remember this" later in a session', () => {
