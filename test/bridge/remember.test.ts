@@ -125,6 +125,17 @@ describe('"remember this" later in a session', () => {
     expect(inboxOf(vault, entry)).toContain("Noted: esbuild stays pinned");
   });
 
+  it("is completed by a Stop hook that follows another hook's block (stop_hook_active)", () => {
+    const vault = indexedVault();
+    const transcript = join(tempDir(), "blocked.jsonl");
+    runBridge(["recall", "--vault", vault], promptJson("blocked", transcript, "remember this: tabs, not spaces"));
+    writeFileSync(transcript, firstTurn("remember this: tabs, not spaces"));
+    runBridge(["queue", "--vault", vault], stopJson("blocked", transcript, { stop_hook_active: true }));
+    const [entry] = listPending(vault);
+    expect(entry.assistantChars).toBeGreaterThan(0);
+    expect(entry.awaitingReply).toBeUndefined();
+  });
+
   it("queues the rest of the turn as a new wanted entry when a digest filed the entry before the turn ended", () => {
     const vault = indexedVault();
     const transcript = join(tempDir(), "early.jsonl");

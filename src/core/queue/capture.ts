@@ -47,7 +47,6 @@ export interface CaptureOptions {
 }
 
 export function captureSession(vault: string, payload: StopPayload, rules: QueueRules, opts: CaptureOptions = {}): CaptureResult {
-  if (payload.stopHookActive) return { queued: false, reason: "stop hook already active" };
   if (!payload.sessionId) return { queued: false, reason: "no session id" };
   if (!isSafeSessionId(payload.sessionId)) return { queued: false, reason: "session id is not a plain id" };
   const project = resolveProject(payload.cwd);
@@ -94,6 +93,9 @@ function queueConversation(vault: string, payload: StopPayload, project: string,
     // A keep asked for mid-turn that a digest filed before the turn ended: the rest is still wanted.
     const filedEarly = !previous && handled?.awaitingReply === true && (t.prompts > handled.prompts || t.assistantChars > handled.assistantChars);
     const wanted = opts.wanted === true || previous?.wanted === true || filedEarly;
+    // Our hook never blocks, so a turn that another hook kept going cannot loop through it; only
+    // a conversation the person asked to keep is worth recording there.
+    if (payload.stopHookActive && !wanted) return { queued: false, reason: "stop hook already active" };
     if (!wanted) {
       if (t.prompts < rules.minPrompts) return { queued: false, reason: `${t.prompts} prompt(s), fewer than ${rules.minPrompts}${skipped}` };
       if (t.assistantChars < rules.minChars) return { queued: false, reason: `${t.assistantChars} characters of reply, fewer than ${rules.minChars}${skipped}` };
