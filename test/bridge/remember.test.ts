@@ -4,9 +4,10 @@
  * transcript file does not exist yet, and at a later one it does not hold the prompt yet.
  */
 
-import { appendFileSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { vaultFiles } from "../../src/core/paths";
 import { listPending, markHandled, queueDirs, type QueueEntry } from "../../src/core/queue/queue-store";
 import { jsonl, line } from "../fixtures/transcript";
 import { copyVault, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
@@ -134,6 +135,22 @@ describe('"remember this" later in a session', () => {
     const [entry] = listPending(vault);
     expect(entry.assistantChars).toBeGreaterThan(0);
     expect(entry.awaitingReply).toBeUndefined();
+  });
+
+  it("is completed from the Stop hook's payload when the transcript cannot be read", () => {
+    const vault = indexedVault();
+    // A folder where the file should be: as unreadable as a folder the hook may not enter, for root too.
+    const transcript = join(tempDir(), "unreadable.jsonl");
+    mkdirSync(transcript);
+    const r = runBridge(["recall", "--vault", vault], promptJson("unreadable", transcript, "remember this: the cache lives in ~/.cache/vm"));
+    expect(r.stdout).toContain("Vault Memory queued this conversation");
+    runBridge(["queue", "--vault", vault], stopJson("unreadable", transcript));
+    expect(pendingFiles(vault)).toEqual(["unreadable.json"]);
+    const [entry] = listPending(vault);
+    expect(entry).toMatchObject({ wanted: true, prompts: 1, assistantChars: REPLY.length });
+    expect(entry.awaitingReply).toBeUndefined();
+    expect(inboxOf(vault, entry)).toMatch(/the cache lives in ~\/\.cache\/vm[\s\S]*## Claude \(turn 1\)\n\nNoted: esbuild stays pinned/);
+    expect(readFileSync(vaultFiles.log(vault), "utf8")).toContain("transcript is not a regular file");
   });
 
   it("queues the rest of the turn as a new wanted entry when a digest filed the entry before the turn ended", () => {

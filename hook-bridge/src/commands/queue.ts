@@ -37,6 +37,7 @@ export function queueCommand(args: Args, wanted = false): number {
         transcriptPath: str(input, "transcript_path"),
         cwd: str(input, "cwd"),
         stopHookActive: input.stop_hook_active === true,
+        lastReply: str(input, "last_assistant_message"),
       },
       config.queue,
       { wanted, prompt, midTurn: prompt !== undefined },

@@ -1,8 +1,10 @@
 /** The Stop hook's work: decide whether a session is worth keeping, and queue it privately. */
 
+import { join } from "node:path";
 import { gitBranchOf, resolveProject } from "../project";
+import { readRegularFile } from "../io/read-file";
 import { emptySummary, readTranscript, turnOf, TranscriptError, MAX_LINE_BYTES, type TranscriptSummary, type Turn } from "../transcript/read-transcript";
-import { extractCandidates } from "./extract";
+import { extractCandidates, moreCandidates } from "./extract";
 import { handledPath, inboxRelPath, isSafeSessionId, pendingPath, QUEUE_VERSION, readEntry, withSessionLock, writePending, type QueueEntry } from "./queue-store";
 
 export interface QueueRules {
@@ -21,12 +23,16 @@ export interface StopPayload {
   transcriptPath: string;
   cwd: string;
   stopHookActive: boolean;
+  /** The Stop hook's `last_assistant_message`: the turn's reply, for when the transcript cannot be read. */
+  lastReply?: string;
 }
 
 export type CaptureResult = { queued: true; entry: QueueEntry; unread?: string } | { queued: false; reason: string };
 
 // The condensed text is for a person and an LLM to read; past this, the middle is left out.
 const MAX_CONDENSED_CHARS = 200_000;
+// Our own inbox file, read back only to add a reply to it: condensed text is far smaller.
+const MAX_INBOX_BYTES = 4 << 20;
 
 /** What to keep, as asked for in words rather than found in the conversation; sanitised by the caller. */
 export interface KeepNote {
@@ -61,7 +67,9 @@ export function captureSession(vault: string, payload: StopPayload, rules: Queue
     if (!(err instanceof TranscriptError)) throw err;
     // A keep asked for in words is recorded with what the hook knows, so that a transcript not
     // written yet (the first prompt) or not readable loses none of it.
-    if (opts.prompt === undefined && opts.note === undefined) return { queued: false, reason: err.message };
+    if (opts.prompt === undefined && opts.note === undefined) {
+      return payload.lastReply ? completeWithReply(vault, payload, err.message, opts.now ?? new Date()) : { queued: false, reason: err.message };
+    }
     t = emptySummary();
     unread = err.message;
   }
@@ -129,6 +137,46 @@ function queueConversation(vault: string, payload: StopPayload, project: string,
     writePending(vault, entry, condense(entry, turns));
     return { queued: true, entry };
   });
+}
+
+/**
+ * The Stop hook of a turn queued mid-turn, when the transcript cannot be read (a folder it may
+ * not read, a session that keeps no files): the reply Claude Code hands the hook is added to the
+ * entry as it stands, so the keep holds the answer too.
+ */
+function completeWithReply(vault: string, payload: StopPayload, unread: string, at: Date): CaptureResult {
+  return withSessionLock(vault, payload.sessionId, (): CaptureResult => {
+    const previous = readEntry(pendingPath(vault, payload.sessionId));
+    if (!previous?.awaitingReply) return { queued: false, reason: unread };
+    const reply = turnOf("assistant", payload.lastReply ?? "", Math.max(0, previous.prompts - 1));
+    // The inbox's path is the session's, never what the entry on disk says it is.
+    const inboxPath = inboxRelPath(payload.sessionId);
+    const inbox = readInbox(vault, inboxPath) ?? condense(previous, []);
+    const numbers = [...inbox.matchAll(/^## (?:User|Claude) \(turn (\d+)\)$/gm)].map((m) => Number(m[1]));
+    const next = numbers.length > 0 ? Math.max(...numbers) + 1 : 0;
+    const { awaitingReply, ...rest } = previous;
+    void awaitingReply;
+    const entry: QueueEntry = {
+      ...rest,
+      inbox: inboxPath,
+      assistantChars: previous.assistantChars + reply.text.length,
+      candidates: moreCandidates(previous.candidates, [reply], next),
+      lastTimestamp: at.toISOString(),
+      updatedAt: at.toISOString(),
+    };
+    const text = reply.text.trim() ? `${inbox.trimEnd()}\n\n## Claude (turn ${next})\n\n${reply.text.trim()}\n` : inbox;
+    writePending(vault, entry, text);
+    return { queued: true, entry, unread };
+  });
+}
+
+/** An entry's condensed conversation as written, or undefined when it cannot be read back. */
+function readInbox(vault: string, inbox: string): string | undefined {
+  try {
+    return readRegularFile(join(vault, inbox), { maxBytes: MAX_INBOX_BYTES, noFollow: true }).toString("utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 /**
