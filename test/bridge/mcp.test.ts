@@ -275,6 +275,21 @@ describe("MCP remember called mid-turn", () => {
     m.stop();
     expect(listPending(m.vault)).toMatchObject([{ sessionId: id, wanted: true, prompts: 1, note: "esbuild is pinned exactly", assistantChars: REPLY.length }]);
   });
+
+  it("keeps every text asked for in one session, not only the last", async () => {
+    const m = midTurn();
+    const s = await connect(["--vault", m.vault], m.env);
+    try {
+      await s.call("remember", { text: "esbuild is pinned exactly" });
+      await s.call("remember", { text: "the changelog is written by hand", card: "projects/vault-memory.md" });
+    } finally {
+      await s.close();
+    }
+    const [entry] = listPending(m.vault);
+    expect(entry.note).toContain("esbuild is pinned exactly");
+    expect(entry.note).toContain("the changelog is written by hand");
+    expect(entry.noteCard).toBe("projects/vault-memory.md");
+  });
 });
 
 describe("MCP server without a usable vault", () => {

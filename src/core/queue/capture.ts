@@ -31,6 +31,8 @@ export type CaptureResult = { queued: true; entry: QueueEntry; unread?: string }
 
 // The condensed text is for a person and an LLM to read; past this, the middle is left out.
 const MAX_CONDENSED_CHARS = 200_000;
+// The words asked to keep, over every remember of one session; the tool takes 4,000 at a time.
+const MAX_NOTE_CHARS = 100_000;
 // Our own inbox file, read back only to add a reply to it: condensed text is far smaller.
 const MAX_INBOX_BYTES = 4 << 20;
 
@@ -132,7 +134,7 @@ function queueConversation(vault: string, payload: StopPayload, project: string,
       ...(wanted ? { wanted: true } : {}),
       ...(opts.midTurn ? { awaitingReply: true } : {}),
       ...(handled?.handledAt ? { resumedAfter: handled.handledAt } : {}),
-      ...noteFields(opts.note ?? (previous?.note ? { text: previous.note, card: previous.noteCard } : undefined)),
+      ...noteFields(mergedNote(previous, opts.note)),
     };
     writePending(vault, entry, condense(entry, turns));
     return { queued: true, entry };
@@ -211,6 +213,18 @@ export function queueNote(vault: string, note: KeepNote, cwd: string, opts: { no
     writePending(vault, entry, condense(entry, []));
     return entry;
   });
+}
+
+/**
+ * The entry's words to keep with the new ones added: each remember of a session is kept, since the
+ * tool's text is in no turn of the condensed conversation. A card named later wins.
+ */
+function mergedNote(previous: QueueEntry | undefined, note: KeepNote | undefined): KeepNote | undefined {
+  const before = previous?.note ? { text: previous.note, card: previous.noteCard } : undefined;
+  if (!note || !before) return note ?? before;
+  const text = before.text.includes(note.text) ? before.text : `${before.text}\n\n${note.text}`;
+  const half = MAX_NOTE_CHARS / 2;
+  return { text: text.length > MAX_NOTE_CHARS ? `${text.slice(0, half)}\n\n[…]\n\n${text.slice(-half)}` : text, card: note.card ?? before.card };
 }
 
 function noteFields(note: KeepNote | undefined): Pick<QueueEntry, "note" | "noteCard"> {
