@@ -4,7 +4,7 @@
  * transcript file does not exist yet, and at a later one it does not hold the prompt yet.
  */
 
-import { appendFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { vaultFiles } from "../../src/core/paths";
@@ -151,6 +151,26 @@ describe('"remember this" later in a session', () => {
     expect(entry.awaitingReply).toBeUndefined();
     expect(inboxOf(vault, entry)).toMatch(/the cache lives in ~\/\.cache\/vm[\s\S]*## Claude \(turn 1\)\n\nNoted: esbuild stays pinned/);
     expect(readFileSync(vaultFiles.log(vault), "utf8")).toContain("transcript is not a regular file");
+  });
+
+  it("adds to a conversation already queued, never replaces it, when the transcript cannot be read", () => {
+    const vault = indexedVault();
+    const transcript = join(tempDir(), "grown.jsonl");
+    writeFileSync(transcript, jsonl([line.prompt("why does the nightly build fail on the runner?"), line.reply(REPLY), line.prompt("and how do we pin it?"), line.reply(REPLY)]));
+    runBridge(["queue", "--vault", vault], stopJson("grown", transcript));
+    expect(listPending(vault)).toMatchObject([{ prompts: 2 }]);
+    // The file is no longer one the hooks may read.
+    renameSync(transcript, `${transcript}.moved`);
+    mkdirSync(transcript);
+    runBridge(["recall", "--vault", vault], promptJson("grown", transcript, "remember this: the runner needs node 20"));
+    const [entry] = listPending(vault);
+    expect(entry).toMatchObject({ wanted: true, prompts: 3, awaitingReply: true });
+    const inbox = inboxOf(vault, entry);
+    expect(inbox).toMatch(/nightly build fail on the runner[\s\S]*how do we pin it[\s\S]*## User \(turn 4\)\n\nremember this: the runner needs node 20/);
+    runBridge(["queue", "--vault", vault], stopJson("grown", transcript));
+    const [done] = listPending(vault);
+    expect(done.awaitingReply).toBeUndefined();
+    expect(inboxOf(vault, done)).toMatch(/nightly build fail on the runner[\s\S]*runner needs node 20[\s\S]*## Claude \(turn 5\)/);
   });
 
   it("queues the rest of the turn as a new wanted entry when a digest filed the entry before the turn ended", () => {

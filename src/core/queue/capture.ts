@@ -68,16 +68,16 @@ export function captureSession(vault: string, payload: StopPayload, rules: Queue
   } catch (err) {
     if (!(err instanceof TranscriptError)) throw err;
     // A keep asked for in words is recorded with what the hook knows, so that a transcript not
-    // written yet (the first prompt) or not readable loses none of it.
-    if (opts.prompt === undefined && opts.note === undefined) {
-      return payload.lastReply ? completeWithReply(vault, payload, err.message, opts.now ?? new Date()) : { queued: false, reason: err.message };
-    }
+    // written yet (the first prompt) or not readable loses none of it; so is the reply the Stop
+    // hook is handed, for a keep that awaits it.
+    if (opts.prompt === undefined && opts.note === undefined && !payload.lastReply) return { queued: false, reason: err.message };
     t = emptySummary();
     unread = err.message;
   }
   const now = opts.now ?? new Date();
   if (opts.prompt !== undefined) t = withPrompt(t, opts.prompt, now);
-  const r = queueConversation(vault, payload, project, t, rules, opts, now);
+  if (unread !== undefined && payload.lastReply) t = withReply(t, payload.lastReply);
+  const r = queueConversation(vault, payload, project, t, rules, opts, now, unread);
   return r.queued && unread ? { ...r, unread } : r;
 }
 
@@ -90,7 +90,14 @@ function withPrompt(t: TranscriptSummary, prompt: string, now: Date): Transcript
   return { ...t, prompts: t.prompts + 1, turns: [...t.turns, turn], firstTimestamp: t.firstTimestamp || iso, lastTimestamp: iso };
 }
 
-function queueConversation(vault: string, payload: StopPayload, project: string, t: TranscriptSummary, rules: QueueRules, opts: CaptureOptions, at: Date): CaptureResult {
+/** The conversation with the reply the Stop hook was handed as its last turn. */
+function withReply(t: TranscriptSummary, reply: string): TranscriptSummary {
+  const turn = turnOf("assistant", reply, Math.max(0, t.prompts - 1));
+  return { ...t, assistantChars: t.assistantChars + turn.text.length, turns: [...t.turns, turn] };
+}
+
+/** `unread`: why the transcript could not be read, when `t` holds only what the hook was handed. */
+function queueConversation(vault: string, payload: StopPayload, project: string, t: TranscriptSummary, rules: QueueRules, opts: CaptureOptions, at: Date, unread?: string): CaptureResult {
   const skipped = t.overlongLines > 0 ? ` (${t.overlongLines} line(s) over ${MAX_LINE_BYTES >> 20} MiB skipped)` : "";
   const now = at.toISOString();
   // The reader has sanitised every turn: nothing here sees text before privacy has been applied.
@@ -103,6 +110,12 @@ function queueConversation(vault: string, payload: StopPayload, project: string,
     // A keep asked for mid-turn that a digest filed before the turn ended: the rest is still wanted.
     const filedEarly = !previous && handled?.awaitingReply === true && (t.prompts > handled.prompts || t.assistantChars > handled.assistantChars);
     const wanted = opts.wanted === true || previous?.wanted === true || filedEarly;
+    if (unread !== undefined) {
+      const asked = opts.prompt !== undefined || opts.note !== undefined;
+      // What the hook was handed goes after what is queued already, never in its place.
+      if (previous && (asked || previous.awaitingReply)) return { queued: true, entry: appendTurns(vault, payload, previous, turns, { wanted, opts, now }) };
+      if (!asked && !filedEarly) return { queued: false, reason: unread };
+    }
     // Our hook never blocks, so a turn that another hook kept going cannot loop through it; only
     // a conversation the person asked to keep is worth recording there.
     if (payload.stopHookActive && !wanted) return { queued: false, reason: "stop hook already active" };
@@ -142,34 +155,36 @@ function queueConversation(vault: string, payload: StopPayload, project: string,
 }
 
 /**
- * The Stop hook of a turn queued mid-turn, when the transcript cannot be read (a folder it may
- * not read, a session that keeps no files): the reply Claude Code hands the hook is added to the
- * entry as it stands, so the keep holds the answer too.
+ * `previous` with turns added after its own, for when the transcript cannot be read (a folder the
+ * hook may not enter, a session that keeps no files) and only the hook's payload says what was
+ * said: the entry's earlier conversation, kept in its inbox, stays as it was.
  */
-function completeWithReply(vault: string, payload: StopPayload, unread: string, at: Date): CaptureResult {
-  return withSessionLock(vault, payload.sessionId, (): CaptureResult => {
-    const previous = readEntry(pendingPath(vault, payload.sessionId));
-    if (!previous?.awaitingReply) return { queued: false, reason: unread };
-    const reply = turnOf("assistant", payload.lastReply ?? "", Math.max(0, previous.prompts - 1));
-    // The inbox's path is the session's, never what the entry on disk says it is.
-    const inboxPath = inboxRelPath(payload.sessionId);
-    const inbox = readInbox(vault, inboxPath) ?? condense(previous, []);
-    const numbers = [...inbox.matchAll(/^## (?:User|Claude) \(turn (\d+)\)$/gm)].map((m) => Number(m[1]));
-    const next = numbers.length > 0 ? Math.max(...numbers) + 1 : 0;
-    const { awaitingReply, ...rest } = previous;
-    void awaitingReply;
-    const entry: QueueEntry = {
-      ...rest,
-      inbox: inboxPath,
-      assistantChars: previous.assistantChars + reply.text.length,
-      candidates: moreCandidates(previous.candidates, [reply], next),
-      lastTimestamp: at.toISOString(),
-      updatedAt: at.toISOString(),
-    };
-    const text = reply.text.trim() ? `${inbox.trimEnd()}\n\n## Claude (turn ${next})\n\n${reply.text.trim()}\n` : inbox;
-    writePending(vault, entry, text);
-    return { queued: true, entry, unread };
-  });
+function appendTurns(vault: string, payload: StopPayload, previous: QueueEntry, added: readonly Turn[], f: { wanted: boolean; opts: CaptureOptions; now: string }): QueueEntry {
+  // The inbox's path is the session's, never what the entry on disk says it is.
+  const inboxPath = inboxRelPath(payload.sessionId);
+  const old = readInbox(vault, inboxPath) ?? "";
+  const start = old.search(/^## (?:User|Claude) \(turn \d+\)$/m);
+  const body = start >= 0 ? old.slice(start).trimEnd() : "";
+  const numbers = [...body.matchAll(/^## (?:User|Claude) \(turn (\d+)\)$/gm)].map((m) => Number(m[1]));
+  const next = numbers.length > 0 ? Math.max(...numbers) + 1 : 0;
+  const { awaitingReply, ...rest } = previous;
+  void awaitingReply;
+  const entry: QueueEntry = {
+    ...rest,
+    inbox: inboxPath,
+    transcriptPath: previous.transcriptPath || payload.transcriptPath,
+    prompts: previous.prompts + added.filter((t) => t.role === "user").length,
+    assistantChars: previous.assistantChars + added.reduce((n, t) => n + (t.role === "assistant" ? t.text.length : 0), 0),
+    candidates: moreCandidates(previous.candidates, added, next),
+    lastTimestamp: f.now,
+    updatedAt: f.now,
+    ...(f.wanted ? { wanted: true } : {}),
+    ...(f.opts.midTurn ? { awaitingReply: true } : {}),
+    ...noteFields(mergedNote(previous, f.opts.note)),
+  };
+  const sections = added.map((t, i) => `## ${t.role === "user" ? "User" : "Claude"} (turn ${next + i})\n\n${t.text.trim()}\n`);
+  writePending(vault, entry, condense(entry, [], [body, ...sections].filter((x) => x !== "").join("\n\n")));
+  return entry;
 }
 
 /** An entry's condensed conversation as written, or undefined when it cannot be read back. */
@@ -232,8 +247,8 @@ function noteFields(note: KeepNote | undefined): Pick<QueueEntry, "note" | "note
   return { note: note.text, ...(note.card ? { noteCard: note.card } : {}) };
 }
 
-/** The conversation as markdown: prompts and replies, no tool output. */
-export function condense(entry: QueueEntry, turns: readonly Turn[]): string {
+/** The conversation as markdown: prompts and replies, no tool output. `written`: turns in this form already. */
+export function condense(entry: QueueEntry, turns: readonly Turn[], written = ""): string {
   // The words the person asked to keep lead, since they say what the conversation is worth.
   const asked = entry.note ? ["## Asked to keep", "", entry.note.trim(), ...(entry.noteCard ? ["", `(in the card: ${entry.noteCard})`] : []), ""] : [];
   const head = [
@@ -246,7 +261,7 @@ export function condense(entry: QueueEntry, turns: readonly Turn[]): string {
     ...asked,
   ];
   const body = turns.map((t, i) => `## ${t.role === "user" ? "User" : "Claude"} (turn ${i})\n\n${t.text.trim()}\n`);
-  let text = head.join("\n") + "\n" + body.join("\n");
+  let text = head.join("\n") + "\n" + (written ? [written.trimEnd() + "\n", ...body] : body).join("\n");
   if (text.length > MAX_CONDENSED_CHARS) {
     const half = MAX_CONDENSED_CHARS / 2;
     text = text.slice(0, half) + "\n\n[… middle of the conversation left out …]\n\n" + text.slice(-half);
