@@ -107,11 +107,13 @@ async function mcpCommand(argv: readonly string[]): Promise<number> {
 
 /**
  * "Remember this": queue the session now, marked as wanted. Called from the prompt hook, which
- * sees the /remember command as it is typed and knows the session's transcript.
+ * sees the /remember command as it is typed and knows the session's transcript. Claude Code
+ * writes the prompt to the transcript only after this hook (and the first prompt's file not at
+ * all before it), so the prompt goes in from the payload, and the Stop hook adds the reply.
  */
-export function rememberSession(vault: string, sessionId: string, transcriptPath: string, cwd: string): string {
+export function rememberSession(vault: string, hook: { sessionId: string; transcriptPath: string; cwd: string; prompt: string }): string {
   const config = loadVaultConfig(vault).config;
-  const r = captureSession(vault, { sessionId, transcriptPath, cwd, stopHookActive: false }, config.queue, { wanted: true });
+  const r = captureSession(vault, { sessionId: hook.sessionId, transcriptPath: hook.transcriptPath, cwd: hook.cwd, stopHookActive: false }, config.queue, { wanted: true, prompt: hook.prompt, midTurn: true });
   return r.queued ? "queued" : r.reason;
 }
 

@@ -241,6 +241,74 @@ describe("MCP server beside sync conflict copies", () => {
   });
 });
 
+describe("MCP remember called mid-turn", () => {
+  const REPLY = "I have kept that: esbuild is pinned to an exact version in package.json.";
+  const id = "0b7e3a6c-2222-4222-8333-444455556666";
+
+  /** A session whose first turn is under way: the prompt, and the model's call to the tool. */
+  function midTurn(transcriptFound = true) {
+    const vault = copyVault(SAMPLE_VAULT);
+    const home = tempDir("vm-mcp-home-");
+    const project = join(tempDir(), "proj");
+    mkdirSync(project);
+    const dir = join(home, ".claude", "projects", project.replace(/[^A-Za-z0-9]/g, "-"));
+    mkdirSync(dir, { recursive: true });
+    const transcript = join(dir, `${id}.jsonl`);
+    if (transcriptFound) writeFileSync(transcript, jsonl([line.prompt("we pin esbuild exactly, keep that"), line.toolUse()]));
+    const stop = () => runBridge(["queue", "--vault", vault], JSON.stringify({ session_id: id, transcript_path: transcript, cwd: project, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: REPLY }));
+    return { vault, home, project, transcript, stop, env: { HOME: home, CLAUDE_CODE_SESSION_ID: id, CLAUDE_PROJECT_DIR: project } };
+  }
+
+  it("is completed by the turn's Stop hook, in the same entry, with the reply", async () => {
+    const m = midTurn();
+    const s = await connect(["--vault", m.vault], m.env);
+    try {
+      expect((await s.call("remember", { text: "esbuild is pinned exactly" })).isError).toBe(false);
+    } finally {
+      await s.close();
+    }
+    expect(listPending(m.vault)).toMatchObject([{ sessionId: id, assistantChars: 0, awaitingReply: true }]);
+    writeFileSync(m.transcript, readFileSync(m.transcript, "utf8") + jsonl([line.toolResult("Queued."), line.reply(REPLY)]));
+    expect(m.stop().status).toBe(0);
+    const pending = listPending(m.vault);
+    expect(pending).toHaveLength(1);
+    expect(pending[0]).toMatchObject({ sessionId: id, wanted: true, prompts: 1, note: "esbuild is pinned exactly" });
+    expect(pending[0].assistantChars).toBeGreaterThan(0);
+    expect(pending[0].awaitingReply).toBeUndefined();
+    expect(readFileSync(join(m.vault, pending[0].inbox), "utf8")).toMatch(/Asked to keep[\s\S]*pinned exactly[\s\S]*I have kept that/);
+  });
+
+  it("stays the session's, and is completed, when the transcript cannot be found yet", async () => {
+    const m = midTurn(false);
+    const s = await connect(["--vault", m.vault], m.env);
+    try {
+      const r = await s.call("remember", { text: "esbuild is pinned exactly" });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text).toMatch(/added when this turn ends/);
+    } finally {
+      await s.close();
+    }
+    writeFileSync(m.transcript, jsonl([line.prompt("we pin esbuild exactly, keep that"), line.toolUse(), line.toolResult("Queued."), line.reply(REPLY)]));
+    m.stop();
+    expect(listPending(m.vault)).toMatchObject([{ sessionId: id, wanted: true, prompts: 1, note: "esbuild is pinned exactly", assistantChars: REPLY.length }]);
+  });
+
+  it("keeps every text asked for in one session, not only the last", async () => {
+    const m = midTurn();
+    const s = await connect(["--vault", m.vault], m.env);
+    try {
+      await s.call("remember", { text: "esbuild is pinned exactly" });
+      await s.call("remember", { text: "the changelog is written by hand", card: "projects/vault-memory.md" });
+    } finally {
+      await s.close();
+    }
+    const [entry] = listPending(m.vault);
+    expect(entry.note).toContain("esbuild is pinned exactly");
+    expect(entry.note).toContain("the changelog is written by hand");
+    expect(entry.noteCard).toBe("projects/vault-memory.md");
+  });
+});
+
 describe("MCP server without a usable vault", () => {
   it("answers every tool, and keeps nothing, when no vault is set", async () => {
     const s = await connect([], { CLAUDE_PLUGIN_ROOT: "/somewhere" });

@@ -1,6 +1,6 @@
 /** The hooks with no usable vault: one line for the person at session start, silence (and a log line) elsewhere, and /remember never claims a keep. */
 
-import { chmodSync, mkdirSync, readFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { copyVault, hookJson, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
@@ -60,10 +60,15 @@ describe("hooks without a usable vault", () => {
     expect(out.systemMessage).toBe(out.hookSpecificOutput.additionalContext);
   });
 
-  it("/remember with a vault but no transcript says nothing was kept", () => {
+  it("/remember with a vault keeps the prompt without a transcript, and says nothing was kept only when nothing was", () => {
     const vault = copyVault(SAMPLE_VAULT);
     expect(runBridge(["index", "--vault", vault]).status).toBe(0);
-    const failed = JSON.parse(runBridge(["recall"], hookJson("/remember"), pluginEnv(vault)).stdout) as { systemMessage: string };
-    expect(failed.systemMessage).toMatch(/did not keep this conversation, nothing was queued: no transcript path/);
+    // A session that keeps no files: the prompt itself is queued, and Claude is told so.
+    const kept = JSON.parse(runBridge(["recall"], hookJson("/remember"), pluginEnv(vault)).stdout) as { hookSpecificOutput: { additionalContext: string } };
+    expect(kept.hookSpecificOutput.additionalContext).toMatch(/Vault Memory queued this conversation/);
+    mkdirSync(join(vault, ".vault-memory"), { recursive: true });
+    writeFileSync(join(vault, ".vault-memory", "config.json"), JSON.stringify({ queue: { excludeProjects: ["client-*"] } }));
+    const failed = JSON.parse(runBridge(["recall"], hookJson("/remember", { cwd: "/work/client-x" }), pluginEnv(vault)).stdout) as { systemMessage: string };
+    expect(failed.systemMessage).toMatch(/did not keep this conversation, nothing was queued: project client-x is excluded/);
   });
 });

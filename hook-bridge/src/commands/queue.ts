@@ -27,6 +27,9 @@ export function queueCommand(args: Args, wanted = false): number {
       return 0;
     }
     const config = vaultConfig(vault, (p) => appendLog(logPath, name, `config: ${p}`));
+    // Given a prompt hook's payload, the prompt is not in the transcript yet: it goes in from the
+    // payload, and the turn's Stop hook adds the reply.
+    const prompt = wanted && typeof input.prompt === "string" ? input.prompt : undefined;
     const result = captureSession(
       vault,
       {
@@ -34,12 +37,14 @@ export function queueCommand(args: Args, wanted = false): number {
         transcriptPath: str(input, "transcript_path"),
         cwd: str(input, "cwd"),
         stopHookActive: input.stop_hook_active === true,
+        lastReply: str(input, "last_assistant_message"),
       },
       config.queue,
-      { wanted },
+      { wanted, prompt, midTurn: prompt !== undefined },
     );
     // Every turn that ends without queuing says why: a silent hook is indistinguishable from a broken one.
     if (!result.queued) appendLog(logPath, name, `not queued: ${result.reason}`);
+    else if (result.unread) appendLog(logPath, name, `queued from the hook's payload alone: ${result.unread}`);
     return 0;
   } catch (err) {
     if (logPath) appendLog(logPath, name, err instanceof Error ? err.message : String(err));

@@ -32,7 +32,7 @@ const DEFAULT_DEADLINE_MS = 2000;
 export interface RecallDeps {
   recallWithoutVault: (found: Exclude<VaultLookup, { vault: string }>, remember: RegExp, stdin?: string) => number;
   rememberReply: (recallText: string, outcome: string) => string;
-  rememberSession: (vault: string, sessionId: string, transcriptPath: string, cwd: string) => string;
+  rememberSession: (vault: string, hook: { sessionId: string; transcriptPath: string; cwd: string; prompt: string }) => string;
   /** Told once a prompt has been scored against a snapshot: the run took the common path. */
   scored?: () => void;
   /** The payload and vault the entry read, and the vector it asked for, before this code loaded. */
@@ -40,14 +40,18 @@ export interface RecallDeps {
 }
 
 export function recallCommand(args: Args, deps: RecallDeps): number | Promise<number> {
-  const { recallWithoutVault, rememberReply, rememberSession } = deps;
+  const { recallWithoutVault } = deps;
   let logPath = "";
   let vault = "";
+  // "Remember this", kept before recall runs: no failure of recall may lose it, nor leave Claude
+  // without the line that says whether it was kept.
+  let keep: Keep | undefined;
   const failOpen = (reason: string): number => {
     if (logPath) appendLog(logPath, "recall", reason);
     return 0;
   };
   const failed = (err: unknown): number => {
+    keep?.tell();
     if (err instanceof DeadlineExceeded) return failOpen(`gave up: scoring ran ${err.message}`);
     // Silence now, a rebuild at the next session start: printing from a damaged file could name
     // cards that do not exist.
@@ -65,6 +69,7 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
 
     const payload = payloadOf(early?.stdin ?? readStdinSync());
     if (payload === undefined) return failOpen("stdin is not a UserPromptSubmit hook payload");
+    if (REMEMBER.test(payload.prompt)) keep = keepFirst(vault, payload, deps, (why) => void failOpen(why));
 
     const started = msSinceStart();
     const reader = SnapshotReader.open(vaultFiles.snapshot(vault));
@@ -73,13 +78,12 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
     const answer = (result: Recall): number => {
       // Printing late is worse than printing nothing: Claude Code may already have moved on.
       const elapsed = msSinceStart();
-      if (elapsed > deadline) return failOpen(`gave up: ${Math.round(elapsed)} ms since the hook started, over the ${deadline} ms deadline`);
-      if (REMEMBER.test(payload.prompt)) {
-        // Claude is told what happened, so that /remember can never confirm a keep that failed.
-        const outcome = rememberSession(vault, payload.sessionId, payload.transcriptPath, payload.cwd);
-        if (outcome !== "queued") failOpen(`remember: not queued: ${outcome}`);
-        writeSync(1, rememberReply(result.text, outcome));
-      } else if (result.text) writeSync(1, result.text);
+      if (elapsed > deadline) {
+        keep?.tell();
+        return failOpen(`gave up: ${Math.round(elapsed)} ms since the hook started, over the ${deadline} ms deadline`);
+      }
+      if (keep) keep.tell(result.text);
+      else if (result.text) writeSync(1, result.text);
       // Bookkeeping after the answer is out, and never at the answer's expense.
       try {
         rememberSeen(sessions, payload.sessionId, seen, result.cards.map((c) => c.path));
@@ -125,6 +129,34 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
   } catch (err) {
     return failed(err);
   }
+}
+
+/** A "remember this" already kept or refused; `tell` says which to Claude, once. */
+interface Keep {
+  tell(recallText?: string): void;
+}
+
+/** Queues the session for "remember this"; Claude is told the outcome, so /remember can never confirm a keep that failed. */
+function keepFirst(vault: string, payload: Payload, deps: RecallDeps, log: (why: string) => void): Keep {
+  let outcome: string;
+  try {
+    outcome = deps.rememberSession(vault, payload);
+  } catch (err) {
+    outcome = `the queue could not be written (${err instanceof Error ? err.message : String(err)})`;
+  }
+  if (outcome !== "queued") log(`remember: not queued: ${outcome}`);
+  let told = false;
+  return {
+    tell(recallText = "") {
+      if (told) return;
+      told = true;
+      try {
+        writeSync(1, deps.rememberReply(recallText, outcome));
+      } catch (err) {
+        log(`could not print: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    },
+  };
 }
 
 /**

@@ -180,14 +180,20 @@ export class MemoryTools {
       const session = this.session();
       if (session) {
         const config = this.config(vault);
-        const r = captureSession(vault, { sessionId: session.id, transcriptPath: session.transcript, cwd: this.cwd, stopHookActive: false }, config.queue, { wanted: true, note });
-        if (r.queued) return { text: `Queued for the nightly digest, with this session's conversation, marked as wanted: it will become a card (or extend ${cardHint ? escapeControl(cardHint) : "a matching card"}) and will not be skipped. No card was written yet.` };
+        // Called mid-turn: the reply is not written yet, and the turn's Stop hook adds it to this
+        // same entry. A transcript not found now is no reason to part the note from the session.
+        const r = captureSession(vault, { sessionId: session.id, transcriptPath: session.transcript, cwd: this.cwd, stopHookActive: false }, config.queue, { wanted: true, note, midTurn: true });
+        const where = cardHint ? escapeControl(cardHint) : "a matching card";
+        if (r.queued && !r.unread) return { text: `Queued for the nightly digest, with this session's conversation, marked as wanted: it will become a card (or extend ${where}) and will not be skipped. No card was written yet.` };
+        if (r.queued) {
+          this.log(`remember: session ${session.id} queued without its transcript (${r.unread})`);
+          return { text: `Queued for the nightly digest under this session, marked as wanted: it will become a card (or extend ${where}) and will not be skipped. This session's transcript could not be read yet, so the conversation is added when this turn ends, if it can be read then. No card was written yet.` };
+        }
         this.log(`remember: session ${session.id} not queued (${r.reason}); keeping the note on its own`);
         if (/excluded/.test(r.reason)) return refuse(`Nothing was kept: ${r.reason} from the memory in the vault's settings.`);
       }
       const entry = queueNote(vault, note, this.cwd);
-      const why = session ? "this session's transcript could not be read" : "the server was not told which session this is";
-      return { text: `Queued for the nightly digest as a note of its own, marked as wanted (${why}, so the conversation itself is not attached): ${entry.inbox}. No card was written yet.` };
+      return { text: `Queued for the nightly digest as a note of its own, marked as wanted (the server was not told which session this is, so the conversation itself is not attached): ${entry.inbox}. No card was written yet.` };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.log(`remember: ${message}`);
@@ -199,7 +205,10 @@ export class MemoryTools {
     this.snapshot?.close();
   }
 
-  /** The session Claude Code started this server for, and its transcript, if both can be found. */
+  /**
+   * The session Claude Code started this server for, and its transcript if it can be found (""
+   * if not: the note is still the session's, and its Stop hook knows the transcript's path).
+   */
   private session(): { id: string; transcript: string } | undefined {
     const id = this.env.CLAUDE_CODE_SESSION_ID ?? "";
     if (!isSafeSessionId(id)) return undefined;
@@ -215,7 +224,7 @@ export class MemoryTools {
     } catch {
       /* no transcripts kept at all */
     }
-    return undefined;
+    return { id, transcript: "" };
   }
 
   private config(vault: string): VaultMemoryConfig {

@@ -1,8 +1,10 @@
 /** The Stop hook's work: decide whether a session is worth keeping, and queue it privately. */
 
+import { join } from "node:path";
 import { gitBranchOf, resolveProject } from "../project";
-import { readTranscript, TranscriptError, MAX_LINE_BYTES, type TranscriptSummary, type Turn } from "../transcript/read-transcript";
-import { extractCandidates } from "./extract";
+import { readRegularFile } from "../io/read-file";
+import { emptySummary, readTranscript, turnOf, TranscriptError, MAX_LINE_BYTES, type TranscriptSummary, type Turn } from "../transcript/read-transcript";
+import { extractCandidates, moreCandidates } from "./extract";
 import { handledPath, inboxRelPath, isSafeSessionId, pendingPath, QUEUE_VERSION, readEntry, withSessionLock, writePending, type QueueEntry } from "./queue-store";
 
 export interface QueueRules {
@@ -21,12 +23,18 @@ export interface StopPayload {
   transcriptPath: string;
   cwd: string;
   stopHookActive: boolean;
+  /** The Stop hook's `last_assistant_message`: the turn's reply, for when the transcript cannot be read. */
+  lastReply?: string;
 }
 
-export type CaptureResult = { queued: true; entry: QueueEntry } | { queued: false; reason: string };
+export type CaptureResult = { queued: true; entry: QueueEntry; unread?: string } | { queued: false; reason: string };
 
 // The condensed text is for a person and an LLM to read; past this, the middle is left out.
 const MAX_CONDENSED_CHARS = 200_000;
+// The words asked to keep, over every remember of one session; the tool takes 4,000 at a time.
+const MAX_NOTE_CHARS = 100_000;
+// Our own inbox file, read back only to add a reply to it: condensed text is far smaller.
+const MAX_INBOX_BYTES = 4 << 20;
 
 /** What to keep, as asked for in words rather than found in the conversation; sanitised by the caller. */
 export interface KeepNote {
@@ -35,28 +43,63 @@ export interface KeepNote {
   card?: string;
 }
 
-export function captureSession(vault: string, payload: StopPayload, rules: QueueRules, opts: { wanted?: boolean; now?: Date; note?: KeepNote } = {}): CaptureResult {
-  if (payload.stopHookActive) return { queued: false, reason: "stop hook already active" };
+export interface CaptureOptions {
+  /** Queue now, whatever the thresholds say ("remember this"). */
+  wanted?: boolean;
+  now?: Date;
+  note?: KeepNote;
+  /** The prompt being submitted, raw: Claude Code writes it to the transcript only after the prompt hook. */
+  prompt?: string;
+  /** Asked for mid-turn: the reply is still to come, and the Stop hook adds it. */
+  midTurn?: boolean;
+}
+
+export function captureSession(vault: string, payload: StopPayload, rules: QueueRules, opts: CaptureOptions = {}): CaptureResult {
   if (!payload.sessionId) return { queued: false, reason: "no session id" };
   if (!isSafeSessionId(payload.sessionId)) return { queued: false, reason: "session id is not a plain id" };
-  if (!payload.transcriptPath) return { queued: false, reason: "no transcript path" };
   const project = resolveProject(payload.cwd);
   if (isExcluded(project, payload.cwd, rules.excludeProjects)) return { queued: false, reason: `project ${project} is excluded` };
 
   let t: TranscriptSummary;
+  let unread: string | undefined;
   try {
+    if (!payload.transcriptPath) throw new TranscriptError("no transcript path");
     t = readTranscript(payload.transcriptPath);
   } catch (err) {
-    if (err instanceof TranscriptError) return { queued: false, reason: err.message };
-    throw err;
+    if (!(err instanceof TranscriptError)) throw err;
+    // A keep asked for in words is recorded with what the hook knows, so that a transcript not
+    // written yet (the first prompt) or not readable loses none of it; so is the reply the Stop
+    // hook is handed, for a keep that awaits it.
+    if (opts.prompt === undefined && opts.note === undefined && !payload.lastReply) return { queued: false, reason: err.message };
+    t = emptySummary();
+    unread = err.message;
   }
-  const skipped = t.overlongLines > 0 ? ` (${t.overlongLines} line(s) over ${MAX_LINE_BYTES >> 20} MiB skipped)` : "";
-  if (!opts.wanted) {
-    if (t.prompts < rules.minPrompts) return { queued: false, reason: `${t.prompts} prompt(s), fewer than ${rules.minPrompts}${skipped}` };
-    if (t.assistantChars < rules.minChars) return { queued: false, reason: `${t.assistantChars} characters of reply, fewer than ${rules.minChars}${skipped}` };
-  }
+  const now = opts.now ?? new Date();
+  if (opts.prompt !== undefined) t = withPrompt(t, opts.prompt, now);
+  if (unread !== undefined && payload.lastReply) t = withReply(t, payload.lastReply);
+  const r = queueConversation(vault, payload, project, t, rules, opts, now, unread);
+  return r.queued && unread ? { ...r, unread } : r;
+}
 
-  const now = (opts.now ?? new Date()).toISOString();
+/** The conversation with the prompt being submitted as its last turn, unless the file holds it already. */
+function withPrompt(t: TranscriptSummary, prompt: string, now: Date): TranscriptSummary {
+  const turn = turnOf("user", prompt, t.prompts);
+  const last = t.turns[t.turns.length - 1];
+  if (!turn.text.trim() || (last?.role === "user" && last.text === turn.text)) return t;
+  const iso = now.toISOString();
+  return { ...t, prompts: t.prompts + 1, turns: [...t.turns, turn], firstTimestamp: t.firstTimestamp || iso, lastTimestamp: iso };
+}
+
+/** The conversation with the reply the Stop hook was handed as its last turn. */
+function withReply(t: TranscriptSummary, reply: string): TranscriptSummary {
+  const turn = turnOf("assistant", reply, Math.max(0, t.prompts - 1));
+  return { ...t, assistantChars: t.assistantChars + turn.text.length, turns: [...t.turns, turn] };
+}
+
+/** `unread`: why the transcript could not be read, when `t` holds only what the hook was handed. */
+function queueConversation(vault: string, payload: StopPayload, project: string, t: TranscriptSummary, rules: QueueRules, opts: CaptureOptions, at: Date, unread?: string): CaptureResult {
+  const skipped = t.overlongLines > 0 ? ` (${t.overlongLines} line(s) over ${MAX_LINE_BYTES >> 20} MiB skipped)` : "";
+  const now = at.toISOString();
   // The reader has sanitised every turn: nothing here sees text before privacy has been applied.
   const turns: Turn[] = t.turns.filter((turn) => turn.text.trim() !== "");
   // The Stop hook and "remember this" can run at once for one session; read-merge-write under the
@@ -64,10 +107,26 @@ export function captureSession(vault: string, payload: StopPayload, rules: Queue
   return withSessionLock(vault, payload.sessionId, (): CaptureResult => {
     const previous = readEntry(pendingPath(vault, payload.sessionId));
     const handled = readEntry<QueueEntry & { handledAt?: string }>(handledPath(vault, payload.sessionId));
-    if (previous && previous.prompts === t.prompts && previous.assistantChars === t.assistantChars && !opts.wanted) {
+    // A keep asked for mid-turn that a digest filed before the turn ended: the rest is still wanted.
+    const filedEarly = !previous && handled?.awaitingReply === true && (t.prompts > handled.prompts || t.assistantChars > handled.assistantChars);
+    const wanted = opts.wanted === true || previous?.wanted === true || filedEarly;
+    if (unread !== undefined) {
+      const asked = opts.prompt !== undefined || opts.note !== undefined;
+      // What the hook was handed goes after what is queued already, never in its place.
+      if (previous && (asked || previous.awaitingReply)) return { queued: true, entry: appendTurns(vault, payload, previous, turns, { wanted, opts, now }) };
+      if (!asked && !filedEarly) return { queued: false, reason: unread };
+    }
+    // Our hook never blocks, so a turn that another hook kept going cannot loop through it; only
+    // a conversation the person asked to keep is worth recording there.
+    if (payload.stopHookActive && !wanted) return { queued: false, reason: "stop hook already active" };
+    if (!wanted) {
+      if (t.prompts < rules.minPrompts) return { queued: false, reason: `${t.prompts} prompt(s), fewer than ${rules.minPrompts}${skipped}` };
+      if (t.assistantChars < rules.minChars) return { queued: false, reason: `${t.assistantChars} characters of reply, fewer than ${rules.minChars}${skipped}` };
+    }
+    if (previous && !previous.awaitingReply && previous.prompts === t.prompts && previous.assistantChars === t.assistantChars && !opts.wanted) {
       return { queued: false, reason: "already queued, unchanged" };
     }
-    if (!previous && handled && handled.prompts >= t.prompts && !opts.wanted) {
+    if (!previous && handled && handled.prompts >= t.prompts && !wanted) {
       return { queued: false, reason: "already handled, unchanged" };
     }
     const entry: QueueEntry = {
@@ -85,13 +144,56 @@ export function captureSession(vault: string, payload: StopPayload, rules: Queue
       candidates: extractCandidates(turns),
       queuedAt: previous?.queuedAt ?? now,
       updatedAt: now,
-      ...(opts.wanted || previous?.wanted ? { wanted: true } : {}),
+      ...(wanted ? { wanted: true } : {}),
+      ...(opts.midTurn ? { awaitingReply: true } : {}),
       ...(handled?.handledAt ? { resumedAfter: handled.handledAt } : {}),
-      ...noteFields(opts.note ?? (previous?.note ? { text: previous.note, card: previous.noteCard } : undefined)),
+      ...noteFields(mergedNote(previous, opts.note)),
     };
     writePending(vault, entry, condense(entry, turns));
     return { queued: true, entry };
   });
+}
+
+/**
+ * `previous` with turns added after its own, for when the transcript cannot be read (a folder the
+ * hook may not enter, a session that keeps no files) and only the hook's payload says what was
+ * said: the entry's earlier conversation, kept in its inbox, stays as it was.
+ */
+function appendTurns(vault: string, payload: StopPayload, previous: QueueEntry, added: readonly Turn[], f: { wanted: boolean; opts: CaptureOptions; now: string }): QueueEntry {
+  // The inbox's path is the session's, never what the entry on disk says it is.
+  const inboxPath = inboxRelPath(payload.sessionId);
+  const old = readInbox(vault, inboxPath) ?? "";
+  const start = old.search(/^## (?:User|Claude) \(turn \d+\)$/m);
+  const body = start >= 0 ? old.slice(start).trimEnd() : "";
+  const numbers = [...body.matchAll(/^## (?:User|Claude) \(turn (\d+)\)$/gm)].map((m) => Number(m[1]));
+  const next = numbers.length > 0 ? Math.max(...numbers) + 1 : 0;
+  const { awaitingReply, ...rest } = previous;
+  void awaitingReply;
+  const entry: QueueEntry = {
+    ...rest,
+    inbox: inboxPath,
+    transcriptPath: previous.transcriptPath || payload.transcriptPath,
+    prompts: previous.prompts + added.filter((t) => t.role === "user").length,
+    assistantChars: previous.assistantChars + added.reduce((n, t) => n + (t.role === "assistant" ? t.text.length : 0), 0),
+    candidates: moreCandidates(previous.candidates, added, next),
+    lastTimestamp: f.now,
+    updatedAt: f.now,
+    ...(f.wanted ? { wanted: true } : {}),
+    ...(f.opts.midTurn ? { awaitingReply: true } : {}),
+    ...noteFields(mergedNote(previous, f.opts.note)),
+  };
+  const sections = added.map((t, i) => `## ${t.role === "user" ? "User" : "Claude"} (turn ${next + i})\n\n${t.text.trim()}\n`);
+  writePending(vault, entry, condense(entry, [], [body, ...sections].filter((x) => x !== "").join("\n\n")));
+  return entry;
+}
+
+/** An entry's condensed conversation as written, or undefined when it cannot be read back. */
+function readInbox(vault: string, inbox: string): string | undefined {
+  try {
+    return readRegularFile(join(vault, inbox), { maxBytes: MAX_INBOX_BYTES, noFollow: true }).toString("utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -128,13 +230,25 @@ export function queueNote(vault: string, note: KeepNote, cwd: string, opts: { no
   });
 }
 
+/**
+ * The entry's words to keep with the new ones added: each remember of a session is kept, since the
+ * tool's text is in no turn of the condensed conversation. A card named later wins.
+ */
+function mergedNote(previous: QueueEntry | undefined, note: KeepNote | undefined): KeepNote | undefined {
+  const before = previous?.note ? { text: previous.note, card: previous.noteCard } : undefined;
+  if (!note || !before) return note ?? before;
+  const text = before.text.includes(note.text) ? before.text : `${before.text}\n\n${note.text}`;
+  const half = MAX_NOTE_CHARS / 2;
+  return { text: text.length > MAX_NOTE_CHARS ? `${text.slice(0, half)}\n\n[…]\n\n${text.slice(-half)}` : text, card: note.card ?? before.card };
+}
+
 function noteFields(note: KeepNote | undefined): Pick<QueueEntry, "note" | "noteCard"> {
   if (!note) return {};
   return { note: note.text, ...(note.card ? { noteCard: note.card } : {}) };
 }
 
-/** The conversation as markdown: prompts and replies, no tool output. */
-export function condense(entry: QueueEntry, turns: readonly Turn[]): string {
+/** The conversation as markdown: prompts and replies, no tool output. `written`: turns in this form already. */
+export function condense(entry: QueueEntry, turns: readonly Turn[], written = ""): string {
   // The words the person asked to keep lead, since they say what the conversation is worth.
   const asked = entry.note ? ["## Asked to keep", "", entry.note.trim(), ...(entry.noteCard ? ["", `(in the card: ${entry.noteCard})`] : []), ""] : [];
   const head = [
@@ -147,7 +261,7 @@ export function condense(entry: QueueEntry, turns: readonly Turn[]): string {
     ...asked,
   ];
   const body = turns.map((t, i) => `## ${t.role === "user" ? "User" : "Claude"} (turn ${i})\n\n${t.text.trim()}\n`);
-  let text = head.join("\n") + "\n" + body.join("\n");
+  let text = head.join("\n") + "\n" + (written ? [written.trimEnd() + "\n", ...body] : body).join("\n");
   if (text.length > MAX_CONDENSED_CHARS) {
     const half = MAX_CONDENSED_CHARS / 2;
     text = text.slice(0, half) + "\n\n[… middle of the conversation left out …]\n\n" + text.slice(-half);

@@ -30,8 +30,16 @@ const FACT = /(`[^`\n]{3,}`|(?:^|\s)(?:npm|npx|pnpm|yarn|git|brew|apt(?:-get)?|p
 const FENCE = /^(\s*)(`{3,}|~{3,})[^\n]*\n[\s\S]*?\n\1\2[ \t]*$/gm;
 
 export function extractCandidates(turns: readonly Turn[]): Candidate[] {
-  const out: Candidate[] = [];
-  const seen = new Set<string>();
+  return moreCandidates([], turns, 0);
+}
+
+/**
+ * `earlier` candidates, then those of `turns`, numbered from `firstTurn`: for turns added to a
+ * conversation already queued, whose own turns are no longer at hand.
+ */
+export function moreCandidates(earlier: readonly Candidate[], turns: readonly Turn[], firstTurn: number): Candidate[] {
+  const out: Candidate[] = earlier.slice(0, MAX_CANDIDATES);
+  const seen = new Set(out.map((c) => c.kind + "\u0000" + c.text));
   const push = (c: Candidate): void => {
     const key = c.kind + "\u0000" + c.text;
     if (c.text.length < MIN_CHARS || seen.has(key) || out.length >= MAX_CANDIDATES) return;
@@ -40,11 +48,11 @@ export function extractCandidates(turns: readonly Turn[]): Candidate[] {
   };
   turns.forEach((turn, i) => {
     // Code blocks verbatim, then the prose without them, sentence by sentence.
-    for (const m of turn.text.matchAll(FENCE)) push({ kind: "code", text: m[0].trim(), turn: i });
+    for (const m of turn.text.matchAll(FENCE)) push({ kind: "code", text: m[0].trim(), turn: firstTurn + i });
     const prose = turn.text.replace(FENCE, " ");
     for (const sentence of sentences(prose)) {
       const kind = RULES.find(([, re]) => re.test(sentence))?.[0] ?? (FACT.test(sentence) ? "fact" : undefined);
-      if (kind) push({ kind, text: clip(sentence, MAX_CHARS), turn: i });
+      if (kind) push({ kind, text: clip(sentence, MAX_CHARS), turn: firstTurn + i });
     }
   });
   return out;

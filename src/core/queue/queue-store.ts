@@ -27,6 +27,11 @@ export interface QueueEntry {
   updatedAt: string;
   /** Set by "remember this": the digest must not skip it. */
   wanted?: boolean;
+  /**
+   * Queued mid-turn ("remember this", the remember tool), before the turn's reply was written: the
+   * Stop hook completes the entry whatever the thresholds, and clears this.
+   */
+  awaitingReply?: boolean;
   /** When an earlier version of this session was handled; the session has grown since. */
   resumedAfter?: string;
   /** What the person (through Claude) asked to keep, in their words, already sanitised. */

@@ -59,13 +59,26 @@ const HEAD_CHARS = 1_000_000;
 // a conversation of a hundred thousand short turns is not scanned once per turn.
 const KEEP_AFTER_DROP_CHARS = 3_500_000;
 
+/** A conversation with nothing in it yet: what a session is before Claude Code has written its file. */
+export function emptySummary(): TranscriptSummary {
+  return { prompts: 0, assistantChars: 0, firstTimestamp: "", lastTimestamp: "", gitBranch: "", cwd: "", turns: [], omittedTurns: 0, overlongLines: 0, cutShort: false };
+}
+
+/**
+ * A turn known from a hook's payload rather than the file (the prompt being submitted, the reply
+ * the Stop hook is told of), cleaned and bounded exactly as a turn read from the file is.
+ */
+export function turnOf(role: Turn["role"], text: string, prompt: number): Turn {
+  return { role, text: sanitize(text).slice(0, MAX_TURN_CHARS), prompt };
+}
+
 /**
  * Reads the transcript at `path`. Unknown and malformed lines are skipped, never fatal; a path
  * that is not a regular `.jsonl` file throws TranscriptError. Every turn is sanitised here, before
  * it is cut to MAX_TURN_CHARS: a cut first could halve a key into a shape no rule knows.
  */
 export function readTranscript(path: string): TranscriptSummary {
-  const summary: TranscriptSummary = { prompts: 0, assistantChars: 0, firstTimestamp: "", lastTimestamp: "", gitBranch: "", cwd: "", turns: [], omittedTurns: 0, overlongLines: 0, cutShort: false };
+  const summary = emptySummary();
   const seenUuids = new Set<string>();
   const state: ReadState = { seen: seenUuids, lastAssistant: undefined, kept: 0 };
   const fd = openRegularFile(path);
