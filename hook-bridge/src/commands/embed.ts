@@ -4,6 +4,7 @@ import { writeSync } from "node:fs";
 import type { Args } from "../args";
 import { vaultFlag } from "../vault";
 import { configOf } from "../settings";
+import { skippedLine } from "../skipped";
 import type { VaultMemoryConfig } from "../../../src/core/config";
 import { embedVault } from "../../../src/core/embed/embed-vault";
 import { vaultFiles } from "../../../src/core/paths";
@@ -20,7 +21,10 @@ export async function embedCommand(args: Args): Promise<number> {
   const reader = SnapshotReader.open(vaultFiles.snapshot(vault));
   const base = reader.header.headerSum ?? "";
   reader.close();
-  return (await embedVaultCommand(vault, config, new NoteCache(vault), process.stderr.isTTY === true, base)) ? 0 : 1;
+  const notes = new NoteCache(vault);
+  const ok = await embedVaultCommand(vault, config, notes, process.stderr.isTTY === true, base);
+  for (const s of notes.skipped) writeSync(2, skippedLine(s));
+  return ok ? 0 : 1;
 }
 
 /** The cards' vectors for semantic recall, with progress on a terminal. A server that is missing or failing leaves word recall complete, and says so once. */

@@ -6,6 +6,7 @@ import { vaultFlag } from "../vault";
 import { configOf } from "../settings";
 import { recallRulesOf } from "../../../src/core/config";
 import { embedVaultCommand } from "./embed";
+import { skippedLine } from "../skipped";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import { vaultFiles } from "../../../src/core/paths";
 import { writeSnapshot } from "../../../src/core/snapshot/write";
@@ -33,7 +34,7 @@ export async function indexCommand(args: Args): Promise<number> {
   const header = writeSnapshot(target, index, recallRulesOf(config));
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
 
-  for (const f of failed) writeSync(2, `skipped ${f.path}: ${f.reason}\n`);
+  for (const f of failed) writeSync(2, skippedLine(f));
   const mb = ((header.bodyBytes + 1024) / 1e6).toFixed(1);
   writeSync(1, `indexed ${header.cards} cards, ${header.terms} terms in ${seconds} s → ${target} (${mb} MB)\n`);
   if (notes) await embedVaultCommand(vault, config, notes, tty, header.headerSum ?? "");

@@ -27,6 +27,7 @@ import { writeSnapshot } from "../../../src/core/snapshot/write";
 import { snapshotDamage } from "../../../src/core/snapshot/damage";
 import { embedVault } from "../../../src/core/embed/embed-vault";
 import { NoteCache } from "../../../src/core/vault/note-cache";
+import { skippedLine } from "../skipped";
 
 export async function remindCommand(args: Args, now = new Date()): Promise<number> {
   let logPath = "";
@@ -91,7 +92,8 @@ export async function repairSnapshot(vault: string, log: (message: string) => vo
   }
   const started = performance.now();
   const notesRead = config.embed.enabled ? new NoteCache(vault) : undefined;
-  const { index } = buildIndexFromDisk(vault, config, undefined, notesRead);
+  const { index, failed } = buildIndexFromDisk(vault, config, undefined, notesRead);
+  for (const f of failed) log(skippedLine(f).trimEnd());
   const header = writeSnapshot(path, index, recallRulesOf(config));
   log(`rebuilt the recall snapshot (${problem}): ${index.docCount} cards in ${((performance.now() - started) / 1000).toFixed(2)} s`);
   // The old vectors were another snapshot's. New ones from the cache alone: a session start

@@ -1,7 +1,8 @@
 /** One digest at a time, across Obsidian windows and synced machines: a lock file that goes stale. */
 
 import { hostname } from "node:os";
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { readTextFile } from "../io/read-file";
 import { dirname } from "node:path";
 
 // A digest of a few dozen entries takes minutes; one holding the lock this long has died.
@@ -44,7 +45,8 @@ export function releaseLock(path: string): void {
 
 function readHolder(path: string): LockInfo | undefined {
   try {
-    return JSON.parse(readFileSync(path, "utf8")) as LockInfo;
+    // A line of JSON; a lock that is not one (a FIFO, a huge file) holds nothing, and goes aside as stale.
+    return JSON.parse(readTextFile(path, { maxBytes: 1 << 16 })) as LockInfo;
   } catch {
     return undefined;
   }

@@ -26,7 +26,7 @@ export interface VaultEmbedding extends EmbedReport {
 export async function embedVault(vault: string, config: VaultMemoryConfig, base: string, opts: { notes?: NoteCache; offline?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<VaultEmbedding> {
   const e = config.embed;
   const notes = opts.notes ?? new NoteCache(vault);
-  const cards = notes.list((p) => isCard(p, config)).map((f) => notes.card(f));
+  const cards = notes.cards(notes.list((p) => isCard(p, config)));
   const path = vaultFiles.embeddings(vault);
   const cache = VectorCache.open(path, e.model);
   const report = await embedCards(cards, e, config.index.hintsProperty, cache, opts.onProgress, opts.offline);

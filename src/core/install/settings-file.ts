@@ -1,6 +1,9 @@
 /** Merges our hooks into Claude Code's settings.json, and takes them out again, keeping everything else. */
 
-import { accessSync, constants, existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { readRegularFile, readTextFile } from "../io/read-file";
+
+const MAX_SETTINGS_BYTES = 16 << 20;
 import { writeFileAtomic } from "../io/atomic";
 import { hookCommand, isOurCommand, OUR_HOOKS, type Platform } from "./hook-commands";
 
@@ -134,7 +137,8 @@ export function planChange(path: string, mode: "install" | "uninstall", target: 
   const file = resolveTarget(path);
   const st = statSync(file, { throwIfNoEntry: false });
   if (st && isReadOnly(file, st.mode)) throw new SettingsFileError(`${path} is read-only. It was left untouched; make it writable (chmod u+w) and run ${mode} again.`);
-  const before = st ? readFileSync(file, "utf8") : "";
+  // Claude Code's settings are a few kilobytes; a FIFO or a device at the name is refused, not waited on.
+  const before = st ? readTextFile(file, { maxBytes: MAX_SETTINGS_BYTES }) : "";
   const settings = parseSettings(before, path);
   const next = mode === "install" ? withOurHooks(settings, target) : withoutOurHooks(settings);
   const indent = detectIndent(before);
@@ -154,7 +158,7 @@ export function applyChange(change: SettingsChange, now = new Date()): string | 
     const stem = `${change.path}.vault-memory-backup-${now.toISOString().replace(/[:.]/g, "-")}`;
     backup = stem;
     for (let i = 1; existsSync(backup); i++) backup = `${stem}-${i}`;
-    writeFileAtomic(backup, readFileSync(change.target), { mode: change.mode });
+    writeFileAtomic(backup, readRegularFile(change.target, { maxBytes: MAX_SETTINGS_BYTES }), { mode: change.mode });
   }
   writeFileAtomic(change.target, change.after, { mode: change.mode });
   return backup;
