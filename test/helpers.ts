@@ -1,7 +1,7 @@
 /** Shared test fixtures: temporary folders, the sample vault, the shared corpus and the built bridge. */
 
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { afterEach, beforeEach } from "vitest";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -83,6 +83,47 @@ export function runBridgeAsync(args: string[], input = "", bridge = BRIDGE): Pro
     child.on("close", (status) => resolve({ status, stdout, stderr }));
     child.stdin.end(input);
   });
+}
+
+export interface MeasuredRun extends RunResult {
+  /** The process's peak resident memory in kB, by /usr/bin/time; NaN where there is none. */
+  peakKb: number;
+}
+
+/** Where the peak memory of a process is measured from; without it, peakKb is NaN. */
+export const TIME = "/usr/bin/time";
+
+/**
+ * `argv` (a command and its arguments) run under /usr/bin/time for its peak memory, without
+ * blocking this process, and killed with its whole group after `killAfterMs`: a hang is a null
+ * status, not a test that waits forever.
+ */
+export function runMeasured(argv: string[], input = "", env: NodeJS.ProcessEnv = {}, killAfterMs = 60_000): Promise<MeasuredRun> {
+  const out = join(tempDir("vm-time-"), "peak");
+  const measured = existsSync(TIME);
+  const [command, ...rest] = measured ? [TIME, "-f", "%M", "-o", out, ...argv] : argv;
+  return new Promise((resolve) => {
+    const child = spawn(command, rest, { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env }, detached: true });
+    const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), killAfterMs);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      const last = measured && existsSync(out) ? readFileSync(out, "utf8").trim().split("\n").pop() : "";
+      // time exits with the command's status, and says so on its file when the command was killed.
+      resolve({ status: signal ? null : code, stdout, stderr, peakKb: measured ? Number(last) : NaN });
+    });
+    child.stdin.on("error", () => {});
+    child.stdin.end(input);
+  });
+}
+
+/** runBridgeAsync under runMeasured. */
+export function runBridgeMeasured(args: string[], input = "", env: NodeJS.ProcessEnv = {}): Promise<MeasuredRun> {
+  if (!existsSync(BRIDGE)) throw new Error(`${BRIDGE} is missing: run \`npm run build\` first`);
+  return runMeasured([process.execPath, BRIDGE, ...args], input, env);
 }
 
 let sessions = 0;

@@ -34,11 +34,11 @@ export function numberFlag(args: Args, name: string): number | undefined {
 }
 
 /** Flags that take a value, and flags that stand alone; every command also takes --help. */
-const VALUE = new Set(["vault", "config", "max-cards", "min-score", "max-chars", "deadline-ms", "limit", "only", "settings"]);
+const VALUE = new Set(["vault", "config", "max-cards", "min-score", "max-chars", "deadline-ms", "limit", "only", "settings", "embed-budget-sec"]);
 
 /** The flags each command reads (see USAGE); any other is a typo that would otherwise be ignored. */
 export const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
-  index: ["vault", "config"],
+  index: ["vault", "config", "embed-budget-sec"],
   recall: ["vault", "config", "max-cards", "min-score", "max-chars", "deadline-ms"],
   queue: ["vault", "config"],
   remember: ["vault", "config"],
@@ -46,7 +46,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   lint: ["vault", "config", "json"],
   digest: ["vault", "config", "dry-run", "limit", "only", "json"],
   enrich: ["vault", "config", "dry-run", "limit"],
-  embed: ["vault", "config"],
+  embed: ["vault", "config", "embed-budget-sec"],
   trust: ["vault", "config", "yes"],
   install: ["vault", "config", "settings", "yes", "dry-run"],
   uninstall: ["vault", "config", "settings", "yes", "dry-run"],

@@ -41,6 +41,7 @@ export interface CachedModule<T> {
  * stand before something more urgent.
  */
 export function requireCached<T>(file: string, build: string, require: NodeJS.Require, hash: (bytes: Uint8Array) => number = fnv1aWords): CachedModule<T> {
+  // Read plainly: the bridge's own bundle beside the running entry, not a file anyone put there.
   const source = readFileSync(file, "utf8");
   const dir = privateCacheDir();
   const cachePath = dir ? join(dir, cacheName(file)) : "";

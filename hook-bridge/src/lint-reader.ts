@@ -4,10 +4,10 @@
  * while the main thread parses what it has been given and builds the link graph.
  */
 
-import { readFileSync } from "node:fs";
 import { isMainThread, MessageChannel, receiveMessageOnPort, Worker, workerData, type MessagePort } from "node:worker_threads";
 import { readNotesHere, type ReadNotes } from "../../src/core/lint/lint";
 import { scanForSecrets, type SecretScan } from "../../src/core/lint/secrets";
+import { readNote } from "../../src/core/vault/scan";
 
 const JOB = "vault-memory lint reader";
 
@@ -92,8 +92,9 @@ export const readNotesInWorker: ReadNotes = (files) => {
       const text = texts[i];
       texts[i] = undefined;
       Atomics.store(signal, TAKEN, i + 1);
-      // What the worker did not read (it stopped, or could not read this note) is read here.
-      return text ?? readFileSync(files[i].abs, "utf8");
+      // What the worker did not read (it stopped, or could not read this note) is read here,
+      // and a note that cannot be read throws here, saying why, for lintVault to skip.
+      return text ?? readNote(files[i].abs);
     },
     secretScans() {
       waitFor(() => answer !== undefined);
@@ -124,7 +125,7 @@ function runJob(job: Job): void {
     const from = read;
     try {
       for (; read < n && read - from < BATCH; read++) {
-        held[read] = readFileSync(job.abs[read], "utf8");
+        held[read] = readNote(job.abs[read]);
         heldChars += held[read].length;
       }
     } catch {

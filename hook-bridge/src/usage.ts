@@ -5,7 +5,7 @@ import { COMMAND_FLAGS } from "./args";
 export const USAGE = `usage: vault-memory <command> --vault DIR [options]
 
 commands:
-  index    build the recall snapshot from the vault's notes
+  index    build the recall snapshot from the vault's notes [--embed-budget-sec N]
   recall   UserPromptSubmit hook: read hook JSON on stdin, print matched cards
            [--max-cards N] [--min-score N] [--max-chars N] [--deadline-ms N]
   queue    Stop hook: queue the session for the digest when it is worth keeping
@@ -17,6 +17,7 @@ commands:
   enrich   write recall hints (the questions each card answers) with the LLM command, for
            cards that have none or changed since [--dry-run] [--limit N]
   embed    semantic recall: embed the cards that changed, for the snapshot on disk [--config -]
+           [--embed-budget-sec N]
   trust    use on this computer the program and server the vault's config.json names:
            shows them, copies them to the per-user settings file with --yes
   install  connect the hooks in ~/.claude/settings.json [--settings FILE] [--yes]

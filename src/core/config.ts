@@ -172,6 +172,10 @@ export function mergeConfig(raw: unknown, problems: string[] = []): VaultMemoryC
       problems.push("embed.batchSize must be a whole number from 1 to 256");
       e.batchSize = DEFAULT_EMBED.batchSize;
     }
+    if (!(e.runBudgetSec >= 1 && e.runBudgetSec <= 86_400)) {
+      problems.push("embed.runBudgetSec must be from 1 to 86400 seconds");
+      e.runBudgetSec = DEFAULT_EMBED.runBudgetSec;
+    }
     for (const [key, value] of [["enabled", enabled], ["allowRemote", allowRemote]] as const) {
       if (typeof value === "boolean") e[key] = value;
       else if (value !== undefined) problems.push(`embed.${key} must be true or false`);

@@ -1,6 +1,10 @@
 /** The one project resolver, shared by capture and recall: which project a hook's `cwd` belongs to. */
 
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
+import { readTextFile } from "./io/read-file";
+
+// `.git` files and HEAD are a line each; the hooks read them in any project folder Claude Code runs in.
+const GIT_FILE = { maxBytes: 4096 };
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 
 /**
@@ -23,7 +27,7 @@ function mainWorktree(top: string): string | undefined {
   try {
     const dotGit = join(top, ".git");
     if (!statSync(dotGit).isFile()) return undefined;
-    const to = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"))?.[1]?.trim();
+    const to = /^gitdir:\s*(.+)$/m.exec(readTextFile(dotGit, GIT_FILE))?.[1]?.trim();
     if (!to) return undefined;
     const gitDir = isAbsolute(to) ? to : join(top, to);
     const parts = gitDir.split(/[\\/]/);
@@ -59,11 +63,11 @@ export function gitBranchOf(cwd: string): string {
   try {
     let gitDir = join(top, ".git");
     if (statSync(gitDir).isFile()) {
-      const to = /^gitdir:\s*(.+)$/m.exec(readFileSync(gitDir, "utf8"))?.[1]?.trim();
+      const to = /^gitdir:\s*(.+)$/m.exec(readTextFile(gitDir, GIT_FILE))?.[1]?.trim();
       if (!to) return "";
       gitDir = isAbsolute(to) ? to : join(top, to);
     }
-    const head = readFileSync(join(gitDir, "HEAD"), "utf8").trim();
+    const head = readTextFile(join(gitDir, "HEAD"), GIT_FILE).trim();
     return head.startsWith("ref: refs/heads/") ? head.slice("ref: refs/heads/".length) : head.slice(0, 12);
   } catch {
     return "";

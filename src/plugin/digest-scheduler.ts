@@ -1,7 +1,7 @@
 /** Runs the nightly digest from Obsidian: on a schedule, catching up on missed nights, or on request. */
 
 import { SingleRun } from "./notice-run";
-import { readFileSync } from "node:fs";
+import { readTextFile } from "../core/io/read-file";
 import { writeFileAtomic } from "../core/io/atomic";
 import type { VaultMemoryConfig } from "../core/config";
 import { runDigestChild } from "../core/digest/child";
@@ -93,7 +93,7 @@ export class DigestScheduler {
   private scheduledSince(now: Date): string {
     const path = vaultFiles.digestSchedule(this.vaultPath);
     try {
-      return (JSON.parse(readFileSync(path, "utf8")) as { since: string }).since;
+      return (JSON.parse(readTextFile(path, { maxBytes: 1 << 16 })) as { since: string }).since;
     } catch {
       writeFileAtomic(path, JSON.stringify({ since: now.toISOString() }) + "\n");
       return now.toISOString();

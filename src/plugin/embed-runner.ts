@@ -40,7 +40,9 @@ export class EmbedRunner {
         do {
           this.again = false;
           const r = this.runner();
-          const out = await runCommand([r.node, r.bridge, "embed", "--vault", this.vaultPath, "--config", "-"], JSON.stringify(this.config()), { timeoutMs: TIMEOUT_MS, env: r.env });
+          // The window does not wait on it, so its budget is this bound, less a minute to report in.
+          const budget = String(TIMEOUT_MS / 1000 - 60);
+          const out = await runCommand([r.node, r.bridge, "embed", "--vault", this.vaultPath, "--config", "-", "--embed-budget-sec", budget], JSON.stringify(this.config()), { timeoutMs: TIMEOUT_MS, env: r.env });
           const said = `${out.stdout}\n${out.stderr}`.trim().split("\n").filter((l) => l.startsWith("semantic recall")).pop() ?? "";
           if (out.code === 0) this.log(said || "semantic recall: embedded");
           else {

@@ -2,7 +2,7 @@
 
 import { clip } from "../core/text/clip";
 import { ItemView, Keymap, Notice, Setting, TFile, normalizePath, setIcon, type WorkspaceLeaf } from "obsidian";
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseCard } from "../core/card/card";
 import { metadataOf } from "./note-metadata";
@@ -11,7 +11,7 @@ import type { VaultMemoryConfig } from "../core/config";
 import type { PostingSource } from "../core/index/postings";
 import type { Candidate } from "../core/queue/extract";
 import { NearDuplicateIndex } from "../core/queue/near-duplicates";
-import { listHandled, listPending, markHandled, queueDirs, restoreHandled, type QueueEntry } from "../core/queue/queue-store";
+import { listHandled, listPending, markHandled, queueDirs, readInbox, restoreHandled, type QueueEntry } from "../core/queue/queue-store";
 import { CARD_TYPES } from "../core/card/schema";
 import { appendSection, CANDIDATE_KINDS, draftCard, entrySubject, mergeCandidates, newestFirst, summarize, type CardDraft } from "../core/queue/review";
 import { similarCards, type SimilarCard } from "../core/recall/similar";
@@ -481,7 +481,7 @@ export class QueueReviewView extends ItemView {
 
   private inbox(e: QueueEntry): string {
     try {
-      return readFileSync(join(this.vaultPath, e.inbox), "utf8");
+      return readInbox(this.vaultPath, e);
     } catch {
       return "";
     }

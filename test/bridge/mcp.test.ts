@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 /** The MCP server as Claude Code runs it: the built bundle over stdio, driven by the SDK's own client. */
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -11,6 +11,7 @@ import { listPending } from "../../src/core/queue/queue-store";
 import { BRIDGE, copyVault, ROOT, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
 import { jsonl, line } from "../fixtures/transcript";
 import { COPIES, conflictVault, ORIGINAL } from "../fixtures/conflicts";
+import { boundedLines, topLevelId } from "../../hook-bridge/src/mcp/line-limit";
 
 const MCP = join(ROOT, "hook-bridge", "dist", "vault-memory-mcp.cjs");
 
@@ -347,5 +348,82 @@ describe("MCP server without a usable vault", () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe("MCP server on a request too large to read", () => {
+  /** The server over raw stdio, for what the SDK's client would never send: each answer by id, as it comes. */
+  function raw(args: string[]) {
+    const child = spawn(process.execPath, [MCP, ...args], { stdio: ["pipe", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "", HOME: tempDir("vm-mcp-home-") } });
+    const answers = new Map<unknown, (m: Record<string, unknown>) => void>();
+    let out = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => {
+      out += c;
+      for (let nl = out.indexOf("\n"); nl >= 0; nl = out.indexOf("\n")) {
+        const m = JSON.parse(out.slice(0, nl)) as Record<string, unknown>;
+        out = out.slice(nl + 1);
+        answers.get(m.id)?.(m);
+      }
+    });
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    return {
+      child,
+      exited,
+      stderr: () => stderr,
+      answer: (id: unknown) => new Promise<Record<string, unknown>>((resolve) => answers.set(id, resolve)),
+      send: (line: string) => child.stdin.write(line + "\n"),
+    };
+  }
+
+  it("answers a 12 MB line with a JSON-RPC error, says why on stderr, and serves the next request", async () => {
+    const vault = copyVault(SAMPLE_VAULT);
+    const s = raw(["--vault", vault]);
+    const ready = s.answer(1);
+    s.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }));
+    await ready;
+    s.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    const refused = s.answer(7);
+    const listed = s.answer(8);
+    s.send(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "search_memory", arguments: { query: "x".repeat(12 << 20) } } }));
+    s.send(JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/list" }));
+    const error = (await refused).error as { code: number; message: string };
+    expect(error.code).toBe(-32600);
+    expect(error.message).toMatch(/too large.*1048576 bytes/);
+    const tools = ((await listed).result as { tools: { name: string }[] }).tools.map((t) => t.name);
+    expect(tools.sort()).toEqual(["read_card", "remember", "search_memory"]);
+    expect(s.child.exitCode).toBeNull();
+    expect(s.stderr()).toMatch(/Request too large/);
+    // Without an id in its first bytes the answer's id is null, as JSON-RPC says.
+    const anonymous = s.answer(null);
+    s.send(`{"jsonrpc":"2.0","method":"tools/call","params":{"arguments":{"query":"${"y".repeat(2 << 20)}"}},"id":9}`);
+    expect(((await anonymous).error as { code: number }).code).toBe(-32600);
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+  }, 60_000);
+
+  it("holds at most the limit of a line: a longer one is refused as soon as it passes it, not at its end", () => {
+    const refused: unknown[] = [];
+    const lines: string[] = [];
+    const input = boundedLines((t) => refused.push(t.id), 1000);
+    input.on("data", (c: Buffer) => lines.push(c.toString()));
+    input.write('{"jsonrpc":"2.0","id":"a",');
+    for (let i = 0; i < 9; i++) input.write("x".repeat(100));
+    expect(refused).toEqual([]);
+    input.write("x".repeat(100));
+    // Past 1000 bytes with no newline yet: refused now, and what follows is dropped up to its newline.
+    expect(refused).toEqual(["a"]);
+    input.write("y".repeat(5000) + '"}\n{"id":2}\n');
+    expect(lines).toEqual(['{"id":2}\n']);
+  });
+
+  it("reads a request's id only at the top level of its start", () => {
+    expect(topLevelId('{"jsonrpc":"2.0","id":42,"method":"x"')).toBe(42);
+    expect(topLevelId('{"id" : "abc\\"d", "params":{')).toBe('abc"d');
+    expect(topLevelId('{"method":"x","params":{"id":5,"q":"')).toBeNull();
+    expect(topLevelId('{"params":{"text":"\\"id\\":3"},"id":4')).toBe(4);
+    expect(topLevelId('{"id":null')).toBeNull();
+    expect(topLevelId('{"id":')).toBeNull();
   });
 });

@@ -3,12 +3,13 @@
  * /v1/embeddings. Its vectors are deterministic: each word of a text adds to the dimensions its
  * hash picks, so texts sharing words are near; `concepts` makes chosen words land on one shared
  * direction, so a test can make two texts with no word in common mean the same. Modes make it
- * slow, fail, answer garbage or answer the wrong dimension.
+ * slow, fail, answer garbage or answer the wrong dimension, never answer ("hang") or answer a byte a
+ * second ("trickle"); `bad` makes the vectors of some texts unusable.
  */
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 
-export type StubMode = "ok" | "slow" | "error" | "garbage" | "wrong-dimension" | "hang";
+export type StubMode = "ok" | "slow" | "error" | "garbage" | "wrong-dimension" | "hang" | "trickle";
 
 export interface EmbedStub {
   url: string;
@@ -24,6 +25,8 @@ export interface EmbedStub {
    * of the hook's.
    */
   onServed?: (ms: number) => void;
+  /** Texts holding `word` get a vector of zeros, or of 1e39 (finite as JSON, Infinity as float32). */
+  bad?: { word: string; as: "zero" | "huge" };
   close(): Promise<void>;
 }
 
@@ -69,9 +72,18 @@ export async function startEmbedStub(concepts: Readonly<Record<string, string>> 
         if (stub.mode === "error") return void res.writeHead(500).end("model not loaded");
         if (stub.mode === "garbage") return void res.writeHead(200, { "content-type": "application/json" }).end("<html>not json</html>");
         stub.texts.push(...input);
-        const vectors = input.map((t) => stubVector(t, concepts, stub.mode === "wrong-dimension" ? dim + 3 : dim));
+        const vectors = input.map((t) => {
+          const v = stubVector(t, concepts, stub.mode === "wrong-dimension" ? dim + 3 : dim);
+          return stub.bad && t.toLowerCase().includes(stub.bad.word) ? v.map(() => (stub.bad!.as === "zero" ? 0 : 1e39)) : v;
+        });
         const json = req.url === "/api/embed" ? { model: body.model, embeddings: vectors } : { object: "list", data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })), model: body.model };
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(json));
+        const text = JSON.stringify(json);
+        if (stub.mode !== "trickle") return void res.writeHead(200, { "content-type": "application/json" }).end(text);
+        // The head at once, then the body a byte a second, until the client gives up.
+        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+        let at = 0;
+        const drip = setInterval(() => (at < text.length ? res.write(text[at++]) : (clearInterval(drip), res.end())), 1000);
+        res.on("close", () => clearInterval(drip));
       };
       if (req.url !== "/api/embed" && req.url !== "/v1/embeddings") return void res.writeHead(404).end("not found");
       const delay = stub.mode === "slow" ? Math.max(stub.delayMs, 2000) : stub.delayMs;

@@ -5,6 +5,7 @@ import { numberFlag, type Args } from "../args";
 import { vaultFlag } from "../vault";
 import { configOf } from "../settings";
 import { enrichVault } from "../../../src/core/enrich/run";
+import { skippedLine } from "../skipped";
 
 export async function enrichCommand(args: Args): Promise<number> {
   const vault = vaultFlag(args);
@@ -17,7 +18,7 @@ export async function enrichCommand(args: Args): Promise<number> {
     `${dryRun ? "dry run, nothing written: would have enriched" : "enriched"} ${cards(r.written.length)} in ${r.calls} ${r.calls === 1 ? "call" : "calls"}; ` +
       `${r.skipped.length} skipped; ${cards(r.left)} left to enrich\n`,
   );
-  for (const s of r.skipped) writeSync(2, `skipped ${s.path}: ${s.reason}\n`);
+  for (const s of r.skipped) writeSync(2, skippedLine(s));
   if (!r.ok) writeSync(2, `enrich stopped: ${r.error}\n`);
   return r.ok ? 0 : 1;
 }

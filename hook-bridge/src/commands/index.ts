@@ -5,7 +5,8 @@ import type { Args } from "../args";
 import { vaultFlag } from "../vault";
 import { configOf } from "../settings";
 import { recallRulesOf } from "../../../src/core/config";
-import { embedVaultCommand } from "./embed";
+import { budgetFlag, embedVaultCommand } from "./embed";
+import { skippedLine } from "../skipped";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import { vaultFiles } from "../../../src/core/paths";
 import { writeSnapshot } from "../../../src/core/snapshot/write";
@@ -14,6 +15,7 @@ import { NoteCache } from "../../../src/core/vault/note-cache";
 export async function indexCommand(args: Args): Promise<number> {
   const vault = vaultFlag(args);
   const config = configOf(args, vault, (p) => writeSync(2, `warning: ${p}\n`));
+  const budget = budgetFlag(args);
 
   const started = performance.now();
   const tty = process.stderr.isTTY === true;
@@ -33,9 +35,12 @@ export async function indexCommand(args: Args): Promise<number> {
   const header = writeSnapshot(target, index, recallRulesOf(config));
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
 
-  for (const f of failed) writeSync(2, `skipped ${f.path}: ${f.reason}\n`);
+  for (const f of failed) writeSync(2, skippedLine(f));
   const mb = ((header.bodyBytes + 1024) / 1e6).toFixed(1);
   writeSync(1, `indexed ${header.cards} cards, ${header.terms} terms in ${seconds} s → ${target} (${mb} MB)\n`);
-  if (notes) await embedVaultCommand(vault, config, notes, tty, header.headerSum ?? "");
+  // The snapshot is written: a server that fails or is slow costs the cards' meaning, not the index.
+  if (notes && !(await embedVaultCommand(vault, config, notes, tty, header.headerSum ?? "", budget))) {
+    writeSync(2, `warning: the snapshot is written and recall works by words; the meaning of the cards without vectors was skipped (run embed to try again)\n`);
+  }
   return 0;
 }

@@ -9,7 +9,7 @@ import { writeSync } from "node:fs";
 import { join } from "node:path";
 import { cacheName, privateCacheDir } from "../code-cache";
 import { writeFileAtomic } from "../../../src/core/io/atomic";
-import { readRegularFile, readRegularFileTail } from "../../../src/core/io/read-file";
+import { readRegularFile, readTextFile } from "../../../src/core/io/read-file";
 import { readHookInput, str } from "../hook-input";
 import { sessionBrief, usageCounts } from "../../../src/core/recall/brief";
 import { resolveProject } from "../../../src/core/project";
@@ -33,6 +33,7 @@ import { writeSnapshot } from "../../../src/core/snapshot/write";
 import { snapshotDamage } from "../../../src/core/snapshot/damage";
 import { embedVault } from "../../../src/core/embed/embed-vault";
 import { NoteCache } from "../../../src/core/vault/note-cache";
+import { skippedLine } from "../skipped";
 
 export async function remindCommand(args: Args, now = new Date()): Promise<number> {
   let logPath = "";
@@ -100,7 +101,8 @@ export async function repairSnapshot(vault: string, log: (message: string) => vo
   }
   const started = performance.now();
   const notesRead = config.embed.enabled ? new NoteCache(vault) : undefined;
-  const { index } = buildIndexFromDisk(vault, config, undefined, notesRead);
+  const { index, failed } = buildIndexFromDisk(vault, config, undefined, notesRead);
+  for (const f of failed) log(skippedLine(f).trimEnd());
   const header = writeSnapshot(path, index, recallRulesOf(config));
   log(`rebuilt the recall snapshot (${problem}): ${index.docCount} cards in ${((performance.now() - started) / 1000).toFixed(2)} s`);
   // The old vectors were another snapshot's. New ones from the cache alone: a session start
@@ -128,7 +130,7 @@ function briefFor(vault: string, cwd: string, args: Args, log: (m: string) => vo
   try {
     let uses = new Map<string, number>();
     try {
-      uses = usageCounts(readRegularFileTail(vaultFiles.usageLog(vault), MAX_USAGE_BYTES).toString("utf8"));
+      uses = usageCounts(readTextFile(vaultFiles.usageLog(vault), { maxBytes: MAX_USAGE_BYTES, tail: true }));
     } catch {
       /* no recall yet: every card is as used as any other */
     }

@@ -155,7 +155,10 @@ export class MemoryTools {
     const found = cardFile(vault, given, config);
     if ("refused" in found) return refuse(found.refused);
     const text = readBounded(found.abs, MAX_CARD_CHARS * 4);
-    if (text === undefined) return refuse(`${escapeControl(found.rel)} could not be read.`);
+    if ("error" in text) {
+      this.log(`read_card: ${text.error}`);
+      return refuse(`${escapeControl(found.rel)} could not be read: ${escapeControl(text.error.replace(found.abs, "it"))}.`);
+    }
     const chars = Array.from(text.text);
     const body = chars.length > MAX_CARD_CHARS || text.cut ? chars.slice(0, MAX_CARD_CHARS).join("") + `\n\n[… cut: the card is longer than ${MAX_CARD_CHARS} characters …]` : text.text;
     // The card's own lines are its text; the line that names it is one line, whatever its name holds.
@@ -235,7 +238,7 @@ export class MemoryTools {
     const found = cardFile(vault, rel, config);
     if ("refused" in found) return undefined;
     const text = readBounded(found.abs, MAX_META_BYTES);
-    return text && !text.cut ? parseCard(found.rel, text.text) : undefined;
+    return "text" in text && !text.cut ? parseCard(found.rel, text.text) : undefined;
   }
 
   private log(message: string): void {
@@ -296,8 +299,8 @@ export function cardFile(vault: string, given: string, config: VaultMemoryConfig
   return { abs: real, rel: relPosix };
 }
 
-/** Up to `maxBytes` of a regular file as UTF-8, and whether there was more. */
-function readBounded(path: string, maxBytes: number): { text: string; cut: boolean } | undefined {
+/** Up to `maxBytes` of a regular file as UTF-8, and whether there was more; or why it was not read. */
+function readBounded(path: string, maxBytes: number): { text: string; cut: boolean } | { error: string } {
   let fd: number | undefined;
   try {
     // Not blocking: a FIFO named like a card would hang this call and every one after it.
@@ -311,8 +314,8 @@ function readBounded(path: string, maxBytes: number): { text: string; cut: boole
       n += got;
     }
     return { text: buf.subarray(0, n).toString("utf8"), cut: st.size > maxBytes };
-  } catch {
-    return undefined;
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

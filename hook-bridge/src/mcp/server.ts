@@ -2,12 +2,14 @@
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { parseArgs } from "../args";
 import { findVault, vaultAdvice } from "../vault";
 import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
 import { escapeControl } from "../../../src/core/text/visible";
+import { boundedLines, type TooLarge } from "./line-limit";
 import { DEFAULT_LIMIT, MAX_CARD_HINT_CHARS, MAX_KEEP_CHARS, MAX_LIMIT, MAX_QUERY_CHARS, MemoryTools, type ToolAnswer } from "./memory-tools";
 
 const VERSION = "0.1.0";
@@ -17,6 +19,15 @@ const SEARCH_DESCRIPTION = `Search the person's long-term memory: markdown cards
 const READ_DESCRIPTION = `Read one memory card in full (its frontmatter and body), by the path search_memory gave (relative to the vault, e.g. debugging/launchd-path.md). Only cards in the memory can be read: paths outside the vault, hidden folders and links that lead elsewhere are refused. Cards are the person's notes; treat what they say as their record, and check it against the code when it matters.`;
 
 const REMEMBER_DESCRIPTION = `Ask for something to be kept in the person's memory: a decision, fix, constraint or preference worth knowing in later sessions. Use it when the person asks you to remember something, or after settling something they will want next time. It does not write a card: it queues the text (with this session's conversation when it can be found) for the nightly digest, which turns it into a card or extends an existing one and never skips it. Secrets and <private> passages are removed first. Tell the person what the tool answered, including when it says nothing was kept.`;
+
+/** Answers a request too large to read with JSON-RPC's "invalid request", and says why on stderr and in the log. */
+function tooLarge(t: TooLarge, transport: StdioServerTransport, vault: string | undefined): void {
+  const message = `Request too large: a line of more than ${t.limit} bytes (${t.limit >> 20} MB), the most this server reads per request; it was not read`;
+  process.stderr.write(`vault-memory mcp: ${message}\n`);
+  if (vault) appendLog(vaultFiles.log(vault), "mcp", message);
+  // JSON-RPC answers a request whose id cannot be read with id null.
+  void transport.send({ jsonrpc: "2.0", id: t.id, error: { code: ErrorCode.InvalidRequest, message } } as unknown as JSONRPCMessage);
+}
 
 /** Runs until the client closes stdin; resolves with the exit code. */
 export async function runMcp(argv: readonly string[]): Promise<number> {
@@ -79,7 +90,11 @@ export async function runMcp(argv: readonly string[]): Promise<number> {
     (input) => answer(() => tools.remember(input)),
   );
 
-  const transport = new StdioServerTransport();
+  // Stdin through a bound on each line: one over it is answered with an error, not held, and the
+  // server goes on (the transport alone would hold 10 MB of it, then close).
+  const input = boundedLines((t) => tooLarge(t, transport, "vault" in found ? found.vault : undefined));
+  process.stdin.pipe(input);
+  const transport = new StdioServerTransport(input, process.stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     // The SDK's transport does not notice a closed stdin by itself; the client going away ends the server.

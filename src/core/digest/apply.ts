@@ -1,6 +1,6 @@
 /** Writes what the LLM decided: a new card or a dated section, with related links both ways. */
 
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { LinkResolver } from "../card/links";
 import { parseCard } from "../card/card";
@@ -14,6 +14,7 @@ import { addRelatedLink, appendDated } from "../card/related";
 import { writeFileAtomic } from "../io/atomic";
 import { AnswerError, refuseRelatedHeading, type DigestAction } from "./answer";
 import { addSynonymGroups } from "./synonyms";
+import { readNote } from "../vault/scan";
 
 export interface Applied {
   action: "created" | "extended" | "skipped";
@@ -62,7 +63,7 @@ export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
     if (statSync(abs).mtimeMs !== when) throw new AnswerError(`target ${a.target} was edited since it was suggested`);
     const synonyms = addSynonyms();
     // Extended cards link to what the LLM named; a card already linked keeps its links as they are.
-    const original = readFileSync(abs, "utf8");
+    const original = readNote(abs);
     const linked = related.filter((r) => r !== a.target);
     let text = appendDated(original, ctx.date, a.section, ctx.sessionId, heading);
     for (const r of linked) text = addRelatedLink(text, resolver.linkTo(r, a.target), heading);
@@ -117,8 +118,13 @@ function extendedHints(path: string, original: string, text: string, questions: 
 function writeLinkBacks(ctx: ApplyContext, edits: readonly { path: string; edit: (text: string) => string }[]): void {
   for (const { path, edit } of edits) {
     const abs = join(ctx.vault, path);
-    if (!existsSync(abs)) continue;
-    const text = readFileSync(abs, "utf8");
+    let text: string;
+    try {
+      text = readNote(abs);
+    } catch {
+      // Gone, or no longer a note: the link back is left out rather than the card it was for.
+      continue;
+    }
     const next = edit(text);
     if (next !== text) writeFileAtomic(abs, next);
   }

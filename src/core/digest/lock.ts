@@ -1,7 +1,8 @@
 /** One digest at a time, across Obsidian windows and synced machines: a lock file that goes stale. */
 
 import { hostname } from "node:os";
-import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { readTextFile } from "../io/read-file";
 import { dirname } from "node:path";
 
 // A digest of a few dozen entries takes minutes; one holding the lock this long has died.
@@ -129,7 +130,8 @@ function unknownHolder(): LockInfo {
 
 function readHolder(path: string): LockInfo | undefined {
   try {
-    const v = JSON.parse(readFileSync(path, "utf8")) as Partial<LockInfo> | null;
+    // A line of JSON; a lock that is not one (a FIFO, a huge file) holds nothing, and goes aside as stale.
+    const v = JSON.parse(readTextFile(path, { maxBytes: 1 << 16 })) as Partial<LockInfo> | null;
     return v && typeof v.pid === "number" && typeof v.host === "string" && typeof v.startedAt === "string" ? (v as LockInfo) : undefined;
   } catch {
     return undefined;

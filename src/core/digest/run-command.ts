@@ -182,6 +182,7 @@ function listProcesses(mark: string): Proc[] {
   const out: Proc[] = [];
   for (const d of dirs) {
     try {
+      // Read plainly: procfs files are the kernel's, small, and never block.
       // The command name is in parentheses and may itself hold spaces or parentheses.
       const stat = readFileSync(`/proc/${d}/stat`, "utf8");
       const [, ppid, pgid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);

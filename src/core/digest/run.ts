@@ -1,6 +1,6 @@
 /** The nightly digest: queue → cards, then tidy, snapshot, commit and report. Run by the plugin and by cron. */
 
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { baseName } from "../card/card";
 import { isCard, recallRulesOf, type VaultMemoryConfig } from "../config";
@@ -9,7 +9,7 @@ import { buildIndexFromDisk } from "../index/build-from-disk";
 import { writeFileAtomic } from "../io/atomic";
 import { formatReport, lintScope, lintVault, recallHistory } from "../lint/lint";
 import { vaultFiles } from "../paths";
-import { listPending, markHandled, type QueueEntry } from "../queue/queue-store";
+import { listPending, markHandled, readInbox, type QueueEntry } from "../queue/queue-store";
 import { entrySubject, summarize } from "../queue/review";
 import { similarCards, type SimilarCard } from "../recall/similar";
 import { similarWithMeaning } from "../recall/similar-meaning";
@@ -18,6 +18,9 @@ import { relatedHeading } from "../card/related-heading";
 import { frontmatterBlock } from "../card/write-card";
 import { writeSnapshot } from "../snapshot/write";
 import { NoteCache } from "../vault/note-cache";
+import { MAX_NOTE_BYTES, readNote } from "../vault/scan";
+import { FileRefused, readRegularFile, readTextIfAny } from "../io/read-file";
+import { escapeControl } from "../text/visible";
 import { AnswerError, extractJson, validateAnswer } from "./answer";
 import { applyAction, type Applied } from "./apply";
 import { commitVault, type GitOutcome } from "./git";
@@ -99,7 +102,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
     const heading = vaultRelatedHeading(notes, opts.config);
     const rulesPath = join(opts.vault, RULES_NOTE);
     if (!existsSync(rulesPath) && !opts.dryRun) writeFileAtomic(rulesPath, defaultRules(heading));
-    const rules = existsSync(rulesPath) ? readFileSync(rulesPath, "utf8") : defaultRules(heading);
+    const rules = readRules(rulesPath, heading, say);
 
     const pending = listPending(opts.vault).filter((e) => !opts.sessionIds || opts.sessionIds.includes(e.sessionId));
     const take = Math.min(settings.maxEntries, opts.limit ?? Infinity);
@@ -128,7 +131,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
       say(`digesting ${entry.sessionId} (${entry.project || "no project"})`);
       vaultState ??= readVaultState(notes, opts.config);
       const cards = vaultState.cards;
-      const conversation = readInbox(opts.vault, entry);
+      const conversation = conversationOf(opts.vault, entry);
       // Each offered card as it is now on disk; one gone since the vault was read is not offered.
       const offered = new Map<string, number>();
       const similar = (await similarFor(entry, conversation, vaultState.index)).flatMap((c) => {
@@ -181,6 +184,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
       notes.refresh();
       await tidy(opts, report, now, heading, notes, say, meaningFailed);
     }
+    for (const s of notes.skipped) say(`skipped ${escapeControl(s.path)}: ${escapeControl(s.reason)}`);
     // Awaited here so that the lock is held until the report command is done too.
     return await finish(opts, report);
   } finally {
@@ -200,14 +204,15 @@ function mtimeOf(path: string): number | undefined {
 
 /** Index pages, snapshot (and its cards' vectors, with semantic recall on), lint. */
 async function tidy(opts: DigestOptions, report: DigestReport, now: Date, heading: string, notes: NoteCache, say: (line: string) => void, offline: boolean): Promise<void> {
-  const cards = notes.list().map((f) => notes.card(f));
+  const cards = notes.cards(notes.list());
   // The recall log's count per card is what "most recalled" means; without a log, recency decides.
   const said = writeMemoryIndex(opts.vault, cards, recallHistory(opts.vault)?.count ?? new Map());
   if (said.length > 0) report.memoryIndex = said;
   for (const [path, text] of Object.entries(overviewPages(cards, now.toISOString().slice(0, 10), heading))) {
     const abs = join(opts.vault, path);
-    // A page the person wrote by hand is theirs; only pages we generated are replaced.
-    if (existsSync(abs) && !readFileSync(abs, "utf8").includes(GENERATED_MARK)) continue;
+    // A page the person wrote by hand is theirs; only pages we generated are replaced, and
+    // what cannot be read as a note (a FIFO, a huge file) is left where it is.
+    if (!generatedOrNone(abs)) continue;
     writeFileAtomic(abs, text);
   }
   // The index pages just written are notes too: the snapshot skips MEMORY.md, lint reads them all.
@@ -238,8 +243,13 @@ const MARKERS = "`<!-- vault-memory:index:start -->` and `<!-- vault-memory:inde
 function writeMemoryIndex(vault: string, cards: readonly Card[], recalls: ReadonlyMap<string, number>): string[] {
   const abs = join(vault, MEMORY_INDEX);
   let existing: string | undefined;
-  if (existsSync(abs)) {
-    const bytes = readFileSync(abs);
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readRegularFile(abs, { maxBytes: MAX_NOTE_BYTES });
+  } catch (err) {
+    if (!(err instanceof FileRefused && err.why === "missing")) return [`MEMORY.md was not updated: ${err instanceof Error ? err.message : String(err)}.`];
+  }
+  if (bytes) {
     existing = bytes.toString("utf8");
     if (!Buffer.from(existing, "utf8").equals(bytes)) return ["MEMORY.md was not updated: it is not UTF-8 text, and the digest never rewrites text it did not write."];
   }
@@ -266,7 +276,7 @@ function snapshotToGit(opts: DigestOptions, report: DigestReport, now: Date): vo
   report.git = commitVault(opts.vault, `vault-memory digest ${now.toISOString().slice(0, 10)}\n\n${names.join("\n") || "- no cards changed"}`);
   if (report.git.status === "refused" && report.reportPath) {
     const abs = join(opts.vault, report.reportPath);
-    writeFileAtomic(abs, `${readFileSync(abs, "utf8").trimEnd()}\n\n**Not committed:** the commit would delete ${report.git.deletions} files, more than 30. Check the vault, then commit by hand.\n`);
+    writeFileAtomic(abs, `${readNote(abs).trimEnd()}\n\n**Not committed:** the commit would delete ${report.git.deletions} files, more than 30. Check the vault, then commit by hand.\n`);
   }
 }
 
@@ -277,8 +287,9 @@ async function finish(opts: DigestOptions, report: DigestReport, writeStatus = t
   report.reportPath = `meta/digest/${date}.md`;
   const text = reportNote(report);
   const abs = join(opts.vault, report.reportPath);
-  // Several runs in a day add to the day's note rather than replace it.
-  const previous = existsSync(abs) ? readFileSync(abs, "utf8") : "";
+  // Several runs in a day add to the day's note rather than replace it; what is at its name and
+  // is not a note of ours (a FIFO, a huge file) is replaced by the report.
+  const previous = previousReport(abs);
   writeFileAtomic(abs, previous ? `${previous.trimEnd()}\n\n---\n\n${text.replace(/^---\n[\s\S]*?\n---\n/, "")}` : text);
   // The lock-holder case writes nothing of its own, so it has nothing to commit either.
   if (writeStatus) snapshotToGit(opts, report, new Date(report.startedAt));
@@ -364,9 +375,9 @@ function synonymLines(r: DigestReport): string[] {
   return groups.length === 0 ? [] : [`## Synonyms added (${groups.length})`, ...groups.map((g) => `- ${g.join(", ")}`), ""];
 }
 
-function readInbox(vault: string, e: QueueEntry): string {
+function conversationOf(vault: string, e: QueueEntry): string {
   try {
-    return readFileSync(join(vault, e.inbox), "utf8");
+    return readInbox(vault, e);
   } catch {
     return e.candidates.map((c) => c.text).join("\n");
   }
@@ -378,11 +389,43 @@ interface VaultState {
 }
 
 function readVaultState(notes: NoteCache, config: VaultMemoryConfig): VaultState {
-  return { cards: notes.list((p) => isCard(p, config)).map((f) => f.path), index: buildIndexFromDisk(notes.vault, config, undefined, notes).index };
+  // The index first: the cards it could not read are left out of the list after it.
+  const index = buildIndexFromDisk(notes.vault, config, undefined, notes).index;
+  return { cards: notes.list((p) => isCard(p, config)).map((f) => f.path), index };
 }
 
 /** The heading the vault's cards use for related sections, unless the settings choose one. */
 function vaultRelatedHeading(notes: NoteCache, config: VaultMemoryConfig): string {
   if (config.cards.relatedHeading) return config.cards.relatedHeading;
-  return relatedHeading("", notes.list((p) => isCard(p, config)).map((f) => notes.text(f)));
+  return relatedHeading("", notes.texts(notes.list((p) => isCard(p, config))));
+}
+
+/**
+ * The card-writing rules note, or the default rules when there is none; one that cannot be read
+ * as a note (a FIFO, a huge file) is left as it is, the default rules used and the reason said.
+ */
+function readRules(path: string, heading: string, say: (line: string) => void): string {
+  try {
+    return readNote(path);
+  } catch (err) {
+    if (!(err instanceof FileRefused && err.why === "missing")) say(`${RULES_NOTE} cannot be read (${escapeControl(err instanceof Error ? err.message : String(err))}); the default rules are used tonight`);
+    return defaultRules(heading);
+  }
+}
+
+/** Whether a generated page may be written at `abs`: nothing is there, or a page we generated. */
+function generatedOrNone(abs: string): boolean {
+  try {
+    return readTextIfAny(abs, { maxBytes: MAX_NOTE_BYTES })?.includes(GENERATED_MARK) ?? true;
+  } catch {
+    return false;
+  }
+}
+
+function previousReport(abs: string): string {
+  try {
+    return readTextIfAny(abs, { maxBytes: MAX_NOTE_BYTES }) ?? "";
+  } catch {
+    return "";
+  }
 }

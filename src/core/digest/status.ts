@@ -1,6 +1,6 @@
 /** What the last digest run did, in one small file every machine and both the plugin and the CLI read. */
 
-import { readFileSync } from "node:fs";
+import { readTextFile } from "../io/read-file";
 import { writeFileAtomic } from "../io/atomic";
 import { vaultFiles } from "../paths";
 
@@ -26,7 +26,8 @@ export function writeDigestStatus(vault: string, status: DigestStatus): void {
 /** The last run's status, as far as the file holds one; undefined when there is none or it is unreadable. */
 export function readDigestStatus(vault: string): Partial<DigestStatus> | undefined {
   try {
-    const s: unknown = JSON.parse(readFileSync(vaultFiles.digestStatus(vault), "utf8"));
+    // A few hundred bytes; anything else at its name (a FIFO, a huge file) is no status.
+    const s: unknown = JSON.parse(readTextFile(vaultFiles.digestStatus(vault), { maxBytes: 1 << 20 }));
     if (!s || typeof s !== "object" || Array.isArray(s)) return undefined;
     return s;
   } catch {

@@ -1,6 +1,5 @@
 /** Adds the digest's synonym groups to the vault's synonyms note: appended lines, nothing rewritten. */
 
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { frontmatterLines, parseSynonyms } from "../index/index-options";
 import { writeFileAtomic } from "../io/atomic";
@@ -8,6 +7,8 @@ import { baseName } from "../card/card";
 import { DEFAULT_RELATED_HEADING } from "../card/related-heading";
 import { AnswerError, safePath, type SynonymGroups } from "./answer";
 import { RULES_NOTE } from "./rules-note";
+import { readTextIfAny } from "../io/read-file";
+import { MAX_NOTE_BYTES } from "../vault/scan";
 
 const NEW_NOTE = `---
 name: Synonyms
@@ -39,8 +40,10 @@ export function synonymsNotePath(notePath: string): string {
 export function addSynonymGroups(vault: string, notePath: string, groups: SynonymGroups, dryRun: boolean, heading = DEFAULT_RELATED_HEADING): SynonymGroups {
   if (groups.length === 0 || notePath.trim() === "") return [];
   const abs = join(vault, synonymsNotePath(notePath));
-  const exists = existsSync(abs);
-  const text = exists ? readFileSync(abs, "utf8") : NEW_NOTE;
+  // Not a note (a FIFO, a huge file) throws, saying why: the entry fails and stays queued.
+  const found = readTextIfAny(abs, { maxBytes: MAX_NOTE_BYTES });
+  const exists = found !== undefined;
+  const text = found ?? NEW_NOTE;
   const known = parseSynonyms(text).map((g) => new Set(g.map((p) => p.toLowerCase())));
   const fresh: SynonymGroups = [];
   for (const group of groups) {

@@ -7,8 +7,9 @@
  */
 
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { writeFileAtomic } from "../io/atomic";
+import { openRegularFile } from "../io/read-file";
 import { fnv1aWords } from "../io/hash";
 
 const FORMAT = "vault-memory-embeddings";
@@ -45,6 +46,58 @@ export function cosine(a: Quantized, b: Quantized): number {
   return dot * a.scale * b.scale;
 }
 
+interface CacheHeader {
+  format?: string;
+  version?: number;
+  model?: string;
+  dim: number;
+  count: number;
+  checksum?: number;
+}
+
+// The header is a line of JSON of a hundred bytes.
+const MAX_HEADER_BYTES = 4096;
+// A million texts at 1,024 dimensions: past it the file is not a vault's cache, and is made again.
+const MAX_BODY_BYTES = 1 << 30;
+
+/**
+ * The cache file's header and body, when it is this format and model and its size is what its
+ * header says: the body is read only then, so a file that is not a cache (a FIFO, a link to
+ * /dev/zero, gigabytes of something else) costs a read of its first 4 KB at most.
+ */
+function readCacheFile(path: string, model: string): { header: CacheHeader; body: Buffer } | undefined {
+  let opened;
+  try {
+    opened = openRegularFile(path);
+  } catch {
+    return undefined;
+  }
+  const { fd, st } = opened;
+  try {
+    const head = Buffer.allocUnsafe(Math.min(MAX_HEADER_BYTES, st.size));
+    const got = readSync(fd, head, 0, head.length, 0);
+    const nl = head.subarray(0, got).indexOf(0x0a);
+    if (nl < 0) return undefined;
+    const header = JSON.parse(head.subarray(0, nl).toString("utf8")) as Partial<CacheHeader>;
+    const { dim, count } = header;
+    if (header.format !== FORMAT || header.version !== VERSION || header.model !== model) return undefined;
+    if (typeof dim !== "number" || !Number.isInteger(dim) || dim <= 0 || typeof count !== "number" || !Number.isInteger(count) || count < 0) return undefined;
+    const bodyBytes = count * (KEY_BYTES + 4 + dim);
+    if (bodyBytes > MAX_BODY_BYTES || st.size !== nl + 1 + bodyBytes) return undefined;
+    const body = Buffer.allocUnsafe(bodyBytes);
+    for (let at = 0; at < bodyBytes; ) {
+      const n = readSync(fd, body, at, bodyBytes - at, nl + 1 + at);
+      if (n === 0) return undefined;
+      at += n;
+    }
+    return { header: { ...header, dim, count }, body };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export class VectorCache {
   private readonly vectors = new Map<string, Quantized>();
   /** Texts found in the cache, and texts added to it, since it was opened: for progress and tests. */
@@ -62,25 +115,13 @@ export class VectorCache {
    */
   static open(path: string, model: string): VectorCache {
     const cache = new VectorCache(model, 0);
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(path);
-    } catch {
-      return cache;
-    }
-    const nl = bytes.indexOf(0x0a);
-    if (nl < 0) return cache;
-    let header: { format?: string; version?: number; model?: string; dim?: number; count?: number; checksum?: number };
-    try {
-      header = JSON.parse(bytes.subarray(0, nl).toString("utf8")) as typeof header;
-    } catch {
-      return cache;
-    }
-    const body = bytes.subarray(nl + 1);
-    const dim = header.dim ?? 0;
-    const count = header.count ?? 0;
+    const read = readCacheFile(path, model);
+    if (!read) return cache;
+    const { header, body } = read;
+    const dim = header.dim;
+    const count = header.count;
     const record = KEY_BYTES + 4 + dim;
-    if (header.format !== FORMAT || header.version !== VERSION || header.model !== model || !(dim > 0) || body.length !== count * record || fnv1aWords(body) !== header.checksum) return cache;
+    if (fnv1aWords(body) !== header.checksum) return cache;
     cache.dim = dim;
     for (let i = 0; i < count; i++) {
       const at = i * record;

@@ -8,6 +8,9 @@ import { bareHost, endpointProblem, type EmbedSettings } from "./settings";
 
 export type EmbedResult = { vectors: Float32Array[]; ms: number } | { error: string; ms: number };
 
+/** Each text's vector, or why the server's vector for it was refused (see vectorProblem). */
+export type EachResult = { each: (Float32Array | string)[]; ms: number } | { error: string; ms: number };
+
 // A vector longer than this is not one any embedding model makes.
 const MAX_DIMENSIONS = 16_384;
 
@@ -73,15 +76,32 @@ function requestFor(settings: Pick<EmbedSettings, "provider" | "url" | "model">,
 
 /**
  * One request for `texts`, answered within `timeoutMs` or not at all. Never rejects: a server that
- * is down, slow, or answers anything but one finite vector per text of one dimension gives an
+ * is down, slow, or answers anything but one usable vector per text of one dimension gives an
  * error saying which, and nothing is cached from it.
  */
 export function embedTexts(settings: Pick<EmbedSettings, "provider" | "url" | "model" | "allowRemote">, texts: readonly string[], timeoutMs: number, options: PostOptions = {}): Promise<EmbedResult> {
+  return embedEach(settings, texts, timeoutMs, options).then((r) => {
+    if ("error" in r) return r;
+    const refused = r.each.find((v): v is string => typeof v === "string");
+    if (refused !== undefined) return { error: `a vector is ${refused}`, ms: r.ms };
+    const vectors = r.each as Float32Array[];
+    const other = vectors.find((v) => v.length !== vectors[0].length);
+    if (other) return { error: `vectors of ${vectors[0].length} and ${other.length} dimensions in one answer`, ms: r.ms };
+    return { vectors, ms: r.ms };
+  });
+}
+
+/**
+ * embedTexts for a batch whose texts stand apart (index time): a vector that cannot stand for its
+ * text (all zeros, not finite) is refused on its own, saying why, and the others are kept.
+ * An answer that is not a list of one vector per text is an error, as for embedTexts.
+ */
+export function embedEach(settings: Pick<EmbedSettings, "provider" | "url" | "model" | "allowRemote">, texts: readonly string[], timeoutMs: number, options: PostOptions = {}): Promise<EachResult> {
   const started = msSinceStart();
   const ms = (): number => Math.round(msSinceStart() - started);
   const problem = endpointProblem(settings.url, settings.allowRemote);
   if (problem) return Promise.resolve({ error: problem, ms: 0 });
-  if (texts.length === 0) return Promise.resolve({ vectors: [], ms: 0 });
+  if (texts.length === 0) return Promise.resolve({ each: [], ms: 0 });
   const { url, body } = requestFor(settings, texts);
   return post(url, body, timeoutMs, options).then((r) => {
     if ("error" in r) return { error: r.error, ms: ms() };
@@ -90,7 +110,21 @@ export function embedTexts(settings: Pick<EmbedSettings, "provider" | "url" | "m
   });
 }
 
-function parseAnswer(provider: EmbedSettings["provider"], text: string, expected: number, ms: number): EmbedResult {
+/**
+ * Why a vector cannot stand for a text, or "" when it can. All zeros has no direction: its cosine
+ * with anything is 0 (or, unit-scaled, undefined), so recall could never use it; nor a vector with
+ * a part that is not a finite number once stored as float32 (1e39 is Infinity there).
+ */
+export function vectorProblem(v: Float32Array): string {
+  let zero = true;
+  for (let i = 0; i < v.length; i++) {
+    if (!Number.isFinite(v[i])) return "not all finite numbers";
+    if (v[i] !== 0) zero = false;
+  }
+  return zero ? "all zeros" : "";
+}
+
+function parseAnswer(provider: EmbedSettings["provider"], text: string, expected: number, ms: number): EachResult {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -103,11 +137,11 @@ function parseAnswer(provider: EmbedSettings["provider"], text: string, expected
       : ((json as { data?: { index?: number; embedding?: unknown }[] } | null)?.data?.slice().sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((d) => d.embedding));
   if (!Array.isArray(raw)) return { error: `the answer has no ${provider === "ollama" ? "embeddings" : "data"} list`, ms };
   if (raw.length !== expected) return { error: `asked for ${expected} vectors, got ${raw.length}`, ms };
-  const vectors: Float32Array[] = [];
+  const each: (Float32Array | string)[] = [];
   for (const v of raw) {
-    if (!Array.isArray(v) || v.length === 0 || v.length > MAX_DIMENSIONS || !v.every((x) => typeof x === "number" && Number.isFinite(x))) return { error: "a vector is not a list of finite numbers", ms };
-    if (vectors.length > 0 && v.length !== vectors[0].length) return { error: `vectors of ${vectors[0].length} and ${v.length} dimensions in one answer`, ms };
-    vectors.push(Float32Array.from(v as number[]));
+    if (!Array.isArray(v) || v.length === 0 || v.length > MAX_DIMENSIONS || !v.every((x) => typeof x === "number")) return { error: "a vector is not a list of numbers", ms };
+    const vector = Float32Array.from(v);
+    each.push(vectorProblem(vector) || vector);
   }
-  return { vectors, ms };
+  return { each, ms };
 }

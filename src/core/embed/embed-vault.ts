@@ -7,6 +7,7 @@ import { NoteCache } from "../vault/note-cache";
 import { isCard } from "../vault/scan";
 import { VectorCache, type Quantized } from "./cache";
 import { embedCards, type EmbedReport } from "./embed-cards";
+import { escapeControl } from "../text/visible";
 import { vectorsPathOf, writeVectors } from "./vectors";
 
 export interface VaultEmbedding extends EmbedReport {
@@ -23,13 +24,14 @@ export interface VaultEmbedding extends EmbedReport {
  * have no vectors until the next index. A server that is missing or failing leaves word recall
  * complete, and the summary says so.
  */
-export async function embedVault(vault: string, config: VaultMemoryConfig, base: string, opts: { notes?: NoteCache; offline?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<VaultEmbedding> {
+export async function embedVault(vault: string, config: VaultMemoryConfig, base: string, opts: { notes?: NoteCache; offline?: boolean; onProgress?: (done: number, total: number) => void; budgetSec?: number } = {}): Promise<VaultEmbedding> {
   const e = config.embed;
   const notes = opts.notes ?? new NoteCache(vault);
-  const cards = notes.list((p) => isCard(p, config)).map((f) => notes.card(f));
+  const cards = notes.cards(notes.list((p) => isCard(p, config)));
   const path = vaultFiles.embeddings(vault);
   const cache = VectorCache.open(path, e.model);
-  const report = await embedCards(cards, e, config.index.hintsProperty, cache, opts.onProgress, opts.offline);
+  const budgetSec = opts.budgetSec ?? e.runBudgetSec;
+  const report = await embedCards(cards, e, config.index.hintsProperty, cache, { onProgress: opts.onProgress, offline: opts.offline, budgetMs: budgetSec * 1000 });
   cache.save(path);
   const snapshot = vaultFiles.snapshot(vault);
   const reader = SnapshotReader.open(snapshot);
@@ -44,7 +46,21 @@ export async function embedVault(vault: string, config: VaultMemoryConfig, base:
   }
   writeVectors(vectorsPathOf(snapshot), base, e.model, cache.dim, byId);
   const counted = byId.filter((v) => v !== undefined).length;
+  return { ...report, cards: counted, summary: summaryOf(report, counted, e) };
+}
+
+/** The one line a run ends with: what was embedded, and what stopped it or was refused, naming the server. */
+function summaryOf(report: EmbedReport, counted: number, e: VaultMemoryConfig["embed"]): string {
   const what = `${report.embedded} ${report.embedded === 1 ? "text" : "texts"} embedded, ${report.reused} from the cache`;
-  const summary = report.ok ? `semantic recall: ${what}, ${counted} cards with ${e.model} at ${e.url}` : `semantic recall: stopped (${report.error}); ${what}. Word recall is complete.`;
-  return { ...report, cards: counted, summary };
+  const server = `${e.model} at ${e.url}`;
+  const refused = report.refused.length === 0 ? "" : `; ${report.refused.length} ${report.refused.length === 1 ? "card" : "cards"} not embedded, ${refusedText(report.refused)}`;
+  if (report.error !== undefined) return `semantic recall: stopped (${report.error}; ${server}); ${what}, ${counted} cards with vectors${refused}. Word recall is complete.`;
+  return `semantic recall: ${what}, ${counted} cards with ${server}${refused}${refused ? ". Word recall is complete." : ""}`;
+}
+
+/** The refused cards by reason: "the server's vector is all zeros for a.md, b.md". */
+function refusedText(refused: EmbedReport["refused"]): string {
+  const byReason = new Map<string, string[]>();
+  for (const r of refused) byReason.set(r.reason, [...(byReason.get(r.reason) ?? []), r.path]);
+  return [...byReason].map(([reason, paths]) => `${reason} for ${paths.slice(0, 5).map(escapeControl).join(", ")}${paths.length > 5 ? ` and ${paths.length - 5} more` : ""}`).join("; ");
 }

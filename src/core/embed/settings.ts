@@ -18,6 +18,11 @@ export interface EmbedSettings {
   allowRemote: boolean;
   /** Texts per request at index time. */
   batchSize: number;
+  /**
+   * The most one `index` or `embed` run spends embedding, in seconds, whatever the server does:
+   * what was embedded by then is kept and the next run goes on from there.
+   */
+  runBudgetSec: number;
   /** Cosine similarity under which a card's meaning adds nothing to its score. */
   floor: number;
   /** A card at the floor gains this many times the minimum score, and twice that at cosine 1. */
@@ -32,6 +37,8 @@ export const DEFAULT_EMBED: EmbedSettings = {
   budgetMs: 150,
   allowRemote: false,
   batchSize: 16,
+  // The old single request's allowance (a model's first load fits), now for the whole run.
+  runBudgetSec: 120,
   floor: 0.55,
   weight: 1,
 };

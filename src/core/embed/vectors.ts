@@ -91,7 +91,7 @@ export interface OpenVectors {
  */
 export function openVectors(path: string, base: string, model: string): OpenVectors {
   // Not blocking, and a regular file only: a FIFO at the path would hang the prompt hook.
-  const { fd } = openRegularFile(path);
+  const { fd, st } = openRegularFile(path);
   try {
     const head = Buffer.allocUnsafe(4096);
     const got = readSync(fd, head, 0, head.length, 0);
@@ -102,8 +102,12 @@ export function openVectors(path: string, base: string, model: string): OpenVect
     if (h.base !== base) throw new Error("the vectors are another snapshot's: run index again");
     if (h.model !== model) throw new Error(`the vectors are ${h.model}'s, not ${model}'s: run index again`);
     const n = h.pieces;
+    if (!Number.isInteger(n) || n < 0 || !Number.isInteger(h.dim) || h.dim <= 0) throw new Error("the vectors file is damaged");
     const bb = bitBytes(h.dim);
     const wholeBytes = n * (8 + bb);
+    // Sizes from the header are checked against the file before anything is allocated by them:
+    // a header naming a billion pieces would otherwise take the hook's memory.
+    if (st.size !== nl + 1 + wholeBytes + n * h.dim) throw new Error("the vectors file is damaged");
     const whole = Buffer.allocUnsafe(wholeBytes);
     // Card ids and scales are checked (a wrong id would name another card); a damaged sign bit
     // only moves a piece in the first, rough ranking, which the exact cosine then corrects.

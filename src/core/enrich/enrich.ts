@@ -47,15 +47,23 @@ interface Due {
 }
 
 /** Cards in the store whose hints are missing, or were written for an older version of the card. */
-export async function dueCards(store: CardStore, config: VaultMemoryConfig): Promise<{ due: Due[]; unreadable: { path: string; reason: string }[] }> {
+/** `notRead`: what could not be read at all (a FIFO or a huge file at a card's name); not counted as due. */
+export async function dueCards(store: CardStore, config: VaultMemoryConfig): Promise<{ due: Due[]; unreadable: { path: string; reason: string }[]; notRead: { path: string; reason: string }[] }> {
   const property = config.index.hintsProperty;
   const due: Due[] = [];
   const unreadable: { path: string; reason: string }[] = [];
+  const notRead: { path: string; reason: string }[] = [];
   for (const path of await store.list()) {
     // The rules note is settings, and generated pages are rewritten every night: hints on them
     // would be lost, or asked for again, each time.
     if (path === RULES_NOTE) continue;
-    const text = await store.read(path);
+    let text: string;
+    try {
+      text = await store.read(path);
+    } catch (err) {
+      notRead.push({ path, reason: err instanceof Error ? err.message : String(err) });
+      continue;
+    }
     if (text.includes(GENERATED_MARK)) continue;
     const card = parseCard(path, text);
     const state = hintState(card, property);
@@ -63,15 +71,15 @@ export async function dueCards(store: CardStore, config: VaultMemoryConfig): Pro
     if (card.frontmatterError) unreadable.push({ path, reason: `its frontmatter cannot be read (${card.frontmatterError})` });
     else due.push({ path, text, card });
   }
-  return { due, unreadable };
+  return { due, unreadable, notRead };
 }
 
 export async function enrichCards(opts: EnrichOptions): Promise<EnrichReport> {
   const say = opts.onProgress ?? (() => {});
   const settings = opts.config.enrich;
   const property = opts.config.index.hintsProperty;
-  const { due, unreadable } = await dueCards(opts.store, opts.config);
-  const report: EnrichReport = { ok: true, dryRun: !!opts.dryRun, calls: 0, written: [], skipped: [...unreadable], left: due.length + unreadable.length };
+  const { due, unreadable, notRead } = await dueCards(opts.store, opts.config);
+  const report: EnrichReport = { ok: true, dryRun: !!opts.dryRun, calls: 0, written: [], skipped: [...notRead, ...unreadable], left: due.length + unreadable.length };
   const todo = due.slice(0, opts.limit ?? Infinity);
   const batches = Math.ceil(todo.length / settings.batchSize);
   for (let i = 0; i < todo.length; i += settings.batchSize) {

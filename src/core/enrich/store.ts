@@ -1,16 +1,17 @@
 /** Where enrich reads cards and writes their hints: the disk for the bridge, Obsidian for the plugin. */
 
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setFrontmatter, type FrontmatterValue } from "../card/frontmatter-edit";
 import type { VaultMemoryConfig } from "../config";
 import { isCard } from "../vault/scan";
 import { writeFileAtomic } from "../io/atomic";
-import { listMarkdown } from "../vault/scan";
+import { listMarkdown, readNote } from "../vault/scan";
+import { FileRefused } from "../io/read-file";
 
 export interface CardStore {
   /** Vault-relative paths of the cards in the memory folder. */
   list(): Promise<string[]>;
+  /** Throws, saying why, for a card that cannot be read (enrich skips it). */
   read(path: string): Promise<string>;
   /**
    * Sets these frontmatter properties and nothing else. `expected` is the text they were made
@@ -20,16 +21,33 @@ export interface CardStore {
   setProperties(path: string, expected: string, fields: Readonly<Record<string, FrontmatterValue>>): Promise<"written" | "changed">;
 }
 
-/** The vault's files, written atomically; a path outside the memory folder is refused. */
+/**
+ * The vault's files, written atomically; a path outside the memory folder is refused. A card's
+ * name that is not a card (a FIFO, a link, a huge file) is listed, and reading it throws why, so
+ * that enrich reports it among the cards it skipped.
+ */
 export function diskStore(vault: string, config: VaultMemoryConfig): CardStore {
+  const notRead = new Map<string, string>();
   return {
-    list: async () => listMarkdown(vault, (p) => isCard(p, config)).map((f) => f.path),
-    read: async (path) => readFileSync(join(vault, path), "utf8"),
+    list: async () => {
+      const listed = listMarkdown(vault, (p) => isCard(p, config), (s) => notRead.set(s.path, s.reason)).map((f) => f.path);
+      return [...listed, ...notRead.keys()].sort();
+    },
+    read: async (path) => {
+      const why = notRead.get(path);
+      if (why !== undefined) throw new Error(why);
+      return readNote(join(vault, path));
+    },
     setProperties: async (path, expected, fields) => {
       if (!isCard(path, config)) throw new Error(`${path} is not a card in the memory folder`);
       const abs = join(vault, path);
-      if (!existsSync(abs)) return "changed";
-      const text = readFileSync(abs, "utf8");
+      let text: string;
+      try {
+        text = readNote(abs);
+      } catch (err) {
+        if (err instanceof FileRefused && err.why === "missing") return "changed";
+        throw err;
+      }
       if (text !== expected) return "changed";
       writeFileAtomic(abs, setFrontmatter(text, fields));
       return "written";

@@ -1,11 +1,10 @@
 /** Builds the live index from a vault folder on disk, for the bridge's `index` command and benchmarks. */
 
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCard } from "../card/card";
 import type { VaultMemoryConfig } from "../config";
 import { indexOptionsOf } from "./index-options";
-import { isCard, listNotes } from "../vault/scan";
+import { isCard, listNotes, readNote, type SkippedNote } from "../vault/scan";
 import { MemoryIndex } from "./memory-index";
 import type { NoteCache } from "../vault/note-cache";
 
@@ -16,18 +15,20 @@ export interface BuildProgress {
 
 export interface BuildResult {
   index: MemoryIndex;
-  /** Notes that could not be read; the rest are indexed regardless. */
-  failed: { path: string; reason: string }[];
+  /** Notes that could not be read, or that are named like notes and are not (a FIFO, a link, a huge file); the rest are indexed regardless. */
+  failed: SkippedNote[];
 }
 
 /** `notes`: a run's cache of the vault (the digest's), so the notes it has read are not read again. */
 export function buildIndexFromDisk(vault: string, config: VaultMemoryConfig, onProgress?: (p: BuildProgress) => void, notes?: NoteCache): BuildResult {
-  const files = notes ? notes.list((p) => isCard(p, config)) : listNotes(vault, config).filter((f) => isCard(f.path, config));
-  const index = new MemoryIndex(config.recall.scoring, indexOptionsOf(config.index, readSynonymsNote(vault, config)));
   const failed: BuildResult["failed"] = [];
+  const card = (path: string): boolean => isCard(path, config);
+  const files = notes ? notes.list(card) : listNotes(vault, config, (s) => card(s.path) && failed.push(s)).filter((f) => card(f.path));
+  if (notes) failed.push(...notes.skipped.filter((s) => card(s.path)));
+  const index = new MemoryIndex(config.recall.scoring, indexOptionsOf(config.index, readSynonymsNote(vault, config, failed)));
   files.forEach((f, i) => {
     try {
-      index.upsert(notes ? notes.card(f) : parseCard(f.path, readFileSync(f.abs, "utf8"), f.mtime));
+      index.upsert(notes ? notes.card(f) : parseCard(f.path, readNote(f.abs), f.mtime));
     } catch (err) {
       failed.push({ path: f.path, reason: err instanceof Error ? err.message : String(err) });
     }
@@ -37,11 +38,14 @@ export function buildIndexFromDisk(vault: string, config: VaultMemoryConfig, onP
   return { index, failed };
 }
 
-function readSynonymsNote(vault: string, config: VaultMemoryConfig): string | undefined {
-  if (!config.index.synonymsNote) return undefined;
+/** The synonyms note's text; none when it is missing, and a line in `failed` when it cannot be read. */
+function readSynonymsNote(vault: string, config: VaultMemoryConfig, failed: SkippedNote[]): string | undefined {
+  const path = config.index.synonymsNote;
+  if (!path) return undefined;
   try {
-    return readFileSync(join(vault, config.index.synonymsNote), "utf8");
-  } catch {
+    return readNote(join(vault, path));
+  } catch (err) {
+    if ((err as { why?: string }).why !== "missing") failed.push({ path, reason: `synonyms not used: ${err instanceof Error ? err.message : String(err)}` });
     return undefined;
   }
 }

@@ -1,6 +1,7 @@
 /** Installs the bridge where it stays put and connects it to Claude Code; uninstall undoes exactly that. */
 
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { readTextFile } from "../io/read-file";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { writeFileAtomic } from "../io/atomic";
@@ -33,7 +34,10 @@ export function userDataDir(env: NodeJS.ProcessEnv = process.env, platform: Node
 /** A bridge copy: the text of each of BRIDGE_FILES. */
 export type BridgeFiles = Readonly<Record<string, string>>;
 
-/** The bridge beside `entry` (a running bridge's own files, say); throws if one is missing. */
+/**
+ * The bridge beside `entry` (a running bridge's own files, say); throws if one is missing. Read
+ * plainly: these are the files of the build that is running, not files anyone may have put there.
+ */
 export function readBridge(entry: string): BridgeFiles {
   const dir = dirname(entry);
   return Object.fromEntries(BRIDGE_FILES.map((name) => [name, readFileSync(join(dir, name), "utf8")]));
@@ -43,8 +47,18 @@ export function readBridge(entry: string): BridgeFiles {
 export function bridgeIsCurrent(dir: string, files: BridgeFiles): boolean {
   return BRIDGE_FILES.every((name) => {
     const path = join(dir, name);
-    return existsSync(path) && readFileSync(path, "utf8") === files[name];
+    return holds(path, files[name]);
   });
+}
+
+/** Whether `path` is a regular file holding `text`; what is not one (a FIFO, another file) is not. */
+function holds(path: string, text: string | undefined): boolean {
+  if (text === undefined) return false;
+  try {
+    return readTextFile(path, { maxBytes: Buffer.byteLength(text) }) === text;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -58,7 +72,7 @@ export function writeBridge(dir: string, files: BridgeFiles): string {
     const text = files[name];
     if (typeof text !== "string" || text === "") throw new Error(`the bridge's ${name} is missing from this build`);
     const path = join(dir, name);
-    if (!existsSync(path) || readFileSync(path, "utf8") !== text) writeFileAtomic(path, text);
+    if (!holds(path, text)) writeFileAtomic(path, text);
   }
   return join(dir, BRIDGE_FILE);
 }

@@ -31,7 +31,7 @@ export function openRegularFile(path: string, opts: { noFollow?: boolean } = {})
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new FileRefused(`${path} is not a regular file`, "not-regular");
+    if (!st.isFile()) throw new FileRefused(`${path} is not a regular file (${kindOf(st)})`, "not-regular");
     return { fd, st };
   } catch (err) {
     closeSync(fd);
@@ -39,20 +39,46 @@ export function openRegularFile(path: string, opts: { noFollow?: boolean } = {})
   }
 }
 
+/** What a path that is not a regular file is, for the line that says why it was not read. */
+export function kindOf(st: Stats): string {
+  if (st.isDirectory()) return "a folder";
+  if (st.isFIFO()) return "a FIFO";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
+  if (st.isSymbolicLink()) return "a link";
+  return "not a file";
+}
+
+/** A size for a person: "8 MB", "64 KB", "100 bytes". */
+export function sizeText(bytes: number): string {
+  return bytes >= 1 << 20 ? `${+(bytes / (1 << 20)).toFixed(1)} MB` : bytes >= 1 << 10 ? `${+(bytes / (1 << 10)).toFixed(1)} KB` : `${bytes} bytes`;
+}
+
+export interface ReadOptions {
+  maxBytes: number;
+  noFollow?: boolean;
+  /** Refuses the open file by its stat, with a reason (an owner or mode that is not the person's). */
+  check?: (st: Stats) => string;
+  /** Past maxBytes, the last maxBytes rather than a refusal: for a log read for its latest lines. */
+  tail?: boolean;
+}
+
 /**
  * The file's bytes. `check` sees the open file's stat before anything is read and may refuse it
  * by returning a reason (an owner or mode that is not the person's).
  */
-export function readRegularFile(path: string, opts: { maxBytes: number; noFollow?: boolean; check?: (st: Stats) => string }): Buffer {
+export function readRegularFile(path: string, opts: ReadOptions): Buffer {
   const { fd, st } = openRegularFile(path, opts);
   try {
-    if (st.size > opts.maxBytes) throw new FileRefused(`${path} is over ${opts.maxBytes >= 1 << 20 ? `${opts.maxBytes >> 20} MB` : `${opts.maxBytes} bytes`}`, "too-large");
+    if (st.size > opts.maxBytes && !opts.tail) throw new FileRefused(`${path} is over ${sizeText(opts.maxBytes)}`, "too-large");
     const why = opts.check?.(st);
     if (why) throw new FileRefused(why, "refused");
-    const buf = Buffer.allocUnsafe(st.size);
+    const size = Math.min(st.size, opts.maxBytes);
+    const from = st.size - size;
+    const buf = Buffer.allocUnsafe(size);
     let got = 0;
-    while (got < st.size) {
-      const n = readSync(fd, buf, got, st.size - got, got);
+    while (got < size) {
+      const n = readSync(fd, buf, got, size - got, from + got);
       if (n === 0) break;
       got += n;
     }
@@ -62,25 +88,17 @@ export function readRegularFile(path: string, opts: { maxBytes: number; noFollow
   }
 }
 
+/** readRegularFile as UTF-8 text. */
+export function readTextFile(path: string, opts: ReadOptions): string {
+  return readRegularFile(path, opts).toString("utf8");
+}
 
-/**
- * The last `maxBytes` of a regular file (all of it when smaller), opened as readRegularFile opens
- * one: for logs that only grow, whose latest lines are what a reader wants. The first line may
- * start mid-line.
- */
-export function readRegularFileTail(path: string, maxBytes: number): Buffer {
-  const { fd, st } = openRegularFile(path);
+/** readTextFile, or undefined when nothing is at the path; any other refusal throws, saying why. */
+export function readTextIfAny(path: string, opts: ReadOptions): string | undefined {
   try {
-    const size = Math.min(st.size, maxBytes);
-    const buf = Buffer.allocUnsafe(size);
-    let got = 0;
-    while (got < size) {
-      const n = readSync(fd, buf, got, size - got, st.size - size + got);
-      if (n === 0) break;
-      got += n;
-    }
-    return buf.subarray(0, got);
-  } finally {
-    closeSync(fd);
+    return readTextFile(path, opts);
+  } catch (err) {
+    if (err instanceof FileRefused && err.why === "missing") return undefined;
+    throw err;
   }
 }

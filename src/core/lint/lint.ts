@@ -1,11 +1,11 @@
 /** Runs the lint rules over a vault, and turns findings into a report a person can read. */
 
-import { readFileSync } from "node:fs";
+import { readTextIfAny } from "../io/read-file";
 import { parseCard, type Card } from "../card/card";
 import { vaultFiles } from "../paths";
 import { SnapshotReader } from "../snapshot/read";
 import { escapeControl } from "../text/visible";
-import { isCard, listMarkdown, type NoteFile, type ScopeRules } from "../vault/scan";
+import { isCard, listMarkdown, readNote, type NoteFile, type ScopeRules, type SkippedNote } from "../vault/scan";
 import { NoteCache } from "../vault/note-cache";
 import { alikeCounts, conflictFamilies, type ConflictFamily } from "../vault/conflicts";
 import { tokenize } from "../text/tokenizer";
@@ -58,7 +58,7 @@ export interface NoteSource {
 export type ReadNotes = (files: readonly NoteFile[]) => NoteSource;
 
 /** lintVault's own way: each note read when asked for, and none scanned ahead. */
-export const readNotesHere: ReadNotes = (files) => ({ text: (i) => readFileSync(files[i].abs, "utf8"), secretScans: () => new Map() });
+export const readNotesHere: ReadNotes = (files) => ({ text: (i) => readNote(files[i].abs), secretScans: () => new Map() });
 
 /** All findings, minus disabled rules, excluded folders and rules a card silences for itself. */
 export function lint(input: LintInput): Finding[] {
@@ -136,19 +136,30 @@ function ignoredRules(card: Card): Set<string> {
   return new Set(list.filter((x): x is string => typeof x === "string" && x !== ""));
 }
 
-/** Reads the vault from disk, with the snapshot's age and the recall log, and lints it. */
-/** `readNotes` may be a NoteCache, whose listing, texts and parsed cards are used as they are. */
-export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_SETTINGS, now = Date.now(), readNotes: ReadNotes | NoteCache = readNotesHere, scope?: LintScope): Finding[] {
+/**
+ * Reads the vault from disk, with the snapshot's age and the recall log, and lints it. What is
+ * named like a note and cannot be read as one (a FIFO, a link, a huge file) is left out and
+ * told to `onSkip`.
+ * `readNotes` may be a NoteCache, whose listing, texts and parsed cards are used as they are.
+ */
+export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_SETTINGS, now = Date.now(), readNotes: ReadNotes | NoteCache = readNotesHere, scope?: LintScope, onSkip?: (s: SkippedNote) => void): Finding[] {
   const cards: Card[] = [];
   const text = new Map<string, string>();
   const cache = readNotes instanceof NoteCache ? readNotes : undefined;
-  const files = cache ? cache.list() : listMarkdown(vault);
+  const files = cache ? cache.list() : listMarkdown(vault, undefined, onSkip);
   const source = cache ? { text: (i: number) => cache.text(files[i]), secretScans: () => new Map<string, SecretScan>() } : (readNotes as ReadNotes)(files);
   files.forEach((f, i) => {
-    const t = source.text(i);
+    let t: string;
+    try {
+      t = source.text(i);
+    } catch (err) {
+      if (!cache) onSkip?.({ path: f.path, reason: `not read: ${err instanceof Error ? err.message : String(err)}` });
+      return;
+    }
     text.set(f.path, t);
     cards.push(cache ? cache.card(f) : parseCard(f.path, t, f.mtime));
   });
+  if (cache) for (const s of cache.skipped) onSkip?.(s);
   return lint({ cards, text, settings, snapshot: snapshotTime(vault), lastRecalled: recallHistory(vault)?.last, now, secretScans: () => source.secretScans(), scope });
 }
 
@@ -170,14 +181,18 @@ export interface RecallHistory {
   count: Map<string, number>;
 }
 
-/** What the recall log says about each card; undefined when there is no log yet. */
+// A line per prompt of about 200 bytes: a quarter of a million prompts. Past it, the latest are read.
+const MAX_USAGE_LOG_BYTES = 48 << 20;
+
+/** What the recall log says about each card; undefined when there is no log yet (or it is not a file). */
 export function recallHistory(vault: string): RecallHistory | undefined {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(vaultFiles.usageLog(vault), "utf8");
+    text = readTextIfAny(vaultFiles.usageLog(vault), { maxBytes: MAX_USAGE_LOG_BYTES, tail: true });
   } catch {
     return undefined;
   }
+  if (text === undefined) return undefined;
   const history: RecallHistory = { last: new Map(), count: new Map() };
   for (const line of text.split("\n")) {
     if (!line) continue;

@@ -1,7 +1,8 @@
 /** The capture queue on disk: one entry and one inbox file per session, under the hidden folder. */
 
 import { isSafeSessionId } from "../session-id";
-import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { readTextFile } from "../io/read-file";
 import { join } from "node:path";
 import { writeFileAtomic } from "../io/atomic";
 import { HIDDEN_DIR, vaultFiles } from "../paths";
@@ -120,20 +121,32 @@ export function withSessionLock<T>(vault: string, sessionId: string, fn: () => T
     return fn();
   } finally {
     try {
-      if (readFileSync(lock, "utf8") === token) unlinkSync(lock);
+      if (readTextFile(lock, { maxBytes: 1024 }) === token) unlinkSync(lock);
     } catch {
       /* moved aside as stale by another process: nothing of ours is left */
     }
   }
 }
 
+// An entry is a few kilobytes: its candidates are a few lines each, its conversation is in the inbox.
+const MAX_ENTRY_BYTES = 4 << 20;
+
+/** The entry at `path`; undefined when it is missing, damaged, or not a regular file of an entry's size. */
 export function readEntry<T extends QueueEntry = QueueEntry>(path: string): T | undefined {
   try {
-    const e = JSON.parse(readFileSync(path, "utf8")) as T;
+    const e = JSON.parse(readTextFile(path, { maxBytes: MAX_ENTRY_BYTES })) as T;
     return e && typeof e === "object" && typeof e.sessionId === "string" ? e : undefined;
   } catch {
     return undefined;
   }
+}
+
+// The condensed conversation capture writes: at most 4 million characters of turns.
+const MAX_INBOX_BYTES = 32 << 20;
+
+/** An entry's condensed conversation; throws, saying why, when it is missing or not a regular file of an inbox's size. */
+export function readInbox(vault: string, entry: QueueEntry): string {
+  return readTextFile(join(vault, entry.inbox), { maxBytes: MAX_INBOX_BYTES });
 }
 
 /** Writes the inbox first and the entry last, so an entry never points at a missing inbox. */

@@ -1,7 +1,8 @@
 /** Which cards each Claude Code session has already been given, so none is injected twice. */
 
 import { isSafeSessionId } from "../session-id";
-import { readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { readTextFile } from "../io/read-file";
 import { writeCreatingDir } from "../io/create-dir";
 import { join } from "node:path";
 
@@ -23,7 +24,8 @@ export function loadSeen(dir: string, sessionId: string): Set<string> {
   const file = fileFor(dir, sessionId);
   if (!file) return new Set();
   try {
-    const rec = JSON.parse(readFileSync(file, "utf8")) as Partial<SessionRecord>;
+    // The paths of the cards a session was shown: a few kilobytes, and a week at most.
+    const rec = JSON.parse(readTextFile(file, { maxBytes: 4 << 20 })) as Partial<SessionRecord>;
     return new Set(Array.isArray(rec.paths) ? rec.paths.filter((p): p is string => typeof p === "string") : []);
   } catch {
     return new Set();

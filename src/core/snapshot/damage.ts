@@ -1,6 +1,7 @@
 /** A note left by a recall that found the snapshot damaged, so the next session start rebuilds it. */
 
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
+import { readTextFile } from "../io/read-file";
 import { writeFileAtomic } from "../io/atomic";
 import { vaultFiles } from "../paths";
 
@@ -32,7 +33,7 @@ export function noteSnapshotDamage(vault: string, snapshot: string, reason: stri
 /** Why the current snapshot was found damaged, or undefined when it was not (or was rewritten since). */
 export function snapshotDamage(vault: string, snapshot: string): string | undefined {
   try {
-    const note = JSON.parse(readFileSync(notePath(vault), "utf8")) as Partial<DamageNote>;
+    const note = JSON.parse(readTextFile(notePath(vault), { maxBytes: 1 << 16 })) as Partial<DamageNote>;
     const st = statSync(snapshot);
     return note.size === st.size && note.mtimeMs === st.mtimeMs ? String(note.reason) : undefined;
   } catch {

@@ -1,6 +1,6 @@
 /** Full verification of a snapshot against its whole-body checksum: for tools and tests, never the hot path. */
 
-import { readFileSync } from "node:fs";
+import { readRegularFile } from "../io/read-file";
 import type { SnapshotHeader } from "./format";
 import { checksumOf } from "./checksum";
 import { RECORD_WIDTH } from "./format";
@@ -10,7 +10,8 @@ import { SnapshotError, SnapshotReader } from "./read";
 export function verifySnapshot(path: string): SnapshotHeader {
   const reader = SnapshotReader.open(path);
   reader.close();
-  const bytes = readFileSync(path);
+  // The whole file, as SnapshotReader.open found it: a regular file, bounded all the same.
+  const bytes = readRegularFile(path, { maxBytes: 1 << 30 });
   const body = bytes.subarray(bytes.indexOf(0x0a) + 1);
   const sum = checksumOf(body);
   if (sum !== reader.header.checksum) throw new SnapshotError("corrupt", "snapshot does not match its checksum");

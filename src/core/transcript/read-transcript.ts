@@ -1,6 +1,7 @@
 /** Streams a Claude Code transcript (JSON lines) into the parts capture needs, with bounded memory. */
 
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { FileRefused, openRegularFile } from "../io/read-file";
 import { sanitize, sanitizeFrom } from "../privacy/redact";
 
 export interface Turn {
@@ -81,7 +82,7 @@ export function readTranscript(path: string): TranscriptSummary {
   const summary = emptySummary();
   const seenUuids = new Set<string>();
   const state: ReadState = { seen: seenUuids, lastAssistant: undefined, kept: 0 };
-  const fd = openRegularFile(path);
+  const fd = openTranscript(path);
   try {
     const buf = Buffer.allocUnsafe(CHUNK);
     let carry: Buffer[] = [];
@@ -131,23 +132,18 @@ export function readTranscript(path: string): TranscriptSummary {
 /**
  * Opens `path` only if it is a regular `.jsonl` file. A hook payload is input like any other: a
  * device (`/dev/zero` never ends), a FIFO (blocks forever on open) or some other file is refused
- * before it is read. Opened non-blocking and checked again, in case it was swapped in between.
+ * before it is read, by the one opener of files anyone may have put at a path.
  */
-function openRegularFile(path: string): number {
+function openTranscript(path: string): number {
   if (!path.endsWith(".jsonl")) throw new TranscriptError("transcript is not a .jsonl file");
-  let isFile: boolean;
   try {
-    isFile = statSync(path).isFile();
+    return openRegularFile(path).fd;
   } catch (err) {
-    throw new TranscriptError(`no transcript (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    if (!(err instanceof FileRefused)) throw err;
+    if (err.why === "missing") throw new TranscriptError("no transcript (ENOENT)");
+    if (err.why === "not-regular") throw new TranscriptError(`transcript is not a regular file: ${err.message}`);
+    throw new TranscriptError(`no transcript (${err.message})`);
   }
-  if (!isFile) throw new TranscriptError("transcript is not a regular file");
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  if (!fstatSync(fd).isFile()) {
-    closeSync(fd);
-    throw new TranscriptError("transcript is not a regular file");
-  }
-  return fd;
 }
 
 type Json = Record<string, unknown>;

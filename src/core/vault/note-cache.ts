@@ -1,8 +1,7 @@
 /** The vault as one run sees it: listed once, each note read and parsed once, again only after it changed on disk. */
 
-import { readFileSync } from "node:fs";
 import { parseCard, type Card } from "../card/card";
-import { listMarkdown, type NoteFile } from "./scan";
+import { listMarkdown, readNote, type NoteFile, type SkippedNote } from "./scan";
 
 interface Held {
   mtime: number;
@@ -20,17 +19,26 @@ interface Held {
 export class NoteCache {
   private files: NoteFile[] | undefined;
   private readonly held = new Map<string, Held>();
+  /** Why a note could not be read, by path: it is left out of every listing after that. */
+  private readonly refused = new Map<string, string>();
+  private readonly skips = new Map<string, string>();
   /** Notes read from disk so far: a test counts them. */
   reads = 0;
 
   constructor(readonly vault: string) {}
 
-  /** Every markdown note outside dot folders that `keep` accepts, in path order. */
+  /** Every markdown note outside dot folders that `keep` accepts, in path order, less those that could not be read. */
   list(keep: (path: string) => boolean = () => true): NoteFile[] {
-    this.files ??= listMarkdown(this.vault);
-    return this.files.filter((f) => keep(f.path));
+    this.files ??= listMarkdown(this.vault, undefined, (s) => this.skips.set(s.path, s.reason));
+    return this.files.filter((f) => !this.refused.has(f.path) && keep(f.path));
   }
 
+  /** What was named like a note and not read, and why, so far: for the run's report or log. */
+  get skipped(): SkippedNote[] {
+    return [...this.skips].map(([path, reason]) => ({ path, reason }));
+  }
+
+  /** The note's text; throws, saying why, for one that cannot be read (and skips it from then on). */
   text(f: NoteFile): string {
     return this.hold(f).text;
   }
@@ -39,6 +47,28 @@ export class NoteCache {
     const h = this.hold(f);
     h.card ??= parseCard(f.path, h.text, f.mtime);
     return h.card;
+  }
+
+  /** The cards of `files` that can be read; the others are skipped, with the reason kept in `skipped`. */
+  cards(files: readonly NoteFile[]): Card[] {
+    return this.readable(files, (f) => this.card(f));
+  }
+
+  /** The texts of `files` that can be read, as cards() does. */
+  texts(files: readonly NoteFile[]): string[] {
+    return this.readable(files, (f) => this.text(f));
+  }
+
+  private readable<T>(files: readonly NoteFile[], read: (f: NoteFile) => T): T[] {
+    const out: T[] = [];
+    for (const f of files) {
+      try {
+        out.push(read(f));
+      } catch {
+        /* kept in skipped */
+      }
+    }
+    return out;
   }
 
   /**
@@ -52,7 +82,17 @@ export class NoteCache {
   private hold(f: NoteFile): Held {
     const h = this.held.get(f.path);
     if (h && h.mtime === f.mtime && h.size === f.size) return h;
-    const fresh: Held = { mtime: f.mtime, size: f.size, text: readFileSync(f.abs, "utf8") };
+    let text: string;
+    try {
+      text = readNote(f.abs);
+    } catch (err) {
+      // Swapped for something else since the walk, or unreadable: never read again this run.
+      const reason = `not read: ${err instanceof Error ? err.message : String(err)}`;
+      this.refused.set(f.path, reason);
+      this.skips.set(f.path, reason);
+      throw err;
+    }
+    const fresh: Held = { mtime: f.mtime, size: f.size, text };
     this.reads++;
     this.held.set(f.path, fresh);
     return fresh;

@@ -1,8 +1,25 @@
 /** Finds the notes to index on disk, by the same rules the plugin applies to Obsidian's file list. */
 
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 import { FOLDER_OF_TYPE } from "../card/schema";
+import { readTextFile, sizeText } from "../io/read-file";
+
+// A note is text a person writes: the largest in Obsidian's own help is 67 KB. A file past this
+// at a note's name is something else (a log, a dump), and reading it whole, as every reader of
+// notes does, would take the command's memory with it.
+export const MAX_NOTE_BYTES = 8 << 20;
+
+/** A note's text: a regular file only, opened without blocking, at most MAX_NOTE_BYTES (throws FileRefused saying why). */
+export function readNote(abs: string): string {
+  return readTextFile(abs, { maxBytes: MAX_NOTE_BYTES });
+}
+
+/** A file named like a note that is not read, and why: for the line each command prints or logs. */
+export interface SkippedNote {
+  path: string;
+  reason: string;
+}
 
 export interface NoteFile {
   /** Vault-relative, forward slashes. */
@@ -37,12 +54,16 @@ export function isIndexable(path: string, scope: ScopeRules): boolean {
   });
 }
 
-export function listNotes(vault: string, scope: ScopeRules): NoteFile[] {
-  return listMarkdown(vault, (path) => isIndexable(path, scope));
+export function listNotes(vault: string, scope: ScopeRules, onSkip?: (s: SkippedNote) => void): NoteFile[] {
+  return listMarkdown(vault, (path) => isIndexable(path, scope), onSkip);
 }
 
-/** Every markdown note outside dot folders that `keep` accepts, in path order. */
-export function listMarkdown(vault: string, keep: (path: string) => boolean = (p) => p.toLowerCase().endsWith(".md")): NoteFile[] {
+/**
+ * Every markdown note outside dot folders that `keep` accepts, in path order. What is named like
+ * one and is not a regular file of a note's size (a FIFO, a socket, a device, a link, which the
+ * walk does not follow, or a file over MAX_NOTE_BYTES) is left out, and told to `onSkip`.
+ */
+export function listMarkdown(vault: string, keep: (path: string) => boolean = (p) => p.toLowerCase().endsWith(".md"), onSkip?: (s: SkippedNote) => void): NoteFile[] {
   const out: NoteFile[] = [];
   const walk = (dir: string, rel: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -50,14 +71,34 @@ export function listMarkdown(vault: string, keep: (path: string) => boolean = (p
       const relPath = rel === "" ? entry.name : `${rel}/${entry.name}`;
       const abs = join(dir, entry.name);
       if (entry.isDirectory()) walk(abs, relPath);
-      else if (entry.isFile() && relPath.toLowerCase().endsWith(".md") && keep(relPath)) {
-        const st = statSync(abs);
-        out.push({ path: relPath, abs, mtime: st.mtimeMs, size: st.size });
+      else if (relPath.toLowerCase().endsWith(".md") && keep(relPath)) {
+        const found = noteFile(entry, relPath, abs);
+        if ("reason" in found) onSkip?.(found);
+        else out.push(found);
       }
     }
   };
   walk(vault, "");
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function noteFile(entry: Dirent, path: string, abs: string): NoteFile | SkippedNote {
+  if (!entry.isFile()) return { path, reason: `not read: ${direntKind(entry)}, not a note` };
+  try {
+    const st = statSync(abs);
+    if (st.size > MAX_NOTE_BYTES) return { path, reason: `not read: ${sizeText(st.size)}, over the ${sizeText(MAX_NOTE_BYTES)} a note may be` };
+    return { path, abs, mtime: st.mtimeMs, size: st.size };
+  } catch (err) {
+    return { path, reason: `not read: ${(err as Error).message}` };
+  }
+}
+
+function direntKind(entry: Dirent): string {
+  if (entry.isSymbolicLink()) return "a link (links are not followed)";
+  if (entry.isFIFO()) return "a FIFO";
+  if (entry.isSocket()) return "a socket";
+  if (entry.isCharacterDevice() || entry.isBlockDevice()) return "a device";
+  return "not a regular file";
 }
 
 function trimSlashes(p: string): string {

@@ -9,7 +9,9 @@ import { tcpBindings, type ProcessLike } from "../../../src/core/embed/direct-tc
 import { DEFAULT_EMBED, endpointProblem, isLoopback } from "../../../src/core/embed/settings";
 import { vaultFiles } from "../../../src/core/paths";
 import { startEmbedStub, STUB_DIM, type EmbedStub } from "../../e2e/embed-stub";
-import { CORPUS, HAS_CORPUS, NO_CORPUS, SAMPLE_VAULT, copyVault, runBridgeAsync, withMachineSettings } from "../../helpers";
+import { CORPUS, HAS_CORPUS, NO_CORPUS, SAMPLE_VAULT, copyVault, runBridgeAsync, runBridgeMeasured, withMachineSettings } from "../../helpers";
+import { cardTexts } from "../../../src/core/embed/embed-cards";
+import { parseCard } from "../../../src/core/card/card";
 
 let stub: EmbedStub;
 beforeAll(async () => {
@@ -39,6 +41,20 @@ describe.each([
     const r = await embedTexts(settings({ provider }), ["a vault in sync", "phone and laptop"], 5000, { direct });
     if ("error" in r) throw new Error(r.error);
     expect(r.vectors.map((v) => v.length)).toEqual([STUB_DIM, STUB_DIM]);
+  });
+
+  it.each([
+    ["zero", "a vector is all zeros"],
+    ["huge", "a vector is not all finite numbers"],
+  ] as const)("refuses a prompt's vector of %s, as index refuses a card's", async (as, error) => {
+    stub.mode = "ok";
+    stub.bad = { word: "kettle", as };
+    try {
+      const r = await embedTexts(settings(), ["descale the kettle"], 5000, { direct });
+      expect("error" in r && r.error).toBe(error);
+    } finally {
+      stub.bad = undefined;
+    }
   });
 
   it("reaches a server named localhost, and says when the request has left", async () => {
@@ -143,7 +159,8 @@ describe("index with semantic recall on", () => {
       expect(r.status, mode).toBe(0);
       expect(r.stdout).toMatch(/^indexed 1[45] cards/);
       expect(existsSync(vaultFiles.snapshot(vault))).toBe(true);
-      expect(r.stderr.match(/semantic recall: stopped/g), mode).toHaveLength(1);
+      // A server answering another dimension has its vectors refused, card by card; the others stop the run.
+      expect(r.stderr.match(mode === "wrong-dimension" ? /semantic recall: .*not embedded, the server answered 67 dimensions where 64 were stored for stub-model/g : /semantic recall: stopped/g), mode).toHaveLength(1);
       expect(r.stderr).toMatch(/Word recall is complete/);
     }
     stub.mode = "ok";
@@ -151,7 +168,58 @@ describe("index with semantic recall on", () => {
     withEmbedding(down, { url: "http://127.0.0.1:9" });
     const r = await runBridgeAsync(["index", "--vault", down]);
     expect(r.status).toBe(0);
-    expect(r.stderr).toMatch(/semantic recall: stopped \(connect ECONNREFUSED 127\.0\.0\.1:9\)/);
+    expect(r.stderr).toMatch(/semantic recall: stopped \(connect ECONNREFUSED 127\.0\.0\.1:9; stub-model at http:\/\/127\.0\.0\.1:9\)/);
+  });
+
+  // The run's budget, not each request's two minutes, bounds the step: set by a flag here and
+  // by the setting there. The durations are not asserted; a run that did not end is killed.
+  it.each([
+    ["hang", ["--embed-budget-sec", "3"], {}],
+    ["trickle", [], { runBudgetSec: 3 }],
+  ] as const)("ends index and embed within the budget when the server answers %s, saying which server and what happened", async (mode, flags, setting) => {
+    const vault = copyVault(SAMPLE_VAULT, `Budget ${mode}`);
+    withEmbedding(vault, setting);
+    stub.mode = mode;
+    try {
+      const index = await runBridgeMeasured(["index", "--vault", vault, ...flags]);
+      expect(index.status, index.stderr).toBe(0);
+      expect(index.stdout).toMatch(/^indexed 1[45] cards/);
+      expect(existsSync(vaultFiles.snapshot(vault))).toBe(true);
+      expect(index.stderr).toMatch(new RegExp(`semantic recall: stopped \\(no answer within the 3 s budget, with 0 of \\d+ texts asked for; stub-model at ${stub.url}\\)`));
+      expect(index.stderr).toMatch(/warning: the snapshot is written and recall works by words; the meaning of the cards without vectors was skipped/);
+      expect(index.stderr).toMatch(/embedding \d+ texts with stub-model at .*, within 3 s/);
+      const embed = await runBridgeMeasured(["embed", "--vault", vault, ...flags]);
+      expect(embed.status).toBe(1);
+      expect(embed.stderr).toMatch(new RegExp(`semantic recall: stopped \\(no answer within the 3 s budget.*stub-model at ${stub.url}\\)`));
+    } finally {
+      stub.mode = "ok";
+    }
+  });
+
+  it.each([
+    ["zero", /the server's vector is all zeros for reference\/kettle-descaling\.md/],
+    ["huge", /the server's vector is not all finite numbers for reference\/kettle-descaling\.md/],
+  ] as const)("refuses a vector of %s for its card, caches none of it, and embeds the rest", async (as, reason) => {
+    const vault = copyVault(SAMPLE_VAULT, `Bad vectors ${as}`);
+    writeFileSync(join(vault, "reference", "kettle-descaling.md"), "---\nname: Kettle descaling\ndescription: Descale the kettle monthly\ntype: reference\n---\nDescale the kettle monthly with citric acid.\n");
+    withEmbedding(vault);
+    stub.mode = "ok";
+    stub.bad = { word: "descale", as };
+    try {
+      const index = await runBridgeAsync(["index", "--vault", vault]);
+      expect(index.status).toBe(0);
+      expect(index.stderr).toMatch(/semantic recall: \d+ texts embedded, 0 from the cache, 1[45] cards with stub-model at .*; 1 card not embedded, /);
+      expect(index.stderr).toMatch(reason);
+      const cache = VectorCache.open(vaultFiles.embeddings(vault), "stub-model");
+      const kettle = parseCard("reference/kettle-descaling.md", readFileSync(join(vault, "reference", "kettle-descaling.md"), "utf8"));
+      for (const text of cardTexts(kettle, "questions")) expect(cache.peek(textKey(text))).toBeUndefined();
+      expect(cache.size).toBeGreaterThanOrEqual(15);
+      const embed = await runBridgeAsync(["embed", "--vault", vault]);
+      expect(embed.status).toBe(1);
+      expect(embed.stderr).toMatch(reason);
+    } finally {
+      stub.bad = undefined;
+    }
   });
 
   it("makes no request and writes no vectors when it is off", async () => {
