@@ -23,6 +23,9 @@ export default defineConfig({
       XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "vm-test-config-")),
       XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "vm-test-cache-")),
       XDG_DATA_HOME: mkdtempSync(join(tmpdir(), "vm-test-data-")),
+      // Where a claude that install finds registers the MCP server: never the person's own
+      // ~/.claude.json. Tests of that run the CLI with a HOME of their own.
+      CLAUDE_CONFIG_DIR: mkdtempSync(join(tmpdir(), "vm-test-claude-")),
     },
     // Only a hang should meet these: tests wait for events, never for a clock (see test/wait.ts),
     // and two shared cores running the whole suite make a test many times slower than alone.

@@ -68,7 +68,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return trustCommand(args);
       case "install":
       case "uninstall":
-        return installCommand(args, args.command);
+        return await installCommand(args, args.command);
       case "":
       case "help":
       case "--help":

@@ -19,8 +19,9 @@ commands:
   embed    semantic recall: embed the cards that changed, for the snapshot on disk [--config -]
   trust    use on this computer the program and server the vault's config.json names:
            shows them, copies them to the per-user settings file with --yes
-  install  connect the hooks in ~/.claude/settings.json [--settings FILE] [--yes]
-  uninstall remove exactly those hooks again [--settings FILE] [--yes]
+  install  connect the hooks in ~/.claude/settings.json and register the MCP server with
+           \`claude mcp add --scope user\` [--settings FILE] [--yes]
+  uninstall remove exactly those hooks and this vault's MCP server again [--settings FILE] [--yes]
   mcp      MCP server over stdio: search_memory, read_card, remember (runs until stdin closes)
 
 Settings that run a program or name a server come from this computer only:
