@@ -16,6 +16,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/claude-config.ts"],
     // The person's own per-user settings and caches must not leak into a test, nor a test's into
     // theirs: every bridge the tests run finds empty folders of its own (tests that need a file
     // there write one).
@@ -23,9 +24,6 @@ export default defineConfig({
       XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "vm-test-config-")),
       XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "vm-test-cache-")),
       XDG_DATA_HOME: mkdtempSync(join(tmpdir(), "vm-test-data-")),
-      // Where a claude that install finds registers the MCP server: never the person's own
-      // ~/.claude.json. Tests of that run the CLI with a HOME of their own.
-      CLAUDE_CONFIG_DIR: mkdtempSync(join(tmpdir(), "vm-test-claude-")),
     },
     // Only a hang should meet these: tests wait for events, never for a clock (see test/wait.ts),
     // and two shared cores running the whole suite make a test many times slower than alone.

@@ -1,4 +1,5 @@
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyMcp, claudeUserFile, mcpAddArgs, planMcp, registeredServer, shellLine } from "../../../src/core/install/mcp";
@@ -16,6 +17,10 @@ function claudeDir(json?: unknown): NodeJS.ProcessEnv {
 const ours = { type: "stdio", command: target.node, args: [target.server, "--vault", target.vault], env: {} };
 
 describe("the MCP server's registration plan", () => {
+  it("is never applied to the person's own ~/.claude.json by a test: each test file has its own", () => {
+    expect(claudeUserFile().startsWith(join(tmpdir(), "vm-test-claude-"))).toBe(true);
+  });
+
   it("adds with `claude mcp add --scope user`, the name before `--`", () => {
     expect(mcpAddArgs(target)).toEqual(["mcp", "add", "--scope", "user", "vault-memory", "--", "/usr/bin/node", target.server, "--vault", "/home/me/My Vault"]);
     const plan = planMcp("install", target, "/bin/claude", claudeDir({ numStartups: 2 }));
