@@ -12,7 +12,7 @@ import { BRIDGE, SAMPLE_VAULT, copyVault, tempDir } from "../helpers";
 const posix = process.platform !== "win32";
 
 /** A HOME of its own, with XDG folders in it, and a fake systemctl that logs its arguments. */
-function machine(opts: { systemctl?: boolean; failEnable?: boolean } = {}) {
+function machine(opts: { systemctl?: boolean; failEnable?: boolean; configElsewhere?: boolean } = {}) {
   const home = tempDir("vm-home-");
   const bin = join(home, "bin");
   mkdirSync(bin);
@@ -37,7 +37,7 @@ exit 0
   const llm = join(home, "llm", "skip.sh");
   mkdirSync(dirname(llm));
   writeFileSync(llm, `#!/bin/sh\ncat >/dev/null\necho '{"action":"skip","reason":"scheduled test"}'\n`, { mode: 0o755 });
-  const config = join(home, ".config");
+  const config = opts.configElsewhere ? join(home, "elsewhere") : join(home, ".config");
   mkdirSync(join(config, "vault-memory"), { recursive: true });
   writeFileSync(join(config, "vault-memory", "config.json"), JSON.stringify({ digest: { binary: llm, command: [llm] } }), { mode: 0o600 });
   const env = { HOME: home, XDG_CONFIG_HOME: config, XDG_DATA_HOME: join(home, ".local", "share"), PATH: bin, SHELL: "/bin/false" };
@@ -46,7 +46,7 @@ exit 0
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
   const calls = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []);
-  return { home, env, run, calls, llm, units: join(config, "systemd", "user") };
+  return { home, env, run, calls, llm, config, units: join(config, "systemd", "user") };
 }
 
 function vaultWithQueue(n: number): string {
@@ -212,6 +212,20 @@ describe.runIf(process.platform === "linux")("schedule on Linux, with systemctl"
     expect(readdirSync(m.units)).toHaveLength(2);
   });
 
+  it("names the settings file on the digest's command line when a scheduler would not find it from HOME", () => {
+    const m = machine({ configElsewhere: true });
+    const vault = vaultWithQueue(1);
+    expect(m.run(["install", "--vault", vault, "--yes"]).status).toBe(0);
+    const service = readFileSync(join(m.units, `vault-memory-digest-${vaultId(vault)}.service`), "utf8");
+    expect(service).toContain(` "--config" "${join(m.config, "vault-memory", "config.json")}" "--if-due" "03:00"\n`);
+    const [node, ...args] = systemdWords(/^ExecStart=(.*)$/m.exec(service)![1]);
+    writeFileSync(join(vault, ".vault-memory", "digest-schedule.json"), JSON.stringify({ since: "2026-11-20T00:00:00.000Z" }));
+    // HOME alone, as systemd gives it: the stand-in LLM is found through --config.
+    const night = spawnSync(node, args, { env: { HOME: m.home, PATH: "/usr/bin:/bin" }, encoding: "utf8" });
+    expect(night.status, night.stderr).toBe(0);
+    expect(listHandled(vault).map((e) => e.sessionId)).toEqual(["s0"]);
+  });
+
   it("without systemctl, gives the crontab line", () => {
     const m = machine({ systemctl: false });
     const r = m.run(["install", "--vault", vaultWithQueue(0), "--yes"]);
@@ -228,7 +242,7 @@ describe.runIf(process.platform === "linux")("schedule on Linux, with systemctl"
     const [node, ...args] = systemdWords(/^ExecStart=(.*)$/m.exec(service)![1]);
     const [, path] = systemdWords(/^Environment=(.*)$/m.exec(service)![1])[0].split(/^PATH=/);
     // As systemd starts it: the unit's PATH, the user's HOME, nothing of this terminal.
-    const env = { HOME: m.home, PATH: path, XDG_CONFIG_HOME: m.env.XDG_CONFIG_HOME, XDG_CACHE_HOME: join(m.home, ".cache") };
+    const env = { HOME: m.home, PATH: path };
     const empty = spawnSync(node, args, { env, encoding: "utf8" });
     expect(empty.status, empty.stderr).toBe(0);
     expect(empty.stdout + empty.stderr).toBe("");

@@ -1,9 +1,9 @@
 /** `schedule install|remove|status`: the nightly digest from this computer's scheduler, without Obsidian. */
 
 import { writeSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { stringFlag, type Args } from "../args";
-import { vaultConfig } from "../settings";
+import { configOf } from "../settings";
 import { UsageError, vaultFlag } from "../vault";
 import { selfPath } from "./install";
 import { resolveBinary } from "../../../src/core/digest/llm";
@@ -11,6 +11,7 @@ import { TIME_OF_DAY, scheduledSince } from "../../../src/core/digest/schedule";
 import { readDigestStatus } from "../../../src/core/digest/status";
 import { escapeControl } from "../../../src/core/text/visible";
 import { BRIDGE_FILE } from "../../../src/core/install/hook-commands";
+import { userConfigPath, userFileOf } from "../../../src/core/machine-config";
 import { bridgeHome, bridgeIsCurrent, readBridge, vaultId, writeBridge } from "../../../src/core/install/install";
 import { applySchedule, commandLine, detectPlatform, nextAt, planSchedule, removeSchedule, scheduleState, schedulePath, type SchedulePlan } from "../../../src/core/install/schedule";
 import type { SchedulePlatform } from "../../../src/core/install/schedule-units";
@@ -42,14 +43,19 @@ export function scheduleCommand(args: Args): number {
 }
 
 function install(args: Args, vault: string, platform: SchedulePlatform, name: string, dryRun: boolean): number {
-  const config = vaultConfig(vault);
+  if (stringFlag(args, "config") === "-") throw new UsageError("--config - is for Obsidian's digest; give schedule the settings file's path");
+  const config = configOf(args, vault, (p) => writeSync(2, `warning: ${p}\n`));
+  // A scheduler gives the digest HOME and little else: a settings file it would not find from
+  // there (XDG_CONFIG_HOME set here, or --config) is named on the digest's command line.
+  const userFile = resolve(userFileOf(stringFlag(args, "config")));
+  const found = userFile === userConfigPath({ HOME: process.env.HOME }) ? undefined : userFile;
   const time = normalTime(stringFlag(args, "at") ?? config.digest.time);
   const home = bridgeHome(vault);
   const source = readBridge(selfPath());
   const copy = !bridgeIsCurrent(home, source);
   const node = resolveBinary("node") ?? process.execPath;
   const llm = resolveBinary(config.digest.binary || config.digest.command[0] || "claude");
-  const target = { vault, node, bridge: join(home, BRIDGE_FILE), time, path: schedulePath([llm, node], platform), name };
+  const target = { vault, node, bridge: join(home, BRIDGE_FILE), time, path: schedulePath([llm, node], platform), name, ...(found ? { config: found } : {}) };
   const plan = planSchedule(platform, target, llm);
   writeSync(1, describe(plan, copy));
   if (dryRun) {

@@ -22,11 +22,13 @@ export interface ScheduleTarget {
   path: string;
   /** vault-memory-digest-<vault id>: the units' names, the launchd label, the crontab line's mark. */
   name: string;
+  /** The per-user settings file, when a scheduler would not find it from HOME alone (XDG_CONFIG_HOME, --config). */
+  config?: string;
 }
 
 /** The digest's command line: `--if-due` lets every platform fire it more often than nightly. */
 export function digestArgs(t: ScheduleTarget): string[] {
-  return [t.node, t.bridge, "digest", "--vault", t.vault, "--if-due", t.time];
+  return [t.node, t.bridge, "digest", "--vault", t.vault, ...(t.config ? ["--config", t.config] : []), "--if-due", t.time];
 }
 
 function hhmm(time: string): [number, number] {
