@@ -226,6 +226,19 @@ describe.runIf(process.platform === "linux")("schedule on Linux, with systemctl"
     expect(listHandled(vault).map((e) => e.sessionId)).toEqual(["s0"]);
   });
 
+  it("status finds the crontab line by its mark, or says there is none", () => {
+    const m = machine({ systemctl: false });
+    const vault = vaultWithQueue(0);
+    expect(m.run(["status", "--vault", vault]).stdout).toMatch(/^No crontab line for this vault \(`crontab -l`\); `schedule install` shows the line to add\.\nLast run: none yet\.\n$/);
+    const line = /^ {2}(\d.*)$/m.exec(m.run(["install", "--vault", vault, "--at", "02:10", "--yes"]).stdout)![1];
+    // Builtins only: this PATH has no cat.
+    writeFileSync(join(m.home, "crontab.txt"), `MAILTO=me\n${line}\n`);
+    writeFileSync(join(m.home, "bin", "crontab"), `#!/bin/sh\nwhile IFS= read -r l; do printf '%s\\n' "$l"; done < "${join(m.home, "crontab.txt")}"\n`, { mode: 0o755 });
+    const st = m.run(["status", "--vault", vault]).stdout;
+    expect(st).toContain(`Scheduled: crontab line "${line}", at 02:10.`);
+    expect(st).toMatch(/^Next run: .* 02:10:00 .*\(from the unit's time\)\.$/m);
+  });
+
   it("without systemctl, gives the crontab line", () => {
     const m = machine({ systemctl: false });
     const r = m.run(["install", "--vault", vaultWithQueue(0), "--yes"]);

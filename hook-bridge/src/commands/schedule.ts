@@ -95,7 +95,8 @@ function describe(plan: SchedulePlan, copy: boolean): string {
 
 function status(vault: string, platform: SchedulePlatform, name: string): number {
   const state = scheduleState(platform, name);
-  const lines = [state.installed ? `Scheduled: ${state.installed}${state.time ? `, at ${state.time}` : ""}${state.scheduler ? ` (${state.scheduler})` : ""}.` : `Not scheduled with ${KIND[platform]} on this computer; \`schedule install\` does it.`];
+  const missing = platform === "cron" ? "No crontab line for this vault (`crontab -l`); `schedule install` shows the line to add." : `Not scheduled with ${KIND[platform]} on this computer; \`schedule install\` does it.`;
+  const lines = [state.installed ? `Scheduled: ${state.installed}${state.time ? `, at ${state.time}` : ""}${state.scheduler ? ` (${state.scheduler})` : ""}.` : missing];
   const s = readDigestStatus(vault);
   if (!s?.startedAt) lines.push("Last run: none yet.");
   else {
