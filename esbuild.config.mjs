@@ -3,6 +3,7 @@ import esbuild from "esbuild";
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
+import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 
 const production = process.argv.includes("production");
@@ -174,7 +175,8 @@ const mcp = {
 };
 
 /**
- * Fills src/plugin/bridge-source.ts with the built bridge, so main.js carries it.
+ * Fills src/plugin/bridge-source.ts with the built bridge, so main.js carries it, and the MCP
+ * server gzipped (a quarter of its megabyte, which every Obsidian start would load).
  * @returns {esbuild.Plugin}
  */
 function embedBridge() {
@@ -183,7 +185,8 @@ function embedBridge() {
     setup(build) {
       build.onLoad({ filter: /src[\\/]plugin[\\/]bridge-source\.ts$/ }, () => {
         const files = Object.fromEntries(BRIDGE_FILES.map((name) => [name, readFileSync(`${DIST}/${name}`, "utf8")]));
-        return { contents: `export const BRIDGE_FILES = ${JSON.stringify(files)};`, loader: "js" };
+        const server = gzipSync(readFileSync(mcp.outfile), { level: 9 }).toString("base64");
+        return { contents: `export const BRIDGE_FILES = ${JSON.stringify(files)};\nexport const MCP_SERVER_GZIP = ${JSON.stringify(server)};`, loader: "js" };
       });
     },
   };

@@ -16,6 +16,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/claude-config.ts"],
     // The person's own per-user settings and caches must not leak into a test, nor a test's into
     // theirs: every bridge the tests run finds empty folders of its own (tests that need a file
     // there write one).

@@ -2,12 +2,15 @@
 
 export interface Args {
   command: string;
+  /** The word after the command, for commands that have subcommands (`schedule install`). */
+  sub?: string;
   flags: Map<string, string | true>;
 }
 
 export function parseArgs(argv: readonly string[]): Args {
   const flags = new Map<string, string | true>();
   let command = "";
+  let sub: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a.startsWith("--")) {
@@ -16,8 +19,9 @@ export function parseArgs(argv: readonly string[]): Args {
       else if (i + 1 < argv.length && !argv[i + 1].startsWith("--")) flags.set(a.slice(2), argv[++i]);
       else flags.set(a.slice(2), true);
     } else if (command === "") command = a;
+    else sub ??= a;
   }
-  return { command, flags };
+  return { command, sub, flags };
 }
 
 export function stringFlag(args: Args, name: string): string | undefined {
@@ -34,7 +38,7 @@ export function numberFlag(args: Args, name: string): number | undefined {
 }
 
 /** Flags that take a value, and flags that stand alone; every command also takes --help. */
-const VALUE = new Set(["vault", "config", "max-cards", "min-score", "max-chars", "deadline-ms", "limit", "only", "settings", "embed-budget-sec"]);
+const VALUE = new Set(["vault", "config", "max-cards", "min-score", "max-chars", "deadline-ms", "limit", "only", "settings", "embed-budget-sec", "if-due", "at", "platform"]);
 
 /** The flags each command reads (see USAGE); any other is a typo that would otherwise be ignored. */
 export const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
@@ -44,13 +48,19 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   remember: ["vault", "config"],
   remind: ["vault", "config"],
   lint: ["vault", "config", "json"],
-  digest: ["vault", "config", "dry-run", "limit", "only", "json"],
+  digest: ["vault", "config", "dry-run", "limit", "only", "json", "if-due"],
   enrich: ["vault", "config", "dry-run", "limit"],
   embed: ["vault", "config", "embed-budget-sec"],
   trust: ["vault", "config", "yes"],
   install: ["vault", "config", "settings", "yes", "dry-run"],
   uninstall: ["vault", "config", "settings", "yes", "dry-run"],
   mcp: ["vault", "config"],
+  schedule: ["vault", "config", "at", "platform", "dry-run", "yes"],
+};
+
+/** Commands that take one of these words after them. */
+export const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
+  schedule: ["install", "remove", "status"],
 };
 
 /**
@@ -62,11 +72,18 @@ export function badFlags(argv: readonly string[], command: string): string | und
   const known = COMMAND_FLAGS[command];
   if (!known) return undefined;
   let seenCommand = false;
+  let seenSub = false;
+  const subs = SUBCOMMANDS[command];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (!a.startsWith("--")) {
       if (!seenCommand && a === command) {
         seenCommand = true;
+        continue;
+      }
+      if (subs && seenCommand && !seenSub) {
+        if (!subs.includes(a)) return `${command} takes ${subs.join(", ")}, not "${a}"`;
+        seenSub = true;
         continue;
       }
       return `unexpected argument "${a}"`;
@@ -81,5 +98,6 @@ export function badFlags(argv: readonly string[], command: string): string | und
       if (eq < 0) i++;
     } else if (eq > 0) return `--${name} takes no value`;
   }
+  if (subs && !seenSub && !argv.includes("--help")) return `${command} needs one of ${subs.join(", ")}`;
   return undefined;
 }

@@ -15,6 +15,7 @@ import { queueCommand } from "./commands/queue";
 import { recallCommand } from "./commands/recall";
 import { remindCommand } from "./commands/remind";
 import { trustCommand } from "./commands/trust";
+import { scheduleCommand } from "./commands/schedule";
 import { UsageError, whereToSetVault, type VaultLookup } from "./vault";
 import { hookJson, logRefusedHook, logWithoutVault } from "./no-vault";
 import { readStdinSync } from "./stdin";
@@ -66,9 +67,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return await mcpCommand(argv);
       case "trust":
         return trustCommand(args);
+      case "schedule":
+        return scheduleCommand(args);
       case "install":
       case "uninstall":
-        return installCommand(args, args.command);
+        return await installCommand(args, args.command);
       case "":
       case "help":
       case "--help":

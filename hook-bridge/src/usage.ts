@@ -14,14 +14,21 @@ commands:
   lint     check the vault's health [--json]; exits 1 when there are errors
   digest   turn the queue into cards with the LLM command, then tidy, commit and report
            [--dry-run] [--limit N] [--only ID,ID] [--json] [--config -]
+           [--if-due HH:MM]: only when the night at HH:MM has not run yet and conversations wait
   enrich   write recall hints (the questions each card answers) with the LLM command, for
            cards that have none or changed since [--dry-run] [--limit N]
   embed    semantic recall: embed the cards that changed, for the snapshot on disk [--config -]
            [--embed-budget-sec N]
   trust    use on this computer the program and server the vault's config.json names:
            shows them, copies them to the per-user settings file with --yes
-  install  connect the hooks in ~/.claude/settings.json [--settings FILE] [--yes]
-  uninstall remove exactly those hooks again [--settings FILE] [--yes]
+  install  connect the hooks in ~/.claude/settings.json and register the MCP server with
+           \`claude mcp add --scope user\` [--settings FILE] [--yes]
+  uninstall remove exactly those hooks and this vault's MCP server again [--settings FILE] [--yes]
+  schedule run the nightly digest from this computer's scheduler, without Obsidian:
+           install [--at HH:MM] [--platform linux|macos|cron] [--dry-run] [--yes]: a systemd
+           user timer (Linux), a launchd agent (macOS) or a crontab line, catching up a missed
+           night; remove [--yes]: disable it and move it aside; status: is it installed, when
+           did the digest last run and how did it end, when is the next run
   mcp      MCP server over stdio: search_memory, read_card, remember (runs until stdin closes)
 
 Settings that run a program or name a server come from this computer only:

@@ -5,3 +5,5 @@
  * in the order they must be written (the entry last).
  */
 export const BRIDGE_FILES: Record<string, string> = {};
+/** The MCP server's bundle, gzipped and in base64; Connect Claude Code writes it beside the bridge. */
+export const MCP_SERVER_GZIP = "";

@@ -2,12 +2,15 @@
 
 import { App, Modal, Notice, Setting } from "obsidian";
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { resolveBinary } from "../core/digest/llm";
-import { BRIDGE_FILE, type Platform } from "../core/install/hook-commands";
-import { applyChange, planConnect, writeBridge } from "../core/install/install";
-import { BRIDGE_FILES } from "./bridge-source";
+import { BRIDGE_FILE, MCP_SERVER_FILE, type Platform } from "../core/install/hook-commands";
+import { applyChange, planConnect, writeBridge, type BridgeFiles } from "../core/install/install";
+import { applyMcp, planMcp } from "../core/install/mcp";
+import { BRIDGE_FILES, MCP_SERVER_GZIP } from "./bridge-source";
 
 export interface ConnectContext {
   vaultPath: string;
@@ -25,8 +28,24 @@ export function claudeSettingsPath(ctx: ConnectContext): string {
   return ctx.settingsPath ?? join(homedir(), ".claude", "settings.json");
 }
 
-/** Shows the exact change to Claude Code's settings, and makes it only when the person confirms. */
+/**
+ * The bridge the plugin writes to its folder: with the MCP server when `withServer` (Connect
+ * Claude Code, or a folder that has it already, so an updated plugin keeps it current).
+ */
+export function pluginBridge(pluginDir: string, withServer = existsSync(join(pluginDir, MCP_SERVER_FILE))): BridgeFiles {
+  if (!withServer || !MCP_SERVER_GZIP) return BRIDGE_FILES;
+  return { ...BRIDGE_FILES, [MCP_SERVER_FILE]: gunzipSync(Buffer.from(MCP_SERVER_GZIP, "base64")).toString("utf8") };
+}
+
+/**
+ * Shows the exact change to Claude Code's settings and its MCP servers, and makes it only when the
+ * person confirms. The server is registered through the same core function as the terminal's
+ * install, with Claude Code's own CLI.
+ */
 export class ConnectModal extends Modal {
+  /** The last confirmed change's end, for tests: the CLI runs after the click returns. */
+  done: Promise<void> = Promise.resolve();
+
   constructor(
     app: App,
     private readonly ctx: ConnectContext,
@@ -51,25 +70,40 @@ export class ConnectModal extends Modal {
       contentEl.createEl("p", { text: err instanceof Error ? err.message : String(err), cls: "vault-memory-error" });
       return;
     }
+    const mcp = planMcp(this.mode, { node, server: join(this.ctx.pluginDir, MCP_SERVER_FILE), vault: this.ctx.vaultPath }, resolveBinary("claude"));
     const keep = plan.change.backup ? `; the file as it is now is kept in ${plan.change.backup}` : "";
-    contentEl.createEl("p", { text: plan.change.changed ? `This change will be made${keep}.` : "Nothing to change." });
+    contentEl.createEl("p", { text: plan.change.changed ? `This change will be made${keep}.` : "Nothing to change in the settings file." });
     contentEl.createEl("pre", { text: plan.description, cls: "vault-memory-preview-text" });
-    if (!plan.change.changed) return;
+    contentEl.createEl("p", { text: mcp.description, cls: "vault-memory-mcp-plan" });
+    if (mcp.action !== "none" && !mcp.claude) contentEl.createEl("p", { text: "Claude Code's command line was not found, so registering the server is left to you: the line to run is shown after you confirm." });
+    if (!plan.change.changed && mcp.action === "none") {
+      contentEl.createEl("p", { text: "Nothing to change." });
+      return;
+    }
+    const verb = this.mode === "install" ? "connect" : "disconnect";
     new Setting(contentEl)
       .addButton((b) =>
         b
           .setButtonText(this.mode === "install" ? "Connect" : "Disconnect")
           .setCta()
           .onClick(() => {
+            let backup: string | undefined;
             try {
-              if (this.mode === "install") writeBridge(this.ctx.pluginDir, BRIDGE_FILES);
-              const backup = applyChange(plan.change);
-              new Notice(`${this.mode === "install" ? "Connected" : "Disconnected"} Claude Code${backup ? `; backup at ${backup}` : ""}.`);
+              if (this.mode === "install") writeBridge(this.ctx.pluginDir, pluginBridge(this.ctx.pluginDir, true));
+              if (plan.change.changed) backup = applyChange(plan.change);
             } catch (err) {
               // A click handler's error would reach only the developer console.
-              new Notice(`Could not ${this.mode === "install" ? "connect" : "disconnect"} Claude Code: ${err instanceof Error ? err.message : String(err)}`);
+              new Notice(`Could not ${verb} Claude Code: ${err instanceof Error ? err.message : String(err)}`);
+              this.close();
+              return;
             }
+            const hooks = plan.change.changed ? `${this.mode === "install" ? "Connected" : "Disconnected"} Claude Code${backup ? `; backup at ${backup}` : ""}.` : "";
             this.close();
+            // The hooks are in place whatever the CLI does; its answer comes in a second notice.
+            this.done = applyMcp(mcp).then(
+              (r) => void new Notice([hooks, r.status === "nothing" ? "" : r.message].filter(Boolean).join("\n"), r.status === "done" || r.status === "nothing" ? undefined : 0),
+              (err: unknown) => void new Notice(`${hooks}\nCould not change the MCP server: ${err instanceof Error ? err.message : String(err)}`, 0),
+            );
           }),
       )
       .addButton((b) => b.setButtonText("Cancel").onClick(() => this.close()));

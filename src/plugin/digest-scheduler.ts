@@ -1,14 +1,10 @@
 /** Runs the nightly digest from Obsidian: on a schedule, catching up on missed nights, or on request. */
 
 import { SingleRun } from "./notice-run";
-import { readTextFile } from "../core/io/read-file";
-import { writeFileAtomic } from "../core/io/atomic";
 import type { VaultMemoryConfig } from "../core/config";
 import { runDigestChild } from "../core/digest/child";
 import type { DigestReport } from "../core/digest/run";
-import { isDue } from "../core/digest/schedule";
-import { readDigestStatus } from "../core/digest/status";
-import { vaultFiles } from "../core/paths";
+import { nightDue } from "../core/digest/schedule";
 import { listPending } from "../core/queue/queue-store";
 
 /** What starts the bridge: a Node program, the bridge's entry file, and the environment for it. */
@@ -49,8 +45,7 @@ export class DigestScheduler {
    * "Run digest now" tidies an empty queue too.
    */
   async tick(now = new Date()): Promise<DigestReport | undefined> {
-    const last = [this.lastRun(), this.scheduledSince(now)].filter((x): x is string => !!x).sort().pop();
-    if (this.single.busy || !isDue(now, this.config().digest.time, last)) return undefined;
+    if (this.single.busy || !nightDue(this.vaultPath, this.config().digest.time, now)) return undefined;
     if (listPending(this.vaultPath).length === 0) return undefined;
     return this.run();
   }
@@ -84,24 +79,5 @@ export class DigestScheduler {
       this.events.progress?.("");
       this.events.done?.();
     }
-  }
-
-  /**
-   * When scheduling began in this vault, recorded at the first tick. A night before that was not
-   * "missed": installing the plugin must not start an LLM run at once.
-   */
-  private scheduledSince(now: Date): string {
-    const path = vaultFiles.digestSchedule(this.vaultPath);
-    try {
-      return (JSON.parse(readTextFile(path, { maxBytes: 1 << 16 })) as { since: string }).since;
-    } catch {
-      writeFileAtomic(path, JSON.stringify({ since: now.toISOString() }) + "\n");
-      return now.toISOString();
-    }
-  }
-
-  /** When the last run started, from the status file the digest writes (any machine, CLI or plugin). */
-  private lastRun(): string | undefined {
-    return readDigestStatus(this.vaultPath)?.startedAt;
   }
 }

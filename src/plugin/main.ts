@@ -9,10 +9,9 @@ import { writeFileAtomic } from "../core/io/atomic";
 import { appendLog } from "../core/io/log";
 import { vaultFiles } from "../core/paths";
 import { IndexService } from "./index-service";
-import { checkConnection, ConnectModal, type ConnectContext, type ConnectionCheck } from "./connect";
+import { checkConnection, ConnectModal, pluginBridge, type ConnectContext, type ConnectionCheck } from "./connect";
 import { DigestScheduler, type BridgeRunner } from "./digest-scheduler";
 import { writeBridge } from "../core/install/install";
-import { BRIDGE_FILES } from "./bridge-source";
 import { EnrichRunner } from "./enrich-command";
 import { EmbedRunner } from "./embed-runner";
 import { join } from "node:path";
@@ -243,7 +242,7 @@ export default class VaultMemoryPlugin extends Plugin {
    * Obsidian's Electron as plain Node, so no Node install is needed for it.
    */
   bridgeRunner(): BridgeRunner {
-    const bridge = writeBridge(this.connectContext.pluginDir, BRIDGE_FILES);
+    const bridge = writeBridge(this.connectContext.pluginDir, pluginBridge(this.connectContext.pluginDir));
     return { node: process.execPath, bridge, env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" } };
   }
 

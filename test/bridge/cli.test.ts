@@ -172,11 +172,24 @@ describe("the command line refuses what it does not take", () => {
     expect(r.stderr).toMatch(/no conversation waits in the queue as nosuchid/);
   });
 
-  it.each(["index", "recall", "queue", "remember", "remind", "lint", "digest", "enrich", "embed", "trust", "install", "uninstall", "mcp"])("%s --help prints its usage and does nothing", (command) => {
+  it.each(["index", "recall", "queue", "remember", "remind", "lint", "digest", "enrich", "embed", "trust", "install", "uninstall", "mcp", "schedule"])("%s --help prints its usage and does nothing", (command) => {
     const r = runBridge([command, "--help"]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`usage: vault-memory ${command}`);
     expect(r.stdout).toContain("--vault");
+  });
+
+  it("schedule --help lists its subcommands and flags, and the command list names it", () => {
+    expect(runBridge(["schedule", "install", "--help"]).stdout).toMatch(/install \[--at HH:MM\] \[--platform linux\|macos\|cron\] \[--dry-run\] \[--yes\].*remove \[--yes\].*status:/s);
+    expect(runBridge(["schedule", "--help"]).stdout).toContain("flags: --vault --config --at --platform --dry-run --yes --help");
+    expect(runBridge(["help"]).stdout).toMatch(/^ {2}schedule run the nightly digest from this computer's scheduler/m);
+    expect(runBridge(["digest", "--help"]).stdout).toContain("--if-due HH:MM");
+  });
+
+  it("digest --if-due refuses a time that is not HH:MM, exit 2", () => {
+    const r = runBridge(["digest", "--vault", vault, "--if-due", "3am"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--if-due takes a time of day as HH:MM, not "3am"');
   });
 
   it("a hook with a flag it does not take does nothing, prints nothing and logs why", () => {

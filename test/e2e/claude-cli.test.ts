@@ -1,6 +1,6 @@
 /**
- * End to end with the real Claude Code CLI (npm @anthropic-ai/claude-code-linux-x64, pinned as an
- * optional dependency): hooks registered in a temporary HOME, the model replaced by a stand-in
+ * End to end with the real Claude Code CLI (npm @anthropic-ai/claude-code-linux-x64, pinned and
+ * fetched by `npm run fetch-claude`, see claude-bin.ts): hooks registered in a temporary HOME, the model replaced by a stand-in
  * on 127.0.0.1.
  */
 
@@ -10,11 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listPending } from "../../src/core/queue/queue-store";
 import { BRIEF_HEADER } from "../../src/core/recall/recall-header";
 import { SAMPLE_VAULT, copyVault, runBridge } from "../helpers";
-import { CLAUDE, claudeAvailable as available, claudeRig, type ClaudeRig } from "./claude-driver";
-
-if (!available) {
-  console.warn(`skipping the Claude Code CLI tests: ${CLAUDE} is not installed (it exists only for linux-x64 with glibc)`);
-}
+import { claudeAvailable as available, claudeRig, type ClaudeRig } from "./claude-driver";
 
 let rig: ClaudeRig;
 let vault: string;

@@ -1,13 +1,16 @@
 /** Runs the real Claude Code CLI in a temporary HOME against the Messages API stand-in. */
 
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BRIDGE, ROOT, tempDir } from "../helpers";
+import { BRIDGE, tempDir } from "../helpers";
+import { findClaude } from "./claude-bin";
 import { startStub, type Stub } from "./messages-stub";
 
-export const CLAUDE = join(ROOT, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude");
-export const claudeAvailable = process.platform === "linux" && process.arch === "x64" && existsSync(CLAUDE);
+const found = findClaude();
+/** The CLI the tests drive: CLAUDE_BIN, else the copy `npm run fetch-claude` keeps (see claude-bin.ts). */
+export const CLAUDE = found.bin;
+export const claudeAvailable = found.ok;
 
 export interface ClaudeRig {
   stub: Stub;

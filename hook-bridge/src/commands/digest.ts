@@ -8,9 +8,18 @@ import { loadSettings } from "../settings";
 import { ignoredMessage } from "../../../src/core/config";
 import { DIGEST_CHILD_PROTOCOL, type DigestChildLine } from "../../../src/core/digest/child";
 import { runDigest } from "../../../src/core/digest/run";
+import { TIME_OF_DAY, nightDue } from "../../../src/core/digest/schedule";
 
 export async function digestCommand(args: Args): Promise<number> {
   const vault = vaultFlag(args);
+  // A system timer's run (see `schedule`): only when tonight's run at that time has not happened
+  // yet, here or in Obsidian, and something waits; otherwise it ends at once and says nothing, as
+  // Obsidian's own schedule does, so a timer may fire at every login and hourly from cron.
+  const ifDue = stringFlag(args, "if-due");
+  if (ifDue !== undefined) {
+    if (!TIME_OF_DAY.test(ifDue)) throw new UsageError(`--if-due takes a time of day as HH:MM, not "${ifDue}"`);
+    if (!nightDue(vault, ifDue, new Date()) || listPending(vault).length === 0) return 0;
+  }
   // Obsidian runs the digest here, out of its window, and hands over the settings it has now
   // (they may be newer than the copy in config.json); every line out is then one JSON object.
   const json = args.flags.has("json");

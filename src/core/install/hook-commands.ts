@@ -23,6 +23,12 @@ export const BRIDGE_FILE = "vault-memory.cjs";
  * installed by them. The build writes the same list (esbuild.config.mjs); a test holds them together.
  */
 export const BRIDGE_FILES = ["vault-memory-commands.cjs", "vault-memory-semantic.cjs", "vault-memory-hot.cjs", "vault-memory.mjs", BRIDGE_FILE] as const;
+/**
+ * The MCP server's bundle, copied beside the bridge by install and Connect Claude Code and run by
+ * Claude Code as `node <it> --vault DIR`. Apart from BRIDGE_FILES: no hook runs it, and Obsidian's
+ * copy of the bridge for the digest does without it.
+ */
+export const MCP_SERVER_FILE = "vault-memory-mcp.cjs";
 // Marks our entries, so uninstall removes exactly them and install finds its old ones, under either entry name.
 const OUR_ENTRY = /vault-memory\.[cm]js/;
 

@@ -6,7 +6,7 @@ import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { writeFileAtomic } from "../io/atomic";
 import { fnv1aString } from "../io/hash";
-import { BRIDGE_FILE, BRIDGE_FILES, type Platform } from "./hook-commands";
+import { BRIDGE_FILE, BRIDGE_FILES, MCP_SERVER_FILE, type Platform } from "./hook-commands";
 import { applyChange, describeChange, planChange, type SettingsChange } from "./settings-file";
 
 /**
@@ -18,8 +18,12 @@ import { applyChange, describeChange, planChange, type SettingsChange } from "./
 export function bridgeHome(vault: string, configDir = ".obsidian", env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   const pluginDir = join(vault, configDir, "plugins", "vault-memory");
   if (existsSync(pluginDir)) return pluginDir;
-  const id = fnv1aString(resolve(vault)).toString(16).padStart(8, "0");
-  return join(userDataDir(env, platform), "bridges", `${basename(resolve(vault)).replace(/[^\w.-]+/g, "_").slice(0, 40)}-${id}`);
+  return join(userDataDir(env, platform), "bridges", `${basename(resolve(vault)).replace(/[^\w.-]+/g, "_").slice(0, 40)}-${vaultId(vault)}`);
+}
+
+/** A short, stable name for a vault among the person's others: the bridge's folder and the schedule's units carry it. */
+export function vaultId(vault: string): string {
+  return fnv1aString(resolve(vault)).toString(16).padStart(8, "0");
 }
 
 /** The person's data folder: XDG's on Linux, Application Support on macOS, LocalAppData on Windows. */
@@ -31,21 +35,33 @@ export function userDataDir(env: NodeJS.ProcessEnv = process.env, platform: Node
   return join(home, ".local", "share", "vault-memory");
 }
 
-/** A bridge copy: the text of each of BRIDGE_FILES. */
+/** A bridge copy: the text of each of BRIDGE_FILES, and of MCP_SERVER_FILE when it goes too. */
 export type BridgeFiles = Readonly<Record<string, string>>;
 
+/** The files a copy holds: the server first when it is there, the entry last. */
+function namesOf(files: BridgeFiles): string[] {
+  return [...(MCP_SERVER_FILE in files ? [MCP_SERVER_FILE] : []), ...BRIDGE_FILES];
+}
+
 /**
- * The bridge beside `entry` (a running bridge's own files, say); throws if one is missing. Read
- * plainly: these are the files of the build that is running, not files anyone may have put there.
+ * The bridge beside `entry` (a running bridge's own files, say), with the MCP server's bundle;
+ * throws if one is missing. Read plainly: these are the files of the build that is running, not
+ * files anyone may have put there.
  */
 export function readBridge(entry: string): BridgeFiles {
   const dir = dirname(entry);
-  return Object.fromEntries(BRIDGE_FILES.map((name) => [name, readFileSync(join(dir, name), "utf8")]));
+  return Object.fromEntries([MCP_SERVER_FILE, ...BRIDGE_FILES].map((name) => {
+    try {
+      return [name, readFileSync(join(dir, name), "utf8")];
+    } catch {
+      throw new Error(`${join(dir, name)} is missing; run \`npm run build\` and install again`);
+    }
+  }));
 }
 
 /** Whether the bridge in `dir` is already `files`, so install can say whether it would copy it. */
 export function bridgeIsCurrent(dir: string, files: BridgeFiles): boolean {
-  return BRIDGE_FILES.every((name) => {
+  return namesOf(files).every((name) => {
     const path = join(dir, name);
     return holds(path, files[name]);
   });
@@ -68,7 +84,7 @@ function holds(path: string, text: string | undefined): boolean {
 export function writeBridge(dir: string, files: BridgeFiles): string {
   // Only the person may write what their hooks run.
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  for (const name of BRIDGE_FILES) {
+  for (const name of namesOf(files)) {
     const text = files[name];
     if (typeof text !== "string" || text === "") throw new Error(`the bridge's ${name} is missing from this build`);
     const path = join(dir, name);
