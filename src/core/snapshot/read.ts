@@ -187,6 +187,11 @@ export class SnapshotReader implements PostingSource {
     return this.base.bytesRead + (this.overlay?.bytesRead ?? 0);
   }
 
+  /** When the files were last written: the overlay's time when there is one for this base. */
+  get writtenAt(): string {
+    return (this.overlay?.header ?? this.base.header).createdAt;
+  }
+
   /** Whether the latest edits came from an overlay (for tests and tools). */
   get hasOverlay(): boolean {
     return this.overlay !== undefined;

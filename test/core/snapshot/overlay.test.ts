@@ -9,6 +9,7 @@ import { parseCard } from "../../../src/core/card/card";
 import { defaultConfig } from "../../../src/core/config";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import type { MemoryIndex } from "../../../src/core/index/memory-index";
+import { snapshotTime } from "../../../src/core/lint/lint";
 import { recall } from "../../../src/core/recall/recall";
 import { overlayPathOf } from "../../../src/core/snapshot/format";
 import { SnapshotError, SnapshotReader } from "../../../src/core/snapshot/read";
@@ -191,6 +192,18 @@ describe("snapshot overlays", () => {
     copyFileSync(path, copy);
     writeSnapshot(path, index, config.recall, new Date(NOW));
     expect(readFileSync(path).equals(readFileSync(copy))).toBe(true);
+  });
+});
+
+describe("lint's snapshot time", () => {
+  it("is the overlay's when there is one, so a snapshot brought up to an edit is not called stale", async () => {
+    const writer = new SnapshotWriter(path);
+    await writer.writeFull(index, config.recall, pause, 12, new Date(NOW - 86_400_000));
+    expect(snapshotTime(dir)).toBe(NOW - 86_400_000);
+    card("new/a.md", "zeppelin docking bay schedule");
+    writer.changed("new/a.md");
+    expect((await writer.write(index, config.recall, pause, 12, new Date(NOW))).kind).toBe("overlay");
+    expect(snapshotTime(dir)).toBe(NOW);
   });
 });
 
