@@ -61,6 +61,16 @@ describe("MCP server", () => {
     expect(r.text).toMatch(/matched: |answers: /);
   });
 
+  it("shows the words of the query that matched as they were written, not their stems", async () => {
+    const r = await server.call("search_memory", { query: "Nightly Claude" });
+    const matched = r.text.split("\n").filter((l) => l.trim().startsWith("matched:"));
+    expect(matched).toContain("   matched: Nightly, Claude");
+    expect(r.text).not.toMatch(/nightli|claud\b/);
+    // Pairs of Chinese characters join into the words they were cut from.
+    const zh = await server.call("search_memory", { query: "排程跑不起來" });
+    expect(zh.text).toContain("   matched: 排程");
+  });
+
   it("searches the current project and the cards of none, and every project when asked", async () => {
     // The Vite card belongs to the blog; the server runs in vault-memory.
     const scoped = await server.call("search_memory", { query: "vite base path on a custom domain" });

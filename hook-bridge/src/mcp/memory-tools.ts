@@ -22,7 +22,7 @@ import { searchVectors, vectorsPathOf } from "../../../src/core/embed/vectors";
 import { projectTier } from "../../../src/core/recall/signals";
 import { LiveSnapshot } from "../../../src/core/snapshot/live";
 import { SnapshotError, type SnapshotReader } from "../../../src/core/snapshot/read";
-import { tokenizeQuery, uniqueTerms, type TokenizerOptions } from "../../../src/core/text/tokenizer";
+import { termSpans, uniqueTerms, type TokenizerOptions } from "../../../src/core/text/tokenizer";
 import { escapeControl } from "../../../src/core/text/visible";
 import { whereToSetVault, type VaultLookup } from "../vault";
 
@@ -126,7 +126,7 @@ export class MemoryTools {
     if (cards.length === 0) return { text: `No card in the memory matches "${clipLine(query, 80)}". Try other words (a tool, error, file or decision name).` };
 
     const config = this.config(vault);
-    const queryTerms = new Set(tokenizeQuery(query, tokenizer).terms);
+    const said = termSpans(query, tokenizer);
     const lines = [`${cards.length} card${cards.length === 1 ? "" : "s"} for "${clipLine(query, 80)}", best first; open one with read_card(path):`];
     // Each card on its own lines, whatever its path, name or description hold (see clipLine).
     cards.forEach((c, i) => {
@@ -138,7 +138,7 @@ export class MemoryTools {
       if (hint) lines.push(`   answers: ${clipLine(hint, 200)}`);
       else if (card) {
         const inCard = new Set(uniqueTerms([card.name, card.description, card.body].join("\n"), tokenizer));
-        const matched = [...queryTerms].filter((t) => inCard.has(t)).slice(0, 12);
+        const matched = wordsMatched(said, inCard).slice(0, 12);
         if (matched.length > 0) lines.push(`   matched: ${clipLine(matched.join(", "), 400)}`);
       }
     });
@@ -245,6 +245,27 @@ function bandOrder(cards: RecalledCard[], relativeToTop: number, project: string
   const floor = (byScore[0]?.score ?? 0) * relativeToTop;
   const band = byScore.filter((c) => c.score >= floor).sort((a, b) => projectTier(a, project) - projectTier(b, project));
   return [...band, ...byScore.filter((c) => c.score < floor)];
+}
+
+/**
+ * The query's words, as the person wrote them, whose terms the card holds: the stems and pairs
+ * the index compares ("nightli", "程跑") mean nothing to them. Overlapping pairs of Chinese
+ * characters join into the run they were cut from, and an identifier's parts into the identifier.
+ */
+function wordsMatched(said: ReturnType<typeof termSpans>, inCard: ReadonlySet<string>): string[] {
+  const hits = said.spans.filter((s) => inCard.has(s.term)).sort((a, b) => a.from - b.from || b.to - a.to);
+  const runs: { from: number; to: number }[] = [];
+  for (const h of hits) {
+    const last = runs[runs.length - 1];
+    if (last && h.from < last.to) last.to = Math.max(last.to, h.to);
+    else runs.push({ from: h.from, to: h.to });
+  }
+  const words = new Map<string, string>();
+  for (const r of runs) {
+    const word = said.text.slice(r.from, r.to);
+    if (!words.has(word.toLowerCase())) words.set(word.toLowerCase(), word);
+  }
+  return [...words.values()];
 }
 
 function refuse(text: string): ToolAnswer {
