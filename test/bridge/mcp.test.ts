@@ -159,12 +159,51 @@ describe("MCP server", () => {
     expect(inside.text).toMatch(/not a memory card/);
   });
 
-  it("bounds what it returns of a huge card", async () => {
-    writeFileSync(join(vault, "reference", "huge.md"), "---\nname: huge\n---\n" + "word ".repeat(100_000));
-    const r = await server.call("read_card", { path: "reference/huge.md" });
-    expect(r.isError).toBe(false);
-    expect(r.text.length).toBeLessThan(61_000);
-    expect(r.text).toMatch(/cut: the card is longer/);
+  it("reads a long card in pieces within Claude Code's inline limit, which join into the file", async () => {
+    // Lines of every width, characters of one, two and three bytes and astral ones, about 60 KB.
+    const lines = Array.from({ length: 1400 }, (_, i) => `${i} ${"ab".repeat(i % 17)} 排程 𠮷 ${"é".repeat(i % 5)}`);
+    const text = "---\nname: long\ndescription: a long card\ntype: reference\ntags: [long]\n---\n# Long\n\n" + lines.join("\n") + "\n𠮷".repeat(12_000);
+    writeFileSync(join(vault, "reference", "long.md"), text);
+    expect(Buffer.byteLength(text)).toBeGreaterThan(60_000);
+    let joined = "";
+    let offset: number | undefined = 0;
+    let calls = 0;
+    while (offset !== undefined) {
+      const r = await server.call("read_card", { path: "reference/long.md", offset });
+      expect(r.isError, r.text).toBe(false);
+      const m = /^reference\/long\.md \(characters (\d+) to (\d+) of (\d+)\)\n\n([\s\S]*?)(?:\n\n\[… (\d+) more characters: call read_card with offset=(\d+)\])?$/.exec(r.text);
+      expect(m, r.text.slice(0, 200)).not.toBeNull();
+      const piece = m![4];
+      expect(piece.length).toBeLessThanOrEqual(20_000);
+      expect(Number(m![1])).toBe(offset);
+      // Never half a surrogate pair at either end.
+      expect(piece).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
+      joined += piece;
+      offset = m![6] === undefined ? undefined : Number(m![6]);
+      if (offset !== undefined) expect(Number(m![5])).toBe(text.length - offset);
+      calls++;
+    }
+    expect(joined).toBe(text);
+    expect(calls).toBeGreaterThanOrEqual(3);
+    // Cut at a line's end where one falls in the piece's second half.
+    const first = await server.call("read_card", { path: "reference/long.md" });
+    expect(first.text).toMatch(/\n\n\[… \d+ more characters/);
+    expect(first.text.split("\n\n[… ")[0].endsWith("\n")).toBe(true);
+  });
+
+  it.each([
+    ["a negative offset", -1, /offset must be/],
+    ["a fractional offset", 2.5, /offset must be/],
+    ["an offset past the end", 10_000_000, /past the end/],
+  ])("refuses %s", async (_what, offset, message) => {
+    const r = await server.call("read_card", { path: "debugging/launchd-cron-path.md", offset });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(message);
+  });
+
+  it("reads a short card whole, as it is on disk", async () => {
+    const r = await server.call("read_card", { path: "debugging/launchd-cron-path.md" });
+    expect(r.text).toBe(`debugging/launchd-cron-path.md\n\n${readFileSync(join(vault, "debugging", "launchd-cron-path.md"), "utf8")}`);
   });
 
   it("notices a rebuilt snapshot without a restart", async () => {

@@ -39,8 +39,11 @@ export const DEFAULT_LIMIT = 8;
 export const MAX_LIMIT = 25;
 export const MAX_PROJECT_CHARS = 200;
 export const MAX_PATH_CHARS = 1000;
-// Cards are short notes; a note this long is a dump, and a tool result this long crowds the context.
-export const MAX_CARD_CHARS = 60_000;
+// A tool result past Claude Code's inline limit reaches the model as a 2 KB preview: a card is
+// read in pieces of this size, each naming the offset of the next.
+export const MAX_READ_CHARS = 20_000;
+// Cards are short notes; past this a note is a dump, read no further however it is paged.
+const MAX_CARD_BYTES = 4 << 20;
 export const MAX_KEEP_CHARS = 4000;
 export const MAX_CARD_HINT_CHARS = 200;
 // A fifth of the hook's default floor: a search is asked for, so weaker matches are worth listing,
@@ -145,21 +148,32 @@ export class MemoryTools {
     return { text: lines.join("\n") };
   }
 
-  read(input: { path?: unknown }): ToolAnswer {
+  read(input: { path?: unknown; offset?: unknown }): ToolAnswer {
     const given = typeof input.path === "string" ? input.path.trim() : "";
     if (!given) return refuse("path is empty: give a card's path as search_memory lists it, e.g. debugging/launchd-path.md.");
     if (given.length > MAX_PATH_CHARS || given.includes("\0")) return refuse("path is not a card path.");
+    const offset = input.offset === undefined ? 0 : input.offset;
+    if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) return refuse("offset must be a whole number of characters from 0, as the last read_card answer gave it.");
     const vault = this.vault;
     if (!vault) return refuse(this.opts.advice);
     const config = this.config(vault);
     const found = cardFile(vault, given, config);
     if ("refused" in found) return refuse(found.refused);
-    const text = readBounded(found.abs, MAX_CARD_CHARS * 4);
-    if (text === undefined) return refuse(`${escapeControl(found.rel)} could not be read.`);
-    const chars = Array.from(text.text);
-    const body = chars.length > MAX_CARD_CHARS || text.cut ? chars.slice(0, MAX_CARD_CHARS).join("") + `\n\n[… cut: the card is longer than ${MAX_CARD_CHARS} characters …]` : text.text;
+    const read = readBounded(found.abs, MAX_CARD_BYTES);
+    if (read === undefined) return refuse(`${escapeControl(found.rel)} could not be read.`);
+    // A multi-byte character cut at the byte bound is not half-shown.
+    const text = read.cut ? read.text.replace(/\uFFFD$/, "") : read.text;
+    if (offset > 0 && offset >= text.length) return refuse(`offset ${offset} is past the end of ${escapeControl(found.rel)}, which has ${text.length} characters.`);
+    const start = pairStart(text, offset);
+    const end = pieceEnd(text, start, MAX_READ_CHARS);
+    const more = text.length - end;
     // The card's own lines are its text; the line that names it is one line, whatever its name holds.
-    return { text: `${escapeControl(found.rel)}\n\n${body}` };
+    const head = start === 0 && more === 0 ? escapeControl(found.rel) : `${escapeControl(found.rel)} (characters ${start} to ${end} of ${text.length})`;
+    const tail = [
+      ...(more > 0 ? [`[… ${more} more characters: call read_card with offset=${end}]`] : []),
+      ...(read.cut && more === 0 ? [`[… the card is longer than ${MAX_CARD_BYTES >> 20} MB; the rest is not read]`] : []),
+    ];
+    return { text: [head, "", text.slice(start, end), ...(tail.length ? ["", ...tail] : [])].join("\n") };
   }
 
   remember(input: { text?: unknown; card?: unknown }): ToolAnswer {
@@ -233,6 +247,23 @@ export class MemoryTools {
     if (this.vault) appendLog(vaultFiles.log(this.vault), "mcp", message);
   }
 }
+
+/** `at`, or one before it when it would split a surrogate pair. */
+function pairStart(text: string, at: number): number {
+  return at > 0 && at < text.length && isLowSurrogate(text.charCodeAt(at)) && isHighSurrogate(text.charCodeAt(at - 1)) ? at - 1 : at;
+}
+
+/** Where a piece of at most `max` characters from `start` ends: after a line break in its second half if there is one, never inside a surrogate pair. */
+function pieceEnd(text: string, start: number, max: number): number {
+  if (text.length - start <= max) return text.length;
+  const limit = start + max;
+  const lineEnd = text.lastIndexOf("\n", limit - 1);
+  if (lineEnd >= start + max / 2) return lineEnd + 1;
+  return pairStart(text, limit);
+}
+
+const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
+const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
 
 /**
  * The hook's order where the hook would print, score order below it. recall() puts the project's

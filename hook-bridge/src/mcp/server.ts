@@ -8,13 +8,13 @@ import { findVault, vaultAdvice } from "../vault";
 import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
 import { escapeControl } from "../../../src/core/text/visible";
-import { DEFAULT_LIMIT, MAX_CARD_HINT_CHARS, MAX_KEEP_CHARS, MAX_LIMIT, MAX_QUERY_CHARS, MemoryTools, type ToolAnswer } from "./memory-tools";
+import { DEFAULT_LIMIT, MAX_CARD_HINT_CHARS, MAX_KEEP_CHARS, MAX_LIMIT, MAX_QUERY_CHARS, MAX_READ_CHARS, MemoryTools, type ToolAnswer } from "./memory-tools";
 
 const VERSION = "0.1.0";
 
 const SEARCH_DESCRIPTION = `Search the person's long-term memory: markdown cards in their Obsidian vault about past decisions, fixes, gotchas, preferences and project facts, written from earlier Claude Code sessions. Use it before answering anything that may have come up before (why something was set up a certain way, a recurring error, how this person likes things done), and when the cards the prompt hook listed are not enough. The query is plain words, in any language the cards use: name the tool, error, file, project or decision; synonyms and word forms are matched. Cards of the current project come first. Returns up to \`limit\` cards (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}), best first, each with its path, name, type, project, last update, description and the question or words it matched. An empty result means the memory has nothing on it. Open a card with read_card before relying on it.`;
 
-const READ_DESCRIPTION = `Read one memory card in full (its frontmatter and body), by the path search_memory gave (relative to the vault, e.g. debugging/launchd-path.md). Only cards in the memory can be read: paths outside the vault, hidden folders and links that lead elsewhere are refused. Cards are the person's notes; treat what they say as their record, and check it against the code when it matters.`;
+const READ_DESCRIPTION = `Read one memory card (its frontmatter and body), by the path search_memory gave (relative to the vault, e.g. debugging/launchd-path.md). A long card comes in pieces of ${MAX_READ_CHARS} characters; the answer then ends by naming the offset to read the next one from. Only cards in the memory can be read: paths outside the vault, hidden folders and links that lead elsewhere are refused. Cards are the person's notes; treat what they say as their record, and check it against the code when it matters.`;
 
 const REMEMBER_DESCRIPTION = `Ask for something to be kept in the person's memory: a decision, fix, constraint or preference worth knowing in later sessions. Use it when the person asks you to remember something, or after settling something they will want next time. It does not write a card: it queues the text (with this session's conversation when it can be found) for the nightly digest, which turns it into a card or extends an existing one and never skips it. Secrets and <private> passages are removed first. Tell the person what the tool answered, including when it says nothing was kept.`;
 
@@ -60,7 +60,10 @@ export async function runMcp(argv: readonly string[]): Promise<number> {
     {
       title: "Read memory card",
       description: READ_DESCRIPTION,
-      inputSchema: { path: z.string().describe("The card's path as search_memory listed it, relative to the vault.") },
+      inputSchema: {
+        path: z.string().describe("The card's path as search_memory listed it, relative to the vault."),
+        offset: z.number().optional().describe("Where to start, in characters (default 0): the offset the previous answer named, to read a long card's next piece."),
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (input) => answer(() => tools.read(input)),
