@@ -5,6 +5,7 @@ import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { hintsOf } from "../../../src/core/card/hints";
 import { parseCard } from "../../../src/core/card/card";
+import { CardRefused, writeCardNow, type CardWritten } from "../../../src/core/digest/write-now";
 import { isCard, loadVaultConfig, type VaultMemoryConfig } from "../../../src/core/config";
 import { appendLog } from "../../../src/core/io/log";
 import { openRegularFile } from "../../../src/core/io/read-file";
@@ -44,6 +45,8 @@ export const MAX_PATH_CHARS = 1000;
 export const MAX_READ_CHARS = 20_000;
 // Cards are short notes; past this a note is a dump, read no further however it is paged.
 const MAX_CARD_BYTES = 4 << 20;
+// A runaway loop, not a session's worth of lessons: past this the server writes no more cards until it restarts.
+export const MAX_WRITES_PER_SESSION = 25;
 export const MAX_KEEP_CHARS = 4000;
 export const MAX_CARD_HINT_CHARS = 200;
 // A fifth of the hook's default floor: a search is asked for, so weaker matches are worth listing,
@@ -65,6 +68,9 @@ export class MemoryTools {
   private readonly snapshot: LiveSnapshot | undefined;
   private readonly env: NodeJS.ProcessEnv;
   private readonly cwd: string;
+  private writes = 0;
+  // Writes one at a time: each continues the snapshot files the one before left.
+  private writing: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly opts: MemoryToolsOptions) {
     this.vault = "vault" in opts.vault ? opts.vault.vault : undefined;
@@ -176,6 +182,45 @@ export class MemoryTools {
     return { text: [head, "", text.slice(start, end), ...(tail.length ? ["", ...tail] : [])].join("\n") };
   }
 
+  writeCard(input: WriteCardInput): Promise<ToolAnswer> {
+    const run = this.writing.then(() => this.writeOne(input));
+    this.writing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writeOne(input: WriteCardInput): Promise<ToolAnswer> {
+    const vault = this.vault;
+    if (!vault) return refuse(`Nothing was written: ${"problem" in this.opts.vault ? this.opts.vault.why : "no vault"}; ${whereToSetVault(this.env)}.`);
+    if (this.writes >= MAX_WRITES_PER_SESSION) return refuse(`Nothing was written: ${MAX_WRITES_PER_SESSION} cards were written in this session already, the most one session may write. Extend a card, or use remember to queue the rest for the nightly digest.`);
+    const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : undefined);
+    const text = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+    const sessionId = this.env.CLAUDE_CODE_SESSION_ID ?? "";
+    let w: CardWritten;
+    try {
+      w = await writeCardNow(
+        { title: text(input.title), description: text(input.description), type: text(input.type), body: text(input.body), tags: strings(input.tags), project: text(input.project), related: strings(input.related), path: text(input.path) },
+        { vault, config: this.config(vault), sessionId: isSafeSessionId(sessionId) ? sessionId : "", project: resolveProject(this.cwd) },
+      );
+    } catch (err) {
+      if (!(err instanceof CardRefused)) throw err;
+      this.log(`write_card: refused: ${err.message}`);
+      return refuse(`Nothing was written: ${escapeControl(err.message)}`);
+    }
+    this.writes++;
+    const path = escapeControl(w.path);
+    this.log(`write_card: ${w.action} ${w.path}${w.linked.length ? `, linked with ${w.linked.join(", ")}` : ""}; snapshot ${w.snapshot}`);
+    const lines = [
+      w.action === "created" ? `Created ${path}.` : `Extended ${path}: a dated section was added after its text, which is unchanged.`,
+      ...(w.linked.length ? [`Linked with ${w.linked.map(escapeControl).join(", ")}; each links back.`] : []),
+      ...(w.unknown.length ? [`No card is named ${w.unknown.map((u) => clipLine(u, 80)).join(", ")}; not linked.`] : []),
+      ...(w.redacted ? ["Secrets or private passages were taken out before it was written."] : []),
+      w.snapshot === "overlay" || w.snapshot === "full"
+        ? "Recall and search_memory find it from the next prompt on."
+        : `The recall index could not be updated (${clipLine(w.snapshot, 200)}), so recall finds it after the next index; the card is written.`,
+    ];
+    return { text: lines.join("\n") };
+  }
+
   remember(input: { text?: unknown; card?: unknown }): ToolAnswer {
     const raw = typeof input.text === "string" ? input.text.trim() : "";
     if (!raw) return refuse("Nothing was kept: text is empty. Say what to keep, in a sentence or two.");
@@ -246,6 +291,18 @@ export class MemoryTools {
   private log(message: string): void {
     if (this.vault) appendLog(vaultFiles.log(this.vault), "mcp", message);
   }
+}
+
+/** write_card's input as the schema lets it through; writeCardNow checks every field. */
+export interface WriteCardInput {
+  title?: unknown;
+  description?: unknown;
+  type?: unknown;
+  body?: unknown;
+  tags?: unknown;
+  project?: unknown;
+  related?: unknown;
+  path?: unknown;
 }
 
 /** `at`, or one before it when it would split a surrogate pair. */

@@ -1,4 +1,4 @@
-/** `mcp`: Vault Memory as an MCP server over stdio, so Claude can search, read and add to the memory itself. */
+/** `mcp`: Vault Memory as an MCP server over stdio, so Claude can search, read and write the memory itself. */
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -8,6 +8,7 @@ import { findVault, vaultAdvice } from "../vault";
 import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
 import { escapeControl } from "../../../src/core/text/visible";
+import { MAX_BODY_CHARS, MAX_RELATED, MAX_TAGS, MAX_TITLE_CHARS, WRITABLE_TYPES } from "../../../src/core/digest/write-now";
 import { DEFAULT_LIMIT, MAX_CARD_HINT_CHARS, MAX_KEEP_CHARS, MAX_LIMIT, MAX_QUERY_CHARS, MAX_READ_CHARS, MemoryTools, type ToolAnswer } from "./memory-tools";
 
 const VERSION = "0.1.0";
@@ -16,7 +17,10 @@ const SEARCH_DESCRIPTION = `Search the person's long-term memory: markdown cards
 
 const READ_DESCRIPTION = `Read one memory card (its frontmatter and body), by the path search_memory gave (relative to the vault, e.g. debugging/launchd-path.md). A long card comes in pieces of ${MAX_READ_CHARS} characters; the answer then ends by naming the offset to read the next one from. Only cards in the memory can be read: paths outside the vault, hidden folders and links that lead elsewhere are refused. Cards are the person's notes; treat what they say as their record, and check it against the code when it matters.`;
 
-const REMEMBER_DESCRIPTION = `Ask for something to be kept in the person's memory: a decision, fix, constraint or preference worth knowing in later sessions. Use it when the person asks you to remember something, or after settling something they will want next time. It does not write a card: it queues the text (with this session's conversation when it can be found) for the nightly digest, which turns it into a card or extends an existing one and never skips it. Secrets and <private> passages are removed first. Tell the person what the tool answered, including when it says nothing was kept.`;
+const WRITE_DESCRIPTION = `Write something worth knowing in later sessions into the person's memory, as a card they can read and edit: a fix found after some effort (symptom, cause, fix), a decision made and its reason, a preference the person stated, a gotcha worth not rediscovering. Not what the code or its docs already say. Search first (search_memory): if a card on the subject exists, pass its path to add a dated section to it instead of writing a second card; the card's text stays as it is. A new card needs title, description (one line saying when the card helps), type and body (markdown); it goes in its type's folder, linked with the related cards or the most similar one. Write in the language of the conversation. Never include secrets, tokens or passwords: they are replaced by [REDACTED]. Answers with the path written; recall and search_memory find the card from the next prompt on.`;
+
+
+const REMEMBER_DESCRIPTION = `Ask for something to be kept in the person's memory: a decision, fix, constraint or preference worth knowing in later sessions. Use it when the person asks you to remember something, or after settling something they will want next time. It does not write a card (write_card does, at once): it queues the text (with this session's conversation when it can be found) for the nightly digest, which turns it into a card or extends an existing one and never skips it. Secrets and <private> passages are removed first. Tell the person what the tool answered, including when it says nothing was kept.`;
 
 /** Runs until the client closes stdin; resolves with the exit code. */
 export async function runMcp(argv: readonly string[]): Promise<number> {
@@ -67,6 +71,25 @@ export async function runMcp(argv: readonly string[]): Promise<number> {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (input) => answer(() => tools.read(input)),
+  );
+  server.registerTool(
+    "write_card",
+    {
+      title: "Write memory card",
+      description: WRITE_DESCRIPTION,
+      inputSchema: {
+        title: z.string().optional().describe(`The card's name, one line (at most ${MAX_TITLE_CHARS} characters); for a new card. With path, it heads the added section.`),
+        description: z.string().optional().describe("One line that says when the card helps; for a new card."),
+        type: z.string().optional().describe(`For a new card, one of ${WRITABLE_TYPES.join(", ")}: debugging for a problem and its fix, project for a project's decisions and facts, feedback for how the person likes things done, reference for commands, settings and facts, user for the person, teaching for explanations.`),
+        body: z.string().describe(`Markdown (at most ${MAX_BODY_CHARS} characters). A new card may use ## sections; a section added with path uses ### and below.`),
+        tags: z.array(z.string()).optional().describe(`Short lower-case words (at most ${MAX_TAGS}); for a new card.`),
+        project: z.string().optional().describe("For a new card: the project it belongs to; defaults to the current project. \"\" for a card that holds in every project (a preference, a general gotcha): a card of one project is not recalled in others."),
+        related: z.array(z.string()).optional().describe(`Names or paths of existing cards to link (at most ${MAX_RELATED}); each links back.`),
+        path: z.string().optional().describe("An existing card to extend, as search_memory listed it; leave it out to write a new card."),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (input) => answer(() => tools.writeCard(input)),
   );
   server.registerTool(
     "remember",

@@ -14,12 +14,11 @@ import { entrySubject, summarize } from "../queue/review";
 import { similarCards, type SimilarCard } from "../recall/similar";
 import { similarWithMeaning } from "../recall/similar-meaning";
 import { embedVault } from "../embed/embed-vault";
-import { relatedHeading } from "../card/related-heading";
 import { frontmatterBlock } from "../card/write-card";
 import { writeSnapshot } from "../snapshot/write";
 import { NoteCache } from "../vault/note-cache";
 import { AnswerError, extractJson, validateAnswer } from "./answer";
-import { applyAction, type Applied } from "./apply";
+import { applyAction, vaultRelatedHeading, type Applied } from "./apply";
 import { commitVault, type GitOutcome } from "./git";
 import { callFailed, classifyFailure, endsRun, failureReason, settingsCommand } from "./llm";
 import { acquireLock, releaseLock } from "./lock";
@@ -379,10 +378,4 @@ interface VaultState {
 
 function readVaultState(notes: NoteCache, config: VaultMemoryConfig): VaultState {
   return { cards: notes.list((p) => isCard(p, config)).map((f) => f.path), index: buildIndexFromDisk(notes.vault, config, undefined, notes).index };
-}
-
-/** The heading the vault's cards use for related sections, unless the settings choose one. */
-function vaultRelatedHeading(notes: NoteCache, config: VaultMemoryConfig): string {
-  if (config.cards.relatedHeading) return config.cards.relatedHeading;
-  return relatedHeading("", notes.list((p) => isCard(p, config)).map((f) => notes.text(f)));
 }
