@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { vaultFiles } from "../../src/core/paths";
@@ -49,7 +49,7 @@ describe("MCP server", () => {
 
   it("offers its tools, each described for the model", async () => {
     const { tools } = await server.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["read_card", "remember", "search_memory", "write_card"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["read_card", "recent_cards", "remember", "search_memory", "write_card"]);
     for (const t of tools) expect((t.description ?? "").length).toBeGreaterThan(150);
   });
 
@@ -309,7 +309,7 @@ describe("MCP server without a usable vault", () => {
     const s = await connect(["mcp", "--vault", vault], {}, BRIDGE);
     try {
       const { tools } = await s.client.listTools();
-      expect(tools).toHaveLength(4);
+      expect(tools).toHaveLength(5);
     } finally {
       await s.close();
     }
@@ -465,6 +465,59 @@ describe("MCP server writing cards", () => {
     rmSync(join(vault, "debugging", "inside-link.md"));
   });
 
+  it("lists the cards written or changed lately, newest first, in the current project and none", async () => {
+    const r = await server.call("recent_cards", { all_projects: true });
+    expect(r.isError, r.text).toBe(false);
+    const listed = r.text.split("\n").filter((l) => l.startsWith("- ")).map((l) => l.slice(2, l.indexOf(" — ")));
+    expect(listed).toEqual(expect.arrayContaining(["debugging/zeppelin-hangar-doors-stick-in-frost.md", "debugging/sqlite-database-locked.md", "reference/deploy-key-rotation.md"]));
+    expect(r.text).toMatch(/- debugging\/zeppelin-hangar-doors-stick-in-frost\.md — Why the zeppelin hangar doors stick on frosty nights, and how to free them \(\d{4}-\d{2}-\d{2}, debugging, project vault-memory\)/);
+  });
+});
+
+describe("recent_cards", () => {
+  const DAY = 86_400_000;
+  const day = (ago: number): string => new Date(Date.now() - ago * DAY).toISOString().slice(0, 10);
+
+  it("goes by the dates the cards hold, newest first, in the project's scope, and bounds its list", async () => {
+    const vault = join(tempDir(), "vault");
+    const card = (path: string, fm: string, body = "text", mtimeAgo = 0): void => {
+      mkdirSync(join(vault, path, ".."), { recursive: true });
+      writeFileSync(join(vault, path), `---\ndescription: ${path}\ntype: reference\ntags: [x]\n${fm}---\n# ${path}\n\n${body}\n`);
+      const t = new Date(Date.now() - mtimeAgo * DAY);
+      utimesSync(join(vault, path), t, t);
+    };
+    card("reference/today.md", `updated: ${day(0)}\nproject: vault-memory\n`);
+    card("reference/three-days.md", `updated: ${day(3)}\n`);
+    // Extended two days ago: its dated section counts, though its updated date is old.
+    card("reference/extended.md", `updated: ${day(40)}\n`, `old text\n\n## ${day(2)}\n\nnew text`);
+    card("reference/month.md", `updated: ${day(30)}\n`);
+    // Touched on disk today (hints, a link back), but nothing said in it changed.
+    card("reference/touched.md", `updated: ${day(50)}\n`);
+    card("reference/blog.md", `updated: ${day(1)}\nproject: blog\n`);
+    card("reference/archived.md", `updated: ${day(1)}\nstatus: archived\n`);
+    // An old file with no dates at all goes by its time on disk.
+    card("reference/plain-old.md", "", "text", 20);
+    const s = await connect(["--vault", vault]);
+    try {
+      const paths = async (input: Record<string, unknown>): Promise<string[]> => {
+        const r = await s.call("recent_cards", input);
+        expect(r.isError, r.text).toBe(false);
+        return r.text.split("\n").filter((l) => l.startsWith("- ")).map((l) => l.slice(2, l.indexOf(" — ")));
+      };
+      expect(await paths({})).toEqual(["reference/today.md", "reference/extended.md", "reference/three-days.md"]);
+      expect(await paths({ days: 35 })).toEqual(["reference/today.md", "reference/extended.md", "reference/three-days.md", "reference/plain-old.md", "reference/month.md"]);
+      expect(await paths({ all_projects: true })).toEqual(["reference/today.md", "reference/blog.md", "reference/extended.md", "reference/three-days.md"]);
+      expect(await paths({ project: "blog" })).toEqual(["reference/blog.md", "reference/extended.md", "reference/three-days.md"]);
+      expect((await s.call("recent_cards", { days: 0 })).text).toMatch(/days must be/);
+      expect((await s.call("recent_cards", { days: 400 })).text).toMatch(/days must be/);
+      for (let i = 0; i < 55; i++) card(`reference/many-${i}.md`, `updated: ${day(1)}\n`);
+      const r = await s.call("recent_cards", {});
+      expect(r.text.split("\n").filter((l) => l.startsWith("- "))).toHaveLength(50);
+      expect(r.text).toMatch(/… and 8 more; ask for fewer days or one project\.$/);
+    } finally {
+      await s.close();
+    }
+  });
 });
 
 describe("write_card in a larger vault", () => {

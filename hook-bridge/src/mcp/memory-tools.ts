@@ -4,14 +4,16 @@ import { closeSync, existsSync, readdirSync, readSync, realpathSync } from "node
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { hintsOf } from "../../../src/core/card/hints";
-import { parseCard } from "../../../src/core/card/card";
+import { parseCard, type Card } from "../../../src/core/card/card";
+import { isRetired } from "../../../src/core/card/schema";
 import { CardRefused, writeCardNow, type CardWritten } from "../../../src/core/digest/write-now";
 import { isCard, loadVaultConfig, type VaultMemoryConfig } from "../../../src/core/config";
 import { appendLog } from "../../../src/core/io/log";
 import { openRegularFile } from "../../../src/core/io/read-file";
 import { vaultFiles } from "../../../src/core/paths";
 import { resolveProject } from "../../../src/core/project";
-import { noteExists } from "../../../src/core/vault/scan";
+import { listNotes, noteExists } from "../../../src/core/vault/scan";
+import { DAY_MS } from "../../../src/core/snapshot/format";
 import { sanitize } from "../../../src/core/privacy/redact";
 import { captureSession, queueNote } from "../../../src/core/queue/capture";
 import { isSafeSessionId } from "../../../src/core/queue/queue-store";
@@ -45,6 +47,9 @@ export const MAX_PATH_CHARS = 1000;
 export const MAX_READ_CHARS = 20_000;
 // Cards are short notes; past this a note is a dump, read no further however it is paged.
 const MAX_CARD_BYTES = 4 << 20;
+export const DEFAULT_RECENT_DAYS = 7;
+export const MAX_RECENT_DAYS = 365;
+const MAX_RECENT_LISTED = 50;
 // A runaway loop, not a session's worth of lessons: past this the server writes no more cards until it restarts.
 export const MAX_WRITES_PER_SESSION = 25;
 export const MAX_KEEP_CHARS = 4000;
@@ -182,6 +187,41 @@ export class MemoryTools {
     return { text: [head, "", text.slice(start, end), ...(tail.length ? ["", ...tail] : [])].join("\n") };
   }
 
+  /** Cards changed in the last `days`, newest first, in the scope search_memory uses. */
+  recent(input: { days?: unknown; project?: unknown; all_projects?: unknown }): ToolAnswer {
+    const days = input.days === undefined ? DEFAULT_RECENT_DAYS : input.days;
+    if (typeof days !== "number" || !Number.isInteger(days) || days < 1 || days > MAX_RECENT_DAYS) return refuse(`days must be a whole number from 1 to ${MAX_RECENT_DAYS}.`);
+    if (input.project !== undefined && (typeof input.project !== "string" || input.project.length > MAX_PROJECT_CHARS)) {
+      return refuse(`project must be a project name of at most ${MAX_PROJECT_CHARS} characters.`);
+    }
+    const vault = this.vault;
+    if (!vault) return refuse(this.opts.advice);
+    const config = this.config(vault);
+    const project = typeof input.project === "string" && input.project.trim() ? input.project.trim() : resolveProject(this.cwd);
+    const everywhere = input.all_projects === true || !project;
+    const since = Math.floor((Date.now() - days * DAY_MS) / DAY_MS) * DAY_MS;
+    // A card's content dates are never after its file's time, so older files need not be read.
+    const found = listNotes(vault, config)
+      .filter((f) => isCard(f.path, config) && f.mtime >= since)
+      .flatMap((f) => {
+        const card = this.cardMeta(vault, f.path, config, f.mtime);
+        if (!card || isRetired(card.status)) return [];
+        if (!everywhere && projectTier({ project: card.project }, project) > 1) return [];
+        const when = changedAt(card);
+        return when >= since ? [{ card, when }] : [];
+      })
+      .sort((a, b) => b.when - a.when || (a.card.path < b.card.path ? -1 : 1));
+    const scope = everywhere ? "" : ` in ${clipLine(project, 80)} or no project`;
+    if (found.length === 0) return { text: `No card${scope} was written or changed in the last ${days} day${days === 1 ? "" : "s"}.` };
+    const lines = [`${found.length} card${found.length === 1 ? "" : "s"}${scope} written or changed in the last ${days} day${days === 1 ? "" : "s"}, newest first; open one with read_card(path):`];
+    for (const { card, when } of found.slice(0, MAX_RECENT_LISTED)) {
+      const facts = [new Date(when).toISOString().slice(0, 10), clipLine(card.type, 80) || "note", card.project ? `project ${clipLine(card.project, 80)}` : ""].filter(Boolean);
+      lines.push(`- ${escapeControl(card.path)} — ${clipLine(card.description || card.name, 200)} (${facts.join(", ")})`);
+    }
+    if (found.length > MAX_RECENT_LISTED) lines.push(`… and ${found.length - MAX_RECENT_LISTED} more; ask for fewer days or one project.`);
+    return { text: lines.join("\n") };
+  }
+
   writeCard(input: WriteCardInput): Promise<ToolAnswer> {
     const run = this.writing.then(() => this.writeOne(input));
     this.writing = run.catch(() => undefined);
@@ -281,11 +321,11 @@ export class MemoryTools {
     return loadVaultConfig(vault).config;
   }
 
-  private cardMeta(vault: string, rel: string, config: VaultMemoryConfig): ReturnType<typeof parseCard> | undefined {
+  private cardMeta(vault: string, rel: string, config: VaultMemoryConfig, mtime = 0): ReturnType<typeof parseCard> | undefined {
     const found = cardFile(vault, rel, config);
     if ("refused" in found) return undefined;
     const text = readBounded(found.abs, MAX_META_BYTES);
-    return text && !text.cut ? parseCard(found.rel, text.text) : undefined;
+    return text && !text.cut ? parseCard(found.rel, text.text, mtime) : undefined;
   }
 
   private log(message: string): void {
@@ -303,6 +343,15 @@ export interface WriteCardInput {
   project?: unknown;
   related?: unknown;
   path?: unknown;
+}
+
+/** When a card last changed in what it says: its updated (or created) date or its newest dated section; the file's time for a note with neither. */
+function changedAt(card: Card): number {
+  const fm = card.frontmatter;
+  const dated = [fm.updated, fm.created, fm.date, ...card.headings.filter((h) => h.level === 2).map((h) => h.text)]
+    .map((v) => (v instanceof Date ? v.getTime() : typeof v === "string" && /^\d{4}-\d{2}-\d{2}$/.test(v.trim()) ? Date.parse(v.trim()) : NaN))
+    .filter((t) => Number.isFinite(t));
+  return dated.length > 0 ? Math.max(...dated) : card.mtime;
 }
 
 /** `at`, or one before it when it would split a surrogate pair. */

@@ -9,7 +9,7 @@ import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
 import { escapeControl } from "../../../src/core/text/visible";
 import { MAX_BODY_CHARS, MAX_RELATED, MAX_TAGS, MAX_TITLE_CHARS, WRITABLE_TYPES } from "../../../src/core/digest/write-now";
-import { DEFAULT_LIMIT, MAX_CARD_HINT_CHARS, MAX_KEEP_CHARS, MAX_LIMIT, MAX_QUERY_CHARS, MAX_READ_CHARS, MemoryTools, type ToolAnswer } from "./memory-tools";
+import { DEFAULT_LIMIT, DEFAULT_RECENT_DAYS, MAX_CARD_HINT_CHARS, MAX_KEEP_CHARS, MAX_LIMIT, MAX_QUERY_CHARS, MAX_READ_CHARS, MAX_RECENT_DAYS, MemoryTools, type ToolAnswer } from "./memory-tools";
 
 const VERSION = "0.1.0";
 
@@ -19,6 +19,7 @@ const READ_DESCRIPTION = `Read one memory card (its frontmatter and body), by th
 
 const WRITE_DESCRIPTION = `Write something worth knowing in later sessions into the person's memory, as a card they can read and edit: a fix found after some effort (symptom, cause, fix), a decision made and its reason, a preference the person stated, a gotcha worth not rediscovering. Not what the code or its docs already say. Search first (search_memory): if a card on the subject exists, pass its path to add a dated section to it instead of writing a second card; the card's text stays as it is. A new card needs title, description (one line saying when the card helps), type and body (markdown); it goes in its type's folder, linked with the related cards or the most similar one. Write in the language of the conversation. Never include secrets, tokens or passwords: they are replaced by [REDACTED]. Answers with the path written; recall and search_memory find the card from the next prompt on.`;
 
+const RECENT_DESCRIPTION = `List the memory cards written or changed in the last days (default ${DEFAULT_RECENT_DAYS}), newest first, each with its path, description, date, type and project: what the memory learned lately, e.g. when picking up work on a project. Cards of the current project (or \`project\`'s) and of no project, as search_memory; all_projects: true lists every project's.`;
 
 const REMEMBER_DESCRIPTION = `Ask for something to be kept in the person's memory: a decision, fix, constraint or preference worth knowing in later sessions. Use it when the person asks you to remember something, or after settling something they will want next time. It does not write a card (write_card does, at once): it queues the text (with this session's conversation when it can be found) for the nightly digest, which turns it into a card or extends an existing one and never skips it. Secrets and <private> passages are removed first. Tell the person what the tool answered, including when it says nothing was kept.`;
 
@@ -90,6 +91,20 @@ export async function runMcp(argv: readonly string[]): Promise<number> {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (input) => answer(() => tools.writeCard(input)),
+  );
+  server.registerTool(
+    "recent_cards",
+    {
+      title: "Recent memory cards",
+      description: RECENT_DESCRIPTION,
+      inputSchema: {
+        days: z.number().optional().describe(`How many days back, 1 to ${MAX_RECENT_DAYS} (default ${DEFAULT_RECENT_DAYS}).`),
+        project: z.string().optional().describe("The project to list; defaults to the current project. Its cards and those of no project are listed."),
+        all_projects: z.boolean().optional().describe("List every project's cards (default false)."),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (input) => answer(() => tools.recent(input)),
   );
   server.registerTool(
     "remember",
