@@ -363,8 +363,9 @@ describe("MCP server writing cards", () => {
     runBridge(["recall", "--vault", vault], JSON.stringify({ session_id: `s-${Math.random()}`, transcript_path: "", cwd: project, prompt })).stdout;
 
   it("creates a card in its type's folder that recall and search find at once, with no index run", async () => {
-    const r = await server.call("write_card", { ...ZEPPELIN, related: ["launchd-cron-path"] });
+    const r = await server.call("write_card", { ...ZEPPELIN, related: ["launchd-cron-path", "[[no-such-card]]"] });
     expect(r.isError, r.text).toBe(false);
+    expect(r.text).toContain("No card is named [[no-such-card]]; not linked.");
     const path = "debugging/zeppelin-hangar-doors-stick-in-frost.md";
     expect(r.text).toMatch(new RegExp(`^Created ${path.replace(/\./g, "\\.")}\\.`));
     expect(r.text).toContain("Linked with debugging/launchd-cron-path.md");
