@@ -3,10 +3,12 @@ import { execFileSync, spawn } from "node:child_process";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { vaultFiles } from "../../src/core/paths";
+import { overlayPathOf } from "../../src/core/snapshot/format";
+import { generateVault } from "../fixtures/generated-vault";
 import { listPending } from "../../src/core/queue/queue-store";
 import { BRIDGE, copyVault, ROOT, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
 import { jsonl, line } from "../fixtures/transcript";
@@ -47,9 +49,9 @@ describe("MCP server", () => {
   });
   afterAll(async () => server?.close());
 
-  it("offers the three tools, each described for the model", async () => {
+  it("offers its tools, each described for the model", async () => {
     const { tools } = await server.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["read_card", "remember", "search_memory"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["read_card", "recent_cards", "remember", "search_memory", "write_card"]);
     for (const t of tools) expect((t.description ?? "").length).toBeGreaterThan(150);
   });
 
@@ -61,6 +63,16 @@ describe("MCP server", () => {
     expect(r.text).toContain("排程任務找不到 claude 指令");
     expect(r.text).toMatch(/debugging, project vault-memory, updated 2026-10-02/);
     expect(r.text).toMatch(/matched: |answers: /);
+  });
+
+  it("shows the words of the query that matched as they were written, not their stems", async () => {
+    const r = await server.call("search_memory", { query: "Nightly Claude" });
+    const matched = r.text.split("\n").filter((l) => l.trim().startsWith("matched:"));
+    expect(matched).toContain("   matched: Nightly, Claude");
+    expect(r.text).not.toMatch(/nightli|claud\b/);
+    // Pairs of Chinese characters join into the words they were cut from.
+    const zh = await server.call("search_memory", { query: "排程跑不起來" });
+    expect(zh.text).toContain("   matched: 排程");
   });
 
   it("searches the current project and the cards of none, and every project when asked", async () => {
@@ -151,12 +163,51 @@ describe("MCP server", () => {
     expect(inside.text).toMatch(/not a memory card/);
   });
 
-  it("bounds what it returns of a huge card", async () => {
-    writeFileSync(join(vault, "reference", "huge.md"), "---\nname: huge\n---\n" + "word ".repeat(100_000));
-    const r = await server.call("read_card", { path: "reference/huge.md" });
-    expect(r.isError).toBe(false);
-    expect(r.text.length).toBeLessThan(61_000);
-    expect(r.text).toMatch(/cut: the card is longer/);
+  it("reads a long card in pieces within Claude Code's inline limit, which join into the file", async () => {
+    // Lines of every width, characters of one, two and three bytes and astral ones, about 60 KB.
+    const lines = Array.from({ length: 1400 }, (_, i) => `${i} ${"ab".repeat(i % 17)} 排程 𠮷 ${"é".repeat(i % 5)}`);
+    const text = "---\nname: long\ndescription: a long card\ntype: reference\ntags: [long]\n---\n# Long\n\n" + lines.join("\n") + "\n𠮷".repeat(12_000);
+    writeFileSync(join(vault, "reference", "long.md"), text);
+    expect(Buffer.byteLength(text)).toBeGreaterThan(60_000);
+    let joined = "";
+    let offset: number | undefined = 0;
+    let calls = 0;
+    while (offset !== undefined) {
+      const r = await server.call("read_card", { path: "reference/long.md", offset });
+      expect(r.isError, r.text).toBe(false);
+      const m = /^reference\/long\.md \(characters (\d+) to (\d+) of (\d+)\)\n\n([\s\S]*?)(?:\n\n\[… (\d+) more characters: call read_card with offset=(\d+)\])?$/.exec(r.text);
+      expect(m, r.text.slice(0, 200)).not.toBeNull();
+      const piece = m![4];
+      expect(piece.length).toBeLessThanOrEqual(20_000);
+      expect(Number(m![1])).toBe(offset);
+      // Never half a surrogate pair at either end.
+      expect(piece).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
+      joined += piece;
+      offset = m![6] === undefined ? undefined : Number(m![6]);
+      if (offset !== undefined) expect(Number(m![5])).toBe(text.length - offset);
+      calls++;
+    }
+    expect(joined).toBe(text);
+    expect(calls).toBeGreaterThanOrEqual(3);
+    // Cut at a line's end where one falls in the piece's second half.
+    const first = await server.call("read_card", { path: "reference/long.md" });
+    expect(first.text).toMatch(/\n\n\[… \d+ more characters/);
+    expect(first.text.split("\n\n[… ")[0].endsWith("\n")).toBe(true);
+  });
+
+  it.each([
+    ["a negative offset", -1, /offset must be/],
+    ["a fractional offset", 2.5, /offset must be/],
+    ["an offset past the end", 10_000_000, /past the end/],
+  ])("refuses %s", async (_what, offset, message) => {
+    const r = await server.call("read_card", { path: "debugging/launchd-cron-path.md", offset });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(message);
+  });
+
+  it("reads a short card whole, as it is on disk", async () => {
+    const r = await server.call("read_card", { path: "debugging/launchd-cron-path.md" });
+    expect(r.text).toBe(`debugging/launchd-cron-path.md\n\n${readFileSync(join(vault, "debugging", "launchd-cron-path.md"), "utf8")}`);
   });
 
   it("notices a rebuilt snapshot without a restart", async () => {
@@ -344,7 +395,251 @@ describe("MCP server without a usable vault", () => {
     const s = await connect(["mcp", "--vault", vault], {}, BRIDGE);
     try {
       const { tools } = await s.client.listTools();
-      expect(tools).toHaveLength(3);
+      expect(tools).toHaveLength(5);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+/** Every file under `dir` and its bytes, to show that a refused write changed nothing. */
+function tree(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (rel: string): void => {
+    for (const e of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      // Vault Memory's own state: the log says why a write was refused.
+      if (p === ".vault-memory") continue;
+      if (e.isDirectory()) walk(p);
+      else out.set(p, e.isSymbolicLink() ? `-> ${readlinkSync(join(dir, p))}` : readFileSync(join(dir, p), "utf8"));
+    }
+  };
+  walk("");
+  return out;
+}
+
+const lintFindings = (vault: string): { rule: string; severity: string; file: string }[] => JSON.parse(runBridge(["lint", "--vault", vault, "--json"]).stdout) as { rule: string; severity: string; file: string }[];
+
+// The date a write made just now gives, whichever side of midnight (UTC) the test started on.
+const TODAY = `(?:${new Date().toISOString().slice(0, 10)}|${new Date(Date.now() + 3_600_000).toISOString().slice(0, 10)})`;
+
+const ZEPPELIN = {
+  title: "Zeppelin hangar doors stick in frost",
+  description: "Why the zeppelin hangar doors stick on frosty nights, and how to free them",
+  type: "debugging",
+  body: "## Symptom\n\nThe hangar doors stick on frosty nights.\n\n## Fix\n\nRun the rail heater for twenty minutes before opening.",
+  tags: ["hangar", "frost"],
+};
+
+describe("MCP server writing cards", () => {
+  let vault: string;
+  let server: Awaited<ReturnType<typeof connect>>;
+  let project: string;
+
+  beforeAll(async () => {
+    vault = copyVault(SAMPLE_VAULT, "Write Vault");
+    expect(runBridge(["index", "--vault", vault]).status).toBe(0);
+    project = join(tempDir(), "vault-memory");
+    mkdirSync(project);
+    server = await connect(["--vault", vault], { CLAUDE_PROJECT_DIR: project });
+  });
+  afterAll(async () => server?.close());
+
+  const recallHook = (prompt: string): string =>
+    runBridge(["recall", "--vault", vault], JSON.stringify({ session_id: `s-${Math.random()}`, transcript_path: "", cwd: project, prompt })).stdout;
+
+  it("creates a card in its type's folder that recall and search find at once, with no index run", async () => {
+    const r = await server.call("write_card", { ...ZEPPELIN, related: ["launchd-cron-path", "[[no-such-card]]"] });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toContain("No card is named [[no-such-card]]; not linked.");
+    const path = "debugging/zeppelin-hangar-doors-stick-in-frost.md";
+    expect(r.text).toMatch(new RegExp(`^Created ${path.replace(/\./g, "\\.")}\\.`));
+    expect(r.text).toContain("Linked with debugging/launchd-cron-path.md");
+    const text = readFileSync(join(vault, path), "utf8");
+    expect(text).toMatch(new RegExp(`^---\\nname: Zeppelin hangar doors stick in frost\\ndescription: Why the zeppelin hangar doors stick on frosty nights, and how to free them\\ntype: debugging\\ntags: \\[hangar, frost\\]\\nproject: vault-memory\\nsource: Claude Code\\nupdated: ${TODAY}\\n---\\n# Zeppelin hangar doors stick in frost\\n\\n## Symptom`));
+    expect(text).toMatch(/## Related\n- \[\[launchd-cron-path\]\]\n$/);
+    // Linked both ways, as the digest links.
+    expect(readFileSync(join(vault, "debugging", "launchd-cron-path.md"), "utf8")).toContain("[[zeppelin-hangar-doors-stick-in-frost]]");
+    expect(recallHook("why do the zeppelin hangar doors stick when it is frosty?")).toContain(join(vault, path));
+    expect((await server.call("search_memory", { query: "zeppelin hangar frost" })).text).toContain(path);
+    // A card like any other: lint finds nothing wrong with it, and the snapshot is current.
+    const findings = lintFindings(vault);
+    expect(findings.filter((f) => f.file === path || f.rule === "stale-snapshot")).toEqual([]);
+    expect(readFileSync(vaultFiles.log(vault), "utf8")).toMatch(/mcp write_card: created debugging\/zeppelin-hangar-doors-stick-in-frost\.md/);
+  });
+
+  it("extends a card under a dated heading, leaving its text as it was", async () => {
+    const path = "debugging/sqlite-database-locked.md";
+    const before = readFileSync(join(vault, path), "utf8");
+    const r = await server.call("write_card", { path, title: "Busy timeout", body: "Set `PRAGMA busy_timeout = 5000` on every connection of the zeppelin logger." });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toMatch(/^Extended debugging\/sqlite-database-locked\.md/);
+    const after = readFileSync(join(vault, path), "utf8");
+    const related = before.search(/^## (?:Related|相關|相关)\s*$/m);
+    const own = related < 0 ? before.trimEnd() : before.slice(0, related).trimEnd();
+    expect(after.startsWith(own)).toBe(true);
+    expect(after.slice(own.length)).toMatch(new RegExp(`^\\n\\n## ${TODAY}\\n\\n### Busy timeout\\n\\nSet \`PRAGMA busy_timeout = 5000\` on every connection of the zeppelin logger\\.\\n\\n_From a Claude Code session\\._\\n`));
+    if (related >= 0) expect(after.endsWith(before.slice(related))).toBe(true);
+    // Another project's card: shown when the prompt names the project.
+    expect(recallHook("sqlite busy timeout for the zeppelin logger in memory-experiments")).toContain(join(vault, path));
+  });
+
+  it("replaces secrets and private passages before writing, and says so", async () => {
+    const key = "sk-ant-api03-" + "A".repeat(93) + "AA";
+    const r = await server.call("write_card", { title: "Deploy key rotation", description: "How the deploy key of the airship fleet is rotated", type: "reference", body: `Rotate it monthly. The current key is ${key}. <private>my home address</private>`, project: "" });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toContain("Secrets or private passages were taken out");
+    const text = readFileSync(join(vault, "reference", "deploy-key-rotation.md"), "utf8");
+    expect(text).toContain("[REDACTED]");
+    expect(text).not.toContain(key.slice(20, 60));
+    expect(text).not.toContain("home address");
+    // "" files it under no project.
+    expect(text).not.toMatch(/^project:/m);
+  });
+
+  it.each([
+    ["a path outside the vault", { path: "/etc/passwd", body: "x" }, /outside the vault/],
+    ["a climb out of the vault", { path: "../outside.md", body: "x" }, /outside the vault/],
+    ["a climb inside the path", { path: "debugging/../../outside.md", body: "x" }, /outside the vault/],
+    ["a card that does not exist", { path: "debugging/nope.md", body: "x" }, /does not exist/],
+    ["the index of cards", { path: "MEMORY.md", body: "x" }, /not a memory card/],
+    ["the vault's own state", { path: ".vault-memory/config.json", body: "x" }, /not a card|not a memory card/],
+    ["an overview page", { path: "moc/knowledge-overview.md", body: "x" }, /not a memory card that can be extended/],
+    ["a section with a level-2 heading", { path: "debugging/launchd-cron-path.md", body: "## Mine\n\ntext" }, /heading/],
+    ["a section with frontmatter", { path: "debugging/launchd-cron-path.md", body: "---\nname: x\n---\ntext" }, /frontmatter/],
+    ["a link out of the vault", { ...ZEPPELIN, title: "Other", body: "See [notes](/etc/passwd)." }, /links out of the vault/],
+    ["a code block left open", { ...ZEPPELIN, title: "Other", body: "```sh\nrm -rf build" }, /code block/],
+    ["a type with no folder", { ...ZEPPELIN, title: "Other", type: "gotcha" }, /type must be one of/],
+    ["no title", { ...ZEPPELIN, title: "" }, /title is empty/],
+    ["a title on two lines", { ...ZEPPELIN, title: "one\ntwo" }, /one line/],
+    ["a long title", { ...ZEPPELIN, title: "t".repeat(121) }, /at most 120/],
+    ["eleven tags", { ...ZEPPELIN, title: "Other", tags: Array.from({ length: 11 }, (_, i) => `t${i}`) }, /at most 10/],
+    ["a huge body", { ...ZEPPELIN, title: "Other", body: "x".repeat(20_001) }, /at most 20000/],
+    ["an empty body", { ...ZEPPELIN, title: "Other", body: "  " }, /body is empty/],
+  ])("writes nothing for %s, and says why", async (_what, input, message) => {
+    const before = tree(vault);
+    const r = await server.call("write_card", input);
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^Nothing was written: /);
+    expect(r.text).toMatch(message);
+    expect(tree(vault)).toEqual(before);
+  });
+
+  it("writes nothing through a link: a linked card, or a linked folder that leads out", async () => {
+    const elsewhere = tempDir("vm-elsewhere-");
+    writeFileSync(join(elsewhere, "target.md"), "---\nname: t\n---\nnot yours\n");
+    symlinkSync(join(elsewhere, "target.md"), join(vault, "debugging", "linked.md"));
+    symlinkSync(join(vault, "debugging", "launchd-cron-path.md"), join(vault, "debugging", "inside-link.md"));
+    mkdirSync(join(vault, "teaching"), { recursive: true });
+    rmSync(join(vault, "teaching"), { recursive: true });
+    symlinkSync(elsewhere, join(vault, "teaching"));
+    const before = tree(vault);
+    const outside = tree(elsewhere);
+    for (const input of [
+      { path: "debugging/linked.md", body: "x" },
+      { path: "debugging/inside-link.md", body: "x" },
+      { path: "teaching/target.md", body: "x" },
+      { ...ZEPPELIN, title: "Teaching through a link", type: "teaching" },
+    ]) {
+      const r = await server.call("write_card", input);
+      expect(r.isError, JSON.stringify(input)).toBe(true);
+      expect(r.text).toMatch(/link/);
+    }
+    expect(tree(vault)).toEqual(before);
+    expect(tree(elsewhere)).toEqual(outside);
+    rmSync(join(vault, "teaching"));
+    rmSync(join(vault, "debugging", "linked.md"));
+    rmSync(join(vault, "debugging", "inside-link.md"));
+  });
+
+  it("lists the cards written or changed lately, newest first, in the current project and none", async () => {
+    const r = await server.call("recent_cards", { all_projects: true });
+    expect(r.isError, r.text).toBe(false);
+    const listed = r.text.split("\n").filter((l) => l.startsWith("- ")).map((l) => l.slice(2, l.indexOf(" — ")));
+    expect(listed).toEqual(expect.arrayContaining(["debugging/zeppelin-hangar-doors-stick-in-frost.md", "debugging/sqlite-database-locked.md", "reference/deploy-key-rotation.md"]));
+    expect(r.text).toMatch(/- debugging\/zeppelin-hangar-doors-stick-in-frost\.md — Why the zeppelin hangar doors stick on frosty nights, and how to free them \(\d{4}-\d{2}-\d{2}, debugging, project vault-memory\)/);
+  });
+});
+
+describe("recent_cards", () => {
+  const DAY = 86_400_000;
+  const day = (ago: number): string => new Date(Date.now() - ago * DAY).toISOString().slice(0, 10);
+
+  it("goes by the dates the cards hold, newest first, in the project's scope, and bounds its list", async () => {
+    const vault = join(tempDir(), "vault");
+    const card = (path: string, fm: string, body = "text", mtimeAgo = 0): void => {
+      mkdirSync(join(vault, path, ".."), { recursive: true });
+      writeFileSync(join(vault, path), `---\ndescription: ${path}\ntype: reference\ntags: [x]\n${fm}---\n# ${path}\n\n${body}\n`);
+      const t = new Date(Date.now() - mtimeAgo * DAY);
+      utimesSync(join(vault, path), t, t);
+    };
+    card("reference/today.md", `updated: ${day(0)}\nproject: vault-memory\n`);
+    card("reference/three-days.md", `updated: ${day(3)}\n`);
+    // Extended two days ago: its dated section counts, though its updated date is old.
+    card("reference/extended.md", `updated: ${day(40)}\n`, `old text\n\n## ${day(2)}\n\nnew text`);
+    card("reference/month.md", `updated: ${day(30)}\n`);
+    // Touched on disk today (hints, a link back), but nothing said in it changed.
+    card("reference/touched.md", `updated: ${day(50)}\n`);
+    card("reference/blog.md", `updated: ${day(1)}\nproject: blog\n`);
+    card("reference/archived.md", `updated: ${day(1)}\nstatus: archived\n`);
+    // An old file with no dates at all goes by its time on disk.
+    card("reference/plain-old.md", "", "text", 20);
+    const s = await connect(["--vault", vault]);
+    try {
+      const paths = async (input: Record<string, unknown>): Promise<string[]> => {
+        const r = await s.call("recent_cards", input);
+        expect(r.isError, r.text).toBe(false);
+        return r.text.split("\n").filter((l) => l.startsWith("- ")).map((l) => l.slice(2, l.indexOf(" — ")));
+      };
+      expect(await paths({})).toEqual(["reference/today.md", "reference/extended.md", "reference/three-days.md"]);
+      expect(await paths({ days: 35 })).toEqual(["reference/today.md", "reference/extended.md", "reference/three-days.md", "reference/plain-old.md", "reference/month.md"]);
+      expect(await paths({ all_projects: true })).toEqual(["reference/today.md", "reference/blog.md", "reference/extended.md", "reference/three-days.md"]);
+      expect(await paths({ project: "blog" })).toEqual(["reference/blog.md", "reference/extended.md", "reference/three-days.md"]);
+      expect((await s.call("recent_cards", { days: 0 })).text).toMatch(/days must be/);
+      expect((await s.call("recent_cards", { days: 400 })).text).toMatch(/days must be/);
+      for (let i = 0; i < 55; i++) card(`reference/many-${i}.md`, `updated: ${day(1)}\n`);
+      const r = await s.call("recent_cards", {});
+      expect(r.text.split("\n").filter((l) => l.startsWith("- "))).toHaveLength(50);
+      expect(r.text).toMatch(/… and 8 more; ask for fewer days or one project\.$/);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("write_card in a larger vault", () => {
+  it("adds the card to the snapshot's overlay, leaving the base as it was, and recall and search see it", async () => {
+    const vault = join(tempDir(), "vault");
+    generateVault(vault, 300);
+    expect(runBridge(["index", "--vault", vault]).status).toBe(0);
+    const base = readFileSync(vaultFiles.snapshot(vault));
+    const project = join(tempDir(), "vault-memory");
+    mkdirSync(project);
+    const s = await connect(["--vault", vault], { CLAUDE_PROJECT_DIR: project });
+    try {
+      // Opened before the write, so the server's own reader has to notice the overlay.
+      expect((await s.call("search_memory", { query: "zeppelin hangar frost" })).text).toMatch(/No card/);
+      const r = await s.call("write_card", ZEPPELIN);
+      expect(r.isError, r.text).toBe(false);
+      expect(existsSync(overlayPathOf(vaultFiles.snapshot(vault)))).toBe(true);
+      expect(readFileSync(vaultFiles.snapshot(vault)).equals(base)).toBe(true);
+      const path = "debugging/zeppelin-hangar-doors-stick-in-frost.md";
+      expect((await s.call("search_memory", { query: "zeppelin hangar frost" })).text).toContain(path);
+      const hook = runBridge(["recall", "--vault", vault], JSON.stringify({ session_id: "s-large", transcript_path: "", cwd: project, prompt: "why do the zeppelin hangar doors stick when it is frosty?" }));
+      expect(hook.stdout).toContain(join(vault, path));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it(`writes at most ${25} cards in one session`, async () => {
+    const vault = copyVault(SAMPLE_VAULT);
+    const s = await connect(["--vault", vault]);
+    try {
+      for (let i = 0; i < 25; i++) expect((await s.call("write_card", { ...ZEPPELIN, title: `Card ${i}` })).isError).toBe(false);
+      const r = await s.call("write_card", { ...ZEPPELIN, title: "One too many" });
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/Nothing was written: 25 cards were written in this session already/);
     } finally {
       await s.close();
     }

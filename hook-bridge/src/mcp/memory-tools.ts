@@ -4,13 +4,16 @@ import { closeSync, existsSync, readdirSync, readSync, realpathSync } from "node
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { hintsOf } from "../../../src/core/card/hints";
-import { parseCard } from "../../../src/core/card/card";
+import { parseCard, type Card } from "../../../src/core/card/card";
+import { isRetired } from "../../../src/core/card/schema";
+import { CardRefused, writeCardNow, type CardWritten } from "../../../src/core/digest/write-now";
 import { isCard, loadVaultConfig, type VaultMemoryConfig } from "../../../src/core/config";
 import { appendLog } from "../../../src/core/io/log";
 import { openRegularFile } from "../../../src/core/io/read-file";
 import { vaultFiles } from "../../../src/core/paths";
 import { resolveProject } from "../../../src/core/project";
-import { noteExists } from "../../../src/core/vault/scan";
+import { listNotes, noteExists } from "../../../src/core/vault/scan";
+import { DAY_MS } from "../../../src/core/snapshot/format";
 import { sanitize } from "../../../src/core/privacy/redact";
 import { captureSession, queueNote } from "../../../src/core/queue/capture";
 import { isSafeSessionId } from "../../../src/core/queue/queue-store";
@@ -22,7 +25,7 @@ import { searchVectors, vectorsPathOf } from "../../../src/core/embed/vectors";
 import { projectTier } from "../../../src/core/recall/signals";
 import { LiveSnapshot } from "../../../src/core/snapshot/live";
 import { SnapshotError, type SnapshotReader } from "../../../src/core/snapshot/read";
-import { tokenizeQuery, uniqueTerms, type TokenizerOptions } from "../../../src/core/text/tokenizer";
+import { termSpans, uniqueTerms, type TokenizerOptions } from "../../../src/core/text/tokenizer";
 import { escapeControl } from "../../../src/core/text/visible";
 import { whereToSetVault, type VaultLookup } from "../vault";
 
@@ -39,8 +42,16 @@ export const DEFAULT_LIMIT = 8;
 export const MAX_LIMIT = 25;
 export const MAX_PROJECT_CHARS = 200;
 export const MAX_PATH_CHARS = 1000;
-// Cards are short notes; a note this long is a dump, and a tool result this long crowds the context.
-export const MAX_CARD_CHARS = 60_000;
+// A tool result past Claude Code's inline limit reaches the model as a 2 KB preview: a card is
+// read in pieces of this size, each naming the offset of the next.
+export const MAX_READ_CHARS = 20_000;
+// Cards are short notes; past this a note is a dump, read no further however it is paged.
+const MAX_CARD_BYTES = 4 << 20;
+export const DEFAULT_RECENT_DAYS = 7;
+export const MAX_RECENT_DAYS = 365;
+const MAX_RECENT_LISTED = 50;
+// A runaway loop, not a session's worth of lessons: past this the server writes no more cards until it restarts.
+export const MAX_WRITES_PER_SESSION = 25;
 export const MAX_KEEP_CHARS = 4000;
 export const MAX_CARD_HINT_CHARS = 200;
 // A fifth of the hook's default floor: a search is asked for, so weaker matches are worth listing,
@@ -62,6 +73,9 @@ export class MemoryTools {
   private readonly snapshot: LiveSnapshot | undefined;
   private readonly env: NodeJS.ProcessEnv;
   private readonly cwd: string;
+  private writes = 0;
+  // Writes one at a time: each continues the snapshot files the one before left.
+  private writing: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly opts: MemoryToolsOptions) {
     this.vault = "vault" in opts.vault ? opts.vault.vault : undefined;
@@ -126,7 +140,7 @@ export class MemoryTools {
     if (cards.length === 0) return { text: `No card in the memory matches "${clipLine(query, 80)}". Try other words (a tool, error, file or decision name).` };
 
     const config = this.config(vault);
-    const queryTerms = new Set(tokenizeQuery(query, tokenizer).terms);
+    const said = termSpans(query, tokenizer);
     const lines = [`${cards.length} card${cards.length === 1 ? "" : "s"} for "${clipLine(query, 80)}", best first; open one with read_card(path):`];
     // Each card on its own lines, whatever its path, name or description hold (see clipLine).
     cards.forEach((c, i) => {
@@ -138,31 +152,116 @@ export class MemoryTools {
       if (hint) lines.push(`   answers: ${clipLine(hint, 200)}`);
       else if (card) {
         const inCard = new Set(uniqueTerms([card.name, card.description, card.body].join("\n"), tokenizer));
-        const matched = [...queryTerms].filter((t) => inCard.has(t)).slice(0, 12);
+        const matched = wordsMatched(said, inCard).slice(0, 12);
         if (matched.length > 0) lines.push(`   matched: ${clipLine(matched.join(", "), 400)}`);
       }
     });
     return { text: lines.join("\n") };
   }
 
-  read(input: { path?: unknown }): ToolAnswer {
+  read(input: { path?: unknown; offset?: unknown }): ToolAnswer {
     const given = typeof input.path === "string" ? input.path.trim() : "";
     if (!given) return refuse("path is empty: give a card's path as search_memory lists it, e.g. debugging/launchd-path.md.");
     if (given.length > MAX_PATH_CHARS || given.includes("\0")) return refuse("path is not a card path.");
+    const offset = input.offset === undefined ? 0 : input.offset;
+    if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) return refuse("offset must be a whole number of characters from 0, as the last read_card answer gave it.");
     const vault = this.vault;
     if (!vault) return refuse(this.opts.advice);
     const config = this.config(vault);
     const found = cardFile(vault, given, config);
     if ("refused" in found) return refuse(found.refused);
-    const text = readBounded(found.abs, MAX_CARD_CHARS * 4);
-    if ("error" in text) {
-      this.log(`read_card: ${text.error}`);
-      return refuse(`${escapeControl(found.rel)} could not be read: ${escapeControl(text.error.replace(found.abs, "it"))}.`);
+    const read = readBounded(found.abs, MAX_CARD_BYTES);
+    if ("error" in read) {
+      this.log(`read_card: ${read.error}`);
+      return refuse(`${escapeControl(found.rel)} could not be read: ${escapeControl(read.error.replace(found.abs, "it"))}.`);
     }
-    const chars = Array.from(text.text);
-    const body = chars.length > MAX_CARD_CHARS || text.cut ? chars.slice(0, MAX_CARD_CHARS).join("") + `\n\n[… cut: the card is longer than ${MAX_CARD_CHARS} characters …]` : text.text;
+    // A multi-byte character cut at the byte bound is not half-shown.
+    const text = read.cut ? read.text.replace(/\uFFFD$/, "") : read.text;
+    if (offset > 0 && offset >= text.length) return refuse(`offset ${offset} is past the end of ${escapeControl(found.rel)}, which has ${text.length} characters.`);
+    const start = pairStart(text, offset);
+    const end = pieceEnd(text, start, MAX_READ_CHARS);
+    const more = text.length - end;
     // The card's own lines are its text; the line that names it is one line, whatever its name holds.
-    return { text: `${escapeControl(found.rel)}\n\n${body}` };
+    const head = start === 0 && more === 0 ? escapeControl(found.rel) : `${escapeControl(found.rel)} (characters ${start} to ${end} of ${text.length})`;
+    const tail = [
+      ...(more > 0 ? [`[… ${more} more characters: call read_card with offset=${end}]`] : []),
+      ...(read.cut && more === 0 ? [`[… the card is longer than ${MAX_CARD_BYTES >> 20} MB; the rest is not read]`] : []),
+    ];
+    return { text: [head, "", text.slice(start, end), ...(tail.length ? ["", ...tail] : [])].join("\n") };
+  }
+
+  /** Cards changed in the last `days`, newest first, in the scope search_memory uses. */
+  recent(input: { days?: unknown; project?: unknown; all_projects?: unknown }): ToolAnswer {
+    const days = input.days === undefined ? DEFAULT_RECENT_DAYS : input.days;
+    if (typeof days !== "number" || !Number.isInteger(days) || days < 1 || days > MAX_RECENT_DAYS) return refuse(`days must be a whole number from 1 to ${MAX_RECENT_DAYS}.`);
+    if (input.project !== undefined && (typeof input.project !== "string" || input.project.length > MAX_PROJECT_CHARS)) {
+      return refuse(`project must be a project name of at most ${MAX_PROJECT_CHARS} characters.`);
+    }
+    const vault = this.vault;
+    if (!vault) return refuse(this.opts.advice);
+    const config = this.config(vault);
+    const project = typeof input.project === "string" && input.project.trim() ? input.project.trim() : resolveProject(this.cwd);
+    const everywhere = input.all_projects === true || !project;
+    const since = Math.floor((Date.now() - days * DAY_MS) / DAY_MS) * DAY_MS;
+    // A card's content dates are never after its file's time, so older files need not be read.
+    const found = listNotes(vault, config)
+      .filter((f) => isCard(f.path, config) && f.mtime >= since)
+      .flatMap((f) => {
+        const card = this.cardMeta(vault, f.path, config, f.mtime);
+        if (!card || isRetired(card.status)) return [];
+        if (!everywhere && projectTier({ project: card.project }, project) > 1) return [];
+        const when = changedAt(card);
+        return when >= since ? [{ card, when }] : [];
+      })
+      .sort((a, b) => b.when - a.when || (a.card.path < b.card.path ? -1 : 1));
+    const scope = everywhere ? "" : ` in ${clipLine(project, 80)} or no project`;
+    if (found.length === 0) return { text: `No card${scope} was written or changed in the last ${days} day${days === 1 ? "" : "s"}.` };
+    const lines = [`${found.length} card${found.length === 1 ? "" : "s"}${scope} written or changed in the last ${days} day${days === 1 ? "" : "s"}, newest first; open one with read_card(path):`];
+    for (const { card, when } of found.slice(0, MAX_RECENT_LISTED)) {
+      const facts = [new Date(when).toISOString().slice(0, 10), clipLine(card.type, 80) || "note", card.project ? `project ${clipLine(card.project, 80)}` : ""].filter(Boolean);
+      lines.push(`- ${escapeControl(card.path)} — ${clipLine(card.description || card.name, 200)} (${facts.join(", ")})`);
+    }
+    if (found.length > MAX_RECENT_LISTED) lines.push(`… and ${found.length - MAX_RECENT_LISTED} more; ask for fewer days or one project.`);
+    return { text: lines.join("\n") };
+  }
+
+  writeCard(input: WriteCardInput): Promise<ToolAnswer> {
+    const run = this.writing.then(() => this.writeOne(input));
+    this.writing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writeOne(input: WriteCardInput): Promise<ToolAnswer> {
+    const vault = this.vault;
+    if (!vault) return refuse(`Nothing was written: ${"problem" in this.opts.vault ? this.opts.vault.why : "no vault"}; ${whereToSetVault(this.env)}.`);
+    if (this.writes >= MAX_WRITES_PER_SESSION) return refuse(`Nothing was written: ${MAX_WRITES_PER_SESSION} cards were written in this session already, the most one session may write. Extend a card, or use remember to queue the rest for the nightly digest.`);
+    const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : undefined);
+    const text = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+    const sessionId = this.env.CLAUDE_CODE_SESSION_ID ?? "";
+    let w: CardWritten;
+    try {
+      w = await writeCardNow(
+        { title: text(input.title), description: text(input.description), type: text(input.type), body: text(input.body), tags: strings(input.tags), project: text(input.project), related: strings(input.related), path: text(input.path) },
+        { vault, config: this.config(vault), sessionId: isSafeSessionId(sessionId) ? sessionId : "", project: resolveProject(this.cwd) },
+      );
+    } catch (err) {
+      if (!(err instanceof CardRefused)) throw err;
+      this.log(`write_card: refused: ${err.message}`);
+      return refuse(`Nothing was written: ${escapeControl(err.message)}`);
+    }
+    this.writes++;
+    const path = escapeControl(w.path);
+    this.log(`write_card: ${w.action} ${w.path}${w.linked.length ? `, linked with ${w.linked.join(", ")}` : ""}; snapshot ${w.snapshot}`);
+    const lines = [
+      w.action === "created" ? `Created ${path}.` : `Extended ${path}: a dated section was added after its text, which is unchanged.`,
+      ...(w.linked.length ? [`Linked with ${w.linked.map(escapeControl).join(", ")}; each links back.`] : []),
+      ...(w.unknown.length ? [`No card is named ${w.unknown.map((u) => clipLine(u, 80)).join(", ")}; not linked.`] : []),
+      ...(w.redacted ? ["Secrets or private passages were taken out before it was written."] : []),
+      w.snapshot === "overlay" || w.snapshot === "full"
+        ? "Recall and search_memory find it from the next prompt on."
+        : `The recall index could not be updated (${clipLine(w.snapshot, 200)}), so recall finds it after the next index; the card is written.`,
+    ];
+    return { text: lines.join("\n") };
   }
 
   remember(input: { text?: unknown; card?: unknown }): ToolAnswer {
@@ -234,17 +333,55 @@ export class MemoryTools {
     return loadVaultConfig(vault).config;
   }
 
-  private cardMeta(vault: string, rel: string, config: VaultMemoryConfig): ReturnType<typeof parseCard> | undefined {
+  private cardMeta(vault: string, rel: string, config: VaultMemoryConfig, mtime = 0): ReturnType<typeof parseCard> | undefined {
     const found = cardFile(vault, rel, config);
     if ("refused" in found) return undefined;
     const text = readBounded(found.abs, MAX_META_BYTES);
-    return "text" in text && !text.cut ? parseCard(found.rel, text.text) : undefined;
+    return "text" in text && !text.cut ? parseCard(found.rel, text.text, mtime) : undefined;
   }
 
   private log(message: string): void {
     if (this.vault) appendLog(vaultFiles.log(this.vault), "mcp", message);
   }
 }
+
+/** write_card's input as the schema lets it through; writeCardNow checks every field. */
+export interface WriteCardInput {
+  title?: unknown;
+  description?: unknown;
+  type?: unknown;
+  body?: unknown;
+  tags?: unknown;
+  project?: unknown;
+  related?: unknown;
+  path?: unknown;
+}
+
+/** When a card last changed in what it says: its updated (or created) date or its newest dated section; the file's time for a note with neither. */
+function changedAt(card: Card): number {
+  const fm = card.frontmatter;
+  const dated = [fm.updated, fm.created, fm.date, ...card.headings.filter((h) => h.level === 2).map((h) => h.text)]
+    .map((v) => (v instanceof Date ? v.getTime() : typeof v === "string" && /^\d{4}-\d{2}-\d{2}$/.test(v.trim()) ? Date.parse(v.trim()) : NaN))
+    .filter((t) => Number.isFinite(t));
+  return dated.length > 0 ? Math.max(...dated) : card.mtime;
+}
+
+/** `at`, or one before it when it would split a surrogate pair. */
+function pairStart(text: string, at: number): number {
+  return at > 0 && at < text.length && isLowSurrogate(text.charCodeAt(at)) && isHighSurrogate(text.charCodeAt(at - 1)) ? at - 1 : at;
+}
+
+/** Where a piece of at most `max` characters from `start` ends: after a line break in its second half if there is one, never inside a surrogate pair. */
+function pieceEnd(text: string, start: number, max: number): number {
+  if (text.length - start <= max) return text.length;
+  const limit = start + max;
+  const lineEnd = text.lastIndexOf("\n", limit - 1);
+  if (lineEnd >= start + max / 2) return lineEnd + 1;
+  return pairStart(text, limit);
+}
+
+const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
+const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
 
 /**
  * The hook's order where the hook would print, score order below it. recall() puts the project's
@@ -257,6 +394,27 @@ function bandOrder(cards: RecalledCard[], relativeToTop: number, project: string
   const floor = (byScore[0]?.score ?? 0) * relativeToTop;
   const band = byScore.filter((c) => c.score >= floor).sort((a, b) => projectTier(a, project) - projectTier(b, project));
   return [...band, ...byScore.filter((c) => c.score < floor)];
+}
+
+/**
+ * The query's words, as the person wrote them, whose terms the card holds: the stems and pairs
+ * the index compares ("nightli", "程跑") mean nothing to them. Overlapping pairs of Chinese
+ * characters join into the run they were cut from, and an identifier's parts into the identifier.
+ */
+function wordsMatched(said: ReturnType<typeof termSpans>, inCard: ReadonlySet<string>): string[] {
+  const hits = said.spans.filter((s) => inCard.has(s.term)).sort((a, b) => a.from - b.from || b.to - a.to);
+  const runs: { from: number; to: number }[] = [];
+  for (const h of hits) {
+    const last = runs[runs.length - 1];
+    if (last && h.from < last.to) last.to = Math.max(last.to, h.to);
+    else runs.push({ from: h.from, to: h.to });
+  }
+  const words = new Map<string, string>();
+  for (const r of runs) {
+    const word = said.text.slice(r.from, r.to);
+    if (!words.has(word.toLowerCase())) words.set(word.toLowerCase(), word);
+  }
+  return [...words.values()];
 }
 
 function refuse(text: string): ToolAnswer {

@@ -1,4 +1,4 @@
-/** `mcp`: Vault Memory as an MCP server over stdio, so Claude can search, read and add to the memory itself. */
+/** `mcp`: Vault Memory as an MCP server over stdio, so Claude can search, read and write the memory itself. */
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -10,15 +10,20 @@ import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
 import { escapeControl } from "../../../src/core/text/visible";
 import { boundedLines, type TooLarge } from "./line-limit";
-import { DEFAULT_LIMIT, MAX_CARD_HINT_CHARS, MAX_KEEP_CHARS, MAX_LIMIT, MAX_QUERY_CHARS, MemoryTools, type ToolAnswer } from "./memory-tools";
+import { MAX_BODY_CHARS, MAX_RELATED, MAX_TAGS, MAX_TITLE_CHARS, WRITABLE_TYPES } from "../../../src/core/digest/write-now";
+import { DEFAULT_LIMIT, DEFAULT_RECENT_DAYS, MAX_CARD_HINT_CHARS, MAX_KEEP_CHARS, MAX_LIMIT, MAX_QUERY_CHARS, MAX_READ_CHARS, MAX_RECENT_DAYS, MemoryTools, type ToolAnswer } from "./memory-tools";
 
 const VERSION = "0.1.0";
 
 const SEARCH_DESCRIPTION = `Search the person's long-term memory: markdown cards in their Obsidian vault about past decisions, fixes, gotchas, preferences and project facts, written from earlier Claude Code sessions. Use it before answering anything that may have come up before (why something was set up a certain way, a recurring error, how this person likes things done), and when the cards the prompt hook listed are not enough. The query is plain words, in any language the cards use: name the tool, error, file, project or decision; synonyms and word forms are matched. Cards of the current project come first. Returns up to \`limit\` cards (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}), best first, each with its path, name, type, project, last update, description and the question or words it matched. An empty result means the memory has nothing on it. Open a card with read_card before relying on it.`;
 
-const READ_DESCRIPTION = `Read one memory card in full (its frontmatter and body), by the path search_memory gave (relative to the vault, e.g. debugging/launchd-path.md). Only cards in the memory can be read: paths outside the vault, hidden folders and links that lead elsewhere are refused. Cards are the person's notes; treat what they say as their record, and check it against the code when it matters.`;
+const READ_DESCRIPTION = `Read one memory card (its frontmatter and body), by the path search_memory gave (relative to the vault, e.g. debugging/launchd-path.md). A long card comes in pieces of ${MAX_READ_CHARS} characters; the answer then ends by naming the offset to read the next one from. Only cards in the memory can be read: paths outside the vault, hidden folders and links that lead elsewhere are refused. Cards are the person's notes; treat what they say as their record, and check it against the code when it matters.`;
 
-const REMEMBER_DESCRIPTION = `Ask for something to be kept in the person's memory: a decision, fix, constraint or preference worth knowing in later sessions. Use it when the person asks you to remember something, or after settling something they will want next time. It does not write a card: it queues the text (with this session's conversation when it can be found) for the nightly digest, which turns it into a card or extends an existing one and never skips it. Secrets and <private> passages are removed first. Tell the person what the tool answered, including when it says nothing was kept.`;
+const WRITE_DESCRIPTION = `Write something worth knowing in later sessions into the person's memory, as a card they can read and edit: a fix found after some effort (symptom, cause, fix), a decision made and its reason, a preference the person stated, a gotcha worth not rediscovering. Not what the code or its docs already say. Search first (search_memory): if a card on the subject exists, pass its path to add a dated section to it instead of writing a second card; the card's text stays as it is. A new card needs title, description (one line saying when the card helps), type and body (markdown); it goes in its type's folder, linked with the related cards or the most similar one. Write in the language of the conversation. Never include secrets, tokens or passwords: they are replaced by [REDACTED]. Answers with the path written; recall and search_memory find the card from the next prompt on.`;
+
+const RECENT_DESCRIPTION = `List the memory cards written or changed in the last days (default ${DEFAULT_RECENT_DAYS}), newest first, each with its path, description, date, type and project: what the memory learned lately, e.g. when picking up work on a project. Cards of the current project (or \`project\`'s) and of no project, as search_memory; all_projects: true lists every project's.`;
+
+const REMEMBER_DESCRIPTION = `Ask for something to be kept in the person's memory: a decision, fix, constraint or preference worth knowing in later sessions. Use it when the person asks you to remember something, or after settling something they will want next time. It does not write a card (write_card does, at once): it queues the text (with this session's conversation when it can be found) for the nightly digest, which turns it into a card or extends an existing one and never skips it. Secrets and <private> passages are removed first. Tell the person what the tool answered, including when it says nothing was kept.`;
 
 /** Answers a request too large to read with JSON-RPC's "invalid request", and says why on stderr and in the log. */
 function tooLarge(t: TooLarge, transport: StdioServerTransport, vault: string | undefined): void {
@@ -71,10 +76,46 @@ export async function runMcp(argv: readonly string[]): Promise<number> {
     {
       title: "Read memory card",
       description: READ_DESCRIPTION,
-      inputSchema: { path: z.string().describe("The card's path as search_memory listed it, relative to the vault.") },
+      inputSchema: {
+        path: z.string().describe("The card's path as search_memory listed it, relative to the vault."),
+        offset: z.number().optional().describe("Where to start, in characters (default 0): the offset the previous answer named, to read a long card's next piece."),
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (input) => answer(() => tools.read(input)),
+  );
+  server.registerTool(
+    "write_card",
+    {
+      title: "Write memory card",
+      description: WRITE_DESCRIPTION,
+      inputSchema: {
+        title: z.string().optional().describe(`The card's name, one line (at most ${MAX_TITLE_CHARS} characters); for a new card. With path, it heads the added section.`),
+        description: z.string().optional().describe("One line that says when the card helps; for a new card."),
+        type: z.string().optional().describe(`For a new card, one of ${WRITABLE_TYPES.join(", ")}: debugging for a problem and its fix, project for a project's decisions and facts, feedback for how the person likes things done, reference for commands, settings and facts, user for the person, teaching for explanations.`),
+        body: z.string().describe(`Markdown (at most ${MAX_BODY_CHARS} characters). A new card may use ## sections; a section added with path uses ### and below.`),
+        tags: z.array(z.string()).optional().describe(`Short lower-case words (at most ${MAX_TAGS}); for a new card.`),
+        project: z.string().optional().describe("For a new card: the project it belongs to; defaults to the current project. \"\" for a card that holds in every project (a preference, a general gotcha): a card of one project is not recalled in others."),
+        related: z.array(z.string()).optional().describe(`Names or paths of existing cards to link (at most ${MAX_RELATED}); each links back.`),
+        path: z.string().optional().describe("An existing card to extend, as search_memory listed it; leave it out to write a new card."),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (input) => answer(() => tools.writeCard(input)),
+  );
+  server.registerTool(
+    "recent_cards",
+    {
+      title: "Recent memory cards",
+      description: RECENT_DESCRIPTION,
+      inputSchema: {
+        days: z.number().optional().describe(`How many days back, 1 to ${MAX_RECENT_DAYS} (default ${DEFAULT_RECENT_DAYS}).`),
+        project: z.string().optional().describe("The project to list; defaults to the current project. Its cards and those of no project are listed."),
+        all_projects: z.boolean().optional().describe("List every project's cards (default false)."),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (input) => answer(() => tools.recent(input)),
   );
   server.registerTool(
     "remember",

@@ -22,9 +22,9 @@ export function addRelatedLink(text: string, target: string, heading = DEFAULT_R
   return `${section}\n${link}\n${next < 0 ? "" : "\n" + text.slice(end)}`;
 }
 
-/** A dated section, before the closing related section if there is one; nothing else moves. */
+/** A dated section, before the closing related section if there is one; nothing else moves. `sessionId` "": not known. */
 export function appendDated(text: string, date: string, markdown: string, sessionId: string, heading = DEFAULT_RELATED_HEADING): string {
-  const section = `## ${date}\n\n${markdown.trim()}\n\n_From session ${sessionId}._\n`;
+  const section = `## ${date}\n\n${markdown.trim()}\n\n_From ${sessionId ? `session ${sessionId}` : "a Claude Code session"}._\n`;
   const related = relatedSectionRe(heading).exec(text);
   if (related && !/^#{1,2} /m.test(text.slice(related.index + related[0].length))) {
     return `${text.slice(0, related.index).replace(/\s*$/, "")}\n\n${section}\n${text.slice(related.index)}`;

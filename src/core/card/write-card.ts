@@ -9,6 +9,7 @@ export interface NewCardFields {
   tags: readonly string[];
   aliases?: readonly string[];
   project?: string;
+  /** The conversation the card came from; "" when not known (a card Claude wrote with no session named). */
   sessionId: string;
   /** YYYY-MM-DD. */
   date: string;
@@ -22,7 +23,7 @@ export function cardFrontmatter(f: NewCardFields): string {
     ["tags", f.tags],
     ...(f.aliases?.length ? ([["aliases", f.aliases]] as const) : []),
     ...(f.project ? ([["project", f.project]] as const) : []),
-    ["source", `session ${f.sessionId}`],
+    ["source", f.sessionId ? `session ${f.sessionId}` : "Claude Code"],
     ["updated", f.date, "plain"],
   ]);
 }

@@ -5,13 +5,15 @@ import { join } from "node:path";
 import { LinkResolver } from "../card/links";
 import { parseCard } from "../card/card";
 import { composeCard } from "../card/compose";
-import { DEFAULT_RELATED_HEADING } from "../card/related-heading";
+import { DEFAULT_RELATED_HEADING, relatedHeading } from "../card/related-heading";
 import { FrontmatterError } from "../card/frontmatter-edit";
 import { withHints } from "../card/hint-fields";
 import { DEFAULT_HINTS_PROPERTY, hintsOf, hintState } from "../card/hints";
 import { MAX_QUESTIONS } from "../enrich/settings";
 import { addRelatedLink, appendDated } from "../card/related";
 import { writeFileAtomic } from "../io/atomic";
+import { isCard, type VaultMemoryConfig } from "../config";
+import type { NoteCache } from "../vault/note-cache";
 import { AnswerError, refuseRelatedHeading, type DigestAction } from "./answer";
 import { addSynonymGroups } from "./synonyms";
 import { readNote } from "../vault/scan";
@@ -128,4 +130,10 @@ function writeLinkBacks(ctx: ApplyContext, edits: readonly { path: string; edit:
     const next = edit(text);
     if (next !== text) writeFileAtomic(abs, next);
   }
+}
+
+/** The heading the vault's cards use for related sections, unless the settings choose one. */
+export function vaultRelatedHeading(notes: NoteCache, config: VaultMemoryConfig): string {
+  if (config.cards.relatedHeading) return config.cards.relatedHeading;
+  return relatedHeading("", notes.list((p) => isCard(p, config)).map((f) => notes.text(f)));
 }

@@ -14,7 +14,6 @@ import { entrySubject, summarize } from "../queue/review";
 import { similarCards, type SimilarCard } from "../recall/similar";
 import { similarWithMeaning } from "../recall/similar-meaning";
 import { embedVault } from "../embed/embed-vault";
-import { relatedHeading } from "../card/related-heading";
 import { frontmatterBlock } from "../card/write-card";
 import { writeSnapshot } from "../snapshot/write";
 import { NoteCache } from "../vault/note-cache";
@@ -22,7 +21,7 @@ import { MAX_NOTE_BYTES, readNote } from "../vault/scan";
 import { FileRefused, readRegularFile, readTextIfAny } from "../io/read-file";
 import { escapeControl } from "../text/visible";
 import { AnswerError, extractJson, validateAnswer } from "./answer";
-import { applyAction, type Applied } from "./apply";
+import { applyAction, vaultRelatedHeading, type Applied } from "./apply";
 import { commitVault, type GitOutcome } from "./git";
 import { callFailed, classifyFailure, endsRun, failureReason, settingsCommand } from "./llm";
 import { acquireLock, releaseLock } from "./lock";
@@ -392,12 +391,6 @@ function readVaultState(notes: NoteCache, config: VaultMemoryConfig): VaultState
   // The index first: the cards it could not read are left out of the list after it.
   const index = buildIndexFromDisk(notes.vault, config, undefined, notes).index;
   return { cards: notes.list((p) => isCard(p, config)).map((f) => f.path), index };
-}
-
-/** The heading the vault's cards use for related sections, unless the settings choose one. */
-function vaultRelatedHeading(notes: NoteCache, config: VaultMemoryConfig): string {
-  if (config.cards.relatedHeading) return config.cards.relatedHeading;
-  return relatedHeading("", notes.texts(notes.list((p) => isCard(p, config))));
 }
 
 /**

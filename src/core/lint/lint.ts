@@ -163,12 +163,12 @@ export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_S
   return lint({ cards, text, settings, snapshot: snapshotTime(vault), lastRecalled: recallHistory(vault)?.last, now, secretScans: () => source.secretScans(), scope });
 }
 
-/** When the snapshot was written; undefined if there is none, "unreadable" if it is damaged. */
+/** When the snapshot was last brought up to the cards (its overlay's time, if any); undefined if there is none, "unreadable" if it is damaged. */
 export function snapshotTime(vault: string): LintContext["snapshot"] {
   try {
     const r = SnapshotReader.open(vaultFiles.snapshot(vault));
     r.close();
-    return Date.parse(r.header.createdAt);
+    return Date.parse(r.writtenAt);
   } catch (err) {
     return (err as { problem?: string }).problem === "missing" ? undefined : "unreadable";
   }

@@ -1,12 +1,19 @@
-/** A snapshot kept open by a long-lived process, reopened whenever the file on disk is replaced or rewritten. */
+/** A snapshot kept open by a long-lived process, reopened whenever a file of it on disk is replaced or rewritten. */
 
 import { statSync } from "node:fs";
+import { overlayPathOf } from "./format";
 import { SnapshotReader } from "./read";
 
-interface Identity {
-  ino: number;
-  size: number;
-  mtimeMs: number;
+/** A file as stat sees it; "" for no file. */
+type Identity = string;
+
+function identityOf(path: string): Identity {
+  try {
+    const st = statSync(path);
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return "";
+  }
 }
 
 export class LiveSnapshot {
@@ -16,20 +23,14 @@ export class LiveSnapshot {
   constructor(readonly path: string) {}
 
   /**
-   * The reader for the file as it is now. The plugin and `index` replace the snapshot by rename, so
-   * the inode changes; a copy over it or an edit in place changes size or mtime: any of the three
-   * means the open reader (and its segment cache) describes a file that is gone. Throws SnapshotError.
+   * The reader for the files as they are now. Writers replace them by rename, so the inode
+   * changes; a copy over one or an edit in place changes size or mtime. Any of the three, in the
+   * base or in its overlay (which the plugin and write_card replace on every batch of edits while
+   * the base stays as it was), means the open reader describes files that are gone. Throws SnapshotError.
    */
   current(): SnapshotReader {
-    let now: Identity | undefined;
-    try {
-      const st = statSync(this.path);
-      now = { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
-    } catch {
-      /* SnapshotReader.open says why, in its own words */
-    }
-    const same = now && this.identity && now.ino === this.identity.ino && now.size === this.identity.size && now.mtimeMs === this.identity.mtimeMs;
-    if (this.reader && same) return this.reader;
+    const now = `${identityOf(this.path)}|${identityOf(overlayPathOf(this.path))}`;
+    if (this.reader && now === this.identity) return this.reader;
     this.close();
     this.reader = SnapshotReader.open(this.path);
     this.identity = now;

@@ -187,6 +187,11 @@ export class SnapshotReader implements PostingSource {
     return this.base.bytesRead + (this.overlay?.bytesRead ?? 0);
   }
 
+  /** When the files were last written: the overlay's time when there is one for this base. */
+  get writtenAt(): string {
+    return (this.overlay?.header ?? this.base.header).createdAt;
+  }
+
   /** Whether the latest edits came from an overlay (for tests and tools). */
   get hasOverlay(): boolean {
     return this.overlay !== undefined;
@@ -236,6 +241,25 @@ export class SnapshotReader implements PostingSource {
       if (at !== undefined) info.copyOf = at;
     }
     return info;
+  }
+
+  /**
+   * The files by path, for a writer that continues them (SnapshotWriter.resume): the path of
+   * every base id, and the paths the overlay changed since the base (edited, added or deleted).
+   * Reads every doc chunk, each checked: a few rows per card, not the postings.
+   */
+  layout(): { headerSum: string; basePaths: string[]; changed: string[] } {
+    const rowPath = (file: SegmentFile, i: number): string => {
+      const row = file.row(i);
+      if (!row || typeof row[0] !== "string") throw new SnapshotError("corrupt", `snapshot has no row for card ${i}`);
+      return row[0];
+    };
+    const basePaths = Array.from({ length: this.base.header.cards }, (_, i) => rowPath(this.base, i));
+    const changed = new Set<string>();
+    for (let i = 0; i < this.removed.length; i++) if (this.removed[i] === 1) changed.add(basePaths[i]);
+    const overlay = this.overlay;
+    if (overlay) for (let i = 0; i < overlay.header.cards; i++) changed.add(rowPath(overlay, i));
+    return { headerSum: this.header.headerSum ?? "", basePaths, changed: [...changed] };
   }
 
   close(): void {

@@ -75,6 +75,27 @@ export function mainlandVariant(text: string): string | undefined {
   return out;
 }
 
+/** Called with each term and where it is: from and to in the text forEachTerm returns. */
+type Emit = (term: string, from: number, to: number) => void;
+
+/** A term of a text, and the words it was made from as the person wrote them (`text.slice(from, to)`). */
+export interface TermSpan {
+  term: string;
+  from: number;
+  to: number;
+}
+
+/**
+ * The terms tokenizeQuery gives for `text`, each with where it came from, in `text` as returned
+ * (the text folded as the tokenizer reads it, in its own case): to show a person the words of
+ * theirs that matched, not the stems ("nightly", not "nightli").
+ */
+export function termSpans(text: string, options: TokenizerOptions = DEFAULT_TOKENIZER): { text: string; spans: TermSpan[] } {
+  const spans: TermSpan[] = [];
+  const read = forEachTerm(text, options, (term, from, to) => spans.push({ term, from, to }), () => {});
+  return { text: read, spans };
+}
+
 /** Distinct terms of `text`, in first-seen order. */
 export function uniqueTerms(text: string, options: TokenizerOptions = DEFAULT_TOKENIZER): string[] {
   return [...new Set(tokenize(text, options))];
@@ -82,7 +103,7 @@ export function uniqueTerms(text: string, options: TokenizerOptions = DEFAULT_TO
 
 // A hand-written scanner rather than a Unicode-property regex: compiling \p{Script=Han} costs a
 // cold hook process several milliseconds, more than the whole recall after it.
-function forEachTerm(text: string, options: TokenizerOptions, emit: (term: string) => void, onRegional?: (word: RegionalWord) => void): void {
+function forEachTerm(text: string, options: TokenizerOptions, emit: Emit, onRegional?: (word: RegionalWord) => void): string {
   // NFKC folds full-width Latin and half-width kana; pure ASCII needs no folding.
   const folded = isAscii(text) ? text : text.normalize("NFKC");
   const s = folded.toLowerCase();
@@ -95,13 +116,15 @@ function forEachTerm(text: string, options: TokenizerOptions, emit: (term: strin
     const cp = i < s.length ? (s.codePointAt(i) as number) : 32;
     const k = classify(cp);
     if (k !== kind) {
-      if (kind === WORD) emitWord(s.slice(start, i), options, emit, cased !== undefined && hasInnerCapital(cased, start, i) ? cased.slice(start, i) : undefined);
-      else if (kind === CJK) emitCjkRun(s.slice(start, i), options, emit, onRegional);
+      if (kind === WORD) emitWord(s.slice(start, i), start, options, emit, cased !== undefined && hasInnerCapital(cased, start, i) ? cased.slice(start, i) : undefined);
+      else if (kind === CJK) emitCjkRun(s.slice(start, i), start, options, emit, onRegional);
       start = i;
       kind = k;
     }
     i += cp > 0xffff ? 2 : 1;
   }
+  // What the positions given to `emit` index: the text as written, folded, in its own case where that keeps the positions.
+  return cased ?? s;
 }
 
 function isAscii(text: string): boolean {
@@ -150,15 +173,20 @@ function isSeparator(cp: number): boolean {
   );
 }
 
-function emitWord(word: string, options: TokenizerOptions, emit: (term: string) => void, cased?: string): void {
+function emitWord(word: string, at: number, options: TokenizerOptions, emit: Emit, cased?: string): void {
   if (word.length > MAX_WORD_LENGTH) return;
   // A lone letter is never a subject; a lone digit run ("2", "404") can be, if it is long enough.
   if (word.length < 2) return;
-  if (!ENGLISH_STOP_WORDS.has(word)) emit(options.stem ? stem(word) : word);
+  if (!ENGLISH_STOP_WORDS.has(word)) emit(options.stem ? stem(word) : word, at, at + word.length);
   // An identifier written in camelCase or PascalCase is also its words, so that a prompt naming
   // GeneratedApiClient meets a card about the "API client" (snake_case, dotted and slashed
   // names are split already: _ . / are not letters). The whole word stays a term too.
-  if (cased !== undefined) for (const part of camelParts(cased)) if (part.length >= 2 && !ENGLISH_STOP_WORDS.has(part)) emit(options.stem ? stem(part) : part);
+  if (cased === undefined) return;
+  let from = at;
+  for (const part of camelParts(cased)) {
+    if (part.length >= 2 && !ENGLISH_STOP_WORDS.has(part)) emit(options.stem ? stem(part) : part, from, from + part.length);
+    from += part.length;
+  }
 }
 
 /**
@@ -199,8 +227,13 @@ function hasInnerCapital(cased: string, start: number, end: number): boolean {
 const isLowerAscii = (c: number): boolean => c >= 0x61 && c <= 0x7a;
 const isUpperAscii = (c: number): boolean => c >= 0x41 && c <= 0x5a;
 
-function emitCjkRun(run: string, options: TokenizerOptions, emit: (term: string) => void, onRegional?: (word: RegionalWord) => void): void {
+function emitCjkRun(run: string, at: number, options: TokenizerOptions, emit: Emit, onRegional?: (word: RegionalWord) => void): void {
   const chars = Array.from(run);
+  // Where each character starts in the text, counted before folding, which may swap a character
+  // for one of another length; and one past the end.
+  const starts = new Array<number>(chars.length + 1);
+  starts[0] = at;
+  for (let i = 0; i < chars.length; i++) starts[i + 1] = starts[i] + chars[i].length;
   let regional: RegionalWord[] = [];
   if (options.foldChinese) {
     const table = t2s();
@@ -211,15 +244,15 @@ function emitCjkRun(run: string, options: TokenizerOptions, emit: (term: string)
     let start = 0;
     for (let i = 1; i <= chars.length; i++) {
       if (i < chars.length && scriptOf(chars[i]) === scriptOf(chars[start])) continue;
-      if (scriptOf(chars[start]) !== HIRAGANA) emitPairs(chars.slice(start, i), emit);
+      if (scriptOf(chars[start]) !== HIRAGANA) emitPairs(chars.slice(start, i), starts.slice(start, i + 1), emit);
       start = i;
     }
-  } else emitPairs(chars, emit);
+  } else emitPairs(chars, starts, emit);
   // Added after the run, never substituted: without word boundaries a regional word can be found
   // across two words (运行程序 holds 行程), and replacing it would lose the words really there.
   for (const word of regional) {
     if (onRegional) onRegional(word);
-    else emitPairs(Array.from(word[1]), emit);
+    else emitPairs(Array.from(word[1]), [], emit, [at, at + run.length]);
   }
 }
 
@@ -245,15 +278,18 @@ export function continuesKatakanaWord(prev: string | undefined, term: string): b
   return scriptOf(prev[0]) === KATAKANA && scriptOf(term[0]) === KATAKANA && scriptOf(term[1]) === KATAKANA;
 }
 
-function emitPairs(chars: readonly string[], emit: (term: string) => void): void {
+/** `starts`: where each character starts in the text, and one past the last; or `whole`, the span every pair is given. */
+function emitPairs(chars: readonly string[], starts: readonly number[], emit: Emit, whole?: [number, number]): void {
+  const from = (i: number): number => whole?.[0] ?? starts[i];
+  const to = (i: number): number => whole?.[1] ?? starts[i];
   if (chars.length === 1) {
-    if (!CJK_STOP_TERMS.has(chars[0])) emit(chars[0]);
+    if (!CJK_STOP_TERMS.has(chars[0])) emit(chars[0], from(0), to(1));
     return;
   }
   for (let i = 0; i + 1 < chars.length; i++) {
     if (CJK_PARTICLES.has(chars[i]) || CJK_PARTICLES.has(chars[i + 1])) continue;
     const bigram = chars[i] + chars[i + 1];
-    if (!CJK_STOP_TERMS.has(bigram)) emit(bigram);
+    if (!CJK_STOP_TERMS.has(bigram)) emit(bigram, from(i), to(i + 2));
   }
 }
 

@@ -9,6 +9,7 @@ import { parseCard } from "../../../src/core/card/card";
 import { defaultConfig } from "../../../src/core/config";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import type { MemoryIndex } from "../../../src/core/index/memory-index";
+import { snapshotTime } from "../../../src/core/lint/lint";
 import { recall } from "../../../src/core/recall/recall";
 import { overlayPathOf } from "../../../src/core/snapshot/format";
 import { SnapshotError, SnapshotReader } from "../../../src/core/snapshot/read";
@@ -228,5 +229,56 @@ describe("snapshot overlays", () => {
     copyFileSync(path, copy);
     writeSnapshot(path, index, config.recall, new Date(NOW));
     expect(readFileSync(path).equals(readFileSync(copy))).toBe(true);
+  });
+});
+
+describe("lint's snapshot time", () => {
+  it("is the overlay's when there is one, so a snapshot brought up to an edit is not called stale", async () => {
+    const writer = new SnapshotWriter(path);
+    await writer.writeFull(index, config.recall, pause, 12, new Date(NOW - 86_400_000));
+    expect(snapshotTime(dir)).toBe(NOW - 86_400_000);
+    card("new/a.md", "zeppelin docking bay schedule");
+    writer.changed("new/a.md");
+    expect((await writer.write(index, config.recall, pause, 12, new Date(NOW))).kind).toBe("overlay");
+    expect(snapshotTime(dir)).toBe(NOW);
+  });
+});
+
+describe("a writer resumed from the files on disk", () => {
+  it("adds its cards to the overlay there, keeping the cards that overlay held", async () => {
+    await withOverlayOfOneCard();
+    // Another process: it knows nothing of the first writer, only the files.
+    card("new/b.md", "hangar doors open slowly when the zeppelin docks");
+    const gone = [...index.docs()][20].path;
+    index.remove(gone);
+    const writer = SnapshotWriter.resume(path, index, config.recall);
+    writer.changed("new/b.md");
+    writer.changed(gone);
+    expect((await writer.write(index, config.recall, pause, 12)).kind).toBe("overlay");
+    const { fromOverlay, fromFull, overlay } = answers();
+    expect(overlay).toBe(true);
+    expect(fromOverlay).toEqual(fromFull);
+    const r = SnapshotReader.open(path);
+    try {
+      const paths = Array.from({ length: r.idLimit }, (_, i) => r.doc(i)?.path).filter(Boolean);
+      expect(paths).toEqual(expect.arrayContaining(["new/a.md", "new/b.md"]));
+      expect(paths).not.toContain(gone);
+      expect(r.docCount).toBe(index.docCount);
+    } finally {
+      r.close();
+    }
+  });
+
+  it("writes a whole snapshot when there is none, or one made with other index options", async () => {
+    card("new/c.md", "zeppelin docking bay schedule");
+    const none = SnapshotWriter.resume(path, index, config.recall);
+    none.changed("new/c.md");
+    expect((await none.write(index, config.recall, pause, 12)).kind).toBe("full");
+    const other = buildIndexFromDisk(dir, { ...config, index: { ...config.index, stem: false } }).index;
+    writeSnapshot(path, other, config.recall);
+    const resumed = SnapshotWriter.resume(path, index, config.recall);
+    resumed.changed("new/c.md");
+    expect((await resumed.write(index, config.recall, pause, 12)).kind).toBe("full");
+    expect(answers().fromOverlay).toEqual(answers().fromFull);
   });
 });

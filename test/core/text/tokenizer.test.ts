@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { camelParts, DEFAULT_TOKENIZER, PLAIN_TOKENIZER, tokenize, uniqueTerms } from "../../../src/core/text/tokenizer";
+import { camelParts, DEFAULT_TOKENIZER, PLAIN_TOKENIZER, termSpans, tokenize, tokenizeQuery, uniqueTerms } from "../../../src/core/text/tokenizer";
 
 describe("tokenize", () => {
   it.each([
@@ -80,5 +80,42 @@ describe("identifiers", () => {
     // A prompt naming the class meets a card that names its words.
     const card = new Set(tokenize("The API client in src/gen is generated; never edit it by hand."));
     expect(tokenize("why did my edit to GeneratedApiClient vanish").filter((x) => card.has(x))).toEqual(expect.arrayContaining(["api", "client"]));
+  });
+});
+
+describe("termSpans", () => {
+  const shown = (text: string): [string, string][] => {
+    const r = termSpans(text);
+    return r.spans.map((s) => [s.term, r.text.slice(s.from, s.to)]);
+  };
+
+  it("gives each term the words it was made from, as written", () => {
+    expect(shown("Nightly Claude runs")).toEqual([
+      ["nightli", "Nightly"],
+      ["claud", "Claude"],
+      ["run", "runs"],
+    ]);
+    expect(shown("GeneratedApiClient")).toEqual([
+      ["generatedapiclient", "GeneratedApiClient"],
+      ["generat", "Generated"],
+      ["api", "Api"],
+      ["client", "Client"],
+    ]);
+  });
+
+  it("points a pair of Chinese characters at the characters written, before folding", () => {
+    expect(shown("排程連結")).toEqual([
+      ["排程", "排程"],
+      ["程连", "程連"],
+      ["连结", "連結"],
+    ]);
+    // Characters outside the BMP take two code units each; kana split at the script change.
+    expect(shown("𠮷野家のメニュー").map(([, w]) => w)).toEqual(["𠮷野", "野家", "メニ", "ニュ", "ュー"]);
+  });
+
+  it("gives exactly tokenizeQuery's terms", () => {
+    for (const text of ["why does my nightly job fail under launchd?", "为什么排程跑不起来", "ＦＵＬＬ width and İstanbul", "ファイルを保存する", "parseJSONResponse useEffect"]) {
+      expect(termSpans(text).spans.map((s) => s.term)).toEqual(tokenizeQuery(text).terms);
+    }
   });
 });

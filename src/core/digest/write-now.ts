@@ -1,0 +1,266 @@
+/**
+ * A card written at once, outside the nightly run: the MCP server's write_card. What Claude asks
+ * to write is a model's output like the digest's answers, so it is sanitised, then checked by the
+ * digest's own rules (answer.ts) and written by its own code (apply.ts); the snapshot is then
+ * brought up to it, so that the next prompt's recall finds it. The nightly digest later treats it
+ * as any other card.
+ */
+
+import { closeSync, existsSync, readSync, realpathSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { LinkResolver, linkTarget } from "../card/links";
+import { CARD_TYPES, FOLDER_OF_TYPE } from "../card/schema";
+import { slugify } from "../card/slug";
+import { isCard, recallRulesOf, type VaultMemoryConfig } from "../config";
+import { embedVault } from "../embed/embed-vault";
+import { buildIndexFromDisk } from "../index/build-from-disk";
+import type { MemoryIndex } from "../index/memory-index";
+import { FileRefused, openRegularFile } from "../io/read-file";
+import { vaultFiles } from "../paths";
+import { sanitize } from "../privacy/redact";
+import { similarCards } from "../recall/similar";
+import { SnapshotWriter } from "../snapshot/write";
+import { NoteCache } from "../vault/note-cache";
+import { AnswerError, MAX_BODY_CHARS, safePath, validateAnswer, type DigestAction } from "./answer";
+import { applyAction, vaultRelatedHeading } from "./apply";
+
+export const MAX_TITLE_CHARS = 120;
+export const MAX_DESCRIPTION_CHARS = 500;
+export const MAX_TAGS = 10;
+export const MAX_RELATED = 10;
+export { MAX_BODY_CHARS };
+/** The types a card may be written with: one per card folder. */
+export const WRITABLE_TYPES = CARD_TYPES;
+// A card this large is a dump, not a note; and the whole of it is read to be extended.
+const MAX_EXTEND_BYTES = 1 << 20;
+
+export interface CardRequest {
+  title?: string;
+  description?: string;
+  type?: string;
+  body?: string;
+  tags?: readonly string[];
+  /** The project a new card is filed under; "" for none, absent for the current one. */
+  project?: string;
+  /** Names or paths of existing cards to link, each linking back. */
+  related?: readonly string[];
+  /** An existing card to extend, vault-relative (or absolute inside the vault); absent to create one. */
+  path?: string;
+}
+
+export interface CardWriteContext {
+  vault: string;
+  config: VaultMemoryConfig;
+  /** The session writing, for the card's source; "" when not known. */
+  sessionId: string;
+  /** The project a new card gets when the request names none. */
+  project: string;
+  now?: Date;
+}
+
+export interface CardWritten {
+  action: "created" | "extended";
+  /** Vault-relative. */
+  path: string;
+  /** Cards linked, each linking back. */
+  linked: string[];
+  /** Related names no card has. */
+  unknown: string[];
+  /** Whether sanitising took something out (a secret, a private passage). */
+  redacted: boolean;
+  /** How the snapshot was brought up to the card: "overlay" or "full"; otherwise why it was not. */
+  snapshot: string;
+}
+
+/** A request that cannot be written as given; nothing was written. */
+export class CardRefused extends Error {}
+
+export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Promise<CardWritten> {
+  const { vault, config } = ctx;
+  bounded(req);
+  const raw = [req.title, req.description, req.body, req.project, ...(req.tags ?? []), ...(req.related ?? [])];
+  // Before anything is checked or written: secrets and private passages never reach a card.
+  const clean = (s: string | undefined): string => (s === undefined ? "" : sanitize(s).trim());
+  const redacted = raw.some((s) => s !== undefined && sanitize(s).trim() !== s.trim());
+  const notes = new NoteCache(vault);
+  const cards = notes.list((p) => isCard(p, config)).map((f) => f.path);
+  const heading = vaultRelatedHeading(notes, config);
+  const related = (req.related ?? []).map(clean).filter(Boolean);
+  const resolver = new LinkResolver(cards);
+  const unknown = related.filter((r) => resolver.resolve(linkTarget(r)) === undefined);
+
+  const index = buildIndexFromDisk(vault, config, undefined, notes).index;
+  const offered = new Map<string, number>();
+  let action: DigestAction;
+  if (req.path !== undefined) {
+    const target = extendTarget(vault, config, req.path);
+    offered.set(target.path, target.mtime);
+    const title = oneLine(clean(req.title), "title", MAX_TITLE_CHARS);
+    const section = `${title ? `### ${title}\n\n` : ""}${clean(req.body)}`;
+    action = validated({ action: "append", target: target.path, section, related });
+  } else {
+    const c = createFields(req, clean, ctx.project);
+    action = validated({ action: "create", folder: c.folder, fileName: slugify(c.title), frontmatter: c.frontmatter, body: clean(req.body), related });
+    if (action.action === "create" && config.memoryFolder) action.folder = `${config.memoryFolder.replace(/^\/+|\/+$/g, "")}/${action.folder}`;
+    // Not an orphan: with no related card named, it links to the most similar one, as the digest's do.
+    const best = similarCards(`${c.title}\n${c.frontmatter.description}\n${clean(req.body)}`, index, 1, config.recall.scoring.hintBonus)[0];
+    if (best) offered.set(best.path, 0);
+  }
+  if (action.action !== "skip") insideVault(vault, action.action === "create" ? action.folder : action.target);
+
+  let applied;
+  try {
+    applied = applyAction(action, { vault, cards, offered, sessionId: ctx.sessionId, date: (ctx.now ?? new Date()).toISOString().slice(0, 10), dryRun: false, synonymsNote: "", hintsProperty: config.index.hintsProperty, relatedHeading: heading });
+  } catch (err) {
+    if (err instanceof AnswerError) throw new CardRefused(toolWords(err.message));
+    throw err;
+  }
+  const changed = [applied.path, ...applied.linked];
+  const snapshot = await refreshSnapshot(vault, config, index, notes, changed);
+  return { action: applied.action === "created" ? "created" : "extended", path: applied.path, linked: applied.linked, unknown, redacted, snapshot };
+}
+
+/** Every field within its bound as given, before any work is done on it. */
+function bounded(req: CardRequest): void {
+  const over = (s: string | undefined, max: number): boolean => s !== undefined && s.length > max;
+  if (over(req.body, MAX_BODY_CHARS)) throw new CardRefused(`body is ${req.body?.length} characters; at most ${MAX_BODY_CHARS}. Keep what a later session needs, not the transcript.`);
+  if (over(req.title, MAX_TITLE_CHARS)) throw new CardRefused(`title is ${req.title?.length} characters; at most ${MAX_TITLE_CHARS}.`);
+  if (over(req.description, MAX_DESCRIPTION_CHARS)) throw new CardRefused(`description is ${req.description?.length} characters; at most ${MAX_DESCRIPTION_CHARS}.`);
+  if (over(req.project, 100)) throw new CardRefused("project is longer than 100 characters.");
+  if ((req.tags?.length ?? 0) > MAX_TAGS || (req.tags ?? []).some((t) => t.length > 100)) throw new CardRefused(`tags: at most ${MAX_TAGS}, each at most 100 characters.`);
+  if ((req.related?.length ?? 0) > MAX_RELATED || (req.related ?? []).some((r) => r.length > 300)) throw new CardRefused(`related: at most ${MAX_RELATED} cards, each named in at most 300 characters.`);
+}
+
+/** A new card's folder, title and frontmatter, sanitised and bounded. */
+function createFields(req: CardRequest, clean: (s: string | undefined) => string, currentProject: string) {
+  const title = oneLine(clean(req.title), "title", MAX_TITLE_CHARS);
+  if (!title) throw new CardRefused("title is empty: a new card needs a title, a description, a type and a body (or give path to extend a card).");
+  const description = oneLine(clean(req.description), "description", MAX_DESCRIPTION_CHARS);
+  if (!description) throw new CardRefused("description is empty: give one line that says when the card helps.");
+  const type = clean(req.type).toLowerCase();
+  if (!WRITABLE_TYPES.includes(type)) throw new CardRefused(`type must be one of ${WRITABLE_TYPES.join(", ")}${type ? `, not "${type.slice(0, 40)}"` : ""}.`);
+  // Obsidian's tags are single words: "#launchd path" would be two tags, or none.
+  const tags = [...new Set((req.tags ?? []).map((t) => clean(t).replace(/^#+/, "").replace(/\s+/g, "-")).filter(Boolean))];
+  const project = oneLine(req.project === undefined ? currentProject : clean(req.project), "project", 100);
+  return {
+    title,
+    folder: FOLDER_OF_TYPE[type],
+    // A card with no tags fails lint; its type is the one tag that is always true.
+    frontmatter: { name: title, description, type, tags: tags.length > 0 ? tags : [type], ...(project ? { project } : {}) },
+  };
+}
+
+/** The digest's checks of an answer, with the tool's names for its fields. */
+function validated(answer: Record<string, unknown>): DigestAction {
+  try {
+    return validateAnswer(answer);
+  } catch (err) {
+    if (err instanceof AnswerError) throw new CardRefused(toolWords(err.message));
+    throw err;
+  }
+}
+
+const toolWords = (message: string): string =>
+  message
+    .replace(/frontmatter\.name/g, "title")
+    .replace(/frontmatter\.(description|tags|project)/g, "$1")
+    .replace(/\bthe (body|section)\b/g, "body")
+    .replace(/\btarget\b/g, "path");
+
+function oneLine(s: string, what: string, max: number): string {
+  if (/[\r\n\u0085\u2028\u2029]/.test(s)) throw new CardRefused(`${what} spans several lines; it must be one line.`);
+  if (s.length > max) throw new CardRefused(`${what} is ${s.length} characters; at most ${max}.`);
+  return s;
+}
+
+/**
+ * The card `given` names, if it may be extended: a regular file in the memory folder, reached by
+ * no link, not an overview or vault page (the digest rewrites those), UTF-8 (so that the text
+ * written back is the person's, byte for byte), and its time then, so a change before the write is seen.
+ */
+function extendTarget(vault: string, config: VaultMemoryConfig, given: string): { path: string; mtime: number } {
+  const text = given.trim();
+  if (!text || text.length > 1000 || text.includes("\0")) throw new CardRefused("path is not a card path: give it as search_memory or recent_cards listed it.");
+  const root = resolve(vault);
+  const abs = isAbsolute(text) ? resolve(text) : resolve(root, text.replace(/\\/g, "/"));
+  const rel = relative(root, abs).split(sep).join("/");
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) throw new CardRefused(`${text} is outside the vault; only cards in the memory can be extended.`);
+  try {
+    safePath(rel);
+  } catch (err) {
+    throw new CardRefused(toolWords((err as Error).message));
+  }
+  const inMemory = config.memoryFolder ? rel.slice(config.memoryFolder.replace(/^\/+|\/+$/g, "").length + 1) : rel;
+  if (!isCard(rel, config) || /^(moc|meta)\//.test(inMemory)) {
+    throw new CardRefused(`${rel} is not a memory card that can be extended (only cards${config.memoryFolder ? ` in ${config.memoryFolder}/` : ""}, outside hidden, excluded, overview and meta folders).`);
+  }
+  insideVault(vault, rel);
+  let fd: number | undefined;
+  try {
+    // Not following a link, and not blocking on a FIFO; regular files only.
+    const opened = openRegularFile(abs, { noFollow: true });
+    fd = opened.fd;
+    if (opened.st.size > MAX_EXTEND_BYTES) throw new CardRefused(`${rel} is over ${MAX_EXTEND_BYTES >> 20} MB; it is not extended.`);
+    const bytes = Buffer.alloc(opened.st.size);
+    for (let got = 0; got < bytes.length; ) {
+      const n = readSync(fd, bytes, got, bytes.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    if (!Buffer.from(bytes.toString("utf8"), "utf8").equals(bytes)) throw new CardRefused(`${rel} is not UTF-8 text; it is not extended, so that none of it is changed.`);
+    return { path: rel, mtime: opened.st.mtimeMs };
+  } catch (err) {
+    if (err instanceof FileRefused) {
+      throw new CardRefused(err.why === "missing" ? `${rel} does not exist: to make a new card, leave path out.` : err.why === "not-regular" ? `${rel} is not a regular file; it is not extended.` : `${rel} is a link or cannot be read; it is not extended.`);
+    }
+    throw err;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Refuses a vault path reached through a link: the nearest part of it that exists must be where
+ * the vault's own folders put it, so a linked folder cannot carry a write out of the vault.
+ */
+function insideVault(vault: string, rel: string): void {
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(vault);
+  } catch {
+    throw new CardRefused(`the vault ${vault} cannot be found.`);
+  }
+  let at = join(vault, rel);
+  while (!existsSync(at) && at !== dirname(at)) at = dirname(at);
+  const want = join(realRoot, relative(resolve(vault), resolve(at)));
+  let real: string;
+  try {
+    real = realpathSync(at);
+  } catch {
+    throw new CardRefused(`${rel} cannot be reached.`);
+  }
+  if (real !== want) throw new CardRefused(`${rel} goes through a link (to ${real}); cards are written only in the vault's own folders.`);
+}
+
+/**
+ * The snapshot brought up to the cards just written: an overlay over the base on disk, or a whole
+ * snapshot when that cannot be; then, after a whole one with semantic recall on, the cards'
+ * vectors from the cache (a card it lacks is found by its words until the next index). A failure
+ * is said, not thrown: the card is written either way.
+ */
+async function refreshSnapshot(vault: string, config: VaultMemoryConfig, index: MemoryIndex, notes: NoteCache, changed: readonly string[]): Promise<string> {
+  try {
+    notes.refresh();
+    const wanted = new Set(changed);
+    for (const f of notes.list((p) => wanted.has(p))) index.upsert(notes.card(f));
+    index.trim();
+    const rules = recallRulesOf(config);
+    const writer = SnapshotWriter.resume(vaultFiles.snapshot(vault), index, rules);
+    for (const p of changed) writer.changed(p);
+    const r = await writer.write(index, rules, () => Promise.resolve(), Infinity);
+    if (r.kind === "full" && config.embed.enabled) await embedVault(vault, config, r.header.headerSum ?? "", { notes, offline: true });
+    return r.kind;
+  } catch (err) {
+    return `not updated (${err instanceof Error ? err.message : String(err)})`;
+  }
+}
