@@ -88,7 +88,7 @@ beforeAll(async () => {
   writeFileSync(userFile, JSON.stringify({ embed, digest: { binary: STAND_IN } }), { mode: 0o600 });
   hints = join(tempDir(), "hints.jsonl");
   writeFileSync(hints, JSON.stringify({ path: NORMAL, questions: ["how do I descale a kettle?", "how often should a kettle be descaled?"] }) + "\n");
-}, 60_000);
+});
 
 afterAll(async () => {
   await stub.close();
@@ -118,7 +118,7 @@ describe("every reader against a vault of files that are not notes", () => {
     expect(r.stdout).toMatch(/1 conversation waits/);
     expect(log()).toMatch(/rebuilt the recall snapshot/);
     saidOfEach(log());
-  }, 90_000);
+  });
 
   it("index indexes the normal card, embeds it, and says why each other was skipped", async () => {
     plantState();
@@ -131,14 +131,14 @@ describe("every reader against a vault of files that are not notes", () => {
     expect(r.stderr).toMatch(/skipped meta\/synonyms\.md: synonyms not used: .*a FIFO/);
     expect(stub.texts.slice(before).join("\n")).toContain("Descale the kettle monthly");
     expect(r.stdout).toMatch(/semantic recall: \d+ texts embedded/);
-  }, 90_000);
+  });
 
   it("recall finds the normal card, with a session record and a git HEAD that are FIFOs", async () => {
     plantState();
     const r = await run(["recall"], JSON.stringify({ session_id: "hostile-session", transcript_path: "", cwd: project, hook_event_name: "UserPromptSubmit", prompt: "how often should I descale the kettle with citric acid?" }));
     ended(r, "recall");
     expect(r.stdout).toContain(NORMAL.split("/")[1]);
-  }, 90_000);
+  });
 
   it("lint reports on the vault and says why each file was not read", async () => {
     plantState();
@@ -146,7 +146,7 @@ describe("every reader against a vault of files that are not notes", () => {
     ended(r, "lint");
     expect(r.stdout).toMatch(/\d+ (error|warning|suggestion)|No problems found/);
     saidOfEach(r.stderr);
-  }, 90_000);
+  });
 
   it("digest --dry-run digests the queue with the default rules, and says why each file was not read", async () => {
     plantState();
@@ -156,7 +156,7 @@ describe("every reader against a vault of files that are not notes", () => {
     expect(r.stdout).toContain("would skip");
     expect(r.stdout).toMatch(/meta\/card-writing-rules\.md cannot be read \(.*a FIFO.*\); the default rules are used tonight/);
     saidOfEach(r.stdout);
-  }, 90_000);
+  });
 
   it("enrich --dry-run would enrich the normal card, and lists each other as skipped", async () => {
     plantState();
@@ -164,7 +164,7 @@ describe("every reader against a vault of files that are not notes", () => {
     ended(r, "enrich");
     expect(r.stdout).toContain(NORMAL);
     saidOfEach(r.stderr);
-  }, 90_000);
+  });
 
   it("embed embeds past a vector cache linked to /dev/zero", async () => {
     plantState();
@@ -172,7 +172,7 @@ describe("every reader against a vault of files that are not notes", () => {
     ended(r, "embed");
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/semantic recall: \d+ texts embedded, 0 from the cache/);
-  }, 90_000);
+  });
 
   it("the MCP server refuses each file that is not a card, keeps serving, and finds the normal card", async () => {
     plantState();
@@ -204,7 +204,7 @@ describe("every reader against a vault of files that are not notes", () => {
     expect((await call("remember", { text: "Descale the kettle every month." })).text).toMatch(/Queued/);
     await client.close();
     if (measured) expect(Number(readFileSync(peakFile, "utf8").trim().split("\n").pop())).toBeLessThan(MAX_PEAK_KB);
-  }, 90_000);
+  });
 
   it("a digest that writes takes over a lock that is a FIFO, leaves MEMORY.md and the rules note alone, and tidies the rest", async () => {
     plantState();
@@ -216,5 +216,5 @@ describe("every reader against a vault of files that are not notes", () => {
     expect(readFileSync(join(vault, report), "utf8")).toMatch(/MEMORY\.md was not updated: .*a FIFO/);
     expect(existsSync(join(vault, "moc", "knowledge-overview.md"))).toBe(true);
     saidOfEach(r.stdout);
-  }, 90_000);
+  });
 });

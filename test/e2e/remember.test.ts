@@ -23,7 +23,7 @@ describe.skipIf(!claudeAvailable)("remember, with the real Claude Code CLI", () 
     expect(runBridge(["index", "--vault", vault]).status).toBe(0);
     const servers = { mcpServers: { "vault-memory": { command: process.execPath, args: [MCP, "--vault", vault] } } };
     rig = await claudeRig(vault, ["recall", "queue"], { args: ["--mcp-config", JSON.stringify(servers)] });
-  }, 60_000);
+  });
   afterAll(async () => rig?.close());
 
   const sessionOf = (stdout: string) => (JSON.parse(stdout) as { session_id: string }).session_id;
