@@ -19,6 +19,7 @@ import {
   type DocRow,
   type OverlayInfo,
   type ShardSegment,
+  type ScanInfo,
   type SnapshotHeader,
 } from "./format";
 
@@ -236,6 +237,44 @@ export class SnapshotReader implements PostingSource {
       if (at !== undefined) info.copyOf = at;
     }
     return info;
+  }
+
+  /** The overlay's header when there is one, else the base's: the latest write's. */
+  get latestHeader(): SnapshotHeader {
+    return this.overlay?.header ?? this.base.header;
+  }
+
+  /** When the latest write read the card files, and how many, where it says (see ScanInfo). */
+  get scan(): ScanInfo | undefined {
+    return this.latestHeader.scan;
+  }
+
+  /**
+   * The files by path, for a writer that continues them (refresh.ts): the id of every card alive
+   * now, the base id of every card of the base, and the paths the overlay changed since the base
+   * (edited, added or deleted). Reads every doc chunk, each checked: a row per card, not the postings.
+   */
+  layout(): { headerSum: string; basePaths: string[]; baseId: Map<string, number>; live: Map<string, number>; changed: string[] } {
+    const rowPath = (file: SegmentFile, i: number): string => {
+      const row = file.row(i);
+      if (!row || typeof row[0] !== "string") throw new SnapshotError("corrupt", `snapshot has no row for card ${i}`);
+      return row[0];
+    };
+    const cards = this.base.header.cards;
+    const basePaths = Array.from({ length: cards }, (_, i) => rowPath(this.base, i));
+    const baseId = new Map(basePaths.map((p, i) => [p, i]));
+    const live = new Map<string, number>();
+    const changed = new Set<string>();
+    basePaths.forEach((p, i) => (this.removed[i] === 1 ? changed.add(p) : live.set(p, i)));
+    const overlay = this.overlay;
+    if (overlay) {
+      for (let i = 0; i < overlay.header.cards; i++) {
+        const p = rowPath(overlay, i);
+        changed.add(p);
+        live.set(p, cards + i);
+      }
+    }
+    return { headerSum: this.header.headerSum ?? "", basePaths, baseId, live, changed: [...changed] };
   }
 
   close(): void {
