@@ -22,7 +22,7 @@ export async function indexCommand(args: Args): Promise<number> {
   // Kept only for the embedding that follows: holding every note's text and card doubled the
   // peak memory of a 50,000-note index.
   const notes = config.embed.enabled ? new NoteCache(vault) : undefined;
-  const { index, failed } = buildIndexFromDisk(
+  const { index, failed, scan } = buildIndexFromDisk(
     vault,
     config,
     ({ done, total }) => {
@@ -32,7 +32,7 @@ export async function indexCommand(args: Args): Promise<number> {
   );
   if (tty) writeSync(2, "\r\x1b[K");
   const target = vaultFiles.snapshot(vault);
-  const header = writeSnapshot(target, index, recallRulesOf(config));
+  const header = writeSnapshot(target, index, recallRulesOf(config), new Date(), scan);
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
 
   for (const f of failed) writeSync(2, skippedLine(f));

@@ -11,6 +11,7 @@ import { cacheName, privateCacheDir } from "../code-cache";
 import { writeFileAtomic } from "../../../src/core/io/atomic";
 import { readRegularFile, readTextFile } from "../../../src/core/io/read-file";
 import { readHookInput, str } from "../hook-input";
+import { bridgeEntry, freshen } from "../freshen";
 import { sessionBrief, usageCounts } from "../../../src/core/recall/brief";
 import { resolveProject } from "../../../src/core/project";
 import type { DocInfo } from "../../../src/core/index/postings";
@@ -25,7 +26,7 @@ import { appendLog } from "../../../src/core/io/log";
 import { vaultFiles } from "../../../src/core/paths";
 import { listPending } from "../../../src/core/queue/queue-store";
 import { readDigestStatus } from "../../../src/core/digest/status";
-import { loadVaultConfig, recallRulesOf } from "../../../src/core/config";
+import { loadVaultConfig, recallRulesOf, type VaultMemoryConfig } from "../../../src/core/config";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import { SnapshotError, SnapshotReader, type SnapshotProblem } from "../../../src/core/snapshot/read";
 import { listNotes } from "../../../src/core/vault/scan";
@@ -56,11 +57,20 @@ export async function remindCommand(args: Args, now = new Date()): Promise<numbe
       // A failed repair must not cost the person the reminder.
       appendLog(log, "remind", `could not rebuild the recall snapshot: ${err instanceof Error ? err.message : String(err)}`);
     }
+    // Cards written since the snapshot (by Claude's Write tool, an editor, a pull or a sync) are
+    // recalled from this session's first prompt on, or an index is started for them.
+    let indexing = "";
+    const config = loadSettings(vault, args, (p) => appendLog(log, "remind", `config: ${p}`), false).config;
+    try {
+      indexing = freshen(vault, config, (m) => appendLog(log, "remind", m), bridgeEntry(), stringFlag(args, "config")).notice;
+    } catch (err) {
+      appendLog(log, "remind", `could not bring the snapshot up to date: ${err instanceof Error ? err.message : String(err)}`);
+    }
     // The queue is the person's to review, not Claude's to act on: a systemMessage shows it to the
     // person and keeps it out of the conversation (plain stdout would be context for Claude).
-    const text = [reminder(vault, now), settingsNotice(vault, args, (m) => appendLog(log, "remind", m))].filter(Boolean).join("\n");
+    const text = [reminder(vault, now), indexing, settingsNotice(vault, args, (m) => appendLog(log, "remind", m))].filter(Boolean).join("\n");
     // A resumed session has its first brief in the history it replays.
-    const brief = str(payload, "source") === "resume" ? "" : briefFor(vault, str(payload, "cwd"), args, (m) => appendLog(log, "remind", m));
+    const brief = str(payload, "source") === "resume" ? "" : briefFor(vault, str(payload, "cwd"), config, (m) => appendLog(log, "remind", m));
     if (text || brief) writeSync(1, hookJson("SessionStart", text, brief) + "\n");
   } catch (err) {
     if (logPath) appendLog(logPath, "remind", err instanceof Error ? err.message : String(err));
@@ -101,9 +111,9 @@ export async function repairSnapshot(vault: string, log: (message: string) => vo
   }
   const started = performance.now();
   const notesRead = config.embed.enabled ? new NoteCache(vault) : undefined;
-  const { index, failed } = buildIndexFromDisk(vault, config, undefined, notesRead);
+  const { index, failed, scan } = buildIndexFromDisk(vault, config, undefined, notesRead);
   for (const f of failed) log(skippedLine(f).trimEnd());
-  const header = writeSnapshot(path, index, recallRulesOf(config));
+  const header = writeSnapshot(path, index, recallRulesOf(config), new Date(), scan);
   log(`rebuilt the recall snapshot (${problem}): ${index.docCount} cards in ${((performance.now() - started) / 1000).toFixed(2)} s`);
   // The old vectors were another snapshot's. New ones from the cache alone: a session start
   // waits on no server, and a card the cache lacks is found by its words until the next index.
@@ -117,8 +127,7 @@ const MAX_USAGE_BYTES = 1 << 20;
  * The session brief for a session started in `cwd`, or "" when it is turned off, the memory holds
  * nothing for the session, or the snapshot cannot be read (the reason logged).
  */
-function briefFor(vault: string, cwd: string, args: Args, log: (m: string) => void): string {
-  const config = loadSettings(vault, args, () => {}, false).config;
+function briefFor(vault: string, cwd: string, config: VaultMemoryConfig, log: (m: string) => void): string {
   if (!config.brief.enabled) return "";
   let reader: SnapshotReader;
   try {

@@ -216,8 +216,8 @@ async function tidy(opts: DigestOptions, report: DigestReport, now: Date, headin
   }
   // The index pages just written are notes too: the snapshot skips MEMORY.md, lint reads them all.
   notes.refresh();
-  const { index } = buildIndexFromDisk(opts.vault, opts.config, undefined, notes);
-  const header = writeSnapshot(vaultFiles.snapshot(opts.vault), index, recallRulesOf(opts.config));
+  const { index, scan } = buildIndexFromDisk(opts.vault, opts.config, undefined, notes);
+  const header = writeSnapshot(vaultFiles.snapshot(opts.vault), index, recallRulesOf(opts.config), new Date(), scan);
   // The vectors belong to the snapshot they were written for: without new ones the prompt hook
   // would use words alone until Obsidian or `index` embedded again. Only the night's new and
   // changed texts are sent; the rest come from the cache.

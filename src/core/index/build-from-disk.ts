@@ -4,9 +4,10 @@ import { join } from "node:path";
 import { parseCard } from "../card/card";
 import type { VaultMemoryConfig } from "../config";
 import { indexOptionsOf } from "./index-options";
-import { isCard, listNotes, readNote, type SkippedNote } from "../vault/scan";
+import { isCard, listNotes, readNote, type NoteFile, type SkippedNote } from "../vault/scan";
 import { MemoryIndex } from "./memory-index";
 import type { NoteCache } from "../vault/note-cache";
+import type { ScanInfo } from "../snapshot/format";
 
 export interface BuildProgress {
   done: number;
@@ -17,13 +18,16 @@ export interface BuildResult {
   index: MemoryIndex;
   /** Notes that could not be read, or that are named like notes and are not (a FIFO, a link, a huge file); the rest are indexed regardless. */
   failed: SkippedNote[];
+  /** When the card files were listed, and how many: for the snapshot's header. */
+  scan: ScanInfo;
 }
 
 /** `notes`: a run's cache of the vault (the digest's), so the notes it has read are not read again. */
 export function buildIndexFromDisk(vault: string, config: VaultMemoryConfig, onProgress?: (p: BuildProgress) => void, notes?: NoteCache): BuildResult {
   const failed: BuildResult["failed"] = [];
   const card = (path: string): boolean => isCard(path, config);
-  const files = notes ? notes.list(card) : listNotes(vault, config, (s) => card(s.path) && failed.push(s)).filter((f) => card(f.path));
+  const listedAt = Date.now();
+  const files = notes ? notes.list(card) : cardFiles(vault, config, (s) => failed.push(s));
   if (notes) failed.push(...notes.skipped.filter((s) => card(s.path)));
   const index = new MemoryIndex(config.recall.scoring, indexOptionsOf(config.index, readSynonymsNote(vault, config, failed)));
   files.forEach((f, i) => {
@@ -35,7 +39,13 @@ export function buildIndexFromDisk(vault: string, config: VaultMemoryConfig, onP
     if (onProgress && (i % 100 === 0 || i === files.length - 1)) onProgress({ done: i + 1, total: files.length });
   });
   index.trim();
-  return { index, failed };
+  return { index, failed, scan: { at: notes ? notes.listedAt : listedAt, notes: files.length } };
+}
+
+/** The card files of the vault, in path order; what is named like one and cannot be read goes to `onSkip`. */
+export function cardFiles(vault: string, config: VaultMemoryConfig, onSkip?: (s: SkippedNote) => void): NoteFile[] {
+  const card = (path: string): boolean => isCard(path, config);
+  return listNotes(vault, config, (s) => card(s.path) && onSkip?.(s)).filter((f) => card(f.path));
 }
 
 /** The synonyms note's text; none when it is missing, and a line in `failed` when it cannot be read. */

@@ -355,6 +355,11 @@ export class MemoryIndex implements PostingSource {
     }
   }
 
+  /** Each of the doc's terms with its packed counts, for a writer that scores them with counts of its own (refresh.ts). */
+  *packedOf(doc: IndexedDoc): Generator<[string, number]> {
+    for (let i = 0; i < doc.termIds.length; i++) yield [this.terms.names[doc.termIds[i]], doc.packed[i]];
+  }
+
   /** A posting's value from a doc's packed counts (tf * 4 + inHeading * 2 + inTitle). */
   valueOf(packed: number, idf: number, lengthFactor: number): number {
     return postingValue(impactOf(packed, idf, lengthFactor, this.rules), (packed & (TITLE | HEADING)) !== 0);

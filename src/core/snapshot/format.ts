@@ -51,6 +51,22 @@ export interface SnapshotHeader {
   index: IndexOptions;
   /** Present in an overlay only: what it changes in its base snapshot. */
   overlay?: OverlayInfo;
+  /** The cards' mean body length, for scoring cards written later in an overlay the same way. */
+  avgLength?: number;
+  /** When the cards were read from disk and how many, where the writer knows (see ScanInfo). */
+  scan?: ScanInfo;
+}
+
+/**
+ * What a writer that read the vault's files knows of them: a file changed after `at` (by its
+ * modification or status-change time), or a count of card files other than `notes`, means the
+ * snapshot may be behind the files, and a session start brings it up to date (see refresh.ts).
+ */
+export interface ScanInfo {
+  /** Epoch ms just before the files were listed. */
+  at: number;
+  /** How many card files were listed then. */
+  notes: number;
 }
 
 /**

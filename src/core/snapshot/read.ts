@@ -19,6 +19,7 @@ import {
   type DocRow,
   type OverlayInfo,
   type ShardSegment,
+  type ScanInfo,
   type SnapshotHeader,
 } from "./format";
 
@@ -243,23 +244,42 @@ export class SnapshotReader implements PostingSource {
     return info;
   }
 
+  /** The overlay's header when there is one, else the base's: the latest write's. */
+  get latestHeader(): SnapshotHeader {
+    return this.overlay?.header ?? this.base.header;
+  }
+
+  /** When the latest write read the card files, and how many, where it says (see ScanInfo). */
+  get scan(): ScanInfo | undefined {
+    return this.latestHeader.scan;
+  }
+
   /**
-   * The files by path, for a writer that continues them (SnapshotWriter.resume): the path of
-   * every base id, and the paths the overlay changed since the base (edited, added or deleted).
-   * Reads every doc chunk, each checked: a few rows per card, not the postings.
+   * The files by path, for a writer that continues them (refresh.ts): the id of every card alive
+   * now, the base id of every card of the base, and the paths the overlay changed since the base
+   * (edited, added or deleted). Reads every doc chunk, each checked: a row per card, not the postings.
    */
-  layout(): { headerSum: string; basePaths: string[]; changed: string[] } {
+  layout(): { headerSum: string; basePaths: string[]; baseId: Map<string, number>; live: Map<string, number>; changed: string[] } {
     const rowPath = (file: SegmentFile, i: number): string => {
       const row = file.row(i);
       if (!row || typeof row[0] !== "string") throw new SnapshotError("corrupt", `snapshot has no row for card ${i}`);
       return row[0];
     };
-    const basePaths = Array.from({ length: this.base.header.cards }, (_, i) => rowPath(this.base, i));
+    const cards = this.base.header.cards;
+    const basePaths = Array.from({ length: cards }, (_, i) => rowPath(this.base, i));
+    const baseId = new Map(basePaths.map((p, i) => [p, i]));
+    const live = new Map<string, number>();
     const changed = new Set<string>();
-    for (let i = 0; i < this.removed.length; i++) if (this.removed[i] === 1) changed.add(basePaths[i]);
+    basePaths.forEach((p, i) => (this.removed[i] === 1 ? changed.add(p) : live.set(p, i)));
     const overlay = this.overlay;
-    if (overlay) for (let i = 0; i < overlay.header.cards; i++) changed.add(rowPath(overlay, i));
-    return { headerSum: this.header.headerSum ?? "", basePaths, changed: [...changed] };
+    if (overlay) {
+      for (let i = 0; i < overlay.header.cards; i++) {
+        const p = rowPath(overlay, i);
+        changed.add(p);
+        live.set(p, cards + i);
+      }
+    }
+    return { headerSum: this.header.headerSum ?? "", basePaths, baseId, live, changed: [...changed] };
   }
 
   close(): void {

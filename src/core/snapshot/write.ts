@@ -23,6 +23,7 @@ import {
   type DocChunkSegment,
   type DocRow,
   type OverlayInfo,
+  type ScanInfo,
   type SnapshotHeader,
 } from "./format";
 import type { RecallRules } from "../recall/rules";
@@ -43,14 +44,33 @@ interface Plan {
   size: (term: string, hint: boolean) => number;
   termCount: number;
   overlay?: OverlayInfo;
+  /** The ids of the cards `d` links to, as this file and its base number them. */
+  linksOf: (d: IndexedDoc) => number[];
+  /** The id of the card a conflict copy belongs with, or -1 (see conflicts.ts). */
+  keepOf: (d: IndexedDoc) => number;
+  /** The vault's mean body length the impacts were computed with. */
+  avgLength: number;
+  scan?: ScanInfo;
+}
+
+/** Links and conflict marks as `index` resolves them, numbered by `idOf`. */
+function rowsFrom(index: MemoryIndex, idOf: (liveId: number) => number): Pick<Plan, "linksOf" | "keepOf" | "avgLength"> {
+  return {
+    linksOf: (d) => [...new Set(d.linkTargets.flatMap((t) => index.resolveLink(t, d.path)).map(idOf))].filter((id) => id >= 0).sort((a, b) => a - b),
+    keepOf: (d) => {
+      const copyOf = index.copyOf(d.id);
+      return copyOf === undefined ? -1 : idOf(copyOf);
+    },
+    avgLength: index.avgLength,
+  };
 }
 
 /**
  * The snapshot's bytes, in parts to be written in order. Impacts are computed with the index's
  * own scoring rules, which the header records in place of `rules.scoring`.
  */
-export function serializeSnapshot(index: MemoryIndex, rules: RecallRules, now = new Date()): Buffer[] {
-  return drain(snapshotSteps(index, rules, now, basePlan(index)));
+export function serializeSnapshot(index: MemoryIndex, rules: RecallRules, now = new Date(), scan?: ScanInfo): Buffer[] {
+  return drain(snapshotSteps(index, rules, now, { ...basePlan(index), scan }));
 }
 
 /**
@@ -105,10 +125,12 @@ function basePlan(index: MemoryIndex): Plan {
     lengthFactor[d.id] = index.lengthFactor(d);
   });
   const lists = (hint: boolean): Generator<[string, PostingList]> => (hint ? index.hintEntries() : index.termEntries());
+  const idOf = (id: number): number => (id >= 0 && id < dense.length ? dense[id] : -1);
   return {
     docs,
     firstId: 0,
-    idOf: (id) => (id >= 0 && id < dense.length ? dense[id] : -1),
+    idOf,
+    ...rowsFrom(index, idOf),
     keys: function* () {
       for (const hint of [false, true]) for (const [term] of lists(hint)) yield [term, hint];
     },
@@ -179,10 +201,12 @@ function overlayPlan(index: MemoryIndex, base: SnapshotBase, dirty: ReadonlySet<
   };
   const terms = collect((d) => index.impactsOf(d));
   const hints = collect((d) => index.hintMasksOf(d));
+  const idOf = (id: number): number => overlayId.get(id) ?? base.idOfPath.get(index.doc(id)?.path ?? "") ?? -1;
   return {
     docs,
     firstId: base.cards,
-    idOf: (id) => overlayId.get(id) ?? base.idOfPath.get(index.doc(id)?.path ?? "") ?? -1,
+    idOf,
+    ...rowsFrom(index, idOf),
     keys: function* () {
       for (const term of terms.keys()) yield [term, false];
       for (const term of hints.keys()) yield [term, true];
@@ -245,10 +269,9 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date, plan:
         d.type,
         Math.round(d.updated / DAY_MS),
         d.project,
-        [...new Set(d.linkTargets.flatMap((t) => index.resolveLink(t, d.path)).map(plan.idOf))].filter((id) => id >= 0).sort((a, b) => a - b),
+        plan.linksOf(d),
       ];
-      const copyOf = index.copyOf(d.id);
-      const keep = copyOf === undefined ? -1 : plan.idOf(copyOf);
+      const keep = plan.keepOf(d);
       if (keep >= 0) return [...row, d.hintSizes, keep];
       // Only cards with hints carry their sizes, so a vault without hints writes what it always did.
       return d.hintSizes.length > 0 ? [...row, d.hintSizes] : row;
@@ -298,14 +321,75 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date, plan:
     rules: { ...rules, scoring: index.rules },
     index: index.indexOptions,
     ...(plan.overlay ? { overlay: plan.overlay } : {}),
+    avgLength: Math.round(plan.avgLength * 100) / 100,
+    ...(plan.scan ? { scan: plan.scan } : {}),
   };
   return [Buffer.from(sealHeader(JSON.stringify(header)) + "\n", "utf8"), ...body];
 }
 
-export function writeSnapshot(path: string, index: MemoryIndex, rules: RecallRules, now = new Date()): SnapshotHeader {
-  const parts = serializeSnapshot(index, rules, now);
+/** `scan`: when the files were read and how many (see ScanInfo), for a writer that read them. */
+export function writeSnapshot(path: string, index: MemoryIndex, rules: RecallRules, now = new Date(), scan?: ScanInfo): SnapshotHeader {
+  const parts = serializeSnapshot(index, rules, now, scan);
   writeFileAtomic(path, parts);
   dropOverlay(path);
+  return headerOf(parts);
+}
+
+/**
+ * An overlay written by a process that holds only the changed cards, not the vault's index (a
+ * session start that found files changed since the snapshot: see refresh.ts). It says what the
+ * plan needs that a whole index would have given: the cards' values scored with the vault's
+ * counts, their links as the base and this overlay number them, and what they change in the base.
+ */
+export interface OverlaySpec {
+  /** The changed cards as they are now; its scoring rules and index options are the base's. */
+  index: MemoryIndex;
+  /** Its cards in the order written, numbered from base.cards up. */
+  docs: IndexedDoc[];
+  base: { headerSum: string; cards: number };
+  info: Omit<OverlayInfo, "base">;
+  /** A card's terms with their posting values, scored with the vault's counts. */
+  values: (d: IndexedDoc) => Iterable<[string, number]>;
+  linksOf: (d: IndexedDoc) => number[];
+  avgLength: number;
+  scan: ScanInfo;
+}
+
+export function writeOverlay(snapshotPath: string, spec: OverlaySpec, rules: RecallRules, now = new Date()): SnapshotHeader {
+  const id = new Map(spec.docs.map((d, i) => [d.id, spec.base.cards + i]));
+  const collect = (valuesOf: (d: IndexedDoc) => Iterable<[string, number]>): Map<string, number[]> => {
+    const out = new Map<string, number[]>();
+    for (const d of spec.docs) {
+      for (const [term, v] of valuesOf(d)) {
+        let numbers = out.get(term);
+        if (!numbers) out.set(term, (numbers = []));
+        numbers.push(id.get(d.id)!, v);
+      }
+    }
+    return out;
+  };
+  const terms = collect(spec.values);
+  const hints = collect((d) => spec.index.hintMasksOf(d));
+  const plan: Plan = {
+    docs: spec.docs,
+    firstId: spec.base.cards,
+    idOf: (liveId) => id.get(liveId) ?? -1,
+    keys: function* () {
+      for (const term of terms.keys()) yield [term, false];
+      for (const term of hints.keys()) yield [term, true];
+    },
+    numbers: (term, hint) => (hint ? hints : terms).get(term) ?? [],
+    size: (term, hint) => ((hint ? hints : terms).get(term)?.length ?? 0) / 2,
+    termCount: terms.size + hints.size,
+    overlay: { base: spec.base.headerSum, ...spec.info },
+    linksOf: spec.linksOf,
+    // Refresh hands a change that touches a conflict family to a whole index.
+    keepOf: () => -1,
+    avgLength: spec.avgLength,
+    scan: spec.scan,
+  };
+  const parts = drain(snapshotSteps(spec.index, rules, now, plan));
+  writeFileAtomic(overlayPathOf(snapshotPath), parts);
   return headerOf(parts);
 }
 

@@ -24,12 +24,17 @@ export class NoteCache {
   private readonly skips = new Map<string, string>();
   /** Notes read from disk so far: a test counts them. */
   reads = 0;
+  /** Epoch ms just before the current listing was made (see ScanInfo). */
+  listedAt = 0;
 
   constructor(readonly vault: string) {}
 
   /** Every markdown note outside dot folders that `keep` accepts, in path order, less those that could not be read. */
   list(keep: (path: string) => boolean = () => true): NoteFile[] {
-    this.files ??= listMarkdown(this.vault, undefined, (s) => this.skips.set(s.path, s.reason));
+    if (!this.files) {
+      this.listedAt = Date.now();
+      this.files = listMarkdown(this.vault, undefined, (s) => this.skips.set(s.path, s.reason));
+    }
     return this.files.filter((f) => !this.refused.has(f.path) && keep(f.path));
   }
 

@@ -27,6 +27,11 @@ export interface NoteFile {
   abs: string;
   mtime: number;
   size: number;
+  /**
+   * The later of its modification and status-change times: a sync or copy that keeps a file's
+   * old modification time still moves its status-change time, which no program can set back.
+   */
+  changed: number;
 }
 
 export interface ScopeRules {
@@ -87,7 +92,7 @@ function noteFile(entry: Dirent, path: string, abs: string): NoteFile | SkippedN
   try {
     const st = statSync(abs);
     if (st.size > MAX_NOTE_BYTES) return { path, reason: `not read: ${sizeText(st.size)}, over the ${sizeText(MAX_NOTE_BYTES)} a note may be` };
-    return { path, abs, mtime: st.mtimeMs, size: st.size };
+    return { path, abs, mtime: st.mtimeMs, size: st.size, changed: Math.max(st.mtimeMs, st.ctimeMs) };
   } catch (err) {
     return { path, reason: `not read: ${(err as Error).message}` };
   }
