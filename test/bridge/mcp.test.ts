@@ -722,3 +722,19 @@ describe("MCP server on a request too large to read", () => {
     expect(topLevelId('{"id":')).toBeNull();
   });
 });
+
+describe("MCP server between calls", () => {
+  it("finds a card written by plain file I/O after it started, with no index run", async () => {
+    const vault = copyVault(SAMPLE_VAULT, "Fresh MCP vault");
+    expect(runBridge(["index", "--vault", vault]).status).toBe(0);
+    const server = await connect(["--vault", vault]);
+    try {
+      const query = "where does the zeppelin moor before the hangar opens";
+      expect((await server.call("search_memory", { query })).text).not.toContain("zeppelin-mast.md");
+      writeFileSync(join(vault, "debugging", "zeppelin-mast.md"), "---\nname: Zeppelin mast\ndescription: the zeppelin moors at the mast before the hangar opens\ntype: debugging\ntags: [airship]\n---\nMoor the zeppelin at the mast, then open the hangar doors.\n");
+      expect((await server.call("search_memory", { query })).text).toContain("debugging/zeppelin-mast.md");
+    } finally {
+      await server.close();
+    }
+  });
+});

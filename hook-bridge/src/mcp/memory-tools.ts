@@ -1,6 +1,7 @@
 /** What the MCP server's tools do, apart from the protocol: search the memory, read a card, queue something to keep. */
 
 import { closeSync, existsSync, readdirSync, readSync, realpathSync } from "node:fs";
+import { bridgeEntry, freshen } from "../freshen";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { hintsOf } from "../../../src/core/card/hints";
@@ -86,6 +87,19 @@ export class MemoryTools {
   }
 
   /**
+   * Before a search, cards written since the snapshot by other means (an editor, a pull, a sync,
+   * Claude's Write tool) are brought into it, as at a session start. A search is asked for now
+   * and then, not on every prompt, so the listing's moment is spent each time.
+   */
+  private freshen(vault: string): void {
+    try {
+      freshen(vault, this.config(vault), (m) => this.log(m), bridgeEntry());
+    } catch (err) {
+      this.log(`could not bring the snapshot up to date: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /**
    * The hook's fusion of words and meaning, with more time for the server than a prompt gets (a
    * search is asked for, not waited on by every prompt); words alone, and a log line, on failure.
    */
@@ -109,6 +123,7 @@ export class MemoryTools {
     const vault = this.vault;
     if (!vault || !this.snapshot) return refuse(this.opts.advice);
     const project = typeof input.project === "string" && input.project.trim() ? input.project.trim() : resolveProject(this.cwd);
+    this.freshen(vault);
 
     let cards: RecalledCard[];
     let hintsProperty: string;

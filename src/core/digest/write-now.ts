@@ -14,12 +14,13 @@ import { slugify } from "../card/slug";
 import { isCard, recallRulesOf, type VaultMemoryConfig } from "../config";
 import { embedVault } from "../embed/embed-vault";
 import { buildIndexFromDisk } from "../index/build-from-disk";
-import type { MemoryIndex } from "../index/memory-index";
 import { FileRefused, openRegularFile } from "../io/read-file";
 import { vaultFiles } from "../paths";
 import { sanitize } from "../privacy/redact";
 import { similarCards } from "../recall/similar";
-import { SnapshotWriter } from "../snapshot/write";
+import { SnapshotError, SnapshotReader } from "../snapshot/read";
+import { refreshSnapshot } from "../snapshot/refresh";
+import { writeSnapshot } from "../snapshot/write";
 import { NoteCache } from "../vault/note-cache";
 import { AnswerError, MAX_BODY_CHARS, safePath, validateAnswer, type DigestAction } from "./answer";
 import { applyAction, vaultRelatedHeading } from "./apply";
@@ -89,7 +90,6 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
   const resolver = new LinkResolver(cards);
   const unknown = related.filter((r) => resolver.resolve(linkTarget(r)) === undefined);
 
-  const index = buildIndexFromDisk(vault, config, undefined, notes).index;
   const offered = new Map<string, number>();
   let action: DigestAction;
   if (req.path !== undefined) {
@@ -103,8 +103,8 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
     action = validated({ action: "create", folder: c.folder, fileName: slugify(c.title), frontmatter: c.frontmatter, body: clean(req.body), related });
     if (action.action === "create" && config.memoryFolder) action.folder = `${config.memoryFolder.replace(/^\/+|\/+$/g, "")}/${action.folder}`;
     // Not an orphan: with no related card named, it links to the most similar one, as the digest's do.
-    const best = similarCards(`${c.title}\n${c.frontmatter.description}\n${clean(req.body)}`, index, 1, config.recall.scoring.hintBonus)[0];
-    if (best) offered.set(best.path, 0);
+    const best = mostSimilar(vault, config, notes, `${c.title}\n${c.frontmatter.description}\n${clean(req.body)}`);
+    if (best) offered.set(best, 0);
   }
   if (action.action !== "skip") insideVault(vault, action.action === "create" ? action.folder : action.target);
 
@@ -115,8 +115,7 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
     if (err instanceof AnswerError) throw new CardRefused(toolWords(err.message));
     throw err;
   }
-  const changed = [applied.path, ...applied.linked];
-  const snapshot = await refreshSnapshot(vault, config, index, notes, changed);
+  const snapshot = await updateSnapshot(vault, config, notes);
   return { action: applied.action === "created" ? "created" : "extended", path: applied.path, linked: applied.linked, unknown, redacted, snapshot };
 }
 
@@ -243,23 +242,42 @@ function insideVault(vault: string, rel: string): void {
 }
 
 /**
- * The snapshot brought up to the cards just written: an overlay over the base on disk, or a whole
- * snapshot when that cannot be; then, after a whole one with semantic recall on, the cards'
- * vectors from the cache (a card it lacks is found by its words until the next index). A failure
- * is said, not thrown: the card is written either way.
+ * The card most like `text`, by the snapshot's index of the vault (the index built from the files
+ * when there is no snapshot to read): the one a new card links to when none is named.
  */
-async function refreshSnapshot(vault: string, config: VaultMemoryConfig, index: MemoryIndex, notes: NoteCache, changed: readonly string[]): Promise<string> {
+function mostSimilar(vault: string, config: VaultMemoryConfig, notes: NoteCache, text: string): string | undefined {
+  let reader: SnapshotReader | undefined;
   try {
+    reader = SnapshotReader.open(vaultFiles.snapshot(vault));
+  } catch (err) {
+    if (!(err instanceof SnapshotError)) throw err;
+  }
+  try {
+    const source = reader ?? buildIndexFromDisk(vault, config, undefined, notes).index;
+    return similarCards(text, source, 1, config.recall.scoring.hintBonus)[0]?.path;
+  } finally {
+    reader?.close();
+  }
+}
+
+// The card and the cards it links to, beside whatever else changed since the snapshot.
+const MAX_OVERLAY_CARDS = 200;
+
+/**
+ * The snapshot brought up to the files, the cards just written included: an overlay of the cards
+ * changed since (see refresh.ts), or, when that cannot be, a whole snapshot and, with semantic
+ * recall on, the cards' vectors from the cache (a card it lacks is found by its words until the
+ * next index). A failure is said, not thrown: the card is written either way.
+ */
+async function updateSnapshot(vault: string, config: VaultMemoryConfig, notes: NoteCache): Promise<string> {
+  try {
+    const r = refreshSnapshot(vault, config, { maxChanged: MAX_OVERLAY_CARDS });
+    if (r.kind === "overlay" || r.kind === "current") return "overlay";
     notes.refresh();
-    const wanted = new Set(changed);
-    for (const f of notes.list((p) => wanted.has(p))) index.upsert(notes.card(f));
-    index.trim();
-    const rules = recallRulesOf(config);
-    const writer = SnapshotWriter.resume(vaultFiles.snapshot(vault), index, rules);
-    for (const p of changed) writer.changed(p);
-    const r = await writer.write(index, rules, () => Promise.resolve(), Infinity);
-    if (r.kind === "full" && config.embed.enabled) await embedVault(vault, config, r.header.headerSum ?? "", { notes, offline: true });
-    return r.kind;
+    const { index, scan } = buildIndexFromDisk(vault, config, undefined, notes);
+    const header = writeSnapshot(vaultFiles.snapshot(vault), index, recallRulesOf(config), new Date(), scan);
+    if (config.embed.enabled) await embedVault(vault, config, header.headerSum ?? "", { notes, offline: true });
+    return "full";
   } catch (err) {
     return `not updated (${err instanceof Error ? err.message : String(err)})`;
   }

@@ -11,7 +11,6 @@
  * length), and written as an overlay over the same base, as Obsidian writes one for an edit.
  */
 
-import { join } from "node:path";
 import { parseCard } from "../card/card";
 import { isRetired } from "../card/schema";
 import { LinkResolver } from "../card/links";
@@ -23,6 +22,7 @@ import { idfOf, lengthFactorOf } from "../index/scorer";
 import { recallRulesOf } from "../config";
 import { copyShape, familyKey } from "../vault/conflicts";
 import { readNote, type NoteFile } from "../vault/scan";
+import { vaultFiles } from "../paths";
 import { overlayPathOf, type ScanInfo } from "./format";
 import { SnapshotError, SnapshotReader } from "./read";
 import { writeOverlay } from "./write";
@@ -61,7 +61,7 @@ function slackOf(files: readonly NoteFile[]): number {
 
 export function refreshSnapshot(vault: string, config: VaultMemoryConfig, opts: RefreshOptions): RefreshResult {
   const now = opts.now ?? Date.now;
-  const path = join(vault, ".vault-memory", "snapshot.jsonl");
+  const path = vaultFiles.snapshot(vault);
   const at = now();
   let reader: SnapshotReader;
   try {

@@ -27,7 +27,6 @@ import {
   type SnapshotHeader,
 } from "./format";
 import type { RecallRules } from "../recall/rules";
-import { SnapshotError, SnapshotReader } from "./read";
 
 /** What one file holds: which cards, under which ids, and for an overlay, what it changes in its base. */
 interface Plan {
@@ -424,36 +423,6 @@ export class SnapshotWriter {
     readonly path: string,
     private readonly limits = { maxOverlayBytes: MAX_OVERLAY_BYTES, maxOverlayShare: MAX_OVERLAY_SHARE },
   ) {}
-
-  /**
-   * A writer that continues the files on disk, for a process that writes a few cards without
-   * keeping the vault's live index (the MCP server's write_card). Its next write is an overlay
-   * over the base there, holding the cards the overlay there held besides those marked changed,
-   * since an overlay holds every card changed since its base; it is a full one when that base
-   * cannot be continued: missing, damaged, or written with other index options or rules, which
-   * the overlay's postings would not match.
-   */
-  static resume(path: string, index: MemoryIndex, rules: RecallRules, limits?: { maxOverlayBytes: number; maxOverlayShare: number }): SnapshotWriter {
-    const writer = new SnapshotWriter(path, limits);
-    let reader: SnapshotReader | undefined;
-    try {
-      reader = SnapshotReader.open(path);
-      const h = reader.header;
-      const same = JSON.stringify(h.index) === JSON.stringify(index.indexOptions) && JSON.stringify(h.rules) === JSON.stringify({ ...rules, scoring: index.rules });
-      if (!same) return writer;
-      const { headerSum, basePaths, changed } = reader.layout();
-      if (!headerSum) return writer;
-      // The base's conflict marks are not read back: every copy the index knows is written again,
-      // which costs a few rows and gets every mark right.
-      writer.base = { headerSum, cards: basePaths.length, idOfPath: new Map(basePaths.map((p, i) => [p, i])), copies: new Map() };
-      for (const p of changed) writer.dirty.add(p);
-    } catch (err) {
-      if (!(err instanceof SnapshotError)) throw err;
-    } finally {
-      reader?.close();
-    }
-    return writer;
-  }
 
   /** The card at `path` was added, changed or deleted in the index since the last write. */
   changed(path: string): void {
