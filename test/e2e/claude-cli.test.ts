@@ -4,11 +4,11 @@
  * on 127.0.0.1.
  */
 
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listPending } from "../../src/core/queue/queue-store";
-import { BRIEF_HEADER } from "../../src/core/recall/recall-header";
+import { BRIEF_HEADER, RECALL_HEADER } from "../../src/core/recall/recall-header";
 import { SAMPLE_VAULT, copyVault, runBridge } from "../helpers";
 import { claudeAvailable as available, claudeRig, type ClaudeRig } from "./claude-driver";
 
@@ -51,6 +51,18 @@ describe.skipIf(!available)("with the real Claude Code CLI", () => {
     expect(first).toContain(JSON.stringify(BRIEF_HEADER).slice(1, -1));
     expect(first).toContain(JSON.stringify(join(vault, "projects", "vault-memory.md")).slice(1, -1));
     expect(first).not.toContain("blog-site.md");
+  });
+
+  it("recalls, in the next session, a card written by plain file I/O, with no index run", async () => {
+    writeFileSync(join(vault, "debugging", "zeppelin-mast.md"), "---\nname: Zeppelin mast\ndescription: the zeppelin moors at the mast before the hangar opens\ntype: debugging\ntags: [airship]\nproject: vault-memory\n---\nMoor the zeppelin at the mast, then open the hangar doors.\n");
+    const before = rig.stub.requests.length;
+    const r = await rig.run(["-p", "where does the zeppelin moor before the hangar opens?", "--output-format", "json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const asked = rig.stub.requests.slice(before).filter((b) => b.includes("where does the zeppelin moor"));
+    // Printed by the prompt hook's recall, not only named in the session brief.
+    const recalled = asked[0].indexOf(JSON.stringify(RECALL_HEADER).slice(1, -1));
+    expect(recalled).toBeGreaterThan(0);
+    expect(asked[0].indexOf(JSON.stringify(join(vault, "debugging", "zeppelin-mast.md")).slice(1, -1), recalled)).toBeGreaterThan(recalled);
   });
 
   it("does not queue a session of one prompt", () => {
