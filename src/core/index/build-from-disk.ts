@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { parseCard } from "../card/card";
 import type { VaultMemoryConfig } from "../config";
 import { indexOptionsOf } from "./index-options";
-import { isCard, listNotes, readNote, type NoteFile, type SkippedNote } from "../vault/scan";
+import { isCard, listMarkdown, readNote, type NoteFile, type SkippedNote } from "../vault/scan";
 import { MemoryIndex } from "./memory-index";
 import type { NoteCache } from "../vault/note-cache";
 import type { ScanInfo } from "../snapshot/format";
@@ -44,8 +44,7 @@ export function buildIndexFromDisk(vault: string, config: VaultMemoryConfig, onP
 
 /** The card files of the vault, in path order; what is named like one and cannot be read goes to `onSkip`. */
 export function cardFiles(vault: string, config: VaultMemoryConfig, onSkip?: (s: SkippedNote) => void): NoteFile[] {
-  const card = (path: string): boolean => isCard(path, config);
-  return listNotes(vault, config, (s) => card(s.path) && onSkip?.(s)).filter((f) => card(f.path));
+  return listMarkdown(vault, (path) => isCard(path, config), onSkip);
 }
 
 /** The synonyms note's text; none when it is missing, and a line in `failed` when it cannot be read. */

@@ -1,7 +1,7 @@
 /** Finds the notes to index on disk, by the same rules the plugin applies to Obsidian's file list. */
 
 import { readdirSync, statSync, type Dirent } from "node:fs";
-import { join } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { FOLDER_OF_TYPE } from "../card/schema";
 import { readTextFile, sizeText } from "../io/read-file";
 
@@ -46,17 +46,28 @@ export interface ScopeRules {
  * our own) are never cards, and the root MEMORY.md is the index of cards, not a card.
  */
 export function isIndexable(path: string, scope: ScopeRules): boolean {
-  if (!path.toLowerCase().endsWith(".md")) return false;
+  if (!isMarkdownName(path)) return false;
   const parts = path.split("/");
   if (parts.some((p) => p.startsWith(".") || p === "node_modules")) return false;
-  const folder = trimSlashes(scope.memoryFolder);
+  const { folder, excluded } = foldersOf(scope);
   if (folder !== "" && !path.startsWith(folder + "/")) return false;
   const inScope = folder === "" ? path : path.slice(folder.length + 1);
   if (inScope === "MEMORY.md") return false;
-  return !scope.excludeFolders.some((f) => {
-    const ex = trimSlashes(f);
-    return ex !== "" && (path === ex || path.startsWith(ex + "/"));
-  });
+  return !excluded.some((ex) => path === ex || path.startsWith(ex + "/"));
+}
+
+// The scope's folders as paths compare with them; worked out once per settings object, since a
+// session start asks of every card file of the vault.
+const scopeFolders = new WeakMap<ScopeRules, { folder: string; excluded: string[]; key: string }>();
+
+function foldersOf(scope: ScopeRules): { folder: string; excluded: string[] } {
+  // Settings objects are edited in place (Obsidian's tab): the folders are worked out again then.
+  const key = scope.memoryFolder + "\0" + scope.excludeFolders.join("\0");
+  const known = scopeFolders.get(scope);
+  if (known && known.key === key) return known;
+  const made = { folder: trimSlashes(scope.memoryFolder), excluded: scope.excludeFolders.map(trimSlashes).filter((f) => f !== ""), key };
+  scopeFolders.set(scope, made);
+  return made;
 }
 
 export function listNotes(vault: string, scope: ScopeRules, onSkip?: (s: SkippedNote) => void): NoteFile[] {
@@ -70,21 +81,28 @@ export function listNotes(vault: string, scope: ScopeRules, onSkip?: (s: Skipped
  */
 export function listMarkdown(vault: string, keep: (path: string) => boolean = (p) => p.toLowerCase().endsWith(".md"), onSkip?: (s: SkippedNote) => void): NoteFile[] {
   const out: NoteFile[] = [];
+  // A session start lists every card file to see whether one changed: at 50,000 notes, joining and
+  // lower-casing each whole path cost a tenth of it. Paths are built by hand from a resolved root.
   const walk = (dir: string, rel: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-      const relPath = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      const abs = join(dir, entry.name);
-      if (entry.isDirectory()) walk(abs, relPath);
-      else if (relPath.toLowerCase().endsWith(".md") && keep(relPath)) {
-        const found = noteFile(entry, relPath, abs);
+      const name = entry.name;
+      if (name.charCodeAt(0) === 0x2e || name === "node_modules") continue;
+      const relPath = rel === "" ? name : rel + "/" + name;
+      if (entry.isDirectory()) walk(dir + sep + name, relPath);
+      else if (isMarkdownName(name) && keep(relPath)) {
+        const found = noteFile(entry, relPath, dir + sep + name);
         if ("reason" in found) onSkip?.(found);
         else out.push(found);
       }
     }
   };
-  walk(vault, "");
+  walk(resolve(vault), "");
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function isMarkdownName(name: string): boolean {
+  const n = name.length;
+  return n > 3 && name.charCodeAt(n - 3) === 0x2e && (name.charCodeAt(n - 2) | 0x20) === 0x6d && (name.charCodeAt(n - 1) | 0x20) === 0x64;
 }
 
 function noteFile(entry: Dirent, path: string, abs: string): NoteFile | SkippedNote {
