@@ -12,7 +12,7 @@ import { writeFileAtomic } from "../../../src/core/io/atomic";
 import { readRegularFile, readTextFile } from "../../../src/core/io/read-file";
 import { readHookInput, str } from "../hook-input";
 import { bridgeEntry, freshen } from "../freshen";
-import { sessionBrief, usageCounts } from "../../../src/core/recall/brief";
+import { briefCardsOf, sessionBrief, usageCounts, type BriefCard } from "../../../src/core/recall/brief";
 import { resolveProject } from "../../../src/core/project";
 import type { DocInfo } from "../../../src/core/index/postings";
 import { existsSync } from "node:fs";
@@ -143,16 +143,34 @@ function briefFor(vault: string, cwd: string, config: VaultMemoryConfig, log: (m
     } catch {
       /* no recall yet: every card is as used as any other */
     }
+    // A card deleted since the snapshot was written is not offered (recall passes over it too).
+    return sessionBrief(briefCards(reader, uses), { project: resolveProject(cwd), vaultRoot: vault, maxChars: config.brief.maxChars, exists: (path) => existsSync(join(vault, path)) });
+  } finally {
+    reader.close();
+  }
+}
+
+/**
+ * Every live card for the brief: from the snapshot's catalog, each row read only if the brief
+ * names its card; from the rows themselves for a snapshot written without a catalog.
+ */
+function briefCards(reader: SnapshotReader, uses: ReadonlyMap<string, number>): BriefCard[] {
+  const catalog = reader.catalog();
+  if (!catalog) {
     const cards: DocInfo[] = [];
     for (let id = 0; id < reader.idLimit; id++) {
       const card = reader.doc(id);
       if (card) cards.push(card);
     }
-    // A card deleted since the snapshot was written is not offered (recall passes over it too).
-    return sessionBrief(cards, { project: resolveProject(cwd), uses, vaultRoot: vault, maxChars: config.brief.maxChars, exists: (path) => existsSync(join(vault, path)) });
-  } finally {
-    reader.close();
+    return briefCardsOf(cards, uses);
   }
+  return catalog.map((c) => ({
+    project: c.project,
+    type: c.type,
+    updated: c.updated,
+    uses: uses.get(c.path) ?? 0,
+    row: () => reader.doc(c.id),
+  }));
 }
 
 /**

@@ -9,11 +9,24 @@ import type { DocInfo } from "../index/postings";
 import { formatCardLines } from "./recall";
 import { BRIEF_HEADER } from "./recall-header";
 
+/**
+ * A card as the brief sees it: what picks and counts it, and its row, read only for the few it
+ * names (a vault of 50,000 cards is counted from the snapshot's catalog, not its rows).
+ */
+export interface BriefCard {
+  project: string;
+  type: string;
+  /** Epoch ms. */
+  updated: number;
+  /** How often recall printed it lately (see usageCounts). */
+  uses: number;
+  /** Its path and description, or undefined when it cannot be read. */
+  row: () => Pick<DocInfo, "path" | "description"> | undefined;
+}
+
 export interface BriefOptions {
   /** The project the session starts in (resolveProject); "" outside any. */
   project: string;
-  /** How often recall printed each card lately (usageCounts). */
-  uses: ReadonlyMap<string, number>;
   vaultRoot: string;
   /** The whole brief's cap, header included. */
   maxChars: number;
@@ -33,33 +46,40 @@ const TYPE_ORDER = ["user", "feedback", "project", "decision", "reference", "deb
 /**
  * The brief for a session in `opts.project`: its most used cards, then the most used cards of no
  * project, one line each, under a header saying how many there are and that search_memory finds
- * the rest. "" when the memory holds nothing for the session.
+ * the rest. "" when the memory holds nothing for the session. `cards` in a stable order (the
+ * snapshot's), which breaks the last ties.
  */
-export function sessionBrief(cards: Iterable<DocInfo>, opts: BriefOptions): string {
+export function sessionBrief(cards: Iterable<BriefCard>, opts: BriefOptions): string {
   const project = opts.project.toLowerCase();
-  const own: DocInfo[] = [];
-  const shared: DocInfo[] = [];
+  const own: BriefCard[] = [];
+  const shared: BriefCard[] = [];
   for (const card of cards) {
     const theirs = card.project.toLowerCase();
     if (!theirs) shared.push(card);
     else if (!project || theirs === project) own.push(card);
   }
   if (own.length + shared.length === 0) return "";
-  const byUse = (a: DocInfo, b: DocInfo): number =>
-    (opts.uses.get(b.path) ?? 0) - (opts.uses.get(a.path) ?? 0) || rank(a.type) - rank(b.type) || b.updated - a.updated || (a.path < b.path ? -1 : 1);
+  // A stable sort: equal cards keep the snapshot's order, which is by path.
+  const byUse = (a: BriefCard, b: BriefCard): number => b.uses - a.uses || rank(a.type) - rank(b.type) || b.updated - a.updated;
   own.sort(byUse);
   shared.sort(byUse);
   const where = project ? `holds ${count(own.length)} for the project ${opts.project} and ${count(shared.length)} for every project` : `holds ${count(own.length + shared.length)}`;
   const header = `${BRIEF_HEADER} ${where}. The most used, one line each; search_memory finds the rest and read_card opens one:`;
-  const there = (list: DocInfo[], max: number): DocInfo[] => {
-    const out: DocInfo[] = [];
+  const there = (list: BriefCard[], max: number): Pick<DocInfo, "path" | "description">[] => {
+    const out: Pick<DocInfo, "path" | "description">[] = [];
     for (const card of list) {
       if (out.length >= max) break;
-      if (!opts.exists || opts.exists(card.path)) out.push(card);
+      const row = card.row();
+      if (row && (!opts.exists || opts.exists(row.path))) out.push(row);
     }
     return out;
   };
   return formatCardLines(header, [...there(own, MAX_PROJECT_CARDS), ...there(shared, MAX_SHARED_CARDS)], opts.vaultRoot, opts.maxChars);
+}
+
+/** Brief cards from cards whose rows are at hand (a live index, a test). */
+export function briefCardsOf(cards: Iterable<DocInfo>, uses: ReadonlyMap<string, number>): BriefCard[] {
+  return [...cards].map((c) => ({ project: c.project, type: c.type, updated: c.updated, uses: uses.get(c.path) ?? 0, row: () => c }));
 }
 
 function rank(type: string): number {

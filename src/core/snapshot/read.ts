@@ -15,6 +15,8 @@ import {
   RECORD_WIDTH,
   SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION,
+  CATALOG_WIDTH,
+  type CatalogSegment,
   type DocChunkSegment,
   type DocRow,
   type OverlayInfo,
@@ -52,7 +54,7 @@ class SegmentFile {
     headerBytes: number,
   ) {
     this.tableStart = headerBytes + 1;
-    this.segmentsStart = this.tableStart + (header.shards + header.docChunks) * RECORD_WIDTH + 1;
+    this.segmentsStart = this.tableStart + (header.shards + header.docChunks + (header.catalog === 1 ? 1 : 0)) * RECORD_WIDTH + 1;
     this.bytesRead = headerBytes + 1;
   }
 
@@ -103,11 +105,30 @@ class SegmentFile {
     return seg[index - chunk * DOCS_PER_CHUNK];
   }
 
+  /** The catalog segment, where the header says there is one (see CatalogSegment). */
+  catalog(): CatalogSegment | undefined {
+    if (this.header.catalog !== 1) return undefined;
+    const seg = this.readSegment(this.header.shards + this.header.docChunks) as Partial<CatalogSegment> | null;
+    const ok = !!seg && Array.isArray(seg.paths) && seg.paths.length === this.header.cards && Array.isArray(seg.projects) && Array.isArray(seg.types) && Array.isArray(seg.rows) && seg.rows.length === this.header.cards * CATALOG_WIDTH;
+    if (!ok) throw new SnapshotError("corrupt", "the snapshot's catalog does not list its cards");
+    return seg as CatalogSegment;
+  }
+
   close(): void {
     closeSync(this.fd);
   }
 
   private readSegment(i: number): unknown {
+    const buf = this.readBytes(i);
+    try {
+      return JSON.parse(buf.toString("utf8"));
+    } catch {
+      throw new SnapshotError("corrupt", `segment ${i} is not valid JSON`);
+    }
+  }
+
+  /** Segment `i`'s bytes, checked against its hash. */
+  private readBytes(i: number): Buffer {
     const rec = Buffer.allocUnsafe(RECORD_WIDTH);
     readExactly(this.fd, rec, this.tableStart + i * RECORD_WIDTH);
     const text = rec.toString("latin1");
@@ -124,11 +145,7 @@ class SegmentFile {
     if (fnv1aWords(buf) !== parseInt(text.slice(18, 26), 16)) {
       throw new SnapshotError("corrupt", `segment ${i} does not match its checksum`);
     }
-    try {
-      return JSON.parse(buf.toString("utf8"));
-    } catch {
-      throw new SnapshotError("corrupt", `segment ${i} is not valid JSON`);
-    }
+    return buf;
   }
 }
 
@@ -136,6 +153,16 @@ class SegmentFile {
  * A snapshot as recall sees it: the base file and, when there is one for this base, its overlay
  * of the cards changed since. Without an overlay, postings are handed over as parsed.
  */
+/** A card as the catalog has it (see SnapshotReader.catalog). */
+export interface CatalogEntry {
+  id: number;
+  path: string;
+  project: string;
+  type: string;
+  /** Epoch ms of its day. */
+  updated: number;
+}
+
 export class SnapshotReader implements PostingSource {
   /** The base's header: rules, index options and format. */
   readonly header: SnapshotHeader;
@@ -202,6 +229,7 @@ export class SnapshotReader implements PostingSource {
     return this.merged(term, term);
   }
 
+
   hintPostings(term: string): FlatPostings | undefined {
     return this.merged(term, HINT_MARK + term);
   }
@@ -244,6 +272,24 @@ export class SnapshotReader implements PostingSource {
     return info;
   }
 
+  /**
+   * What the session brief needs of every live card, by id, from the catalogs of base and overlay
+   * (see CatalogSegment); undefined for a snapshot without them, whose rows must be read instead.
+   */
+  catalog(): CatalogEntry[] | undefined {
+    const base = this.base.catalog();
+    const over = this.overlay ? this.overlay.catalog() : undefined;
+    if (!base || (this.overlay && !over)) return undefined;
+    const out: CatalogEntry[] = [];
+    const add = (c: CatalogSegment, i: number, id: number): void => {
+      const r = i * CATALOG_WIDTH;
+      out.push({ id, path: String(c.paths[i]), project: c.projects[c.rows[r]] ?? "", type: c.types[c.rows[r + 1]] ?? "", updated: c.rows[r + 2] * DAY_MS });
+    };
+    for (let i = 0; i < this.base.header.cards; i++) if (this.removed[i] !== 1) add(base, i, i);
+    if (over && this.overlay) for (let i = 0; i < this.overlay.header.cards; i++) add(over, i, this.base.header.cards + i);
+    return out;
+  }
+
   /** The overlay's header when there is one, else the base's: the latest write's. */
   get latestHeader(): SnapshotHeader {
     return this.overlay?.header ?? this.base.header;
@@ -266,7 +312,11 @@ export class SnapshotReader implements PostingSource {
       return row[0];
     };
     const cards = this.base.header.cards;
-    const basePaths = Array.from({ length: cards }, (_, i) => rowPath(this.base, i));
+    // The catalogs hold every path in one segment each; rows, a segment per sixteen cards.
+    const baseCatalog = this.base.catalog();
+    const overCatalog = this.overlay?.catalog();
+    const pathOf = (file: SegmentFile, catalog: CatalogSegment | undefined, i: number): string => (catalog ? String(catalog.paths[i]) : rowPath(file, i));
+    const basePaths = Array.from({ length: cards }, (_, i) => pathOf(this.base, baseCatalog, i));
     const baseId = new Map(basePaths.map((p, i) => [p, i]));
     const live = new Map<string, number>();
     const changed = new Set<string>();
@@ -274,7 +324,7 @@ export class SnapshotReader implements PostingSource {
     const overlay = this.overlay;
     if (overlay) {
       for (let i = 0; i < overlay.header.cards; i++) {
-        const p = rowPath(overlay, i);
+        const p = pathOf(overlay, overCatalog, i);
         changed.add(p);
         live.set(p, cards + i);
       }

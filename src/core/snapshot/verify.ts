@@ -17,7 +17,7 @@ export function verifySnapshot(path: string): SnapshotHeader {
   if (sum !== reader.header.checksum) throw new SnapshotError("corrupt", "snapshot does not match its checksum");
   // Each segment against its own hash in the table, so a report can say which part is damaged.
   const h = reader.header;
-  const count = h.shards + h.docChunks;
+  const count = h.shards + h.docChunks + (h.catalog === 1 ? 1 : 0);
   const table = body.subarray(0, count * RECORD_WIDTH).toString("latin1");
   const segmentsStart = count * RECORD_WIDTH + 1;
   for (let i = 0; i < count; i++) {

@@ -22,6 +22,7 @@ import {
   shardCountFor,
   type DocChunkSegment,
   type DocRow,
+  type CatalogSegment,
   type OverlayInfo,
   type ScanInfo,
   type SnapshotHeader,
@@ -279,6 +280,10 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date, plan:
     yield;
   }
 
+  const docChunks = segments.length - shardCount;
+  segments.push(Buffer.from(JSON.stringify(catalogOf(plan.docs)) + "\n", "utf8"));
+  yield;
+
   let offset = 0;
   let hashed = 0;
   const records: string[] = [];
@@ -313,7 +318,7 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date, plan:
     cards: plan.docs.length,
     terms: plan.termCount,
     shards: shardCount,
-    docChunks: segments.length - shardCount,
+    docChunks,
     bodyBytes: offset + table.length,
     checksum: checksumLabel(checksum ?? fnv1aBytes(table)),
     createdAt: now.toISOString(),
@@ -322,11 +327,27 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date, plan:
     ...(plan.overlay ? { overlay: plan.overlay } : {}),
     avgLength: Math.round(plan.avgLength * 100) / 100,
     ...(plan.scan ? { scan: plan.scan } : {}),
+    catalog: 1,
   };
   return [Buffer.from(sealHeader(JSON.stringify(header)) + "\n", "utf8"), ...body];
 }
 
 /** `scan`: when the files were read and how many (see ScanInfo), for a writer that read them. */
+function catalogOf(docs: readonly IndexedDoc[]): CatalogSegment {
+  const projects: string[] = [];
+  const types: string[] = [];
+  const at = (list: string[], seen: Map<string, number>, name: string): number => {
+    let i = seen.get(name);
+    if (i === undefined) seen.set(name, (i = list.push(name) - 1));
+    return i;
+  };
+  const projectAt = new Map<string, number>();
+  const typeAt = new Map<string, number>();
+  const rows: number[] = [];
+  for (const d of docs) rows.push(at(projects, projectAt, d.project), at(types, typeAt, d.type), Math.round(d.updated / DAY_MS));
+  return { paths: docs.map((d) => d.path), projects, types, rows };
+}
+
 export function writeSnapshot(path: string, index: MemoryIndex, rules: RecallRules, now = new Date(), scan?: ScanInfo): SnapshotHeader {
   const parts = serializeSnapshot(index, rules, now, scan);
   writeFileAtomic(path, parts);

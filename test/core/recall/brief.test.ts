@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DocInfo } from "../../../src/core/index/postings";
-import { sessionBrief, usageCounts } from "../../../src/core/recall/brief";
+import { briefCardsOf, sessionBrief, usageCounts } from "../../../src/core/recall/brief";
 import { BRIEF_HEADER } from "../../../src/core/recall/recall-header";
 import { sanitize } from "../../../src/core/privacy/redact";
 
@@ -16,7 +16,7 @@ const CARDS = [
 
 describe("the session brief", () => {
   it("names the project's cards and the shared ones, never another project's", () => {
-    const text = sessionBrief(CARDS, { project: "shop", uses: new Map(), vaultRoot: "/v", maxChars: 1500 });
+    const text = sessionBrief(briefCardsOf(CARDS, new Map()), { project: "shop", vaultRoot: "/v", maxChars: 1500 });
     expect(text.startsWith(`${BRIEF_HEADER} holds 2 cards for the project shop and 2 cards for every project.`)).toBe(true);
     expect(text).toContain("- /v/debugging/a.md — about debugging/a.md");
     expect(text).toContain("- /v/feedback/d.md");
@@ -25,7 +25,7 @@ describe("the session brief", () => {
   });
 
   it("puts the most recalled first, then how the person wants things done, then the newest", () => {
-    const lines = (uses: Map<string, number>) => sessionBrief(CARDS, { project: "shop", uses, vaultRoot: "/v", maxChars: 1500 }).split("\n").slice(1, -1);
+    const lines = (uses: Map<string, number>) => sessionBrief(briefCardsOf(CARDS, uses), { project: "shop", vaultRoot: "/v", maxChars: 1500 }).split("\n").slice(1, -1);
     // Unused: the newer of two cards of one project first; feedback before teaching.
     expect(lines(new Map())).toEqual(["- /v/debugging/b.md — about debugging/b.md", "- /v/debugging/a.md — about debugging/a.md", "- /v/feedback/d.md — about feedback/d.md", "- /v/teaching/e.md — about teaching/e.md"]);
     expect(lines(new Map([["debugging/a.md", 3], ["teaching/e.md", 1]]))[0]).toBe("- /v/debugging/a.md — about debugging/a.md");
@@ -34,25 +34,25 @@ describe("the session brief", () => {
 
   it("stays within its cap, and names only cards whose files are there", () => {
     const many = Array.from({ length: 40 }, (_, i) => card(`debugging/card-${String(i).padStart(2, "0")}-${"x".repeat(100)}.md`, "shop"));
-    const text = sessionBrief(many, { project: "shop", uses: new Map(), vaultRoot: "/v", maxChars: 600 });
+    const text = sessionBrief(briefCardsOf(many, new Map()), { project: "shop", vaultRoot: "/v", maxChars: 600 });
     expect(text.length).toBeLessThanOrEqual(600);
     expect(text.split("\n").filter((l) => l.startsWith("- ")).length).toBeGreaterThan(0);
-    const gone = sessionBrief(CARDS, { project: "shop", uses: new Map(), vaultRoot: "/v", maxChars: 1500, exists: (p) => p !== "debugging/b.md" });
+    const gone = sessionBrief(briefCardsOf(CARDS, new Map()), { project: "shop", vaultRoot: "/v", maxChars: 1500, exists: (p) => p !== "debugging/b.md" });
     expect(gone).not.toContain("debugging/b.md");
     expect(gone).toContain("debugging/a.md");
   });
 
   it("says nothing when the memory holds nothing for the session", () => {
-    expect(sessionBrief([card("reference/c.md", "billing")], { project: "shop", uses: new Map(), vaultRoot: "/v", maxChars: 1500 })).toBe("");
-    expect(sessionBrief([], { project: "", uses: new Map(), vaultRoot: "/v", maxChars: 1500 })).toBe("");
+    expect(sessionBrief(briefCardsOf([card("reference/c.md", "billing")], new Map()), { project: "shop", vaultRoot: "/v", maxChars: 1500 })).toBe("");
+    expect(sessionBrief(briefCardsOf([], new Map()), { project: "", vaultRoot: "/v", maxChars: 1500 })).toBe("");
   });
 
   it("outside any project, holds every card", () => {
-    expect(sessionBrief(CARDS, { project: "", uses: new Map(), vaultRoot: "/v", maxChars: 1500 })).toMatch(/holds 5 cards\./);
+    expect(sessionBrief(briefCardsOf(CARDS, new Map()), { project: "", vaultRoot: "/v", maxChars: 1500 })).toMatch(/holds 5 cards\./);
   });
 
   it("is taken back out of a conversation before it is queued, as recall's lines are", () => {
-    const brief = sessionBrief(CARDS, { project: "shop", uses: new Map(), vaultRoot: "/v", maxChars: 1500 });
+    const brief = sessionBrief(briefCardsOf(CARDS, new Map()), { project: "shop", vaultRoot: "/v", maxChars: 1500 });
     expect(sanitize(`before\n${brief}after`)).toBe("before\nafter");
   });
 });

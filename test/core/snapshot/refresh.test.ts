@@ -151,3 +151,22 @@ describe("refreshSnapshot", () => {
   });
 });
 
+
+describe("the snapshot's catalog", () => {
+  it("says of every live card what its row says, base and overlay alike", () => {
+    write("Zeppelins/Docking.md", "---\ndescription: zeppelin docking\nproject: airships\ntype: reference\n---\nzeppelin docking\n");
+    expect(refresh().kind).toBe("overlay");
+    const r = SnapshotReader.open(path);
+    try {
+      const catalog = r.catalog()!;
+      expect(catalog.length).toBe(r.docCount);
+      for (const c of catalog) {
+        const row = r.doc(c.id)!;
+        expect([c.path, c.project, c.type, c.updated]).toEqual([row.path, row.project, row.type, row.updated]);
+      }
+      expect(catalog.some((c) => c.project === "airships")).toBe(true);
+    } finally {
+      r.close();
+    }
+  });
+});
