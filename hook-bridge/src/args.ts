@@ -42,7 +42,7 @@ const VALUE = new Set(["vault", "config", "max-cards", "min-score", "max-chars",
 
 /** The flags each command reads (see USAGE); any other is a typo that would otherwise be ignored. */
 export const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
-  index: ["vault", "config", "embed-budget-sec"],
+  index: ["vault", "config", "embed-budget-sec", "changed"],
   recall: ["vault", "config", "max-cards", "min-score", "max-chars", "deadline-ms"],
   queue: ["vault", "config"],
   remember: ["vault", "config"],

@@ -5,7 +5,7 @@ import { COMMAND_FLAGS } from "./args";
 export const USAGE = `usage: vault-memory <command> --vault DIR [options]
 
 commands:
-  index    build the recall snapshot from the vault's notes [--embed-budget-sec N]
+  index    build the recall snapshot from the vault's notes [--changed] [--embed-budget-sec N]
   recall   UserPromptSubmit hook: read hook JSON on stdin, print matched cards
            [--max-cards N] [--min-score N] [--max-chars N] [--deadline-ms N]
   queue    Stop hook: queue the session for the digest when it is worth keeping

@@ -40,12 +40,16 @@ export class SnapshotError extends Error {
   }
 }
 
+// Numbers of a posting list counted one by one before the rest are estimated (see SegmentFile.count).
+const COUNTED_NUMBERS = 2048;
+
 /** One file of a snapshot (the base, or its overlay): its header, and its segments read on demand, each checked. */
 class SegmentFile {
   private readonly tableStart: number;
   private readonly segmentsStart: number;
   private readonly shardCache = new Map<number, ShardSegment>();
   private readonly chunkCache = new Map<number, DocChunkSegment>();
+  private readonly rawCache = new Map<number, Buffer>();
   bytesRead: number;
 
   constructor(
@@ -91,6 +95,39 @@ class SegmentFile {
       this.shardCache.set(shard, seg);
     }
     return Object.hasOwn(seg, key) ? seg[key] : undefined;
+  }
+
+  /**
+   * How many cards `term`'s postings hold here, counted in the shard's bytes: a writer scoring a
+   * few changed cards needs each of their terms' document frequency, thousands of terms, and
+   * parsing every shard they fall in cost most of a session start's refresh.
+   */
+  count(term: string): number {
+    const shard = fnv1aString(term) % this.header.shards;
+    let buf = this.rawCache.get(shard);
+    if (!buf) {
+      buf = this.readBytes(shard);
+      this.rawCache.set(shard, buf);
+    }
+    const needle = Buffer.from(JSON.stringify(term) + ":[", "utf8");
+    let at = buf.indexOf(needle);
+    // A key follows the shard's "{" or a ","; the same bytes inside a typo bucket's words never do.
+    while (at > 0 && buf[at - 1] !== 0x7b && buf[at - 1] !== 0x2c) at = buf.indexOf(needle, at + 1);
+    if (at < 0) return 0;
+    const start = at + needle.length;
+    if (buf[start] === 0x5d) return 0;
+    let commas = 0;
+    let i = start;
+    for (; i < buf.length && buf[i] !== 0x5d; i++) {
+      if (buf[i] !== 0x2c) continue;
+      // A common word's list runs to hundreds of kilobytes, and its IDF hardly moves with its
+      // count: past this many postings the rest are estimated from the bytes they take.
+      if (++commas === COUNTED_NUMBERS) {
+        const end = buf.indexOf(0x5d, i);
+        return Math.round(((commas / (i - start)) * ((end < 0 ? buf.length : end) - start) + 1) / POSTING_WIDTH);
+      }
+    }
+    return (commas + 1) / POSTING_WIDTH;
   }
 
   /** The row of this file's `index`-th card. */
@@ -229,6 +266,14 @@ export class SnapshotReader implements PostingSource {
     return this.merged(term, term);
   }
 
+  /**
+   * About how many live cards hold `term`: the base's and the overlay's postings counted, the
+   * base's versions of cards the overlay changed included (SegmentFile.count), which only a writer
+   * estimating document frequencies for a few changed cards should use.
+   */
+  termCount(term: string): number {
+    return this.base.count(term) + (this.overlay?.count(term) ?? 0);
+  }
 
   hintPostings(term: string): FlatPostings | undefined {
     return this.merged(term, HINT_MARK + term);
