@@ -32,11 +32,11 @@ export interface Freshened {
  * Brings the snapshot up to date with the files; `bridge` is the entry to start an `index` with,
  * and `configFlag` the `--config` it was given, passed on.
  */
-export function freshen(vault: string, config: VaultMemoryConfig, log: (message: string) => void, bridge: string, configFlag?: string): Freshened {
+export function freshen(vault: string, config: VaultMemoryConfig, log: (message: string) => void, bridge: string, configFlag?: string, maxInline = MAX_INLINE_CARDS): Freshened {
   // Listing a large vault's card files takes longer than a session start should wait (about half
   // a second at 50,000): there the look is taken in a process of its own, and the first prompts
   // may come before it has brought a change in.
-  if (cardsIn(vault) > MAX_INLINE_CARDS) {
+  if (cardsIn(vault) > maxInline) {
     const started = startIndex(vault, bridge, configFlag, ["--changed"]);
     log(started ? "looking for changed card files in the background (a large vault)" : "an index started earlier is still running");
     return { result: { kind: "current", changed: 0, reason: "left to a process of its own" }, notice: "" };

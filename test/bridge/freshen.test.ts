@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { vaultFiles } from "../../src/core/paths";
 import { overlayPathOf } from "../../src/core/snapshot/format";
 import { SnapshotReader } from "../../src/core/snapshot/read";
-import { SAMPLE_VAULT, copyVault, hookJson, runBridge } from "../helpers";
+import { ROOT, SAMPLE_VAULT, copyVault, hookJson, runBridge } from "../helpers";
 import { until } from "../wait";
 
 const start = (vault: string) => runBridge(["remind", "--vault", vault], JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", source: "startup", cwd: "" }));
@@ -52,5 +52,36 @@ describe("a session start after cards were written by plain file I/O", () => {
     };
     await until(() => cards() === 75);
     expect(recall(vault, "weather station 42 readings")).toContain("bulk-42.md");
+  });
+});
+
+describe("index --changed", () => {
+  it("brings in only what changed, says when nothing did, and indexes everything when much did", () => {
+    const vault = copyVault(SAMPLE_VAULT, "Changed only");
+    expect(runBridge(["index", "--vault", vault]).status).toBe(0);
+    card(vault, "debugging/zeppelin-mast.md", "---\ndescription: the zeppelin moors at the mast\n---\nzeppelin mast\n");
+    const r = runBridge(["index", "--vault", vault, "--changed"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^brought the snapshot up to date: \d+ card files? changed/);
+    expect(runBridge(["index", "--vault", vault, "--changed"]).stdout).toMatch(/^the snapshot is current/);
+    for (let i = 0; i < 210; i++) card(vault, `reference/bulk-${i}.md`, `bulk card ${i}`);
+    const many = runBridge(["index", "--vault", vault, "--changed"]);
+    expect(many.stderr).toMatch(/\d+ card files changed since the snapshot, more than 200; indexing everything/);
+    expect(many.stdout).toMatch(/^indexed 226 cards/);
+  });
+
+  it("is what a session start in a large vault leaves to a process of its own, never waiting on it", async () => {
+    const vault = copyVault(SAMPLE_VAULT, "Large enough");
+    expect(runBridge(["index", "--vault", vault]).status).toBe(0);
+    card(vault, "debugging/zeppelin-mast.md", "---\ndescription: the zeppelin moors at the mast before the hangar opens\n---\nMoor the zeppelin at the mast before the hangar opens.\n");
+    const { freshen } = await import("../../hook-bridge/src/freshen");
+    const { defaultConfig } = await import("../../src/core/config");
+    const said: string[] = [];
+    // As if the vault were past the cards a session start lists itself.
+    const r = freshen(vault, defaultConfig(), (m) => said.push(m), join(ROOT, "hook-bridge", "dist", "vault-memory.cjs"), undefined, 10);
+    expect(r.notice).toBe("");
+    expect(said).toEqual(["looking for changed card files in the background (a large vault)"]);
+    await until(() => existsSync(overlayPathOf(vaultFiles.snapshot(vault))));
+    await until(() => recall(vault, "where does the zeppelin moor before the hangar").includes("zeppelin-mast.md"));
   });
 });
