@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { parseCard } from "../card/card";
 import type { VaultMemoryConfig } from "../config";
 import { indexOptionsOf } from "./index-options";
-import { isCard, listMarkdown, readNote, type NoteFile, type SkippedNote } from "../vault/scan";
+import { isCard, listMarkdown, readNote, type NoteFile, type ScopeRules, type SkippedNote } from "../vault/scan";
 import { MemoryIndex } from "./memory-index";
 import type { NoteCache } from "../vault/note-cache";
 import type { ScanInfo } from "../snapshot/format";
@@ -43,7 +43,7 @@ export function buildIndexFromDisk(vault: string, config: VaultMemoryConfig, onP
 }
 
 /** The card files of the vault, in path order; what is named like one and cannot be read goes to `onSkip`. */
-export function cardFiles(vault: string, config: VaultMemoryConfig, onSkip?: (s: SkippedNote) => void): NoteFile[] {
+export function cardFiles(vault: string, config: ScopeRules & { index: { synonymsNote: string } }, onSkip?: (s: SkippedNote) => void): NoteFile[] {
   return listMarkdown(vault, (path) => isCard(path, config), onSkip);
 }
 

@@ -14,11 +14,13 @@
 import { parseCard } from "../card/card";
 import { isRetired } from "../card/schema";
 import { LinkResolver } from "../card/links";
-import type { VaultMemoryConfig } from "../config";
+import type { ScopeRules } from "../vault/scan";
+
+/** Which files are cards: the vault's scope, and the synonyms note, which is not one. */
+export type CardScope = ScopeRules & { index: { synonymsNote: string } };
 import { cardFiles } from "../index/build-from-disk";
 import { MemoryIndex, type IndexedDoc } from "../index/memory-index";
 import { idfOf, lengthFactorOf } from "../index/scorer";
-import { recallRulesOf } from "../config";
 import { copyShape, familyKey } from "../vault/conflicts";
 import { readNote, type NoteFile } from "../vault/scan";
 import { vaultFiles } from "../paths";
@@ -58,7 +60,7 @@ function slackOf(files: readonly NoteFile[]): number {
   return files.some((f) => f.mtime % 1000 !== 0) ? FINE_SLACK_MS : COARSE_SLACK_MS;
 }
 
-export function refreshSnapshot(vault: string, config: VaultMemoryConfig, opts: RefreshOptions): RefreshResult {
+export function refreshSnapshot(vault: string, config: CardScope, opts: RefreshOptions): RefreshResult {
   const now = opts.now ?? Date.now;
   const path = vaultFiles.snapshot(vault);
   const at = now();
@@ -75,13 +77,13 @@ export function refreshSnapshot(vault: string, config: VaultMemoryConfig, opts: 
     const since = (scan?.at ?? Date.parse(reader.latestHeader.createdAt)) - slackOf(files);
     const touched = files.filter((f) => !(f.changed < since));
     if (touched.length === 0 && scan?.notes === files.length) return { kind: "current", changed: 0, reason: "no card file changed" };
-    return update(reader, config, files, touched, { at, notes: files.length }, opts, path);
+    return update(reader, files, touched, { at, notes: files.length }, opts, path);
   } finally {
     reader.close();
   }
 }
 
-function update(reader: SnapshotReader, config: VaultMemoryConfig, files: NoteFile[], touched: NoteFile[], scan: ScanInfo, opts: RefreshOptions, path: string): RefreshResult {
+function update(reader: SnapshotReader, files: NoteFile[], touched: NoteFile[], scan: ScanInfo, opts: RefreshOptions, path: string): RefreshResult {
   const layout = reader.layout();
   const onDisk = new Map(files.map((f) => [f.path, f]));
   const live = new Set(layout.live.keys());
@@ -149,7 +151,8 @@ function update(reader: SnapshotReader, config: VaultMemoryConfig, files: NoteFi
     const r = resolver;
     return [...new Set(d.linkTargets.flatMap((t) => idOfPath(r.resolve(t, d.path) ?? "") ?? []))].sort((a, b) => a - b);
   };
-  writeOverlay(path, { index: small, docs, base: { headerSum: header.headerSum ?? "", cards }, info: { removed, moved, cards: docCount }, values, linksOf, avgLength, scan }, recallRulesOf(config));
+  // The base's own rules: an overlay scored by others would not add up with it.
+  writeOverlay(path, { index: small, docs, base: { headerSum: header.headerSum ?? "", cards }, info: { removed, moved, cards: docCount }, values, linksOf, avgLength, scan }, header.rules);
   return { kind: "overlay", changed: changed.size, reason: `${changed.size} card file${changed.size === 1 ? "" : "s"} changed since the snapshot, now in ${overlayPathOf(path)}` };
 }
 
