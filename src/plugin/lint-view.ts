@@ -220,10 +220,12 @@ export class FixAllModal extends Modal {
             const progress = (done: number): void => {
               b.setButtonText(`Applied ${done} of ${this.findings.length}…`);
             };
-            void this.apply(progress).then(() => {
-              this.close();
-              this.onDone();
-            });
+            this.apply(progress)
+              .catch((err: unknown) => new Notice(`Vault Memory: the fixes stopped: ${err instanceof Error ? err.message : String(err)}`))
+              .finally(() => {
+                this.close();
+                this.onDone();
+              });
           }),
       );
   }

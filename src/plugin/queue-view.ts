@@ -314,11 +314,15 @@ export class QueueReviewView extends ItemView {
       // is asked of the opening question, which says what a conversation is about: a whole
       // transcript's vector is diluted by everything else said in it.
       this.meaningful.set(e.sessionId, suggestions);
-      void this.host.similarWithMeaning(subject, s.firstPrompt || subject, SIMILAR_CARDS).then((fused) => {
-        if (!fused) return;
-        this.meaningful.set(e.sessionId, fused);
-        if (this.openSession === e.sessionId) this.render();
-      });
+      this.host.similarWithMeaning(subject, s.firstPrompt || subject, SIMILAR_CARDS).then(
+        (fused) => {
+          if (!fused) return;
+          this.meaningful.set(e.sessionId, fused);
+          if (this.openSession === e.sessionId) this.render();
+        },
+        // The word suggestions stand; the server's trouble is said where semantic recall says it.
+        () => {},
+      );
     }
     this.renderNewCard(root, e, s.firstPrompt, suggestions.map((x) => x.path));
     const ext = root.createDiv({ cls: "vault-memory-section" });
@@ -336,10 +340,17 @@ export class QueueReviewView extends ItemView {
       const run = llm.createEl("button", { text: "Digest this one now" });
       run.addEventListener("click", () => {
         run.disabled = true;
-        void this.host.digestOne?.(e.sessionId).then(() => {
-          this.signature = this.queueSignature();
-          this.render();
-        });
+        const digest = this.host.digestOne?.(e.sessionId) ?? Promise.resolve();
+        digest
+          .catch((err: unknown) => {
+            // The entry stays queued; the button is there again to try once more.
+            new Notice(`Vault Memory: the digest of this conversation failed: ${escapeControl(err instanceof Error ? err.message : String(err))}`);
+          })
+          .finally(() => {
+            run.disabled = false;
+            this.signature = this.queueSignature();
+            this.render();
+          });
       });
     }
     const skip = root.createDiv({ cls: "vault-memory-section" });

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listHandled, listPending } from "../../src/core/queue/queue-store";
 import VaultMemoryPlugin from "../../src/plugin/main";
 import { QUEUE_VIEW_TYPE, QueueReviewView } from "../../src/plugin/queue-view";
-import { App } from "../fakes/obsidian";
+import { App, Notice } from "../fakes/obsidian";
 import { jsonl, line } from "../fixtures/transcript";
 import { SAMPLE_VAULT, copyVault, runBridge, tempDir } from "../helpers";
 import { until } from "../wait";
@@ -78,6 +78,17 @@ describe("queue review sidebar", () => {
     expect(items()[0].querySelector("time")?.getAttribute("title")).toMatch(/\d{4}, \d{2}:\d{2}$/);
     expect(meta).toMatch(/decision 1/);
     expect(view.contentEl.textContent).toContain("1 candidate appears in more than one conversation; it is shown once.");
+  });
+
+  it("gives the digest button back, and says why, when a digest of one conversation fails", async () => {
+    (view as unknown as { host: { digestOne: (id: string) => Promise<unknown> } }).host.digestOne = () => Promise.reject(new Error("the LLM command is missing"));
+    items()[0].click();
+    const shown = Notice.shown.length;
+    button("Digest this one now").click();
+    await until(() => Notice.shown.length > shown);
+    expect(Notice.shown.at(-1)?.message).toBe("Vault Memory: the digest of this conversation failed: the LLM command is missing");
+    expect(button("Digest this one now").disabled).toBe(false);
+    expect(listPending(vault)).toHaveLength(2);
   });
 
   it("shows the count in the status bar", () => {
