@@ -111,6 +111,27 @@ function chromium(args: string[]): ReturnType<typeof spawnSync> {
   );
 }
 
+/**
+ * The element's HTML as a person sees it: what was typed or set in a field (its `value`, `checked`,
+ * the chosen option) is a property, which outerHTML leaves out, so every field showed empty.
+ */
+export function shownHtml(el: Element): string {
+  const copy = el.cloneNode(true) as Element;
+  const fields = (root: Element) => [...root.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>("input, textarea, select")];
+  const copies = fields(copy);
+  fields(el).forEach((field, i) => {
+    const c = copies[i];
+    if (field instanceof HTMLInputElement && (field.type === "checkbox" || field.type === "radio")) {
+      if (field.checked) c.setAttribute("checked", "");
+      else c.removeAttribute("checked");
+    } else if (field instanceof HTMLSelectElement) {
+      [...(c as HTMLSelectElement).options].forEach((o, j) => (j === field.selectedIndex ? o.setAttribute("selected", "") : o.removeAttribute("selected")));
+    } else if (field instanceof HTMLTextAreaElement) c.textContent = field.value;
+    else c.setAttribute("value", field.value);
+  });
+  return copy.outerHTML;
+}
+
 /** Renders `html` in both themes; returns the PNGs' paths and what the checks found. Throws if Chromium fails. */
 export function renderView(name: string, html: string, size = "900,1100"): Rendered {
   if (!CHROMIUM) throw new Error("Chromium is not installed (Debian package chromium)");

@@ -7,7 +7,7 @@ import type VaultMemoryPlugin from "../../src/plugin/main";
 import { App } from "../fakes/obsidian";
 import { SAMPLE_VAULT, copyVault, tempDir } from "../helpers";
 import { until } from "../wait";
-import { canScreenshot, NO_PROBLEMS, problems, renderView } from "../screenshot";
+import { canScreenshot, NO_PROBLEMS, problems, renderView, shownHtml } from "../screenshot";
 import { startPlugin } from "./start-plugin";
 
 let plugin: VaultMemoryPlugin | undefined;
@@ -97,7 +97,7 @@ describe("the first run", () => {
 
   it.skipIf(!canScreenshot)("reads well in light and dark", async () => {
     plugin = await startPlugin(new App(mixedVault()), true, false);
-    const r = renderView("first-run", modal()!.outerHTML, "800,600");
+    const r = renderView("first-run", shownHtml(modal()!), "800,600");
     expect(problems(r)).toEqual(NO_PROBLEMS);
   });
 });

@@ -9,7 +9,7 @@ import { App } from "../fakes/obsidian";
 import { SAMPLE_VAULT, copyVault } from "../helpers";
 import { until } from "../wait";
 import { startPlugin } from "./start-plugin";
-import { canScreenshot, NO_PROBLEMS, problems, renderView } from "../screenshot";
+import { canScreenshot, NO_PROBLEMS, problems, renderView, shownHtml } from "../screenshot";
 
 let vault: string;
 let app: App;
@@ -237,13 +237,13 @@ describe("lint report view", () => {
     const view = await openReport();
     ruleItem(view, "missing-tags");
     ruleItem(view, "type-folder-mismatch");
-    const r = renderView("lint-view", `<div style="width:760px">${view.containerEl.outerHTML}</div>`, "800,900");
+    const r = renderView("lint-view", `<div style="width:760px">${shownHtml(view.containerEl)}</div>`, "800,900");
     expect(problems(r)).toEqual(NO_PROBLEMS);
     expect(r.check.light.texts).toBeGreaterThan(20);
     ruleItem(view, "missing-tags").querySelector<HTMLButtonElement>(".vault-memory-lint-fix-all button")?.click();
     const modal = [...document.querySelectorAll<HTMLElement>(".modal-container")].pop()!;
     expect(modal.querySelector(".modal-title")?.textContent).toBe("Add empty tags: 3 notes");
-    const m = renderView("lint-fix-all", modal.outerHTML, "800,500");
+    const m = renderView("lint-fix-all", shownHtml(modal), "800,500");
     expect(problems(m)).toEqual(NO_PROBLEMS);
   });
 });

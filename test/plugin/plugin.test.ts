@@ -15,7 +15,7 @@ import { generateVault } from "../fixtures/generated-vault";
 const GENERATED_NOTES = 2500;
 import { verifySnapshot } from "../../src/core/snapshot/verify";
 import { startPlugin } from "./start-plugin";
-import { canScreenshot, NO_PROBLEMS, problems, renderView } from "../screenshot";
+import { canScreenshot, NO_PROBLEMS, problems, renderView, shownHtml } from "../screenshot";
 
 let vault: string;
 let app: App;
@@ -190,7 +190,7 @@ describe("Preview recall modal", () => {
     const modal = new PreviewRecallModal(app as never, (p) => plugin.indexService!.preview(p));
     modal.open();
     modal.render("为什么排程跑不起来");
-    const r = renderView("preview-recall", modal.containerEl.outerHTML, "800,900");
+    const r = renderView("preview-recall", shownHtml(modal.containerEl), "800,900");
     expect(problems(r)).toEqual(NO_PROBLEMS);
     expect(Math.min(...r.check.dark.cjkWidths)).toBeGreaterThan(20);
     modal.close();

@@ -9,7 +9,7 @@ import { App, Notice } from "../fakes/obsidian";
 import { jsonl, line } from "../fixtures/transcript";
 import { SAMPLE_VAULT, copyVault, runBridge, tempDir } from "../helpers";
 import { until } from "../wait";
-import { canScreenshot, NO_PROBLEMS, problems, renderView } from "../screenshot";
+import { canScreenshot, NO_PROBLEMS, problems, renderView, shownHtml } from "../screenshot";
 import { claudeAvailable, claudeRig } from "../e2e/claude-driver";
 import { startPlugin } from "./start-plugin";
 
@@ -230,13 +230,13 @@ describe("queue review sidebar", () => {
   });
 
   it.skipIf(!canScreenshot)("reads well in light and dark, Chinese included: the list and an open entry", () => {
-    const list = renderView("queue-list", `<div style="width:380px">${view.containerEl.outerHTML}</div>`, "420,700");
+    const list = renderView("queue-list", `<div style="width:380px">${shownHtml(view.containerEl)}</div>`, "420,700");
     expect(problems(list)).toEqual(NO_PROBLEMS);
     // The Chinese first prompt is drawn with glyphs (a missing font draws nothing measurable or boxes of one width).
     expect(list.check.light.cjkWidths.length).toBeGreaterThan(0);
     expect(Math.min(...list.check.light.cjkWidths)).toBeGreaterThan(20);
     items()[0].click();
-    const entry = renderView("queue-entry", `<div style="width:380px">${view.containerEl.outerHTML}</div>`, "420,1600");
+    const entry = renderView("queue-entry", `<div style="width:380px">${shownHtml(view.containerEl)}</div>`, "420,1600");
     expect(problems(entry)).toEqual(NO_PROBLEMS);
   });
 });

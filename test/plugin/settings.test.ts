@@ -5,7 +5,7 @@ import { VaultMemorySettingTab } from "../../src/plugin/settings";
 import { App, Plugin } from "../fakes/obsidian";
 import { tempDir } from "../helpers";
 import { until } from "../wait";
-import { canScreenshot, NO_PROBLEMS, problems, renderView } from "../screenshot";
+import { canScreenshot, NO_PROBLEMS, problems, renderView, shownHtml } from "../screenshot";
 
 /** The tab as Obsidian shows it, over default settings; `saves()` counts the saves asked for. */
 function openTab() {
@@ -64,7 +64,11 @@ describe("settings tab", () => {
 
   it.skipIf(!canScreenshot)("reads well in light and dark: every field labelled, every rule described", () => {
     const { tab } = openTab();
-    const r = renderView("settings", `<div style="width:700px">${tab.containerEl.outerHTML}</div>`, "740,3400");
+    const html = shownHtml(tab.containerEl);
+    // What a person sees in the fields, not empty boxes: the character cap, the digest's time.
+    expect(html).toContain('value="2000"');
+    expect(html).toContain('value="03:00"');
+    const r = renderView("settings", `<div style="width:700px">${html}</div>`, "740,3400");
     expect(problems(r)).toEqual(NO_PROBLEMS);
     expect(r.check.light.texts).toBeGreaterThan(80);
   });
