@@ -29,6 +29,7 @@ import { HIDDEN_DIR, vaultFiles } from "../src/core/paths";
 import { RECALL_HEADER, recall } from "../src/core/recall/recall";
 import { POSTING_WIDTH } from "../src/core/index/postings";
 import { SnapshotReader } from "../src/core/snapshot/read";
+import { overlayPathOf } from "../src/core/snapshot/format";
 import { EDIT_QUIET_MS, SnapshotWriter } from "../src/core/snapshot/write";
 import { tokenize } from "../src/core/text/tokenizer";
 
@@ -249,6 +250,54 @@ async function benchEdit(vault: string): Promise<EditResult> {
   return { bytesWritten: written.bytes, longestBlockMs: delays.max / 1e6, toCurrentMs };
 }
 
+// ---------------------------------------------------------------- session start
+
+interface FreshResult {
+  /** `remind` as Claude Code runs it at a session start, whole process, median: nothing changed since `index`. */
+  unchangedMs: number;
+  /** The same with 10 card files changed since, each run bringing them into an overlay. */
+  tenChangedMs: number;
+  /** What the run with changes did, from the vault's log. */
+  did: string;
+}
+
+const FRESH_RUNS = 7;
+const FRESH_CHANGED = 10;
+
+/**
+ * The session start's cost of keeping the snapshot fresh (and the rest it does: the session
+ * brief, the queue line). Each changed run starts from the snapshot `index` wrote, so each brings
+ * the same ten cards, and only them, into an overlay.
+ */
+function benchFresh(vault: string): FreshResult {
+  const snapshot = vaultFiles.snapshot(vault);
+  const overlay = overlayPathOf(snapshot);
+  const saved = join(temp, "fresh-base.jsonl");
+  copyFileSync(snapshot, saved);
+  const input = JSON.stringify({ session_id: "bench-fresh", hook_event_name: "SessionStart", source: "startup", cwd: vault });
+  const remind = (): number => mustRun(process.execPath, [bridge, "remind", "--vault", vault], input).ms;
+  const unchanged: number[] = [];
+  for (let i = 0; i < FRESH_RUNS; i++) unchanged.push(remind());
+  if (existsSync(overlay)) throw new Error("a session start with nothing changed wrote an overlay");
+  const reader = SnapshotReader.open(snapshot);
+  const some = Array.from({ length: FRESH_CHANGED }, (_, i) => reader.doc(Math.floor(((i + 0.5) * reader.docCount) / FRESH_CHANGED))!.path);
+  reader.close();
+  for (const p of some) writeFileSync(join(vault, p), readFileSync(join(vault, p), "utf8") + `
+A line added outside Obsidian about ${EDIT_WORD}.
+`);
+  const logStart = logSize(vault);
+  const changed: number[] = [];
+  for (let i = 0; i < FRESH_RUNS; i++) {
+    copyFileSync(saved, snapshot);
+    rmSync(overlay, { force: true });
+    changed.push(remind());
+    if (!existsSync(overlay)) throw new Error("a session start after ten cards changed wrote no overlay");
+  }
+  const did = readFileSync(vaultFiles.log(vault)).subarray(logStart).toString("utf8").trim().split("\n").pop() ?? "";
+  if (!/brought the snapshot up to date: 10 card files changed/.test(did)) throw new Error(`the session start did not take the ten cards: ${did}`);
+  return { unchangedMs: median(unchanged), tenChangedMs: median(changed), did };
+}
+
 // ---------------------------------------------------------------- digest
 
 interface DigestResult {
@@ -399,6 +448,7 @@ interface VaultResult {
   indexPeakKb: number;
   lintMs: number;
   edit: EditResult;
+  fresh: FreshResult;
   /** Left out at 50k, where it would add a minute of index and lint to the run. */
   digest?: DigestResult;
   /** The hook with semantic recall on: at 6.3k only. */
@@ -464,6 +514,8 @@ async function benchVault(name: string, vault: string): Promise<VaultResult> {
   const recallLog = logSize(vault) > logStart ? readFileSync(vaultFiles.log(vault)).subarray(logStart).toString("utf8") : "";
   const cacheRewritten = statSync(codeCache).mtimeMs !== cacheMtime;
 
+  progress(`${name}: session start`);
+  const fresh = benchFresh(vault);
   progress(`${name}: one-card edit`);
   const edit = await benchEdit(vault);
   let digest: DigestResult | undefined;
@@ -476,7 +528,7 @@ async function benchVault(name: string, vault: string): Promise<VaultResult> {
     progress(`${name}: semantic recall`);
     semantic = await benchSemantic(vault);
   }
-  return { name, notes, snapshotBytes, indexMs: index.ms, indexPeakKb: index.peakKb, lintMs, edit, digest, semantic, recalls, recallLog, cacheRewritten };
+  return { name, notes, snapshotBytes, indexMs: index.ms, indexPeakKb: index.peakKb, lintMs, edit, fresh, digest, semantic, recalls, recallLog, cacheRewritten };
 }
 
 // ---------------------------------------------------------------- queue
@@ -576,6 +628,13 @@ function goals(at6k: VaultResult | undefined, at50k: VaultResult | undefined, ba
     at50("one-card edit at 50k writes ≤ 2 MB", (v) => v.edit.bytesWritten, size, 2e6),
     at50("one-card edit at 50k blocks the main thread ≤ 50 ms at a time", (v) => v.edit.longestBlockMs, duration, 50),
     at50("one-card edit at 50k: snapshot current within 2 s", (v) => v.edit.toCurrentMs, duration, 2000),
+    ...[at6k, at50k].flatMap((v, i): Goal[] => {
+      const label = i === 0 ? "6.3k" : "50k";
+      return [
+        { goal: `session start at ${label}, no card changed: ≤ 300 ms`, measure: () => (v ? { text: duration(v.fresh.unchangedMs), met: v.fresh.unchangedMs <= 300 } : absent(label)) },
+        { goal: `session start at ${label}, 10 cards changed outside Obsidian: ≤ 1 s`, measure: () => (v ? { text: duration(v.fresh.tenChangedMs), met: v.fresh.tenChangedMs <= 1000 } : absent(label)) },
+      ];
+    }),
     at50("full index at 50k ≤ 30 s", (v) => v.indexMs, duration, 30_000),
     at50("full index at 50k ≤ 1 GB peak RSS", (v) => v.indexPeakKb * 1024, mb1, 1e9),
     at50("lint at 50k ≤ 5 s", (v) => v.lintMs, duration, 5000),
@@ -628,8 +687,8 @@ async function main(): Promise<void> {
 
   say(
     table(
-      ["vault", "notes", "snapshot", "full index", "index peak RSS", "lint", "edit: written", "edit: longest block", "edit: to current", "digest", "digest: longest block"],
-      "lrrrrrrrrrr",
+      ["vault", "notes", "snapshot", "full index", "index peak RSS", "lint", "session start", "… 10 cards changed", "edit: written", "edit: longest block", "edit: to current", "digest", "digest: longest block"],
+      "lrrrrrrrrrrrr",
       results.map((r) => [
         r.name,
         String(r.notes),
@@ -637,6 +696,8 @@ async function main(): Promise<void> {
         duration(r.indexMs),
         mb1(r.indexPeakKb * 1024),
         duration(r.lintMs),
+        duration(r.fresh.unchangedMs),
+        duration(r.fresh.tenChangedMs),
         size(r.edit.bytesWritten),
         duration(r.edit.longestBlockMs),
         duration(r.edit.toCurrentMs),
@@ -647,6 +708,7 @@ async function main(): Promise<void> {
   );
   say();
   say("- *full index*, *lint*: the `index` and `lint` commands, whole process; peak RSS from " + (existsSync(GNU_TIME) ? "`/usr/bin/time -f %M`." : "the child's own resource usage at exit."));
+  say(`- *session start*: the \`remind\` hook as Claude Code runs it, whole process, median of ${FRESH_RUNS}: it lists the card files to see whether any changed since the snapshot, writes the session brief and the queue line; *10 cards changed*: ten card files edited outside Obsidian since \`index\`, brought into an overlay by the same run (each run from the snapshot \`index\` wrote).`);
   say("- *digest*: as the plugin runs it, the bridge's `digest --json` in its own process with one queued conversation and a stand-in LLM command that creates a card (the call, the write, index pages, snapshot, lint); *longest block* is the waiting side's event-loop delay maximum. Not run at 50k.");
   say(`- *edit*: as the plugin does it: after a full write, one card changed in the live index, then the write that follows (an overlay of the changed card beside the snapshot) in 12 ms slices with a \`setTimeout(0)\` pause between them; *written* is that write's bytes; *longest block* is the event-loop delay monitor's maximum; *to current* is the plugin's ${EDIT_QUIET_MS} ms quiet spell before it writes plus the write.`);
   say();
