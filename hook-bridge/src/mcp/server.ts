@@ -12,8 +12,7 @@ import { escapeControl } from "../../../src/core/text/visible";
 import { boundedLines, type TooLarge } from "./line-limit";
 import { MAX_BODY_CHARS, MAX_RELATED, MAX_TAGS, MAX_TITLE_CHARS, WRITABLE_TYPES } from "../../../src/core/digest/write-now";
 import { DEFAULT_LIMIT, DEFAULT_RECENT_DAYS, MAX_CARD_HINT_CHARS, MAX_KEEP_CHARS, MAX_LIMIT, MAX_QUERY_CHARS, MAX_READ_CHARS, MAX_RECENT_DAYS, MemoryTools, type ToolAnswer } from "./memory-tools";
-
-const VERSION = "0.1.0";
+import { VERSION } from "../../../src/core/version";
 
 const SEARCH_DESCRIPTION = `Search the person's long-term memory: markdown cards in their Obsidian vault about past decisions, fixes, gotchas, preferences and project facts, written from earlier Claude Code sessions. Use it before answering anything that may have come up before (why something was set up a certain way, a recurring error, how this person likes things done), and when the cards the prompt hook listed are not enough. The query is plain words, in any language the cards use: name the tool, error, file, project or decision; synonyms and word forms are matched. Cards of the current project come first. Returns up to \`limit\` cards (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}), best first, each with its path, name, type, project, last update, description and the question or words it matched. An empty result means the memory has nothing on it. Open a card with read_card before relying on it.`;
 
