@@ -63,6 +63,8 @@ describe("index --changed", () => {
     const r = runBridge(["index", "--vault", vault, "--changed"]);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^brought the snapshot up to date: \d+ card files? changed/);
+    // Run detached by a session start, its output unread: the log is where a person finds it.
+    expect(readFileSync(vaultFiles.log(vault), "utf8")).toMatch(/ index brought the snapshot up to date: 1 card file changed/);
     expect(runBridge(["index", "--vault", vault, "--changed"]).stdout).toMatch(/^the snapshot is current/);
     for (let i = 0; i < 210; i++) card(vault, `reference/bulk-${i}.md`, `bulk card ${i}`);
     const many = runBridge(["index", "--vault", vault, "--changed"]);

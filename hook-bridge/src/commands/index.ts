@@ -9,6 +9,7 @@ import { budgetFlag, embedVaultCommand } from "./embed";
 import { skippedLine } from "../skipped";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import { vaultFiles } from "../../../src/core/paths";
+import { appendLog } from "../../../src/core/io/log";
 import { writeSnapshot } from "../../../src/core/snapshot/write";
 import { NoteCache } from "../../../src/core/vault/note-cache";
 import { refreshSnapshot } from "../../../src/core/snapshot/refresh";
@@ -25,6 +26,9 @@ export async function indexCommand(args: Args): Promise<number> {
     const r = refreshSnapshot(vault, config, { maxChanged: MAX_CHANGED_CARDS });
     if (r.kind === "current" || r.kind === "overlay") {
       writeSync(1, `${r.kind === "current" ? "the snapshot is current" : "brought the snapshot up to date"}: ${r.reason}\n`);
+      // A session start in a large vault runs this detached, its output unread: the log says
+      // when changed cards became recallable.
+      if (r.kind === "overlay") appendLog(vaultFiles.log(vault), "index", `brought the snapshot up to date: ${r.reason}`);
       return 0;
     }
     writeSync(2, `${r.reason}; indexing everything\n`);
