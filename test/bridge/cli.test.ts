@@ -160,6 +160,7 @@ describe("the command line refuses what it does not take", () => {
     [["digest", "--limit"], "--limit needs a value"],
     [["lint", "--json=yes"], "--json takes no value"],
     [["lint", "now"], 'unexpected argument "now"'],
+    [["lint", "--json", "--vault"], "--vault needs a value"],
   ])("refuses %j", (argv, message) => {
     const r = runBridge([...argv, "--vault", vault]);
     expect(r.status).toBe(2);
