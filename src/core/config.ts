@@ -109,7 +109,7 @@ export function loadVaultConfig(vault: string, sources: SettingsSources = {}, pr
     try {
       user = readSettingsFile(userFile, { notPrivate: (why) => (shared = why) }) ?? {};
     } catch (err) {
-      problems.push((err as Error).message);
+      problems.push(`${(err as Error).message}; its settings are not used`);
     }
     mine = userSettingsFor(user, vault);
     // A file another account can write must not choose what runs as this one.
@@ -137,7 +137,7 @@ function readOrReport(path: string, problems: string[]): Record<string, unknown>
   try {
     return readSettingsFile(path) ?? {};
   } catch (err) {
-    problems.push((err as Error).message);
+    problems.push(`${(err as Error).message}; its settings are not used`);
     return {};
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { vaultFiles } from "../../src/core/paths";
@@ -126,6 +126,20 @@ describe("usage", () => {
 
   it("rejects an unknown command with exit 2", () => {
     expect(runBridge(["frobnicate"]).status).toBe(2);
+  });
+});
+
+describe("a wrong setting in the vault's config.json", () => {
+  it("is a warning naming the key, what it takes and what is used, and the command runs", () => {
+    const v = copyVault(SAMPLE_VAULT);
+    mkdirSync(join(v, ".vault-memory"), { recursive: true });
+    writeFileSync(join(v, ".vault-memory", "config.json"), JSON.stringify({ lint: { unusedDays: "ninety" }, recal: {} }));
+    const r = runBridge(["lint", "--vault", v], "", { XDG_CONFIG_HOME: tempDir() });
+    expect(r.status).not.toBe(2);
+    expect(r.stderr.split("\n").filter((l) => l.startsWith("warning: "))).toEqual([
+      'warning: lint.unusedDays: expected a non-negative number, got "ninety"; using 90',
+      "warning: recal: not a setting (did you mean recall?); ignored",
+    ]);
   });
 });
 
