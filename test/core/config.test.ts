@@ -4,6 +4,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultConfig, ignoredMessage, loadVaultConfig, mergeConfig } from "../../src/core/config";
 import { readSettingsFile, saveUserSettings, userConfigPath } from "../../src/core/machine-config";
+import { DEFAULT_DIGEST } from "../../src/core/digest/settings";
+import { DEFAULT_EMBED } from "../../src/core/embed/settings";
+import { DEFAULT_ENRICH } from "../../src/core/enrich/settings";
+import { DEFAULT_SCORING, DEFAULT_THRESHOLDS } from "../../src/core/index/scorer";
+import { DEFAULT_LINT_SETTINGS } from "../../src/core/lint/types";
+import { DEFAULT_QUEUE_RULES } from "../../src/core/queue/capture";
+import { DEFAULT_BRIEF, DEFAULT_MAX_CHARS } from "../../src/core/recall/settings";
+import { DEFAULT_SIGNALS } from "../../src/core/recall/signals";
 import { tempDir } from "../helpers";
 
 /** A vault whose own config.json holds `raw`, and an empty per-user file beside it. */
@@ -65,6 +73,13 @@ describe("settings", () => {
         'queue.excludeProjects: expected a list of strings, got ["client-*",4]; using []',
       ].sort(),
     );
+  });
+
+  it("default to each room's own defaults", () => {
+    const d = defaultConfig();
+    expect([d.digest, d.enrich, d.embed, d.queue, d.lint, d.brief]).toEqual([DEFAULT_DIGEST, DEFAULT_ENRICH, DEFAULT_EMBED, DEFAULT_QUEUE_RULES, DEFAULT_LINT_SETTINGS, DEFAULT_BRIEF]);
+    expect(d.recall).toEqual({ scoring: DEFAULT_SCORING, thresholds: DEFAULT_THRESHOLDS, maxChars: DEFAULT_MAX_CHARS, signals: DEFAULT_SIGNALS });
+    expect([d.memoryFolder, d.excludeFolders, d.cards.relatedHeading, d.index.hintsProperty]).toEqual(["", ["meta/digest"], "", "questions"]);
   });
 
   it("accept a hints property and a time of day written as people write them", () => {
