@@ -93,8 +93,7 @@ export function badFlags(argv: readonly string[], command: string): string | und
     return refusal(err, command, options);
   }
   const words = [...positionals];
-  const at = words.indexOf(command);
-  if (at === 0) words.shift();
+  if (words[0] === command) words.shift();
   const subs = SUBCOMMANDS[command];
   if (subs) {
     const sub = words.shift();

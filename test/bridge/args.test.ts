@@ -12,6 +12,12 @@ describe("the command line, parsed", () => {
     expect(() => numberFlag(parseArgs(["digest", "--limit", "many"]), "limit")).toThrow('--limit takes a non-negative number, not "many"');
   });
 
+  it("takes \"-\" as a value: --config - hands the settings over on stdin", () => {
+    const argv = ["digest", "--config", "-", "--vault", "/v"];
+    expect(badFlags(argv, "digest")).toBeUndefined();
+    expect(stringFlag(parseArgs(argv), "config")).toBe("-");
+  });
+
   it("keeps an unknown flag, so that a hook can log what it refused", () => {
     expect(parseArgs(["recall", "--max-card", "3"]).flags.has("max-card")).toBe(true);
     expect(parseArgs(["recall", "--help"]).flags.has("help")).toBe(true);
