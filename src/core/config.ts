@@ -1,7 +1,8 @@
 /**
  * Settings shared by the plugin and the hook bridge: each room's schema (its `settings.ts`, with
- * the defaults), joined here, and a forgiving loader. Rooms never import this file; the write path
- * above it (digest, enrich, the bridge, the plugin) takes the whole config from here.
+ * the defaults), joined here, and a forgiving loader. No room below imports this file (those that
+ * read several rooms' settings take just those); digest/ and enrich/ above it, the bridge and the
+ * plugin take the whole config from here.
  */
 
 import * as z from "zod/mini";
