@@ -1,4 +1,8 @@
-/** Command-line flags: `--name value`, `--flag`, and the command word. */
+/** Command-line flags: `--name value`, `--name=value`, `--flag`, and the command word, by Node's util.parseArgs. */
+
+import { parseArgs as parseNodeArgs, type ParseArgsConfig } from "node:util";
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig["options"]>;
 
 export interface Args {
   command: string;
@@ -7,21 +11,22 @@ export interface Args {
   flags: Map<string, string | true>;
 }
 
+/**
+ * The command word, the word after it, and the flags, leniently: an unknown flag is kept as given
+ * (badFlags is what refuses it), so that `--help` and the hooks' logging still see the command.
+ */
 export function parseArgs(argv: readonly string[]): Args {
+  // First with every flag that takes a value, so that `--vault DIR recall` finds the command.
+  const command = lenient(argv, VALUE_OPTIONS).positionals[0] ?? "";
+  const known = COMMAND_FLAGS[command];
+  const { values, positionals } = known ? lenient(argv, optionsOf(known)) : lenient(argv, VALUE_OPTIONS);
   const flags = new Map<string, string | true>();
-  let command = "";
-  let sub: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a.startsWith("--")) {
-      const eq = a.indexOf("=");
-      if (eq > 0) flags.set(a.slice(2, eq), a.slice(eq + 1));
-      else if (i + 1 < argv.length && !argv[i + 1].startsWith("--")) flags.set(a.slice(2), argv[++i]);
-      else flags.set(a.slice(2), true);
-    } else if (command === "") command = a;
-    else sub ??= a;
-  }
-  return { command, sub, flags };
+  for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== false) flags.set(name, typeof value === "string" ? value : true);
+  return { command, sub: positionals[1], flags };
+}
+
+function lenient(argv: readonly string[], options: ParseArgsOptionsConfig): { values: Record<string, unknown>; positionals: string[] } {
+  return parseNodeArgs({ args: [...argv], options, strict: false, allowPositionals: true });
 }
 
 export function stringFlag(args: Args, name: string): string | undefined {
@@ -63,6 +68,15 @@ export const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   schedule: ["install", "remove", "status"],
 };
 
+/** A command's flags as util.parseArgs takes them: a string for each in VALUE, else a boolean; and --help. */
+function optionsOf(names: readonly string[]): ParseArgsOptionsConfig {
+  const options: ParseArgsOptionsConfig = { help: { type: "boolean" } };
+  for (const name of names) options[name] = { type: VALUE.has(name) ? "string" : "boolean" };
+  return options;
+}
+
+const VALUE_OPTIONS = optionsOf([...VALUE]);
+
 /**
  * Why `argv` is not a valid command line for its command, or undefined when it is: an unknown
  * flag (`--dryrun`), a value missing or given to a flag that takes none, a stray word. A typo
@@ -71,33 +85,34 @@ export const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
 export function badFlags(argv: readonly string[], command: string): string | undefined {
   const known = COMMAND_FLAGS[command];
   if (!known) return undefined;
-  let seenCommand = false;
-  let seenSub = false;
-  const subs = SUBCOMMANDS[command];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (!a.startsWith("--")) {
-      if (!seenCommand && a === command) {
-        seenCommand = true;
-        continue;
-      }
-      if (subs && seenCommand && !seenSub) {
-        if (!subs.includes(a)) return `${command} takes ${subs.join(", ")}, not "${a}"`;
-        seenSub = true;
-        continue;
-      }
-      return `unexpected argument "${a}"`;
-    }
-    const eq = a.indexOf("=");
-    const name = a.slice(2, eq > 0 ? eq : undefined);
-    if (name === "help") continue;
-    if (!known.includes(name)) return `${command} has no flag --${name}`;
-    const hasValue = eq > 0 || (i + 1 < argv.length && !argv[i + 1].startsWith("--"));
-    if (VALUE.has(name)) {
-      if (!hasValue) return `--${name} needs a value`;
-      if (eq < 0) i++;
-    } else if (eq > 0) return `--${name} takes no value`;
+  const options = optionsOf(known);
+  let positionals: string[];
+  try {
+    ({ positionals } = parseNodeArgs({ args: [...argv], options, strict: true, allowPositionals: true }));
+  } catch (err) {
+    return refusal(err, command, options);
   }
-  if (subs && !seenSub && !argv.includes("--help")) return `${command} needs one of ${subs.join(", ")}`;
-  return undefined;
+  const words = [...positionals];
+  if (words[0] === command) words.shift();
+  const subs = SUBCOMMANDS[command];
+  if (subs) {
+    const sub = words.shift();
+    if (sub === undefined) return argv.includes("--help") ? undefined : `${command} needs one of ${subs.join(", ")}`;
+    if (!subs.includes(sub)) return `${command} takes ${subs.join(", ")}, not "${sub}"`;
+  }
+  return words.length > 0 ? `unexpected argument "${words[0]}"` : undefined;
+}
+
+/** util.parseArgs' refusal in our words, which name the command and say what to do. */
+function refusal(err: unknown, command: string, options: ParseArgsOptionsConfig): string {
+  const message = err instanceof Error ? err.message : String(err);
+  // Its messages quote the flag as given: '--dryrun', '--limit <value>', '-x'.
+  const flag = /'(--?[^'\s=<]+)/.exec(message)?.[1];
+  const code = (err as { code?: unknown }).code;
+  if (flag && code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `${command} has no flag ${flag}`;
+  if (flag && code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    // A flag that takes a value was given none (or another flag where it goes); one that takes none was given one.
+    return options[flag.replace(/^--?/, "")]?.type === "string" ? `${flag} needs a value` : `${flag} takes no value`;
+  }
+  return message.split("\n")[0];
 }

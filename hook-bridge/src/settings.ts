@@ -42,7 +42,8 @@ export function loadSettings(vault: string, args: Args | undefined, warn: (probl
   } else if (flag !== undefined) sources.userFile = flag;
   const problems: string[] = [];
   const loaded = loadVaultConfig(vault, sources, problems);
-  for (const p of problems) warn(`${p}; using defaults for it`);
+  // Each says what is used instead ("...; using 30", "...; its settings are not used").
+  for (const p of problems) warn(p);
   const ignored = mentionIgnored ? ignoredMessage(vault, loaded) : "";
   if (ignored) warn(ignored);
   return loaded;

@@ -16,6 +16,14 @@ describe("the built bundles", () => {
     }
   });
 
+  it("leave zod out of what every prompt loads: the settings are read from the snapshot's header there", () => {
+    for (const file of ["vault-memory.cjs", "vault-memory-hot.cjs", "vault-memory-semantic.cjs"]) {
+      expect(readFileSync(join(ROOT, "hook-bridge", "dist", file), "utf8"), file).not.toContain("$ZodType");
+    }
+    // The check finds zod where it is: the commands read config.json through it.
+    expect(readFileSync(join(ROOT, "hook-bridge", "dist", "vault-memory-commands.cjs"), "utf8")).toContain("$ZodType");
+  });
+
   it("still read YAML frontmatter, and still refuse JavaScript frontmatter", () => {
     expect(parseCard("a.md", "---\nname: A\ntags: [x, y]\n---\nBody\n").frontmatter).toMatchObject({ name: "A", tags: ["x", "y"] });
     expect(parseCard("b.md", "---js\n{ name: (() => { throw new Error('ran') })() }\n---\nBody\n").frontmatterError).toMatch(/not run/);

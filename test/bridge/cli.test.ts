@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { vaultFiles } from "../../src/core/paths";
@@ -129,6 +129,20 @@ describe("usage", () => {
   });
 });
 
+describe("a wrong setting in the vault's config.json", () => {
+  it("is a warning naming the key, what it takes and what is used, and the command runs", () => {
+    const v = copyVault(SAMPLE_VAULT);
+    mkdirSync(join(v, ".vault-memory"), { recursive: true });
+    writeFileSync(join(v, ".vault-memory", "config.json"), JSON.stringify({ lint: { unusedDays: "ninety" }, recal: {} }));
+    const r = runBridge(["lint", "--vault", v], "", { XDG_CONFIG_HOME: tempDir() });
+    expect(r.status).not.toBe(2);
+    expect(r.stderr.split("\n").filter((l) => l.startsWith("warning: "))).toEqual([
+      'warning: lint.unusedDays: expected a non-negative number, got "ninety"; using 90',
+      "warning: recal: not a setting (did you mean recall?); ignored",
+    ]);
+  });
+});
+
 describe("lint from a terminal", () => {
   it("points to Obsidian for fixes instead of offering one the command cannot apply", () => {
     const v = copyVault(SAMPLE_VAULT);
@@ -160,6 +174,7 @@ describe("the command line refuses what it does not take", () => {
     [["digest", "--limit"], "--limit needs a value"],
     [["lint", "--json=yes"], "--json takes no value"],
     [["lint", "now"], 'unexpected argument "now"'],
+    [["lint", "--json", "--vault"], "--vault needs a value"],
   ])("refuses %j", (argv, message) => {
     const r = runBridge([...argv, "--vault", vault]);
     expect(r.status).toBe(2);

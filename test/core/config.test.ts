@@ -4,6 +4,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultConfig, ignoredMessage, loadVaultConfig, mergeConfig } from "../../src/core/config";
 import { readSettingsFile, saveUserSettings, userConfigPath } from "../../src/core/machine-config";
+import { DEFAULT_DIGEST } from "../../src/core/digest/settings";
+import { DEFAULT_EMBED } from "../../src/core/embed/settings";
+import { DEFAULT_ENRICH } from "../../src/core/enrich/settings";
+import { DEFAULT_SCORING, DEFAULT_THRESHOLDS } from "../../src/core/index/scorer";
+import { DEFAULT_LINT_SETTINGS } from "../../src/core/lint/types";
+import { DEFAULT_QUEUE_RULES } from "../../src/core/queue/capture";
+import { DEFAULT_BRIEF, DEFAULT_MAX_CHARS } from "../../src/core/recall/settings";
+import { DEFAULT_SIGNALS } from "../../src/core/recall/signals";
 import { tempDir } from "../helpers";
 
 /** A vault whose own config.json holds `raw`, and an empty per-user file beside it. */
@@ -56,15 +64,22 @@ describe("settings", () => {
     expect(cfg.queue.excludeProjects).toEqual([]);
     expect(problems.sort()).toEqual(
       [
-        "memoryFolder must be a string",
-        "recall.thresholds.minScore must be a non-negative number",
-        "recall.signals.typeWeights.bad must be a non-negative number",
-        "index.stem must be true or false",
-        "index.hintsProperty must be a property name of letters, digits, - or _",
-        "digest.time must look like 03:00",
-        "queue.excludeProjects must be a list of strings",
+        'memoryFolder: expected a folder of the vault, or "" for the whole vault, got 3; using ""',
+        'recall.thresholds.minScore: expected a non-negative number, got "high"; using 15',
+        "recall.signals.typeWeights.bad: expected a non-negative number, got -1; left out",
+        'index.stem: expected true or false, got "yes"; using true',
+        'index.hintsProperty: expected a property name of letters, digits, - or _, got "my faq"; using "questions"',
+        'digest.time: expected a time of day such as 03:00, got "25:00"; using "03:00"',
+        'queue.excludeProjects: expected a list of strings, got ["client-*",4]; using []',
       ].sort(),
     );
+  });
+
+  it("default to each room's own defaults", () => {
+    const d = defaultConfig();
+    expect([d.digest, d.enrich, d.embed, d.queue, d.lint, d.brief]).toEqual([DEFAULT_DIGEST, DEFAULT_ENRICH, DEFAULT_EMBED, DEFAULT_QUEUE_RULES, DEFAULT_LINT_SETTINGS, DEFAULT_BRIEF]);
+    expect(d.recall).toEqual({ scoring: DEFAULT_SCORING, thresholds: DEFAULT_THRESHOLDS, maxChars: DEFAULT_MAX_CHARS, signals: DEFAULT_SIGNALS });
+    expect([d.memoryFolder, d.excludeFolders, d.cards.relatedHeading, d.index.hintsProperty]).toEqual(["", ["meta/digest"], "", "questions"]);
   });
 
   it("accept a hints property and a time of day written as people write them", () => {
@@ -82,6 +97,69 @@ describe("settings", () => {
   });
 });
 
+describe("a wrong setting", () => {
+  const problemsOf = (raw: unknown): string[] => {
+    const problems: string[] = [];
+    mergeConfig(raw, problems);
+    return problems;
+  };
+
+  it("of the wrong type is its default, and the message says what it takes, what it got and what is used", () => {
+    expect(problemsOf({ digest: { maxCalls: "ten" } })).toEqual(['digest.maxCalls: expected a non-negative number, got "ten"; using 30']);
+    expect(problemsOf({ brief: { enabled: "no" } })).toEqual(['brief.enabled: expected true or false, got "no"; using true']);
+    expect(problemsOf({ digest: { command: "claude -p" } })).toEqual(['digest.command: expected a non-empty list of strings, got "claude -p"; using ["claude","-p","--output-format","json"]']);
+    expect(problemsOf({ lint: { excludeFolders: [1] } })).toEqual(["lint.excludeFolders: expected a list of strings, got [1]; using [\"meta/digest\"]"]);
+  });
+
+  it("out of range is its default too, whole numbers included", () => {
+    const problems: string[] = [];
+    const cfg = mergeConfig({ brief: { maxChars: 50_000 }, enrich: { batchSize: 2.5 }, embed: { floor: 1 }, recall: { maxChars: 0 }, index: { prefixLength: -1 } }, problems);
+    expect([cfg.brief.maxChars, cfg.enrich.batchSize, cfg.embed.floor, cfg.recall.maxChars, cfg.index.prefixLength]).toEqual([1500, 6, 0.55, 2000, 5]);
+    expect(problems).toEqual([
+      "recall.maxChars: expected a positive number, got 0; using 2000",
+      "brief.maxChars: expected a whole number from 200 to 10000, got 50000; using 1500",
+      "index.prefixLength: expected a whole number, 0 for no prefix matching, got -1; using 5",
+      "enrich.batchSize: expected a whole number from 1 to 20, got 2.5; using 6",
+      "embed.floor: expected a number from 0 to under 1, got 1; using 0.55",
+    ]);
+  });
+
+  it("that is not a setting is reported and ignored, with the key it likely meant", () => {
+    const problems: string[] = [];
+    const cfg = mergeConfig({ digest: { maxCall: 3, maxCalls: 4 }, recal: {}, brief: { Enabled: false }, recall: { thresholds: { maxCard: 1 } } }, problems);
+    expect(cfg.digest.maxCalls).toBe(4);
+    expect(cfg.brief.enabled).toBe(true);
+    expect(problems).toEqual([
+      "recall.thresholds.maxCard: not a setting (did you mean maxCards?); ignored",
+      "brief.Enabled: not a setting (did you mean enabled?); ignored",
+      "digest.maxCall: not a setting (did you mean maxCalls?); ignored",
+      "recal: not a setting (did you mean recall?); ignored",
+    ]);
+  });
+
+  it("in a nested room is named by its whole path; a room that is not an object is all defaults", () => {
+    const problems: string[] = [];
+    const cfg = mergeConfig({ recall: { scoring: { k1: "1.2", b: 0.5 }, signals: { typeWeights: [], linkBoost: 2 } }, queue: 3 }, problems);
+    expect(cfg.recall.scoring.b).toBe(0.5);
+    expect(cfg.recall.scoring.k1).toBe(1.2);
+    expect(cfg.recall.signals.linkBoost).toBe(2);
+    expect(cfg.recall.signals.typeWeights).toEqual(defaultConfig().recall.signals.typeWeights);
+    expect(cfg.queue).toEqual(defaultConfig().queue);
+    expect(problems).toEqual([
+      'recall.scoring.k1: expected a non-negative number, got "1.2"; using 1.2',
+      "recall.signals.typeWeights: expected a table of note types and their weights, got []; using " + JSON.stringify(defaultConfig().recall.signals.typeWeights).slice(0, 57) + "...",
+      "queue: expected an object of settings, got 3; using the defaults",
+    ]);
+  });
+
+  it("never throws: not an object at all is the defaults and one problem", () => {
+    const problems: string[] = [];
+    expect(mergeConfig([1, 2], problems)).toEqual(defaultConfig());
+    expect(mergeConfig(null, problems)).toEqual(defaultConfig());
+    expect(problems).toEqual(["the settings: expected an object of settings, got [1,2]; using the defaults", "the settings: expected an object of settings, got null; using the defaults"]);
+  });
+});
+
 describe("cards.relatedHeading", () => {
   it("defaults to following the vault", () => {
     expect(defaultConfig().cards).toEqual({ relatedHeading: "" });
@@ -93,8 +171,8 @@ describe("cards.relatedHeading", () => {
     expect(mergeConfig({ cards: { relatedHeading: "Related\n## x" } }, problems).cards.relatedHeading).toBe("");
     expect(mergeConfig({ cards: { relatedHeading: 2 } }, problems).cards.relatedHeading).toBe("");
     expect(problems).toEqual([
-      'cards.relatedHeading must be "" (follow the vault) or one heading such as "## Related"',
-      'cards.relatedHeading must be "" (follow the vault) or one heading such as "## Related"',
+      'cards.relatedHeading: expected "" (follow the vault) or one heading such as "## Related", got "Related\\n## x"; using ""',
+      'cards.relatedHeading: expected "" (follow the vault) or one heading such as "## Related", got 2; using ""',
     ]);
   });
 });

@@ -1,10 +1,10 @@
 /** The cards' vectors for the snapshot on disk: what `index`, `embed`, the digest and a repaired snapshot share. */
 
-import type { VaultMemoryConfig } from "../config";
 import { vaultFiles } from "../paths";
 import { SnapshotReader } from "../snapshot/read";
 import { NoteCache } from "../vault/note-cache";
-import { isCard } from "../vault/scan";
+import { isCard, type ScopeRules } from "../vault/scan";
+import type { EmbedSettings } from "./settings";
 import { VectorCache, type Quantized } from "./cache";
 import { embedCards, type EmbedReport } from "./embed-cards";
 import { escapeControl } from "../text/visible";
@@ -24,7 +24,13 @@ export interface VaultEmbedding extends EmbedReport {
  * have no vectors until the next index. A server that is missing or failing leaves word recall
  * complete, and the summary says so.
  */
-export async function embedVault(vault: string, config: VaultMemoryConfig, base: string, opts: { notes?: NoteCache; offline?: boolean; onProgress?: (done: number, total: number) => void; budgetSec?: number } = {}): Promise<VaultEmbedding> {
+/** The settings embedVault reads: a VaultMemoryConfig is one (this room does not import config.ts, which is above it). */
+export interface EmbedVaultSettings extends ScopeRules {
+  embed: EmbedSettings;
+  index: { hintsProperty: string; synonymsNote: string };
+}
+
+export async function embedVault(vault: string, config: EmbedVaultSettings, base: string, opts: { notes?: NoteCache; offline?: boolean; onProgress?: (done: number, total: number) => void; budgetSec?: number } = {}): Promise<VaultEmbedding> {
   const e = config.embed;
   const notes = opts.notes ?? new NoteCache(vault);
   const cards = notes.cards(notes.list((p) => isCard(p, config)));
@@ -50,7 +56,7 @@ export async function embedVault(vault: string, config: VaultMemoryConfig, base:
 }
 
 /** The one line a run ends with: what was embedded, and what stopped it or was refused, naming the server. */
-function summaryOf(report: EmbedReport, counted: number, e: VaultMemoryConfig["embed"]): string {
+function summaryOf(report: EmbedReport, counted: number, e: EmbedSettings): string {
   const what = `${report.embedded} ${report.embedded === 1 ? "text" : "texts"} embedded, ${report.reused} from the cache`;
   const server = `${e.model} at ${e.url}`;
   const refused = report.refused.length === 0 ? "" : `; ${report.refused.length} ${report.refused.length === 1 ? "card" : "cards"} not embedded, ${refusedText(report.refused)}`;

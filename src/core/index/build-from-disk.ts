@@ -2,12 +2,18 @@
 
 import { join } from "node:path";
 import { parseCard } from "../card/card";
-import type { VaultMemoryConfig } from "../config";
-import { indexOptionsOf } from "./index-options";
+import { indexOptionsOf, type IndexSettings } from "./index-options";
+import type { ScoringRules } from "./scorer";
 import { isCard, listMarkdown, readNote, type NoteFile, type ScopeRules, type SkippedNote } from "../vault/scan";
 import { MemoryIndex } from "./memory-index";
 import type { NoteCache } from "../vault/note-cache";
 import type { ScanInfo } from "../snapshot/format";
+
+/** The settings a build reads: a VaultMemoryConfig is one (this room does not import config.ts, which is above it). */
+export interface BuildSettings extends ScopeRules {
+  recall: { scoring: ScoringRules };
+  index: IndexSettings;
+}
 
 export interface BuildProgress {
   done: number;
@@ -23,7 +29,7 @@ export interface BuildResult {
 }
 
 /** `notes`: a run's cache of the vault (the digest's), so the notes it has read are not read again. */
-export function buildIndexFromDisk(vault: string, config: VaultMemoryConfig, onProgress?: (p: BuildProgress) => void, notes?: NoteCache): BuildResult {
+export function buildIndexFromDisk(vault: string, config: BuildSettings, onProgress?: (p: BuildProgress) => void, notes?: NoteCache): BuildResult {
   const failed: BuildResult["failed"] = [];
   const card = (path: string): boolean => isCard(path, config);
   const listedAt = Date.now();
@@ -48,7 +54,7 @@ export function cardFiles(vault: string, config: ScopeRules & { index: { synonym
 }
 
 /** The synonyms note's text; none when it is missing, and a line in `failed` when it cannot be read. */
-function readSynonymsNote(vault: string, config: VaultMemoryConfig, failed: SkippedNote[]): string | undefined {
+function readSynonymsNote(vault: string, config: BuildSettings, failed: SkippedNote[]): string | undefined {
   const path = config.index.synonymsNote;
   if (!path) return undefined;
   try {

@@ -1,8 +1,9 @@
 /** Merges our hooks into Claude Code's settings.json, and takes them out again, keeping everything else. */
 
 import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { diffLines, type ChangeObject } from "diff";
 import { writeFileAtomic } from "../io/atomic";
-import { commonSubsequence, editJsonText, JsonTextError } from "../io/json-text";
+import { editJsonText, JsonTextError } from "../io/json-text";
 import { FileRefused, readRegularFile } from "../io/read-file";
 import { hookCommand, isOurCommand, OUR_HOOKS, type Platform } from "./hook-commands";
 
@@ -193,15 +194,14 @@ export function applyChange(change: SettingsChange): string | undefined {
 
 // Lines shown around each change, so the person sees where it goes.
 const CONTEXT = 2;
-// Past this many lines changed on both sides, a change is shown as all its old lines, then all its new ones.
-const MAX_DIFF_CELLS = 4_000_000;
+// Past this many lines changed, a change is shown as all its old lines, then all its new ones:
+// the diff of two unrelated large files would take long, and says nothing more.
+const MAX_EDIT_LENGTH = 5000;
 
 /** A line diff of the change, for the person to see before anything is written: each line taken out, each added, with a little context. */
 export function describeChange(change: SettingsChange): string {
   if (!change.changed) return `${change.path}: already up to date, nothing to change.\n`;
-  const a = change.before === "" ? [] : change.before.replace(/\r?\n$/, "").split(/\r?\n/);
-  const b = change.after.replace(/\r?\n$/, "").split(/\r?\n/);
-  const ops = lineDiff(a, b);
+  const ops = lineDiff(change.before, change.after);
   const out = [`--- ${change.path}`, `+++ ${change.path} (after)`];
   let last = -1;
   ops.forEach(([op, line], i) => {
@@ -213,25 +213,16 @@ export function describeChange(change: SettingsChange): string {
   return out.join("\n") + "\n";
 }
 
-/** `a` into `b` as kept (" "), taken out ("-") and added ("+") lines; an edit in place keeps most lines, so what both start and end with is set aside first. */
-function lineDiff(a: string[], b: string[]): [" " | "-" | "+", string][] {
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const x = a.slice(head, a.length - tail);
-  const y = b.slice(head, b.length - tail);
-  const ops: [" " | "-" | "+", string][] = a.slice(0, head).map((l) => [" ", l]);
-  const kept: [number, number][] = x.length * y.length > MAX_DIFF_CELLS ? [] : commonSubsequence(x, y);
-  let i = 0;
-  let j = 0;
-  for (const [ki, kj] of [...kept, [x.length, y.length]]) {
-    while (i < ki) ops.push(["-", x[i++]]);
-    while (j < kj) ops.push(["+", y[j++]]);
-    if (i < x.length) {
-      ops.push([" ", x[i++]]);
-      j++;
-    }
-  }
-  return [...ops, ...b.slice(b.length - tail).map((l): [" ", string] => [" ", l])];
+/**
+ * `before` into `after` as kept (" "), taken out ("-") and added ("+") lines, in order: jsdiff's
+ * line diff (Myers), so a moved line shows as taken out and added, and a line added twice shows twice.
+ */
+function lineDiff(before: string, after: string): [" " | "-" | "+", string][] {
+  // A last line without its line end is the same line as with one; CRLF and LF lines are alike.
+  const ended = (t: string): string => (t === "" || t.endsWith("\n") ? t : `${t}\n`);
+  const changes: Pick<ChangeObject<string>, "value" | "added" | "removed">[] = diffLines(ended(before), ended(after), { stripTrailingCr: true, maxEditLength: MAX_EDIT_LENGTH }) ?? [
+    { value: ended(before).replace(/\r\n/g, "\n"), removed: true, added: false },
+    { value: ended(after).replace(/\r\n/g, "\n"), removed: false, added: true },
+  ];
+  return changes.flatMap((c) => (c.value === "" ? [] : c.value.slice(0, -1).split("\n")).map((line): [" " | "-" | "+", string] => [c.added ? "+" : c.removed ? "-" : " ", line]));
 }

@@ -5,15 +5,15 @@
  * not carry the vectors' reader.
  */
 
-import type { VaultMemoryConfig } from "../config";
 import { embedTexts } from "../embed/client";
-import { PATIENT_EMBED_MS, semanticRulesOf } from "../embed/settings";
+import { PATIENT_EMBED_MS, semanticRulesOf, type EmbedSettings } from "../embed/settings";
 import { searchVectors, vectorsPathOf } from "../embed/vectors";
 import type { PostingSource } from "../index/postings";
 import { vaultFiles } from "../paths";
 import { sanitize } from "../privacy/redact";
 import { SnapshotReader } from "../snapshot/read";
 import { effectiveMinScore } from "./recall";
+import type { RecallRules } from "./rules";
 import { fuseSimilar, similarCards, type SimilarCard } from "./similar";
 
 /** Cosine by card path, from the vectors beside the vault's snapshot on disk; throws with the reason when they cannot be read. */
@@ -34,7 +34,8 @@ export function cosineByPath(vault: string, model: string, query: Float32Array, 
 
 export interface SimilarAsk {
   vault: string;
-  config: VaultMemoryConfig;
+  /** A VaultMemoryConfig will do; this room does not import config.ts, which is above it. */
+  config: { recall: RecallRules; embed: EmbedSettings };
   /** The cards' words: the live index. Cards the vectors name that it does not know (deleted or renamed since the snapshot) are left out. */
   source: PostingSource & { docByPath(path: string): unknown };
   /** What the words are matched on: the conversation's start and its candidates (entrySubject). */

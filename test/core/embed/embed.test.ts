@@ -110,7 +110,12 @@ describe("semantic recall's settings", () => {
     const problems: string[] = [];
     const c = mergeConfig({ embed: { enabled: "yes", provider: "chroma", budgetMs: 1, url: "" } }, problems);
     expect(c.embed).toEqual(DEFAULT_EMBED);
-    expect(problems).toEqual(["embed.budgetMs must be from 10 to 5000", "embed.enabled must be true or false", 'embed.provider must be "ollama" or "openai"', "embed.url must be a non-empty string"]);
+    expect(problems).toEqual([
+      'embed.enabled: expected true or false, got "yes"; using false',
+      'embed.provider: expected "ollama" or "openai", got "chroma"; using "ollama"',
+      'embed.url: expected a non-empty string, got ""; using "http://127.0.0.1:11434"',
+      "embed.budgetMs: expected a number of milliseconds from 10 to 5000, got 1; using 150",
+    ]);
   });
 });
 

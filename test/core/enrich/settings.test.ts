@@ -12,10 +12,10 @@ describe("enrich settings", () => {
     const c = mergeConfig({ enrich: { perNight: "many", batchSize: 0, questionsPerCard: 9, alsoLanguage: "English please" } }, problems);
     expect(c.enrich).toEqual(defaultConfig().enrich);
     expect(problems).toEqual([
-      "enrich.perNight must be a non-negative number",
-      "enrich.batchSize must be a whole number from 1 to 20",
-      "enrich.questionsPerCard must be a whole number from 1 to 8",
-      'enrich.alsoLanguage must be a language tag such as "en" or "zh-TW", or ""',
+      'enrich.perNight: expected a non-negative number, got "many"; using 20',
+      "enrich.batchSize: expected a whole number from 1 to 20, got 0; using 6",
+      "enrich.questionsPerCard: expected a whole number from 1 to 8, got 9; using 6",
+      'enrich.alsoLanguage: expected a language tag such as "en" or "zh-TW", or "", got "English please"; using ""',
     ]);
   });
 });

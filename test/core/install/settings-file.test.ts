@@ -3,7 +3,7 @@ import { chmodSync, existsSync, lstatSync, readFileSync, readdirSync, readlinkSy
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hookCommand } from "../../../src/core/install/hook-commands";
-import { applyChange, planChange, SettingsFileError } from "../../../src/core/install/settings-file";
+import { applyChange, describeChange, planChange, SettingsFileError, type SettingsChange } from "../../../src/core/install/settings-file";
 import { bridgeHome } from "../../../src/core/install/install";
 import { runBridge, SAMPLE_VAULT, copyVault, tempDir } from "../../helpers";
 
@@ -138,6 +138,30 @@ describe("safety", () => {
     ["win32", "C:\\Program Files\\nodejs\\node.exe", "C:\\Users\\me\\My Vault 記憶", `"C:/Program Files/nodejs/node.exe" "/b/vault-memory.mjs" recall --vault "C:/Users/me/My Vault 記憶"`],
   ] as const)("writes a command line that works on %s", (platform, node, vault, expected) => {
     expect(hookCommand(platform, node, "/b/vault-memory.mjs", "recall", vault)).toBe(expected);
+  });
+});
+
+describe("the change shown before install writes", () => {
+  const change = (before: string, after: string): SettingsChange => ({ path: "settings.json", target: "settings.json", before, after, changed: before !== after });
+  const shown = (before: string, after: string): string[] => describeChange(change(before, after)).split("\n").slice(2, -1);
+
+  it("shows a moved line as taken out where it was and added where it goes", () => {
+    expect(shown("a\nb\nc\nd\n", "b\nc\na\nd\n")).toEqual(["- a", "  b", "  c", "+ a", "  d"]);
+  });
+
+  it("shows a line added twice twice, and one of two equal lines taken out once", () => {
+    expect(shown("{\n}\n", '{\n  "x": 1,\n  "x": 1,\n}\n')).toEqual(["  {", '+   "x": 1,', '+   "x": 1,', "  }"]);
+    expect(shown("a\nx\nx\nb\n", "a\nx\nb\n")).toEqual(["  a", "  x", "- x", "  b"]);
+  });
+
+  it("shows far-apart changes with a gap between, and CRLF lines like LF ones", () => {
+    const before = ["1", "2", "3", "4", "5", "6", "7", "8", "9"].join("\r\n");
+    const after = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"].join("\r\n") + "\r\n";
+    expect(shown(before, after)).toEqual(["+ 0", "  1", "  2", "  …", "  8", "  9", "+ 10"]);
+  });
+
+  it("shows a new file as added lines only", () => {
+    expect(shown("", "{\n}\n")).toEqual(["+ {", "+ }"]);
   });
 });
 

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { badFlags, COMMAND_FLAGS, numberFlag, parseArgs, stringFlag } from "../../hook-bridge/src/args";
+
+describe("the command line, parsed", () => {
+  it("finds the command, its word and its flags in any order, with values given either way", () => {
+    const a = parseArgs(["--vault", "/v", "schedule", "install", "--at=3:00", "--dry-run"]);
+    expect([a.command, a.sub]).toEqual(["schedule", "install"]);
+    expect(stringFlag(a, "vault")).toBe("/v");
+    expect(stringFlag(a, "at")).toBe("3:00");
+    expect(a.flags.get("dry-run")).toBe(true);
+    expect(numberFlag(parseArgs(["digest", "--limit", "3"]), "limit")).toBe(3);
+    expect(() => numberFlag(parseArgs(["digest", "--limit", "many"]), "limit")).toThrow('--limit takes a non-negative number, not "many"');
+  });
+
+  it("takes \"-\" as a value: --config - hands the settings over on stdin", () => {
+    const argv = ["digest", "--config", "-", "--vault", "/v"];
+    expect(badFlags(argv, "digest")).toBeUndefined();
+    expect(stringFlag(parseArgs(argv), "config")).toBe("-");
+  });
+
+  it("keeps an unknown flag, so that a hook can log what it refused", () => {
+    expect(parseArgs(["recall", "--max-card", "3"]).flags.has("max-card")).toBe(true);
+    expect(parseArgs(["recall", "--help"]).flags.has("help")).toBe(true);
+  });
+});
+
+describe("a command line refused", () => {
+  it.each([
+    [["enrich", "--dryrun", "--vault", "/v"], "enrich has no flag --dryrun"],
+    [["index", "--vault", "/v", "--bogus-flag"], "index has no flag --bogus-flag"],
+    [["lint", "-j"], "lint has no flag -j"],
+    [["lint", "--vault"], "--vault needs a value"],
+    [["digest", "--limit", "--vault", "/v"], "--limit needs a value"],
+    [["lint", "--json=yes"], "--json takes no value"],
+    [["lint", "now"], 'unexpected argument "now"'],
+    [["lint", "--json", "--", "--fix"], 'unexpected argument "--fix"'],
+    [["schedule", "--vault", "/v"], "schedule needs one of install, remove, status"],
+    [["schedule", "start"], 'schedule takes install, remove, status, not "start"'],
+    [["schedule", "status", "now"], 'unexpected argument "now"'],
+  ])("%j: %s", (argv, message) => {
+    expect(badFlags(argv, argv[0])).toBe(message);
+  });
+
+  it("takes every flag each command lists, --help, and a subcommand's --help without the subcommand", () => {
+    for (const [command, flags] of Object.entries(COMMAND_FLAGS)) {
+      const argv = [command, ...(command === "schedule" ? ["status"] : []), "--help"];
+      for (const f of flags) argv.push(...(["vault", "config", "settings", "at", "platform", "only", "if-due", "limit", "max-cards", "min-score", "max-chars", "deadline-ms", "embed-budget-sec"].includes(f) ? [`--${f}`, "1"] : [`--${f}`]));
+      expect(badFlags(argv, command), command).toBeUndefined();
+    }
+    expect(badFlags(["schedule", "--help"], "schedule")).toBeUndefined();
+  });
+
+  it("leaves an unknown command to the dispatcher", () => {
+    expect(badFlags(["frobnicate", "--x"], "frobnicate")).toBeUndefined();
+  });
+});
