@@ -38,8 +38,6 @@ export interface QueueContext {
   readonly app: App;
   readonly vaultPath: string;
   readonly host: QueueViewHost;
-  /** Draws the view again. */
-  render(): void;
   /** Takes the queue on disk as seen, and draws the view again: after the queue changed here. */
   refresh(): void;
   /** Shows one entry. */

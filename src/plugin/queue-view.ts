@@ -167,7 +167,6 @@ export class QueueReviewView extends ItemView {
       app: this.app,
       vaultPath: this.vaultPath,
       host: this.host,
-      render: () => this.render(),
       refresh: () => {
         this.signature = this.queueSignature();
         this.render();
@@ -183,7 +182,10 @@ export class QueueReviewView extends ItemView {
         this.render();
       },
       isTicked: (key) => this.ticked.has(key),
-      tick: (key, on) => void (on ? this.ticked.add(key) : this.ticked.delete(key)),
+      tick: (key, on) => {
+        if (on) this.ticked.add(key);
+        else this.ticked.delete(key);
+      },
       inbox: (e) => this.inbox(e),
       cardIndexes: () => this.cardIndexes(),
       suggestions: (e, subject, firstPrompt) => this.suggestions(e, subject, firstPrompt),
