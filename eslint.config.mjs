@@ -19,6 +19,24 @@ export default defineConfig([
     },
   },
   {
+    // A function that does not fit on a screen or two does more than one thing: split it into
+    // named steps.
+    files: ["src/**/*.ts", "hook-bridge/**/*.ts"],
+    // Being split by a parallel change; the exceptions go once it is merged.
+    ignores: [
+      "src/core/config.ts",
+      "hook-bridge/src/commands/recall.ts",
+      "hook-bridge/src/{glance,early,beside,cold,semantic-cold,semantic}.ts",
+      "src/core/embed/**",
+      "src/core/io/hash.ts",
+      "src/core/digest/{llm,run-command,lock}.ts",
+      "src/core/enrich/run.ts",
+      "hook-bridge/src/args.ts",
+      "src/core/install/settings-file.ts",
+    ],
+    rules: { "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true }] },
+  },
+  {
     // The core and the bridge run in Node as well as in desktop Obsidian (the plugin is
     // desktop-only because it spawns processes), so Node built-ins are expected there.
     files: ["src/core/**/*.ts", "hook-bridge/**/*.ts", "scripts/**", "eval/**", "test/**"],

@@ -19,9 +19,9 @@ import { LINT_VIEW_TYPE, LintReportView } from "./lint-view";
 import { LintNotes } from "./lint-notes";
 import { metadataOf } from "./note-metadata";
 import { PreviewRecallModal } from "./preview-modal";
-import { QUEUE_VIEW_TYPE, QueueReviewView } from "./queue-view";
+import { QUEUE_VIEW_TYPE, QueueReviewView, type QueueViewHost } from "./queue-view";
 import { listPending } from "../core/queue/queue-store";
-import { VaultMemorySettingTab } from "./settings";
+import { VaultMemorySettingTab, type SettingsHost } from "./settings";
 import { FirstRunModal, folderChoices, type FolderChoice } from "./first-run";
 import { declineVaultSettings, deviceSettings, saveDeviceSettings, sharedSettings, TrustVaultSettingsModal, type DeviceSettings } from "./machine-settings";
 
@@ -61,32 +61,12 @@ export default class VaultMemoryPlugin extends Plugin {
     const service = new IndexService(this.app, this.vaultPath, () => this.settings, (m) => this.log(m), () => this.embedder?.soon());
     this.indexService = service;
 
-    // A getter, since settings are replaced when they change on disk.
-    const host = {
-      plugin: this as Plugin,
-      settings: this.settings,
-      saveSettings: () => this.saveSettings(),
-      connect: (mode: "install" | "uninstall") => new ConnectModal(this.app, this.connectContext, mode).open(),
-    };
-    Object.defineProperty(host, "settings", { get: () => this.settings });
-    this.addSettingTab(new VaultMemorySettingTab(this.app, host));
+    this.addSettingTab(new VaultMemorySettingTab(this.app, this.settingsHost()));
     this.addCommand({ id: "rebuild-index", name: "Rebuild index", callback: () => void this.rebuild(true) });
     this.registerHoverLinkSource(LINT_VIEW_TYPE, { display: "Vault Memory lint report", defaultMod: true });
     this.registerHoverLinkSource(QUEUE_VIEW_TYPE, { display: "Vault Memory queue", defaultMod: true });
     this.registerView(LINT_VIEW_TYPE, (leaf) => new LintReportView(leaf, () => this.lintNow(), () => this.settings.cards.relatedHeading));
-    this.registerView(QUEUE_VIEW_TYPE, (leaf) =>
-      new QueueReviewView(leaf, this.vaultPath, {
-        isCard: (path) => isCard(path, this.settings),
-        settings: () => this.settings,
-        index: () => service.source,
-        indexed: () => service.idle(),
-        digestOne: (id) => this.digest?.run([id]) ?? Promise.resolve(),
-        checkConnection: () => {
-          this.checkConnection();
-        },
-        similarWithMeaning: (text, meaning, limit) => service.similarWithMeaning(text, meaning, limit),
-      }),
-    );
+    this.registerView(QUEUE_VIEW_TYPE, (leaf) => new QueueReviewView(leaf, this.vaultPath, this.queueHost(service)));
     this.addRibbonIcon("inbox", "Open memory queue", () => void this.openQueue());
     this.addCommand({ id: "open-queue", name: "Open memory queue", callback: () => void this.openQueue() });
     this.digest = new DigestScheduler(this.vaultPath, () => this.settings, () => this.bridgeRunner(), {
@@ -109,29 +89,59 @@ export default class VaultMemoryPlugin extends Plugin {
       name: "Preview recall",
       callback: () => new PreviewRecallModal(this.app, (p) => service.preview(p), (p) => service.previewWithMeaning(p)).open(),
     });
+    this.app.workspace.onLayoutReady(() => this.startAfterLayout(service));
+  }
 
-    this.app.workspace.onLayoutReady(() => {
-      // Registered only now: Obsidian fires `create` for every file while it loads the vault.
-      this.registerEvent(this.app.vault.on("create", (f) => service.onCreateOrModify(f)));
-      this.registerEvent(this.app.vault.on("modify", (f) => service.onCreateOrModify(f)));
-      this.registerEvent(this.app.vault.on("delete", (f) => service.onDelete(f)));
-      this.registerEvent(this.app.vault.on("rename", (f, old) => service.onRename(f, old)));
-      // Obsidian parses a note after it is saved: the card is read again once its parse is new too.
-      this.registerEvent(this.app.metadataCache.on("changed", (f) => service.onCreateOrModify(f)));
-      // An open lint report follows the vault, as the index does.
-      const relint = debounce(() => this.refreshLintViews(), 2000, true);
-      for (const name of ["create", "modify", "delete", "rename"] as const) {
-        this.registerEvent(this.app.vault.on(name as "modify", () => relint()));
-      }
-      if (this.firstRun) this.askMemoryFolder();
-      else void this.rebuild(false);
-      this.askTrust();
-      this.updateStatusBar();
-      this.registerInterval(window.setInterval(() => this.updateStatusBar(), STATUS_POLL_MS));
-      // A minute's tick: the night's run, or a night missed while Obsidian was closed, starts on its own.
-      void this.digest?.tick();
-      this.registerInterval(window.setInterval(() => void this.digest?.tick(), DIGEST_TICK_MS));
-    });
+  /** What the settings tab needs of the plugin. */
+  private settingsHost(): SettingsHost & { plugin: Plugin } {
+    const host = {
+      plugin: this as Plugin,
+      settings: this.settings,
+      saveSettings: () => this.saveSettings(),
+      connect: (mode: "install" | "uninstall") => new ConnectModal(this.app, this.connectContext, mode).open(),
+    };
+    // A getter, since settings are replaced when they change on disk.
+    Object.defineProperty(host, "settings", { get: () => this.settings });
+    return host;
+  }
+
+  /** What the queue sidebar needs of the plugin. */
+  private queueHost(service: IndexService): QueueViewHost {
+    return {
+      isCard: (path) => isCard(path, this.settings),
+      settings: () => this.settings,
+      index: () => service.source,
+      indexed: () => service.idle(),
+      digestOne: (id) => this.digest?.run([id]) ?? Promise.resolve(),
+      checkConnection: () => {
+        this.checkConnection();
+      },
+      similarWithMeaning: (text, meaning, limit) => service.similarWithMeaning(text, meaning, limit),
+    };
+  }
+
+  /** Once the layout is ready: follow the vault's changes, build the index, and start the timers. */
+  private startAfterLayout(service: IndexService): void {
+    // Registered only now: Obsidian fires `create` for every file while it loads the vault.
+    this.registerEvent(this.app.vault.on("create", (f) => service.onCreateOrModify(f)));
+    this.registerEvent(this.app.vault.on("modify", (f) => service.onCreateOrModify(f)));
+    this.registerEvent(this.app.vault.on("delete", (f) => service.onDelete(f)));
+    this.registerEvent(this.app.vault.on("rename", (f, old) => service.onRename(f, old)));
+    // Obsidian parses a note after it is saved: the card is read again once its parse is new too.
+    this.registerEvent(this.app.metadataCache.on("changed", (f) => service.onCreateOrModify(f)));
+    // An open lint report follows the vault, as the index does.
+    const relint = debounce(() => this.refreshLintViews(), 2000, true);
+    for (const name of ["create", "modify", "delete", "rename"] as const) {
+      this.registerEvent(this.app.vault.on(name as "modify", () => relint()));
+    }
+    if (this.firstRun) this.askMemoryFolder();
+    else void this.rebuild(false);
+    this.askTrust();
+    this.updateStatusBar();
+    this.registerInterval(window.setInterval(() => this.updateStatusBar(), STATUS_POLL_MS));
+    // A minute's tick: the night's run, or a night missed while Obsidian was closed, starts on its own.
+    void this.digest?.tick();
+    this.registerInterval(window.setInterval(() => void this.digest?.tick(), DIGEST_TICK_MS));
   }
 
   onunload(): void {

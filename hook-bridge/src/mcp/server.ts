@@ -2,7 +2,7 @@
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type CallToolResult, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { parseArgs } from "../args";
 import { findVault, vaultAdvice } from "../vault";
@@ -41,20 +41,37 @@ export async function runMcp(argv: readonly string[]): Promise<number> {
   if ("problem" in found) process.stderr.write(`${advice}\n`);
   const tools = new MemoryTools({ vault: found, advice });
   const server = new McpServer({ name: "vault-memory", version: VERSION });
-  const answer = async (run: () => ToolAnswer | Promise<ToolAnswer>) => {
+  const answer = answerer("vault" in found ? found.vault : undefined);
+  registerReadTools(server, tools, answer);
+  registerWriteTools(server, tools, answer);
+  await serveStdio(server, "vault" in found ? found.vault : undefined);
+  tools.close();
+  await server.close().catch(() => undefined);
+  return 0;
+}
+
+type Answerer = (run: () => ToolAnswer | Promise<ToolAnswer>) => Promise<CallToolResult>;
+
+/** Runs a tool and turns its answer, or its failure (logged in the vault, when there is one), into MCP's. */
+function answerer(vault: string | undefined): Answerer {
+  return async (run) => {
     try {
       const a = await run();
       return { content: [{ type: "text" as const, text: a.text }], ...(a.isError ? { isError: true } : {}) };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if ("vault" in found) appendLog(vaultFiles.log(found.vault), "mcp", message);
+      if (vault !== undefined) appendLog(vaultFiles.log(vault), "mcp", message);
       // An error's message may quote a path: one line, whatever the path holds.
       return { content: [{ type: "text" as const, text: `Vault Memory failed: ${escapeControl(message)}` }], isError: true };
     }
   };
+}
 
-  // Bounds are checked by the tools themselves, so a bad value gets a sentence the model can act on
-  // rather than a schema dump; the schema only names the types and states the limits.
+// Bounds are checked by the tools themselves, so a bad value gets a sentence the model can act on
+// rather than a schema dump; the schema only names the types and states the limits.
+
+/** The tools that only read the memory: search_memory, read_card, recent_cards. */
+function registerReadTools(server: McpServer, tools: MemoryTools, answer: Answerer): void {
   server.registerTool(
     "search_memory",
     {
@@ -84,6 +101,24 @@ export async function runMcp(argv: readonly string[]): Promise<number> {
     (input) => answer(() => tools.read(input)),
   );
   server.registerTool(
+    "recent_cards",
+    {
+      title: "Recent memory cards",
+      description: RECENT_DESCRIPTION,
+      inputSchema: {
+        days: z.number().optional().describe(`How many days back, 1 to ${MAX_RECENT_DAYS} (default ${DEFAULT_RECENT_DAYS}).`),
+        project: z.string().optional().describe("The project to list; defaults to the current project. Its cards and those of no project are listed."),
+        all_projects: z.boolean().optional().describe("List every project's cards (default false)."),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (input) => answer(() => tools.recent(input)),
+  );
+}
+
+/** The tools that write: write_card at once, remember through the queue. */
+function registerWriteTools(server: McpServer, tools: MemoryTools, answer: Answerer): void {
+  server.registerTool(
     "write_card",
     {
       title: "Write memory card",
@@ -103,20 +138,6 @@ export async function runMcp(argv: readonly string[]): Promise<number> {
     (input) => answer(() => tools.writeCard(input)),
   );
   server.registerTool(
-    "recent_cards",
-    {
-      title: "Recent memory cards",
-      description: RECENT_DESCRIPTION,
-      inputSchema: {
-        days: z.number().optional().describe(`How many days back, 1 to ${MAX_RECENT_DAYS} (default ${DEFAULT_RECENT_DAYS}).`),
-        project: z.string().optional().describe("The project to list; defaults to the current project. Its cards and those of no project are listed."),
-        all_projects: z.boolean().optional().describe("List every project's cards (default false)."),
-      },
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    (input) => answer(() => tools.recent(input)),
-  );
-  server.registerTool(
     "remember",
     {
       title: "Remember",
@@ -129,10 +150,13 @@ export async function runMcp(argv: readonly string[]): Promise<number> {
     },
     (input) => answer(() => tools.remember(input)),
   );
+}
 
+/** Serves the protocol on stdin and stdout until the client goes away. */
+async function serveStdio(server: McpServer, vault: string | undefined): Promise<void> {
   // Stdin through a bound on each line: one over it is answered with an error, not held, and the
   // server goes on (the transport alone would hold 10 MB of it, then close).
-  const input = boundedLines((t) => tooLarge(t, transport, "vault" in found ? found.vault : undefined));
+  const input = boundedLines((t) => tooLarge(t, transport, vault));
   process.stdin.pipe(input);
   const transport = new StdioServerTransport(input, process.stdout);
   const closed = new Promise<void>((resolve) => {
@@ -143,7 +167,4 @@ export async function runMcp(argv: readonly string[]): Promise<number> {
   });
   await server.connect(transport);
   await closed;
-  tools.close();
-  await server.close().catch(() => undefined);
-  return 0;
 }

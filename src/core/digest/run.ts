@@ -30,7 +30,7 @@ import { GENERATED_MARK, MEMORY_INDEX, overviewPages, updateMemoryIndex, type Me
 import type { Card } from "../card/card";
 import { buildPrompt } from "./prompt";
 import { defaultRules, RULES_NOTE } from "./rules-note";
-import { sendToCommand } from "./run-command";
+import { sendToCommand, type CommandResult } from "./run-command";
 import { enrichCards, type EnrichReport } from "../enrich/enrich";
 import { diskStore } from "../enrich/store";
 
@@ -83,7 +83,6 @@ export interface DigestReport {
 export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
   const now = opts.now ?? new Date();
   const say = opts.onProgress ?? (() => {});
-  const settings = opts.config.digest;
   // What waits is known before anything can stop the run, so a run that stops at once still
   // reports the queue as it is, not as empty.
   const report: DigestReport = { ok: true, dryRun: !!opts.dryRun, results: [], failures: [], left: listPending(opts.vault).length, startedAt: now.toISOString(), finishedAt: "", ...(opts.settingsNotice ? { settingsNotice: opts.settingsNotice } : {}) };
@@ -93,101 +92,150 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
     if (!lock.ok) return finish(opts, { ...report, ok: false, error: `another digest is running (${lock.holder.host}, pid ${lock.holder.pid}, since ${lock.holder.startedAt})` }, false);
   }
   try {
-    const llm = settingsCommand(settings, opts.env);
+    const llm = settingsCommand(opts.config.digest, opts.env);
     if ("error" in llm) return await finish(opts, { ...report, ok: false, error: llm.error });
-    const ask = (prompt: string) => sendToCommand(llm.command, prompt, { timeoutMs: settings.timeoutSec * 1000, cwd: opts.vault, env: opts.env });
-    // Read once a night: the night's own cards follow it, so they cannot tip it.
-    const notes = opts.notes ?? new NoteCache(opts.vault);
-    const heading = vaultRelatedHeading(notes, opts.config);
-    const rulesPath = join(opts.vault, RULES_NOTE);
-    if (!existsSync(rulesPath) && !opts.dryRun) writeFileAtomic(rulesPath, defaultRules(heading));
-    const rules = readRules(rulesPath, heading, say);
-
-    const pending = listPending(opts.vault).filter((e) => !opts.sessionIds || opts.sessionIds.includes(e.sessionId));
-    const take = Math.min(settings.maxEntries, opts.limit ?? Infinity);
-    let calls = 0;
-    let meaningFailed = false;
-    // The cards offered to extend: by meaning too with semantic recall on (asked of the opening
-    // question, as the sidebar does); words alone when the server or the vectors cannot be used,
-    // said once a night.
-    const similarFor = async (entry: QueueEntry, conversation: string, index: MemoryIndex): Promise<SimilarCard[]> => {
-      const subject = entrySubject(entry, conversation);
-      const words = (): SimilarCard[] => similarCards(subject, index, SIMILAR_CARDS, opts.config.recall.scoring.hintBonus);
-      if (meaningFailed) return words();
-      const fused = await similarWithMeaning({ vault: opts.vault, config: opts.config, source: index, text: subject, meaning: summarize(entry, conversation).firstPrompt || subject, limit: SIMILAR_CARDS });
-      if (fused === undefined) return words();
-      if (Array.isArray(fused)) return fused;
-      meaningFailed = true;
-      const line = `semantic recall: ${fused.error}; similar cards by words alone tonight`;
-      (report.semantic ??= []).push(line);
-      say(line);
-      return words();
-    };
-    // The vault is read once, and again only after a night's write changed it.
-    let vaultState: VaultState | undefined;
-    for (const entry of pending.slice(0, take)) {
-      if (calls >= settings.maxCalls) break;
-      say(`digesting ${entry.sessionId} (${entry.project || "no project"})`);
-      vaultState ??= readVaultState(notes, opts.config);
-      const cards = vaultState.cards;
-      const conversation = conversationOf(opts.vault, entry);
-      // Each offered card as it is now on disk; one gone since the vault was read is not offered.
-      const offered = new Map<string, number>();
-      const similar = (await similarFor(entry, conversation, vaultState.index)).flatMap((c) => {
-        const mtime = mtimeOf(join(opts.vault, c.path));
-        if (mtime === undefined) return [];
-        offered.set(c.path, mtime);
-        return [{ ...c, name: baseName(c.path) }];
-      });
-      calls++;
-      const r = await ask(buildPrompt(rules, entry, conversation, similar, opts.config.enrich.alsoLanguage));
-      if (callFailed(r)) {
-        const reason = failureReason(r, settings.timeoutSec);
-        report.failures.push({ sessionId: entry.sessionId, reason });
-        if (endsRun(classifyFailure(r))) {
-          report.ok = false;
-          report.error = `stopped: ${reason}`;
-          break;
-        }
-        continue;
-      }
-      try {
-        const action = validateAnswer(extractJson(r.stdout));
-        if (action.action === "skip" && entry.wanted) throw new AnswerError("the person asked to remember this conversation; it cannot be skipped");
-        const outcome = applyAction(action, { vault: opts.vault, cards, offered, sessionId: entry.sessionId, date: now.toISOString().slice(0, 10), dryRun: !!opts.dryRun, synonymsNote: opts.config.index.synonymsNote, hintsProperty: opts.config.index.hintsProperty, relatedHeading: heading });
-        if (!opts.dryRun) markHandled(opts.vault, entry.sessionId, { action: outcome.action, detail: outcome.path || outcome.detail }, now, entry);
-        if (!opts.dryRun && outcome.action !== "skipped") {
-          vaultState = undefined;
-          notes.refresh();
-        }
-        report.results.push({ sessionId: entry.sessionId, outcome });
-        // A dry run wrote nothing, and must not read as if it had.
-        say(`  ${opts.dryRun ? WOULD[outcome.action] ?? `would be ${outcome.action}` : outcome.action} ${outcome.path || outcome.detail}`);
-      } catch (err) {
-        report.failures.push({ sessionId: entry.sessionId, reason: err instanceof Error ? err.message : String(err) });
-      }
-    }
+    const run = startRun(opts, report, now, say, llm.command);
+    await digestQueue(run);
     report.left = listPending(opts.vault).length - (opts.dryRun ? report.results.length : 0);
-    // After the queue, inside the same lock and budget: a few cards a night get their hints, so a
-    // vault catches up without one long run, and a night that stopped on quota asks nothing more.
-    if (report.ok && opts.config.enrich.perNight > 0 && calls < settings.maxCalls) {
-      const enriched = await enrichCards({ store: diskStore(opts.vault, opts.config), config: opts.config, ask, maxCalls: settings.maxCalls - calls, limit: opts.config.enrich.perNight, dryRun: opts.dryRun, onProgress: say });
-      report.enriched = enriched;
-      if (!enriched.ok) {
-        report.ok = false;
-        report.error = `enrich ${enriched.error ?? "stopped"}`;
-      }
-    }
+    await enrichAfterQueue(run);
     if (!opts.dryRun) {
       // Enrich wrote hints into cards: listed again, and those cards read again.
-      notes.refresh();
-      await tidy(opts, report, now, heading, notes, say, meaningFailed);
+      run.notes.refresh();
+      await tidy(opts, report, now, run.heading, run.notes, say, run.meaningFailed);
     }
-    for (const s of notes.skipped) say(`skipped ${escapeControl(s.path)}: ${escapeControl(s.reason)}`);
+    for (const s of run.notes.skipped) say(`skipped ${escapeControl(s.path)}: ${escapeControl(s.reason)}`);
     // Awaited here so that the lock is held until the report command is done too.
     return await finish(opts, report);
   } finally {
     if (!opts.dryRun) releaseLock(lockPath);
+  }
+}
+
+/** One run: what it read once, how it asks the LLM, and what it has done so far. */
+interface DigestRun {
+  opts: DigestOptions;
+  report: DigestReport;
+  now: Date;
+  say: (line: string) => void;
+  ask: (prompt: string) => Promise<CommandResult>;
+  notes: NoteCache;
+  heading: string;
+  rules: string;
+  /** LLM calls made so far, against the digest's maxCalls. */
+  calls: number;
+  /** The embedding server failed tonight: similar cards are found by words alone from then on. */
+  meaningFailed: boolean;
+}
+
+/** Reads what a run needs once: the notes, the related heading and the card-writing rules. */
+function startRun(opts: DigestOptions, report: DigestReport, now: Date, say: (line: string) => void, command: string[]): DigestRun {
+  const settings = opts.config.digest;
+  const ask = (prompt: string): Promise<CommandResult> => sendToCommand(command, prompt, { timeoutMs: settings.timeoutSec * 1000, cwd: opts.vault, env: opts.env });
+  // Read once a night: the night's own cards follow it, so they cannot tip it.
+  const notes = opts.notes ?? new NoteCache(opts.vault);
+  const heading = vaultRelatedHeading(notes, opts.config);
+  const rulesPath = join(opts.vault, RULES_NOTE);
+  if (!existsSync(rulesPath) && !opts.dryRun) writeFileAtomic(rulesPath, defaultRules(heading));
+  const rules = readRules(rulesPath, heading, say);
+  return { opts, report, now, say, ask, notes, heading, rules, calls: 0, meaningFailed: false };
+}
+
+/** Sends each queued conversation to the LLM and applies its answer, within the night's budget. */
+async function digestQueue(run: DigestRun): Promise<void> {
+  const { opts } = run;
+  const settings = opts.config.digest;
+  const pending = listPending(opts.vault).filter((e) => !opts.sessionIds || opts.sessionIds.includes(e.sessionId));
+  const take = Math.min(settings.maxEntries, opts.limit ?? Infinity);
+  // The vault is read once, and again only after a night's write changed it.
+  let vaultState: VaultState | undefined;
+  for (const entry of pending.slice(0, take)) {
+    if (run.calls >= settings.maxCalls) break;
+    run.say(`digesting ${entry.sessionId} (${entry.project || "no project"})`);
+    vaultState ??= readVaultState(run.notes, opts.config);
+    const step = await digestEntry(run, entry, vaultState);
+    if (step === "stop") break;
+    if (step === "wrote") vaultState = undefined;
+  }
+}
+
+/** One conversation: asked of the LLM with its similar cards; says whether the vault changed or the run must stop. */
+async function digestEntry(run: DigestRun, entry: QueueEntry, state: VaultState): Promise<"wrote" | "unchanged" | "stop"> {
+  const { opts, report } = run;
+  const conversation = conversationOf(opts.vault, entry);
+  // Each offered card as it is now on disk; one gone since the vault was read is not offered.
+  const offered = new Map<string, number>();
+  const similar = (await similarFor(run, entry, conversation, state.index)).flatMap((c) => {
+    const mtime = mtimeOf(join(opts.vault, c.path));
+    if (mtime === undefined) return [];
+    offered.set(c.path, mtime);
+    return [{ ...c, name: baseName(c.path) }];
+  });
+  run.calls++;
+  const r = await run.ask(buildPrompt(run.rules, entry, conversation, similar, opts.config.enrich.alsoLanguage));
+  if (callFailed(r)) {
+    const reason = failureReason(r, opts.config.digest.timeoutSec);
+    report.failures.push({ sessionId: entry.sessionId, reason });
+    if (!endsRun(classifyFailure(r))) return "unchanged";
+    report.ok = false;
+    report.error = `stopped: ${reason}`;
+    return "stop";
+  }
+  try {
+    return applyAnswer(run, entry, r.stdout, state.cards, offered);
+  } catch (err) {
+    report.failures.push({ sessionId: entry.sessionId, reason: err instanceof Error ? err.message : String(err) });
+    return "unchanged";
+  }
+}
+
+/** Checks the LLM's answer and applies it; throws when the answer is refused. */
+function applyAnswer(run: DigestRun, entry: QueueEntry, stdout: string, cards: string[], offered: Map<string, number>): "wrote" | "unchanged" {
+  const { opts, now } = run;
+  const action = validateAnswer(extractJson(stdout));
+  if (action.action === "skip" && entry.wanted) throw new AnswerError("the person asked to remember this conversation; it cannot be skipped");
+  const outcome = applyAction(action, { vault: opts.vault, cards, offered, sessionId: entry.sessionId, date: now.toISOString().slice(0, 10), dryRun: !!opts.dryRun, synonymsNote: opts.config.index.synonymsNote, hintsProperty: opts.config.index.hintsProperty, relatedHeading: run.heading });
+  if (!opts.dryRun) markHandled(opts.vault, entry.sessionId, { action: outcome.action, detail: outcome.path || outcome.detail }, now, entry);
+  const wrote = !opts.dryRun && outcome.action !== "skipped";
+  if (wrote) run.notes.refresh();
+  run.report.results.push({ sessionId: entry.sessionId, outcome });
+  // A dry run wrote nothing, and must not read as if it had.
+  run.say(`  ${opts.dryRun ? WOULD[outcome.action] ?? `would be ${outcome.action}` : outcome.action} ${outcome.path || outcome.detail}`);
+  return wrote ? "wrote" : "unchanged";
+}
+
+/**
+ * The cards offered to extend: by meaning too with semantic recall on (asked of the opening
+ * question, as the sidebar does); words alone when the server or the vectors cannot be used,
+ * said once a night.
+ */
+async function similarFor(run: DigestRun, entry: QueueEntry, conversation: string, index: MemoryIndex): Promise<SimilarCard[]> {
+  const { opts } = run;
+  const subject = entrySubject(entry, conversation);
+  const words = (): SimilarCard[] => similarCards(subject, index, SIMILAR_CARDS, opts.config.recall.scoring.hintBonus);
+  if (run.meaningFailed) return words();
+  const fused = await similarWithMeaning({ vault: opts.vault, config: opts.config, source: index, text: subject, meaning: summarize(entry, conversation).firstPrompt || subject, limit: SIMILAR_CARDS });
+  if (fused === undefined) return words();
+  if (Array.isArray(fused)) return fused;
+  run.meaningFailed = true;
+  const line = `semantic recall: ${fused.error}; similar cards by words alone tonight`;
+  (run.report.semantic ??= []).push(line);
+  run.say(line);
+  return words();
+}
+
+/**
+ * After the queue, inside the same lock and budget: a few cards a night get their hints, so a
+ * vault catches up without one long run, and a night that stopped on quota asks nothing more.
+ */
+async function enrichAfterQueue(run: DigestRun): Promise<void> {
+  const { opts, report } = run;
+  const settings = opts.config.digest;
+  if (!(report.ok && opts.config.enrich.perNight > 0 && run.calls < settings.maxCalls)) return;
+  const enriched = await enrichCards({ store: diskStore(opts.vault, opts.config), config: opts.config, ask: run.ask, maxCalls: settings.maxCalls - run.calls, limit: opts.config.enrich.perNight, dryRun: opts.dryRun, onProgress: run.say });
+  report.enriched = enriched;
+  if (!enriched.ok) {
+    report.ok = false;
+    report.error = `enrich ${enriched.error ?? "stopped"}`;
   }
 }
 

@@ -152,6 +152,20 @@ class Vocabulary {
   }
 }
 
+/** Posts the doc's value for each term in the vocabulary, and returns the term ids and values as the doc keeps them. */
+function post(vocabulary: Vocabulary, id: number, values: ReadonlyMap<string, number>): { ids: Int32Array; values: Int32Array } {
+  const ids = new Int32Array(values.size);
+  const kept = new Int32Array(values.size);
+  let n = 0;
+  for (const [term, value] of values) {
+    const t = vocabulary.idOf(term);
+    vocabulary.add(t, id, value);
+    ids[n] = t;
+    kept[n++] = value;
+  }
+  return { ids, values: kept };
+}
+
 export class MemoryIndex implements PostingSource {
   private readonly byPath = new Map<string, IndexedDoc>();
   private readonly byId = new Map<number, IndexedDoc>();
@@ -199,9 +213,37 @@ export class MemoryIndex implements PostingSource {
     if (isRetired(card.status)) return;
     const id = this.nextId++;
     const body = tokenize(card.body, this.indexOptions.tokenizer);
+    const hintList = this.indexOptions.hintsProperty ? hintsOf(card, this.indexOptions.hintsProperty) : [];
+    const { masks, hintSizes } = this.hintTermsOf(hintList);
+    const hinted = post(this.hintTerms, id, masks);
+    const posted = post(this.terms, id, this.packedTermsOf(card, body));
+    const doc: IndexedDoc = {
+      id,
+      path: card.path,
+      description: own(card.description),
+      type: own(card.type.toLowerCase()),
+      updated: card.updated,
+      project: own(card.project),
+      linkTargets: [...new Set(card.links.map((l) => own(l.target)))],
+      length: body.length,
+      termIds: posted.ids,
+      packed: posted.values,
+      hints: hintList.map(own),
+      hintTermIds: hinted.ids,
+      hintMasks: hinted.values,
+      hintSizes,
+    };
+    this.byPath.set(doc.path, doc);
+    this.byId.set(id, doc);
+    this.links.add(doc.path);
+    this.addFamilyNames(doc.path);
+    this.totalLength += body.length;
+  }
+
+  /** Each term of the card (words, prefixes, synonyms) with its body count and title and heading flags packed in. */
+  private packedTermsOf(card: Card, body: readonly string[]): Map<string, number> {
     const title = tokenize(titleText(card), this.indexOptions.tokenizer);
     const headings = tokenize(headingText(card), this.indexOptions.tokenizer);
-    const hintList = this.indexOptions.hintsProperty ? hintsOf(card, this.indexOptions.hintsProperty) : [];
     const packed = new Map<string, number>();
     // Body counts add up in steps of BODY; the title and heading flags are bits set once.
     const add = (term: string, delta: number): void => {
@@ -221,7 +263,11 @@ export class MemoryIndex implements PostingSource {
     addAll(body, BODY);
     addAll(title, TITLE);
     addAll(headings, HEADING);
-    // A hint's words, prefixes and synonyms, as for the body, each marked with the hints holding it.
+    return packed;
+  }
+
+  /** A hint's words, prefixes and synonyms, as for the body, each marked with the hints holding it; and each hint's size. */
+  private hintTermsOf(hintList: readonly string[]): { masks: Map<string, number>; hintSizes: number[] } {
     const masks = new Map<string, number>();
     const hintSizes: number[] = [];
     hintList.forEach((hint, i) => {
@@ -237,49 +283,16 @@ export class MemoryIndex implements PostingSource {
       }
       for (const [g] of findSynonyms(terms, this.phrases)) mark(synonymTerm(g));
     });
-    const hintTermIds = new Int32Array(masks.size);
-    const hintMasks = new Int32Array(masks.size);
-    let h = 0;
-    for (const [term, mask] of masks) {
-      const t = this.hintTerms.idOf(term);
-      this.hintTerms.add(t, id, mask);
-      hintTermIds[h] = t;
-      hintMasks[h++] = mask;
-    }
-    const termIds = new Int32Array(packed.size);
-    const values = new Int32Array(packed.size);
-    let n = 0;
-    for (const [term, p] of packed) {
-      const t = this.terms.idOf(term);
-      this.terms.add(t, id, p);
-      termIds[n] = t;
-      values[n++] = p;
-    }
-    const doc: IndexedDoc = {
-      id,
-      path: card.path,
-      description: own(card.description),
-      type: own(card.type.toLowerCase()),
-      updated: card.updated,
-      project: own(card.project),
-      linkTargets: [...new Set(card.links.map((l) => own(l.target)))],
-      length: body.length,
-      termIds,
-      packed: values,
-      hints: hintList.map(own),
-      hintTermIds,
-      hintMasks,
-      hintSizes,
-    };
-    this.byPath.set(doc.path, doc);
-    this.byId.set(id, doc);
-    this.links.add(doc.path);
-    for (const key of familyKeys(doc.path)) {
+    return { masks, hintSizes };
+  }
+
+  /** Files the path under its family keys (see vault/conflicts.ts); a key named twice is crowded. */
+  private addFamilyNames(path: string): void {
+    for (const key of familyKeys(path)) {
       const paths = this.named.get(key);
-      if (!paths) this.named.set(key, [doc.path]);
-      else if (paths.push(doc.path) === 2) this.crowded.add(key);
+      if (!paths) this.named.set(key, [path]);
+      else if (paths.push(path) === 2) this.crowded.add(key);
     }
-    this.totalLength += body.length;
   }
 
   remove(path: string): boolean {

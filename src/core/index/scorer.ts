@@ -135,70 +135,94 @@ export function scoreDocs(terms: readonly string[], source: PostingSource, keep:
  */
 export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource, keep: (s: Scored) => boolean = () => true, opts: ScoreOptions = {}): Scored[] {
   const deadline = opts.deadline ?? Infinity;
-  const scores = new Float64Array(source.idLimit);
-  const matched = new Uint16Array(source.idLimit);
-  const best = new Float64Array(source.idLimit);
-  // Which group last touched a doc (1-based), so a doc joins a group's list once.
-  const stamp = new Uint32Array(source.idLimit);
-  const touched: number[] = [];
-  const inGroup: number[] = [];
   const hints = opts.hintBonus && source.hintPostings ? new HintScores(source, opts.hintBonus) : undefined;
-  // What the card is about, per group: the best weight with which its title field holds the
-  // group's word, then added up in IDF. The hints' part is kept apart (hintAbout), since hints
-  // count only for a card one of whose hints holds two of the prompt's words.
-  const about = new Float64Array(source.idLimit);
-  const hintAbout = new Float64Array(source.idLimit);
-  const aboutWeight = new Float64Array(source.idLimit);
-  const aboutDocs: number[] = [];
-  const markAbout = (doc: number, weight: number): void => {
-    if (aboutWeight[doc] === 0) aboutDocs.push(doc);
-    if (weight > aboutWeight[doc]) aboutWeight[doc] = weight;
-  };
-  const finishGroup = (group: QueryGroup, df: number, skipped: number): void => {
-    const inHints = hints?.addGroup(group, df, skipped);
-    if (inHints) for (const [doc, weight] of inHints.docs) if (weight > aboutWeight[doc]) hintAbout[doc] += (weight - aboutWeight[doc]) * inHints.idf;
-    const idf = idfOf(Math.max(df, 1), Math.max(source.docCount, 1));
-    for (const doc of aboutDocs) {
-      about[doc] += aboutWeight[doc] * idf;
-      aboutWeight[doc] = 0;
-    }
-    aboutDocs.length = 0;
-  };
+  const totals = new GroupTotals(source, hints);
   for (let g = 0; g < groups.length; g++) {
     // Checked inside the loop, not after it: a hook that answers late has already failed.
     if (deadline !== Infinity && msSinceStart() > deadline) throw new DeadlineExceeded(deadline);
     const group = groups[g];
-    inGroup.length = 0;
-    let df = 0;
-    let skipped = -1;
-    const lists: [FlatPostings, number][] = [];
-    for (let a = 0; a < group.alternatives.length; a++) {
-      const [term, weight] = group.alternatives[a];
-      const opt = group.optional;
-      if (opt && a === opt.index && (source.postings(group.alternatives[0][0])?.length ?? 0) / POSTING_WIDTH >= opt.skipAboveDf) {
-        skipped = a;
-        continue;
-      }
-      const list = source.postings(term);
-      if (!list) continue;
-      if (a === 0) df = list.length / POSTING_WIDTH;
-      lists.push([list, weight]);
-    }
-    if (lists.length === 1) {
-      // One list holds each doc once, so its gain is the doc's best: added straight in. Most
-      // groups are one word's list, and in a cold process this loop is most of a recall's work.
-      const [list, weight] = lists[0];
-      for (let i = 0; i < list.length; i += POSTING_WIDTH) {
-        const doc = list[i];
-        const v = list[i + 1];
-        if (matched[doc] === 0) touched.push(doc);
-        scores[doc] += impactPart(v) * weight;
-        matched[doc]++;
-        if (isAbout(v)) markAbout(doc, weight);
-      }
-      finishGroup(group, df, skipped);
+    const { lists, df, skipped } = groupLists(group, source);
+    if (lists.length === 1) totals.addOnlyList(lists[0][0], lists[0][1]);
+    else totals.addBestOf(lists, g);
+    totals.finishGroup(group, df, skipped);
+  }
+  return totals.results(keep).sort(byScore);
+}
+
+/**
+ * The posting lists of a group's alternatives, with their weights; the word's own document
+ * frequency; and which alternative was skipped as optional (-1 for none).
+ */
+function groupLists(group: QueryGroup, source: PostingSource): { lists: [FlatPostings, number][]; df: number; skipped: number } {
+  let df = 0;
+  let skipped = -1;
+  const lists: [FlatPostings, number][] = [];
+  for (let a = 0; a < group.alternatives.length; a++) {
+    const [term, weight] = group.alternatives[a];
+    const opt = group.optional;
+    if (opt && a === opt.index && (source.postings(group.alternatives[0][0])?.length ?? 0) / POSTING_WIDTH >= opt.skipAboveDf) {
+      skipped = a;
       continue;
     }
+    const list = source.postings(term);
+    if (!list) continue;
+    if (a === 0) df = list.length / POSTING_WIDTH;
+    lists.push([list, weight]);
+  }
+  return { lists, df, skipped };
+}
+
+/** Each doc's score, matched groups and what it is about, added up group by group (see scoreGroups). */
+class GroupTotals {
+  private readonly scores: Float64Array;
+  private readonly matched: Uint16Array;
+  private readonly best: Float64Array;
+  // Which group last touched a doc (1-based), so a doc joins a group's list once.
+  private readonly stamp: Uint32Array;
+  private readonly touched: number[] = [];
+  private readonly inGroup: number[] = [];
+  // What the card is about, per group: the best weight with which its title field holds the
+  // group's word, then added up in IDF. The hints' part is kept apart (hintAbout), since hints
+  // count only for a card one of whose hints holds two of the prompt's words.
+  private readonly about: Float64Array;
+  private readonly hintAbout: Float64Array;
+  private readonly aboutWeight: Float64Array;
+  private readonly aboutDocs: number[] = [];
+
+  constructor(
+    private readonly source: PostingSource,
+    private readonly hints: HintScores | undefined,
+  ) {
+    const n = source.idLimit;
+    this.scores = new Float64Array(n);
+    this.matched = new Uint16Array(n);
+    this.best = new Float64Array(n);
+    this.stamp = new Uint32Array(n);
+    this.about = new Float64Array(n);
+    this.hintAbout = new Float64Array(n);
+    this.aboutWeight = new Float64Array(n);
+  }
+
+  /**
+   * One list holds each doc once, so its gain is the doc's best: added straight in. Most
+   * groups are one word's list, and in a cold process this loop is most of a recall's work.
+   */
+  addOnlyList(list: FlatPostings, weight: number): void {
+    const { scores, matched, touched } = this;
+    for (let i = 0; i < list.length; i += POSTING_WIDTH) {
+      const doc = list[i];
+      const v = list[i + 1];
+      if (matched[doc] === 0) touched.push(doc);
+      scores[doc] += impactPart(v) * weight;
+      matched[doc]++;
+      if (isAbout(v)) this.markAbout(doc, weight);
+    }
+  }
+
+  /** Several alternatives: each doc gains by its best one. `g` is the group's number. */
+  addBestOf(lists: readonly [FlatPostings, number][], g: number): void {
+    const { scores, matched, best, stamp, touched, inGroup } = this;
+    inGroup.length = 0;
     for (const [list, weight] of lists) {
       for (let i = 0; i < list.length; i += POSTING_WIDTH) {
         const doc = list[i];
@@ -209,7 +233,7 @@ export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource
           inGroup.push(doc);
         }
         if (gain > best[doc]) best[doc] = gain;
-        if (isAbout(v)) markAbout(doc, weight);
+        if (isAbout(v)) this.markAbout(doc, weight);
       }
     }
     for (const doc of inGroup) {
@@ -218,23 +242,45 @@ export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource
       matched[doc]++;
       best[doc] = 0;
     }
-    finishGroup(group, df, skipped);
   }
-  const out: Scored[] = [];
-  const extra = hints?.finish();
-  if (extra) {
-    for (const [doc, h] of extra) {
-      if (matched[doc] === 0) touched.push(doc);
-      scores[doc] += h.score * IMPACT_SCALE;
+
+  private markAbout(doc: number, weight: number): void {
+    if (this.aboutWeight[doc] === 0) this.aboutDocs.push(doc);
+    if (weight > this.aboutWeight[doc]) this.aboutWeight[doc] = weight;
+  }
+
+  /** Adds the group's hints, and what each doc is about in the group's IDF. */
+  finishGroup(group: QueryGroup, df: number, skipped: number): void {
+    const { about, hintAbout, aboutWeight, aboutDocs } = this;
+    const inHints = this.hints?.addGroup(group, df, skipped);
+    if (inHints) for (const [doc, weight] of inHints.docs) if (weight > aboutWeight[doc]) hintAbout[doc] += (weight - aboutWeight[doc]) * inHints.idf;
+    const idf = idfOf(Math.max(df, 1), Math.max(this.source.docCount, 1));
+    for (const doc of aboutDocs) {
+      about[doc] += aboutWeight[doc] * idf;
+      aboutWeight[doc] = 0;
     }
+    aboutDocs.length = 0;
   }
-  for (const doc of touched) {
-    const h = extra?.get(doc);
-    const s: Scored = { doc, score: scores[doc] / IMPACT_SCALE, matched: Math.max(matched[doc], h?.matched ?? 0), about: about[doc] + (h ? hintAbout[doc] : 0) };
-    if (h) Object.assign(s, { hint: h.hint, hintScore: h.score, hintMatched: h.matched });
-    if (keep(s)) out.push(s);
+
+  /** Every doc touched, with its hints' score added, that passes `keep`; unsorted. */
+  results(keep: (s: Scored) => boolean): Scored[] {
+    const { scores, matched, touched, about, hintAbout } = this;
+    const out: Scored[] = [];
+    const extra = this.hints?.finish();
+    if (extra) {
+      for (const [doc, h] of extra) {
+        if (matched[doc] === 0) touched.push(doc);
+        scores[doc] += h.score * IMPACT_SCALE;
+      }
+    }
+    for (const doc of touched) {
+      const h = extra?.get(doc);
+      const s: Scored = { doc, score: scores[doc] / IMPACT_SCALE, matched: Math.max(matched[doc], h?.matched ?? 0), about: about[doc] + (h ? hintAbout[doc] : 0) };
+      if (h) Object.assign(s, { hint: h.hint, hintScore: h.score, hintMatched: h.matched });
+      if (keep(s)) out.push(s);
+    }
+    return out;
   }
-  return out.sort(byScore);
 }
 
 // A card may have up to MAX_HINTS hints; a doc's hints are numbered in 4 bits.

@@ -223,6 +223,39 @@ function overlayPlan(index: MemoryIndex, base: SnapshotBase, dirty: ReadonlySet<
  * steps so that a caller can spread the work out.
  */
 function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date, plan: Plan): Generator<void, Buffer[]> {
+  const { shards, near } = yield* groupByShard(index, plan);
+  const shardCount = shards.length;
+  const segments = yield* shardSegments(shards, near, plan);
+  segments.push(...(yield* docSegments(plan)));
+  const docChunks = segments.length - shardCount;
+  segments.push(Buffer.from(JSON.stringify(catalogOf(plan.docs)) + "\n", "utf8"));
+  yield;
+  const { table, offset } = yield* recordTable(segments);
+  const body = [table, ...segments];
+  const checksum = yield* bodyChecksum(body);
+  const header: SnapshotHeader = {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    tokenizer: TOKENIZER_VERSION,
+    cards: plan.docs.length,
+    terms: plan.termCount,
+    shards: shardCount,
+    docChunks,
+    bodyBytes: offset + table.length,
+    checksum: checksumLabel(checksum ?? fnv1aBytes(table)),
+    createdAt: now.toISOString(),
+    rules: { ...rules, scoring: index.rules },
+    index: index.indexOptions,
+    ...(plan.overlay ? { overlay: plan.overlay } : {}),
+    avgLength: Math.round(plan.avgLength * 100) / 100,
+    ...(plan.scan ? { scan: plan.scan } : {}),
+    catalog: 1,
+  };
+  return [Buffer.from(sealHeader(JSON.stringify(header)) + "\n", "utf8"), ...body];
+}
+
+/** The plan's terms, and the base's typo table, grouped by the shard each goes in. */
+function* groupByShard(index: MemoryIndex, plan: Plan): Generator<void, { shards: [string, boolean][][]; near: [string, string[]][][] }> {
   yield;
   let postings = 0;
   for (const [term, hint] of plan.keys()) postings += plan.size(term, hint);
@@ -244,13 +277,17 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date, plan:
   const near: [string, string[]][][] = Array.from({ length: shardCount }, () => []);
   if (!plan.overlay) for (const entry of index.typos()) near[fnv1aString(entry[0]) % shardCount].push(entry);
   yield;
+  return { shards, near };
+}
+
+/** One segment per shard: its typo buckets, then its terms' postings. */
+function* shardSegments(shards: readonly [string, boolean][][], near: readonly [string, string[]][][], plan: Plan): Generator<void, Buffer[]> {
   const segments: Buffer[] = [];
   // Steps by postings, not terms: 500 of the commonest words at 50,000 notes were half a second.
   let work = 0;
-  for (let k = 0; k < shardCount; k++) {
-    const keys = shards[k];
+  for (let k = 0; k < shards.length; k++) {
     const entries: string[] = near[k].map(([key, words]) => JSON.stringify(key) + ":" + JSON.stringify(words));
-    for (const [term, hint] of keys) {
+    for (const [term, hint] of shards[k]) {
       const numbers = plan.numbers(term, hint);
       entries.push(JSON.stringify(hint ? HINT_MARK + term : term) + ":[" + numbers.join(",") + "]");
       work += 16 + numbers.length;
@@ -261,6 +298,12 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date, plan:
     }
     segments.push(Buffer.from("{" + entries.join(",") + "}\n", "utf8"));
   }
+  return segments;
+}
+
+/** The doc rows, DOCS_PER_CHUNK to a segment. */
+function* docSegments(plan: Plan): Generator<void, Buffer[]> {
+  const segments: Buffer[] = [];
   for (let i = 0; i < plan.docs.length; i += DOCS_PER_CHUNK) {
     const chunk: DocChunkSegment = plan.docs.slice(i, i + DOCS_PER_CHUNK).map((d): DocRow => {
       const row: DocRow = [
@@ -279,11 +322,11 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date, plan:
     segments.push(Buffer.from(JSON.stringify(chunk) + "\n", "utf8"));
     yield;
   }
+  return segments;
+}
 
-  const docChunks = segments.length - shardCount;
-  segments.push(Buffer.from(JSON.stringify(catalogOf(plan.docs)) + "\n", "utf8"));
-  yield;
-
+/** The table of fixed-width records (offset, length, hash), one per segment, and where the segments end. */
+function* recordTable(segments: readonly Buffer[]): Generator<void, { table: Buffer; offset: number }> {
   let offset = 0;
   let hashed = 0;
   const records: string[] = [];
@@ -298,11 +341,13 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date, plan:
     }
   }
   if (records.some((r) => r.length !== RECORD_WIDTH)) throw new Error("snapshot too large for its record format");
-  const table = Buffer.from(records.join("") + "\n", "utf8");
+  return { table: Buffer.from(records.join("") + "\n", "utf8"), offset };
+}
 
-  const body = [table, ...segments];
+/** The body's checksum, in steps; undefined for an empty body. */
+function* bodyChecksum(body: readonly Buffer[]): Generator<void, number | undefined> {
   let checksum: number | undefined;
-  hashed = 0;
+  let hashed = 0;
   for (const part of body) {
     checksum = fnv1aBytes(part, 0, part.length, checksum);
     hashed += part.length;
@@ -311,25 +356,7 @@ function* snapshotSteps(index: MemoryIndex, rules: RecallRules, now: Date, plan:
       yield;
     }
   }
-  const header: SnapshotHeader = {
-    format: SNAPSHOT_FORMAT,
-    version: SNAPSHOT_VERSION,
-    tokenizer: TOKENIZER_VERSION,
-    cards: plan.docs.length,
-    terms: plan.termCount,
-    shards: shardCount,
-    docChunks,
-    bodyBytes: offset + table.length,
-    checksum: checksumLabel(checksum ?? fnv1aBytes(table)),
-    createdAt: now.toISOString(),
-    rules: { ...rules, scoring: index.rules },
-    index: index.indexOptions,
-    ...(plan.overlay ? { overlay: plan.overlay } : {}),
-    avgLength: Math.round(plan.avgLength * 100) / 100,
-    ...(plan.scan ? { scan: plan.scan } : {}),
-    catalog: 1,
-  };
-  return [Buffer.from(sealHeader(JSON.stringify(header)) + "\n", "utf8"), ...body];
+  return checksum;
 }
 
 /** `scan`: when the files were read and how many (see ScanInfo), for a writer that read them. */

@@ -1,0 +1,96 @@
+/** The queue sidebar's list: the conversations waiting for review, newest first, and those handled. */
+
+import { setIcon } from "obsidian";
+import { clip } from "../core/text/clip";
+import { listHandled, restoreHandled, type QueueEntry } from "../core/queue/queue-store";
+import { CANDIDATE_KINDS, mergeCandidates, summarize } from "../core/queue/review";
+import { plural } from "../core/text/wording";
+import { iconButton } from "./lint-view";
+import { timeSpan, type QueueContext } from "./queue-context";
+
+// The handled list shows at most this many.
+const HANDLED_SHOWN = 50;
+
+export function renderQueueList(root: HTMLElement, pending: QueueEntry[], ctx: QueueContext): void {
+  const buttons = root.createDiv({ cls: "nav-header" }).createDiv({ cls: "nav-buttons-container" });
+  iconButton(buttons, "refresh-cw", "Check the queue again", () => ctx.refresh());
+  if (pending.length === 0) renderEmpty(root, ctx);
+  else root.createDiv({ cls: "vault-memory-queue-summary", text: `${plural(pending.length, "conversation")} ${pending.length === 1 ? "waits" : "wait"} for review` });
+  const shared = mergeCandidates(pending).filter((c) => c.sessions.length > 1);
+  if (shared.length > 0) {
+    const one = shared.length === 1;
+    root.createDiv({ text: `${plural(shared.length, "candidate")} ${one ? "appears" : "appear"} in more than one conversation; ${one ? "it is" : "they are"} shown once.`, cls: "vault-memory-muted" });
+  }
+  const list = root.createDiv({ cls: "vault-memory-queue-list" });
+  for (const e of pending) renderItem(list, e, ctx);
+  renderHandled(root, ctx);
+}
+
+/** What an empty queue says: how conversations get here, and a way to check that they can. */
+function renderEmpty(root: HTMLElement, ctx: QueueContext): void {
+  const q = ctx.host.settings().queue;
+  const empty = root.createDiv({ cls: "pane-empty vault-memory-queue-empty" });
+  empty.createDiv({ text: "Nothing waits in the queue.", cls: "vault-memory-queue-empty-title" });
+  empty.createDiv({
+    text: `A Claude Code conversation arrives here when it ends after at least ${plural(q.minPrompts, "prompt")} and ${plural(q.minChars, "character")} of replies, or at once when you tell Claude "remember this". The nightly digest turns what waits into cards; you can also review each one here.`,
+  });
+  if (ctx.host.checkConnection) {
+    const check = empty.createEl("a", { text: "Check connection", href: "#", cls: "vault-memory-check-connection" });
+    check.addEventListener("click", (evt) => {
+      evt.preventDefault();
+      ctx.host.checkConnection?.();
+    });
+  }
+}
+
+/** One waiting conversation: project, time, prompts, first prompt and candidates by kind; opened by click or key. */
+function renderItem(list: HTMLElement, e: QueueEntry, ctx: QueueContext): void {
+  const s = summarize(e, ctx.inbox(e));
+  const item = list.createDiv({ cls: "tree-item-self is-clickable vault-memory-queue-item", attr: { tabindex: 0, role: "button" } });
+  const inner = item.createDiv({ cls: "tree-item-inner" });
+  const meta = inner.createDiv({ cls: "vault-memory-queue-meta" });
+  meta.createSpan({ text: e.project || "(no project)", cls: "vault-memory-queue-project" });
+  meta.appendText(" · ");
+  timeSpan(meta, e.lastTimestamp || e.updatedAt);
+  meta.appendText(` · ${plural(e.prompts, "prompt")}${e.wanted ? " · wanted" : ""}`);
+  inner.createDiv({ text: clip(s.firstPrompt, 140), cls: "vault-memory-queue-first" });
+  const counts = inner.createDiv({ cls: "vault-memory-queue-counts" });
+  for (const kind of CANDIDATE_KINDS) {
+    if (s.counts[kind] > 0) counts.createSpan({ text: `${kind} ${s.counts[kind]}`, cls: `vault-memory-kind mod-${kind}` });
+  }
+  const open = (): void => ctx.open(e.sessionId);
+  item.addEventListener("click", open);
+  item.addEventListener("keydown", (evt) => {
+    if (evt.key === "Enter" || evt.key === " ") {
+      evt.preventDefault();
+      open();
+    }
+  });
+}
+
+/** The handled conversations, collapsed as a tree item, each with a way back to the queue. */
+function renderHandled(root: HTMLElement, ctx: QueueContext): void {
+  const handled = listHandled(ctx.vaultPath);
+  if (handled.length === 0) return;
+  const open = ctx.handledOpen();
+  const tree = root.createDiv({ cls: `tree-item vault-memory-handled${open ? "" : " is-collapsed"}` });
+  const self = tree.createDiv({ cls: "tree-item-self is-clickable mod-collapsible", attr: { role: "button", tabindex: 0, "aria-expanded": String(open) } });
+  const icon = self.createDiv({ cls: `tree-item-icon collapse-icon${open ? "" : " is-collapsed"}` });
+  setIcon(icon, "right-triangle");
+  self.createDiv({ cls: "tree-item-inner", text: "Handled" });
+  self.createDiv({ cls: "tree-item-flair-outer" }).createSpan({ cls: "tree-item-flair", text: String(handled.length) });
+  self.addEventListener("click", () => ctx.showHandled(!open));
+  if (!open) return;
+  const children = tree.createDiv({ cls: "tree-item-children" });
+  for (const h of handled.slice(0, HANDLED_SHOWN)) {
+    const row = children.createDiv({ cls: "tree-item-self vault-memory-handled-item" });
+    const inner = row.createDiv({ cls: "tree-item-inner" });
+    inner.appendText(`${h.project || "(no project)"} · `);
+    timeSpan(inner, h.handledAt);
+    inner.appendText(` · ${h.outcome.action}${h.outcome.detail ? `: ${h.outcome.detail}` : ""}`);
+    iconButton(row.createDiv({ cls: "tree-item-flair-outer" }), "rotate-ccw", "Restore to the queue", () => {
+      restoreHandled(ctx.vaultPath, h.sessionId);
+      ctx.refresh();
+    });
+  }
+}
