@@ -4,10 +4,9 @@ import { join } from "node:path";
 import { parseCard } from "../card/card";
 import type { VaultMemoryConfig } from "../config";
 import { indexOptionsOf } from "./index-options";
-import { isCard, listMarkdown, readNote, type NoteFile, type ScopeRules, type SkippedNote } from "../vault/scan";
+import { isCard, listMarkdown, readNote, type NoteFile, type ScanInfo, type ScopeRules, type SkippedNote } from "../vault/scan";
 import { MemoryIndex } from "./memory-index";
 import type { NoteCache } from "../vault/note-cache";
-import type { ScanInfo } from "../snapshot/format";
 
 export interface BuildProgress {
   done: number;
