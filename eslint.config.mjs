@@ -36,10 +36,10 @@ const BELOW = {
   transcript: ["io", "privacy"],
   queue: ["card", "io", "paths.ts", "privacy", "project.ts", "session-id.ts", "text", "transcript"],
   llm: ["io", "privacy"],
-  // The loader of every room's settings: of the tools (below, which take a whole config), only
-  // the files that hold their settings.
-  "config.ts": ["card", "embed", "index", "machine-config.ts", "paths.ts", "queue", "recall", "vault", "digest/settings.ts", "digest/schedule.ts", "enrich/settings.ts", "lint/types.ts"],
 };
+// The loader of every room's settings: every room above, and of the tools (below, which take a
+// whole config) only the files that hold their settings.
+BELOW["config.ts"] = [...Object.keys(BELOW), "digest/settings.ts", "digest/schedule.ts", "enrich/settings.ts", "lint/types.ts"];
 const BELOW_TOOLS = Object.keys(BELOW);
 const ROOMS = {
   ...BELOW,
@@ -63,6 +63,8 @@ const EXCEPTIONS = {
 // The packages src/core may import besides node:*: gray-matter reads frontmatter (card/card.ts),
 // and zod is for the settings' schemas.
 const CORE_PACKAGES = ["gray-matter", "zod"];
+// And the hook bridge's: the MCP server's SDK, and zod for its tools' arguments.
+const BRIDGE_PACKAGES = ["@modelcontextprotocol/sdk", "zod"];
 
 const SOURCES = ["src/**/*.ts", "hook-bridge/**/*.ts"];
 const isFolder = (room) => !room.endsWith(".ts");
@@ -124,13 +126,14 @@ const roomRules = [
   {
     files: ["hook-bridge/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { paths: [obsidian] }],
+      "no-restricted-imports": ["error", { paths: [obsidian], patterns: [{ regex: `^(?!node:|\\.|obsidian$|(${BRIDGE_PACKAGES.join("|")})(/|$))`, message: `The hook bridge imports src/core, node:* and ${BRIDGE_PACKAGES.join(", ")} only (docs/architecture.md).` }] }],
       "import-x/no-restricted-paths": ["error", { basePath: ROOT, zones: [{ target: ".", from: "./src/plugin", message: "The hook bridge imports src/core, never the plugin (docs/architecture.md)." }] }],
     },
   },
   {
     files: ["src/plugin/**/*.ts"],
     rules: {
+      "no-restricted-imports": ["error", { patterns: [{ regex: "^(?!node:|\\.|obsidian$)", message: "The plugin imports src/core, obsidian and node:* only (docs/architecture.md)." }] }],
       "import-x/no-restricted-paths": ["error", { basePath: ROOT, zones: [{ target: ".", from: "./hook-bridge", message: "The plugin imports src/core and obsidian, never the hook bridge (docs/architecture.md)." }] }],
     },
   },
