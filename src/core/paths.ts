@@ -21,7 +21,7 @@ export const vaultFiles = {
   /** Vectors of the cards' texts by content hash, for the model that made them (see embed/cache.ts). */
   embeddings: (vault: string): string => join(vault, HIDDEN_DIR, "embeddings.bin"),
   digestStatus: (vault: string): string => join(vault, HIDDEN_DIR, "digest-status.json"),
-  /** One digest or enrich run at a time, across windows and machines (see digest/lock.ts). */
+  /** One digest or enrich run at a time, across windows and machines (see llm/lock.ts). */
   digestLock: (vault: string): string => join(vault, HIDDEN_DIR, "digest.lock"),
   /** When the plugin first scheduled nights in this vault. */
   digestSchedule: (vault: string): string => join(vault, HIDDEN_DIR, "digest-schedule.json"),

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { resolveBinary } from "../core/digest/llm";
+import { resolveBinary } from "../core/llm/llm";
 import { BRIDGE_FILE, MCP_SERVER_FILE, type Platform } from "../core/install/hook-commands";
 import { applyChange, planConnect, writeBridge, type BridgeFiles } from "../core/install/install";
 import { applyMcp, planMcp } from "../core/install/mcp";

@@ -2,7 +2,7 @@
 
 import { Notice, debounce } from "obsidian";
 import type { VaultMemoryConfig } from "../core/config";
-import { runCommand } from "../core/digest/run-command";
+import { runCommand } from "../core/llm/run-command";
 import type { BridgeRunner } from "./digest-scheduler";
 
 // A burst of full writes (a rebuild, then settings saved) embeds once; a first embedding of a

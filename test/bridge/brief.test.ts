@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { vaultFiles } from "../../src/core/paths";
-import { BRIEF_HEADER } from "../../src/core/recall/recall-header";
+import { BRIEF_HEADER } from "../../src/core/text/recall-header";
 import { SAMPLE_VAULT, copyVault, hookJson, runBridge, tempDir } from "../helpers";
 
 /** A git checkout named `name`, as the folder Claude Code runs in. */

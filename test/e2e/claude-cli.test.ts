@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listPending } from "../../src/core/queue/queue-store";
-import { BRIEF_HEADER, RECALL_HEADER } from "../../src/core/recall/recall-header";
+import { BRIEF_HEADER, RECALL_HEADER } from "../../src/core/text/recall-header";
 import { SAMPLE_VAULT, copyVault, runBridge } from "../helpers";
 import { claudeAvailable as available, claudeRig, type ClaudeRig } from "./claude-driver";
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DigestScheduler } from "../../src/plugin/digest-scheduler";
 import VaultMemoryPlugin from "../../src/plugin/main";
 import { defaultConfig } from "../../src/core/config";
-import { acquireLock, releaseLock } from "../../src/core/digest/lock";
+import { acquireLock, releaseLock } from "../../src/core/llm/lock";
 import { captureSession, DEFAULT_QUEUE_RULES } from "../../src/core/queue/capture";
 import { listHandled, listPending } from "../../src/core/queue/queue-store";
 import { App } from "../fakes/obsidian";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { stringFlag, type Args } from "../args";
 import { vaultFlag } from "../vault";
 import { applyChange, bridgeHome, bridgeIsCurrent, planConnect, readBridge, writeBridge } from "../../../src/core/install/install";
-import { resolveBinary } from "../../../src/core/digest/llm";
+import { resolveBinary } from "../../../src/core/llm/llm";
 import { BRIDGE_FILE, MCP_SERVER_FILE, type Platform } from "../../../src/core/install/hook-commands";
 import { applyMcp, planMcp } from "../../../src/core/install/mcp";
 import { saveUserSettings, userFileOf } from "../../../src/core/machine-config";

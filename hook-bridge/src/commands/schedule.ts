@@ -6,7 +6,7 @@ import { stringFlag, type Args } from "../args";
 import { configOf } from "../settings";
 import { UsageError, vaultFlag } from "../vault";
 import { selfPath } from "./install";
-import { resolveBinary } from "../../../src/core/digest/llm";
+import { resolveBinary } from "../../../src/core/llm/llm";
 import { TIME_OF_DAY, scheduledSince } from "../../../src/core/digest/schedule";
 import { readDigestStatus } from "../../../src/core/digest/status";
 import { escapeControl } from "../../../src/core/text/visible";

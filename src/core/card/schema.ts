@@ -1,4 +1,4 @@
-/** The card schema's fixed parts: which folder each type lives in, and which statuses retire a card. */
+/** The card schema's fixed parts: which folder each type lives in, which notes are Vault Memory's own, and which statuses retire a card. */
 
 /** Where each card type lives. Types not listed (decision, a person's own) have no fixed folder. */
 export const FOLDER_OF_TYPE: Readonly<Record<string, string>> = {
@@ -18,6 +18,15 @@ export const CARD_FOLDERS: readonly string[] = ["projects", "feedback", "referen
 
 /** The types a person picks from when making a card by hand, one per card folder. */
 export const CARD_TYPES: readonly string[] = ["project", "feedback", "reference", "debugging", "user", "teaching"];
+
+/**
+ * The digest's card-writing rules, a note the person edits: settings, not a card, so enrich
+ * gives it no hints.
+ */
+export const RULES_NOTE = "meta/card-writing-rules.md";
+
+/** The frontmatter line of the overview pages the digest rewrites every night (`moc/`). */
+export const GENERATED_MARK = "generated: vault-memory";
 
 /** Cards in these states stay in the vault but are never recalled, listed or counted as unused. */
 export const RETIRED_STATUSES: ReadonlySet<string> = new Set(["archived", "superseded", "merged"]);

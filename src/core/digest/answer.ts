@@ -5,8 +5,8 @@ import { CARD_FOLDERS } from "../card/schema";
 import { isWindowsReserved } from "../card/slug";
 // The synonyms note's own limits: a longer phrase would be written and then ignored when read.
 import { MAX_PHRASE_CHARS, MAX_PHRASE_WORDS } from "../index/index-options";
-import { findSecrets } from "../privacy/redact";
-import { MAX_QUESTION_CHARS, MAX_QUESTIONS } from "../enrich/settings";
+import { validateQuestions } from "../enrich/answer";
+import { AnswerError, UNSAFE_CHARS } from "../llm/answer";
 
 export const MAX_BODY_CHARS = 20_000;
 
@@ -34,30 +34,6 @@ const MAX_GROUPS = 5;
 const MAX_PHRASES = 8;
 
 const MAX_ALIASES = 8;
-
-export class AnswerError extends Error {}
-
-/** Finds the JSON object in the answer: bare, in a ```json fence, or inside `claude -p --output-format json`'s result. */
-export function extractJson(raw: string): unknown {
-  let text = raw.trim();
-  try {
-    const outer = JSON.parse(text) as unknown;
-    if (outer && typeof outer === "object" && typeof (outer as { result?: unknown }).result === "string") text = (outer as { result: string }).result.trim();
-    else return outer;
-  } catch {
-    /* not JSON as a whole */
-  }
-  const fence = /```(?:json)?\s*\n([\s\S]*?)\n```/.exec(text);
-  if (fence) text = fence[1];
-  const start = text.indexOf("{");
-  const end = text.lastIndexOf("}");
-  if (start < 0 || end < start) throw new AnswerError("the answer holds no JSON object");
-  try {
-    return JSON.parse(text.slice(start, end + 1)) as unknown;
-  } catch (err) {
-    throw new AnswerError(`the answer is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
-  }
-}
 
 /**
  * Checks every field's type, size and shape; whether an append's target was one of the cards
@@ -115,33 +91,6 @@ export function validateAnswer(value: unknown): DigestAction {
     default:
       throw new AnswerError(`action must be create, append or skip, not ${JSON.stringify(v.action)}`);
   }
-}
-
-// Invisible or line-breaking characters: YAML 1.1 readers break lines at U+2028/9, and the rest
-// hide what a hint says from the person reading the card.
-// eslint-disable-next-line no-control-regex -- finding them is the point
-const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/**
- * Recall hints as the LLM gave them: a list of one-line strings, each short, with nothing that
- * could break the frontmatter they are written into or hide from the person. Whitespace is
- * collapsed as recall reads it, so the version record's hash matches what is read back; repeats
- * are dropped. Anything else refuses the list whole: an answer this far off is not trusted in part.
- */
-export function validateQuestions(v: unknown, max = MAX_QUESTIONS): string[] {
-  if (!Array.isArray(v)) throw new AnswerError("questions must be a list of strings");
-  if (v.length > max) throw new AnswerError(`questions holds ${v.length} entries, more than ${max}`);
-  const out = new Map<string, string>();
-  for (const q of v) {
-    if (typeof q !== "string") throw new AnswerError("questions must be a list of strings");
-    if (/[\r\n]/.test(q)) throw new AnswerError("a question spans several lines");
-    if (UNSAFE_CHARS.test(q)) throw new AnswerError("a question holds control or invisible characters");
-    const s = q.replace(/\s+/g, " ").trim();
-    if (s.length > MAX_QUESTION_CHARS) throw new AnswerError(`a question is longer than ${MAX_QUESTION_CHARS} characters`);
-    if (findSecrets(s).length > 0) throw new AnswerError("a question looks like it holds a secret");
-    if (s !== "" && !out.has(s.toLowerCase())) out.set(s.toLowerCase(), s);
-  }
-  return [...out.values()];
 }
 
 function str(v: unknown, field: string, max: number): string {

@@ -14,7 +14,8 @@ import { addRelatedLink, appendDated } from "../card/related";
 import { writeFileAtomic } from "../io/atomic";
 import { isCard, type VaultMemoryConfig } from "../config";
 import type { NoteCache } from "../vault/note-cache";
-import { AnswerError, refuseRelatedHeading, type DigestAction } from "./answer";
+import { AnswerError } from "../llm/answer";
+import { refuseRelatedHeading, type DigestAction } from "./answer";
 import { addSynonymGroups } from "./synonyms";
 import { readNote } from "../vault/scan";
 

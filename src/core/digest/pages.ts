@@ -2,12 +2,9 @@
 
 import { baseName, type Card } from "../card/card";
 import { DEFAULT_RELATED_HEADING } from "../card/related-heading";
-import { isRetired } from "../card/schema";
+import { isRetired, RULES_NOTE } from "../card/schema";
 import { slugify } from "../card/slug";
 import { frontmatterBlock } from "../card/write-card";
-import { RULES_NOTE } from "./rules-note";
-
-export const GENERATED_MARK = "generated: vault-memory";
 
 export interface PageSet {
   /** Vault-relative path → text. */

@@ -2,8 +2,6 @@
 
 import { DEFAULT_RELATED_HEADING } from "../card/related-heading";
 
-export const RULES_NOTE = "meta/card-writing-rules.md";
-
 /** The note as first written, its related section under the vault's heading. */
 export const defaultRules = (heading = DEFAULT_RELATED_HEADING): string => `---
 name: Card-writing rules

@@ -5,8 +5,9 @@ import { frontmatterLines, parseSynonyms } from "../index/index-options";
 import { writeFileAtomic } from "../io/atomic";
 import { baseName } from "../card/card";
 import { DEFAULT_RELATED_HEADING } from "../card/related-heading";
-import { AnswerError, safePath, type SynonymGroups } from "./answer";
-import { RULES_NOTE } from "./rules-note";
+import { AnswerError } from "../llm/answer";
+import { safePath, type SynonymGroups } from "./answer";
+import { RULES_NOTE } from "../card/schema";
 import { readTextIfAny } from "../io/read-file";
 import { MAX_NOTE_BYTES } from "../vault/scan";
 

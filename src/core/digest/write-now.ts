@@ -22,7 +22,8 @@ import { SnapshotError, SnapshotReader } from "../snapshot/read";
 import { refreshSnapshot } from "../snapshot/refresh";
 import { writeSnapshot } from "../snapshot/write";
 import { NoteCache } from "../vault/note-cache";
-import { AnswerError, MAX_BODY_CHARS, safePath, validateAnswer, type DigestAction } from "./answer";
+import { AnswerError } from "../llm/answer";
+import { MAX_BODY_CHARS, safePath, validateAnswer, type DigestAction } from "./answer";
 import { applyAction, vaultRelatedHeading } from "./apply";
 
 export const MAX_TITLE_CHARS = 120;

@@ -1,6 +1,8 @@
 /** The strict JSON an enrich call must answer in, checked card by card: output from an LLM is untrusted. */
 
-import { AnswerError, validateQuestions } from "../digest/answer";
+import { AnswerError, UNSAFE_CHARS } from "../llm/answer";
+import { findSecrets } from "../privacy/redact";
+import { MAX_QUESTION_CHARS, MAX_QUESTIONS } from "./settings";
 
 export interface EnrichAnswer {
   /** Questions for each card of the batch that got valid ones. */
@@ -48,3 +50,25 @@ export function validateEnrichAnswer(value: unknown, batch: readonly string[]): 
 }
 
 const shown = (path: string): string => JSON.stringify(path.slice(0, 120));
+
+/**
+ * Recall hints as the LLM gave them: a list of one-line strings, each short, with nothing that
+ * could break the frontmatter they are written into or hide from the person. Whitespace is
+ * collapsed as recall reads it, so the version record's hash matches what is read back; repeats
+ * are dropped. Anything else refuses the list whole: an answer this far off is not trusted in part.
+ */
+export function validateQuestions(v: unknown, max = MAX_QUESTIONS): string[] {
+  if (!Array.isArray(v)) throw new AnswerError("questions must be a list of strings");
+  if (v.length > max) throw new AnswerError(`questions holds ${v.length} entries, more than ${max}`);
+  const out = new Map<string, string>();
+  for (const q of v) {
+    if (typeof q !== "string") throw new AnswerError("questions must be a list of strings");
+    if (/[\r\n]/.test(q)) throw new AnswerError("a question spans several lines");
+    if (UNSAFE_CHARS.test(q)) throw new AnswerError("a question holds control or invisible characters");
+    const s = q.replace(/\s+/g, " ").trim();
+    if (s.length > MAX_QUESTION_CHARS) throw new AnswerError(`a question is longer than ${MAX_QUESTION_CHARS} characters`);
+    if (findSecrets(s).length > 0) throw new AnswerError("a question looks like it holds a secret");
+    if (s !== "" && !out.has(s.toLowerCase())) out.set(s.toLowerCase(), s);
+  }
+  return [...out.values()];
+}

@@ -1,9 +1,9 @@
 /** `enrichVault`: a whole enrich run on a vault, under the digest's lock, binary and budgets. */
 
 import type { VaultMemoryConfig } from "../config";
-import { settingsCommand } from "../digest/llm";
-import { acquireLock, releaseLock } from "../digest/lock";
-import { sendToCommand } from "../digest/run-command";
+import { settingsCommand } from "../llm/llm";
+import { acquireLock, releaseLock } from "../llm/lock";
+import { sendToCommand } from "../llm/run-command";
 import { vaultFiles } from "../paths";
 import { dueCards, enrichCards, type EnrichReport } from "./enrich";
 import { diskStore, type CardStore } from "./store";

@@ -4,10 +4,9 @@ import { join } from "node:path";
 import { parseCard } from "../card/card";
 import { indexOptionsOf, type IndexSettings } from "./index-options";
 import type { ScoringRules } from "./scorer";
-import { isCard, listMarkdown, readNote, type NoteFile, type ScopeRules, type SkippedNote } from "../vault/scan";
+import { isCard, listMarkdown, readNote, type NoteFile, type ScanInfo, type ScopeRules, type SkippedNote } from "../vault/scan";
 import { MemoryIndex } from "./memory-index";
 import type { NoteCache } from "../vault/note-cache";
-import type { ScanInfo } from "../snapshot/format";
 
 /** The settings a build reads: a VaultMemoryConfig is one (this room does not import config.ts, which is above it). */
 export interface BuildSettings extends ScopeRules {

@@ -8,7 +8,7 @@
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { FileRefused, readRegularFile } from "../io/read-file";
-import { runCommand } from "../digest/run-command";
+import { runCommand } from "../llm/run-command";
 import type { Platform } from "./hook-commands";
 
 /** The server's name in Claude Code, the same as the Claude Code plugin's (`claude-plugin/.mcp.json`). */

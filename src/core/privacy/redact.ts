@@ -1,6 +1,6 @@
 /** Keeps secrets and private passages out of everything Vault Memory writes or sends. */
 
-import { BRIEF_HEADER, RECALL_HEADER } from "../recall/recall-header";
+import { BRIEF_HEADER, RECALL_HEADER } from "../text/recall-header";
 import { isInvisibleCode, keyish, looksLikeValue, looksRandom, looksRandomAfterPrefix, normalizeInvisible, TOKEN_CODE, wrapsIn } from "./generic";
 
 export const REDACTED = "[REDACTED]";

@@ -7,7 +7,7 @@
 
 import type { DocInfo } from "../index/postings";
 import { formatCardLines } from "./recall";
-import { BRIEF_HEADER } from "./recall-header";
+import { BRIEF_HEADER } from "../text/recall-header";
 
 /**
  * A card as the brief sees it: what picks and counts it, and its row, read only for the few it

@@ -10,7 +10,7 @@ import { escapeControl } from "../text/visible";
 import type { RecallRules, SemanticRules } from "./rules";
 import type { EmbedResult } from "../embed/client";
 import { buildQuery, requiredMatches, withCorrections } from "./query";
-import { RECALL_HEADER } from "./recall-header";
+import { RECALL_HEADER } from "../text/recall-header";
 import { projectTier, recencyWeight, typeWeight } from "./signals";
 
 export interface RecalledCard {

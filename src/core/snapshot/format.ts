@@ -15,6 +15,7 @@
 
 import type { IndexOptions } from "../index/index-options";
 import type { RecallRules } from "../recall/rules";
+import type { ScanInfo } from "../vault/scan";
 
 export const SNAPSHOT_FORMAT = "vault-memory-snapshot";
 // 2: the header carries its own checksum (headerSum), and recall checks every segment it reads.
@@ -73,18 +74,6 @@ export interface CatalogSegment {
   rows: number[];
 }
 export const CATALOG_WIDTH = 3;
-
-/**
- * What a writer that read the vault's files knows of them: a file changed after `at` (by its
- * modification or status-change time), or a count of card files other than `notes`, means the
- * snapshot may be behind the files, and a session start brings it up to date (see refresh.ts).
- */
-export interface ScanInfo {
-  /** Epoch ms just before the files were listed. */
-  at: number;
-  /** How many card files were listed then. */
-  notes: number;
-}
 
 /**
  * An overlay's changes to its base. Its cards are numbered from the base's card count up; a card

@@ -21,9 +21,9 @@ import {
   type DocRow,
   type OverlayInfo,
   type ShardSegment,
-  type ScanInfo,
   type SnapshotHeader,
 } from "./format";
+import type { ScanInfo } from "../vault/scan";
 
 export type SnapshotProblem = "missing" | "unreadable" | "not-a-snapshot" | "old-version" | "tokenizer-mismatch" | "partial" | "corrupt";
 

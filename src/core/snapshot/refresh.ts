@@ -22,9 +22,9 @@ import { cardFiles } from "../index/build-from-disk";
 import { MemoryIndex, type IndexedDoc } from "../index/memory-index";
 import { idfOf, lengthFactorOf } from "../index/scorer";
 import { copyShape, familyKey } from "../vault/conflicts";
-import { readNote, type NoteFile } from "../vault/scan";
+import { readNote, type NoteFile, type ScanInfo } from "../vault/scan";
 import { vaultFiles } from "../paths";
-import { overlayPathOf, type ScanInfo } from "./format";
+import { overlayPathOf } from "./format";
 import { SnapshotError, SnapshotReader } from "./read";
 import { writeOverlay } from "./write";
 

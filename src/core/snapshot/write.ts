@@ -24,10 +24,10 @@ import {
   type DocRow,
   type CatalogSegment,
   type OverlayInfo,
-  type ScanInfo,
   type SnapshotHeader,
 } from "./format";
 import type { RecallRules } from "../recall/rules";
+import type { ScanInfo } from "../vault/scan";
 
 /** What one file holds: which cards, under which ids, and for an overlay, what it changes in its base. */
 interface Plan {

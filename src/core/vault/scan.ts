@@ -156,3 +156,15 @@ export function noteExists(vault: string, path: string): boolean {
     return false;
   }
 }
+
+/**
+ * What a writer that read the vault's files knows of them: a file changed after `at` (by its
+ * modification or status-change time), or a count of card files other than `notes`, means the
+ * snapshot may be behind the files, and a session start brings it up to date (see refresh.ts).
+ */
+export interface ScanInfo {
+  /** Epoch ms just before the files were listed. */
+  at: number;
+  /** How many card files were listed then. */
+  notes: number;
+}

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { parseCard } from "../../../src/core/card/card";
 import { withHints } from "../../../src/core/card/hint-fields";
 import { hintsOf, hintState } from "../../../src/core/card/hints";
-import { AnswerError, validateAnswer, validateQuestions } from "../../../src/core/digest/answer";
+import { validateAnswer } from "../../../src/core/digest/answer";
+import { validateQuestions } from "../../../src/core/enrich/answer";
+import { AnswerError } from "../../../src/core/llm/answer";
 import { validateEnrichAnswer } from "../../../src/core/enrich/answer";
 
 const CREATE = { action: "create", folder: "reference", fileName: "x", frontmatter: { name: "X", description: "D", type: "reference", tags: ["t"] }, body: "Body.", related: [] };

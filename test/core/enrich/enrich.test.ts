@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parseCard } from "../../../src/core/card/card";
 import { contentHash, hintsHash, hintsOf, hintState } from "../../../src/core/card/hints";
 import { defaultConfig, type VaultMemoryConfig } from "../../../src/core/config";
-import type { CommandResult } from "../../../src/core/digest/run-command";
+import type { CommandResult } from "../../../src/core/llm/run-command";
 import { enrichCards } from "../../../src/core/enrich/enrich";
 import { buildEnrichPrompt } from "../../../src/core/enrich/prompt";
 import { diskStore } from "../../../src/core/enrich/store";

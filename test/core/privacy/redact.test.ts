@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RECALL_HEADER } from "../../../src/core/recall/recall-header";
+import { RECALL_HEADER } from "../../../src/core/text/recall-header";
 import { findSecrets, hintsIn, redactSecrets, sanitize, SECRET_PATTERNS, stripPrivate, stripRecallBlock } from "../../../src/core/privacy/redact";
 import { NOT_SECRETS, SECRET_CASES, type SecretCase } from "../../fixtures/secrets";
 import { NEW_NOT_SECRETS, NEW_SECRET_CASES } from "../../fixtures/secrets-new";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { captureSession, DEFAULT_QUEUE_RULES, isExcluded } from "../../../src/core/queue/capture";
 import { listPending, markHandled } from "../../../src/core/queue/queue-store";
-import { RECALL_HEADER } from "../../../src/core/recall/recall-header";
+import { RECALL_HEADER } from "../../../src/core/text/recall-header";
 import { tempDir } from "../../helpers";
 import { jsonl, line } from "../../fixtures/transcript";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { DocInfo } from "../../../src/core/index/postings";
 import { briefCardsOf, sessionBrief, usageCounts } from "../../../src/core/recall/brief";
-import { BRIEF_HEADER } from "../../../src/core/recall/recall-header";
+import { BRIEF_HEADER } from "../../../src/core/text/recall-header";
 import { sanitize } from "../../../src/core/privacy/redact";
 
 const card = (path: string, project: string, type = "reference", updated = 0): DocInfo => ({ path, description: `about ${path}`, type, project, updated, links: [] });

@@ -1,4 +1,4 @@
-/** One digest at a time, across Obsidian windows and synced machines: a lock file that goes stale. */
+/** One digest or enrich run at a time, across Obsidian windows and synced machines: a lock file that goes stale. */
 
 import { hostname } from "node:os";
 import { linkSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from "node:fs";

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../../src/core/config";
-import { runCommand } from "../../../src/core/digest/run-command";
+import { runCommand } from "../../../src/core/llm/run-command";
 import { runDigest } from "../../../src/core/digest/run";
 import { SAMPLE_VAULT, copyVault, tempDir } from "../../helpers";
 import { until } from "../../wait";

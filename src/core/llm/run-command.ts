@@ -1,4 +1,4 @@
-/** Runs one of the digest's commands (the LLM, the report) with input on stdin, under a deadline that nothing it starts outlives. */
+/** Runs a program with input on stdin (the LLM, the digest's report, `claude mcp`, the bridge's embed), under a deadline that nothing it starts outlives. */
 
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomUUID } from "node:crypto";

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../../src/core/config";
-import { llmCommand } from "../../../src/core/digest/llm";
+import { llmCommand } from "../../../src/core/llm/llm";
 import { runDigest } from "../../../src/core/digest/run";
 import { SAMPLE_VAULT, copyVault } from "../../helpers";
 

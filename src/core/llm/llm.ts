@@ -1,10 +1,16 @@
-/** The LLM command: which binary, which flags, and what a failed call means. */
+/** The LLM command the digest and enrich share: which binary, which flags, and what a failed call means. */
 
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { basename, delimiter, isAbsolute, join } from "node:path";
 import type { CommandResult } from "./run-command";
-import type { DigestSettings } from "./settings";
+
+/** The settings that name the LLM command: the digest's, which enrich uses too. */
+export interface LlmSettings {
+  binary: string;
+  command: readonly string[];
+  model: string;
+}
 
 // The answer is data to be checked before anything is written, so the model gets nothing to act
 // with, whatever the person's own Claude Code settings allow (a defaultMode of acceptEdits or
@@ -47,7 +53,7 @@ export function llmCommand(binary: string, command: readonly string[], model: st
  * The command line the settings ask for, or why there is none: the digest and enrich stop on the
  * same missing binary and the same refused flags, with the same words.
  */
-export function settingsCommand(settings: Pick<DigestSettings, "binary" | "command" | "model">, env?: NodeJS.ProcessEnv): { command: string[] } | { error: string } {
+export function settingsCommand(settings: LlmSettings, env?: NodeJS.ProcessEnv): { command: string[] } | { error: string } {
   // A binary the person set is checked like a found one: used as given, a missing one failed
   // every entry one by one while the run still reported success.
   const binary = resolveBinary(settings.binary || settings.command[0], env);

@@ -1,4 +1,4 @@
-/** The first lines of what the hooks print for Claude: shared with capture, which strips them back out. */
+/** The first lines of what the hooks print for Claude: recall and the brief write them, and the sanitiser (privacy/redact.ts) strips them back out of what is captured. */
 
 export const RECALL_HEADER =
   "Vault Memory matched these notes from the user's vault to this prompt, best first. " +
