@@ -20,6 +20,7 @@ const BELOW = {
   text: [],
   "paths.ts": [],
   "session-id.ts": [],
+  "version.ts": [],
   // The one settings reader (zod/mini); every room's settings.ts declares its keys with it.
   "settings-schema.ts": [],
   "project.ts": ["io"],
