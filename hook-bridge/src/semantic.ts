@@ -70,7 +70,7 @@ function semanticRulesShape(v: unknown): SemanticRules | undefined {
 export function askVector(prompt: string, semantic: SemanticRules): { asked: Promise<EmbedResult>; sent: Promise<void> } {
   let flushed: () => void = () => {};
   const sent = new Promise<void>((resolve) => (flushed = resolve));
-  return { asked: embedTexts(semantic, [sanitize(prompt)], semantic.budgetMs, { sent: () => flushed(), direct: true }), sent };
+  return { asked: embedTexts(semantic, [sanitize(prompt)], semantic.budgetMs, { sent: () => flushed(), deferDeadline: true }), sent };
 }
 
 /** The cards' vectors beside the snapshot at `snapshotPath`, read while the server works (see embed/vectors.ts). */
