@@ -65,7 +65,7 @@ const benchHome = mkdtempSync(join(tmpdir(), "vm-bench-home-"));
 const childEnv: NodeJS.ProcessEnv = { ...inherited, XDG_CONFIG_HOME: join(benchHome, "config"), XDG_CACHE_HOME: join(benchHome, "cache") };
 const machineSettings = join(benchHome, "config", "vault-memory", "config.json");
 // The recall code's cache, where the hook finds it with that environment.
-const codeCache = join(cacheDir(childEnv), cacheName(join(root, "hook-bridge", "dist", "vault-memory-hot.cjs")));
+const codeCache = join(cacheDir(childEnv), cacheName(join(root, "hook-bridge", "dist", "vault-memory-recall.cjs")));
 
 function flagValue(name: string): string | undefined {
   const i = argv.findIndex((a) => a === name || a.startsWith(name + "="));
