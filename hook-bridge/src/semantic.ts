@@ -8,7 +8,7 @@
 import { embedTexts, type EmbedResult } from "../../src/core/embed/client";
 import { closeVectors, openVectors, searchOpen, vectorsPathOf, type OpenVectors } from "../../src/core/embed/vectors";
 import { sanitize } from "../../src/core/privacy/redact";
-import type { SemanticRules } from "../../src/core/recall/rules";
+import type { SemanticRules } from "../../src/core/embed/settings";
 
 // Where the prompt goes is this machine's setting, never the snapshot's (see embed/settings.ts).
 export { trustedSemantic } from "../../src/core/embed/settings";

@@ -19,7 +19,7 @@ import { loadSeen, rememberSeen } from "../../../src/core/recall/session-store";
 import { appendUsage, promptHash } from "../../../src/core/recall/usage-log";
 import type { RecallRules } from "../../../src/core/recall/rules";
 import type { EmbedResult } from "../../../src/core/embed/client";
-import type { SemanticRules } from "../../../src/core/recall/rules";
+import type { SemanticRules } from "../../../src/core/embed/settings";
 
 // Far inside Claude Code's hook timeout (we register 10 s; its default is 30 s). Every step is
 // synchronous, so the deadline is checked between steps rather than by a timer.
