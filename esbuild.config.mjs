@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { gzipSync } from "node:zlib";
+import { watModuleSource } from "./scripts/wat.mjs";
 
 const production = process.argv.includes("production");
 const watch = process.argv.includes("watch");
@@ -23,8 +24,22 @@ const shared = {
   legalComments: "none",
   write: false,
   logLevel: "warning",
-  plugins: [noCodeInYaml()],
+  plugins: [noCodeInYaml(), wasmFromText()],
 };
+
+/**
+ * WebAssembly is written as text (`.wat`, e.g. src/core/embed/nearest.wat) and assembled here by
+ * wabt's wat2wasm; the bundle carries the bytes (scripts/wat.mjs).
+ * @returns {esbuild.Plugin}
+ */
+function wasmFromText() {
+  return {
+    name: "wasm-from-text",
+    setup(build) {
+      build.onLoad({ filter: /\.wat$/ }, async (args) => ({ contents: await watModuleSource(args.path), loader: "js" }));
+    },
+  };
+}
 
 /**
  * Takes out the two places where the YAML stack can run code: gray-matter's JavaScript engine
@@ -169,7 +184,7 @@ const plugin = {
   treeShaking: true,
   legalComments: "none",
   logLevel: "info",
-  plugins: [noCodeInYaml(), embedBridge()],
+  plugins: [noCodeInYaml(), wasmFromText(), embedBridge()],
 };
 
 await Promise.all([writeBridgeFiles(), esbuild.build(mcp)]);
@@ -177,7 +192,7 @@ copyFileSync(mcp.outfile, "claude-plugin/scripts/vault-memory-mcp.cjs");
 if (watch) {
   // The bridge is rebuilt with the plugin, so main.js always carries the bridge of the same source.
   const rebuildBridge = { name: "rebuild-bridge", setup: (b) => b.onStart(() => writeBridgeFiles().then(() => undefined)) };
-  const contexts = await Promise.all([esbuild.context(mcp), esbuild.context({ ...plugin, plugins: [rebuildBridge, noCodeInYaml(), embedBridge()] })]);
+  const contexts = await Promise.all([esbuild.context(mcp), esbuild.context({ ...plugin, plugins: [rebuildBridge, noCodeInYaml(), wasmFromText(), embedBridge()] })]);
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
   await esbuild.build(plugin);

@@ -1,0 +1,3 @@
+/** See wat.mjs. */
+export function watToWasm(path: string): Promise<Uint8Array>;
+export function watModuleSource(path: string): Promise<string>;
