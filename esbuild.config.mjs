@@ -4,7 +4,8 @@ import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { gzipSync } from "node:zlib";
-import { watModuleSource } from "./scripts/wat.mjs";
+// WebAssembly is written as text (`.wat`) and assembled by wabt; the bundles carry the bytes.
+import { wasmFromText } from "./scripts/wat.mjs";
 
 const production = process.argv.includes("production");
 const watch = process.argv.includes("watch");
@@ -26,20 +27,6 @@ const shared = {
   logLevel: "warning",
   plugins: [noCodeInYaml(), wasmFromText()],
 };
-
-/**
- * WebAssembly is written as text (`.wat`, e.g. src/core/embed/nearest.wat) and assembled here by
- * wabt's wat2wasm; the bundle carries the bytes (scripts/wat.mjs).
- * @returns {esbuild.Plugin}
- */
-function wasmFromText() {
-  return {
-    name: "wasm-from-text",
-    setup(build) {
-      build.onLoad({ filter: /\.wat$/ }, async (args) => ({ contents: await watModuleSource(args.path), loader: "js" }));
-    },
-  };
-}
 
 /**
  * Takes out the two places where the YAML stack can run code: gray-matter's JavaScript engine

@@ -15,6 +15,7 @@
 import { cacheDir, cacheName } from "../hook-bridge/src/code-cache";
 import { spawn, spawnSync } from "node:child_process";
 import esbuild from "esbuild";
+import { wasmFromText } from "./wat.mjs";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -370,7 +371,7 @@ const STUB_DIM = 1024;
  */
 async function benchSemantic(vault: string): Promise<SemanticResult> {
   const stubFile = join(temp, "embed-stub.mjs");
-  await esbuild.build({ entryPoints: [join(root, "test", "e2e", "embed-stub-main.ts")], outfile: stubFile, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning" });
+  await esbuild.build({ entryPoints: [join(root, "test", "e2e", "embed-stub-main.ts")], outfile: stubFile, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning", plugins: [wasmFromText()] });
   const stub = spawn(process.execPath, [stubFile, "--delay", String(STUB_DELAY_MS), "--dim", String(STUB_DIM)], { env: childEnv, stdio: ["ignore", "pipe", "inherit"] });
   const served: number[] = [];
   let lines = "";

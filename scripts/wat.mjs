@@ -22,3 +22,13 @@ export async function watToWasm(path) {
 export async function watModuleSource(path) {
   return `export default new Uint8Array([${(await watToWasm(path)).join(",")}]);\n`;
 }
+
+/** An esbuild plugin for `.wat` imports: the build, scripts/run-ts.mjs and the benchmark use it. */
+export function wasmFromText() {
+  return {
+    name: "wasm-from-text",
+    setup(build) {
+      build.onLoad({ filter: /\.wat$/ }, async (args) => ({ contents: await watModuleSource(args.path), loader: "js" }));
+    },
+  };
+}
