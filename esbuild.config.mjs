@@ -65,8 +65,10 @@ function noCodeInYaml() {
 /**
  * Escapes what esbuild leaves non-ASCII (it does not escape inside regular expressions): one such
  * character makes V8 hold the whole file as two-byte text, decoded from UTF-8 and scanned at
- * twice the cost, on every prompt. `\uXXXX` means the same code unit in a string, a template
- * and a regular expression; an escaped non-ASCII character (`\。`) is that character too.
+ * twice the cost. Only for the file compiled afresh on each run (every other command): the files
+ * the prompt hook runs through its code cache are not scanned, and escaping them measured
+ * nothing (README, "Speed"). `\uXXXX` means the same code unit in a string, a template and a
+ * regular expression; an escaped non-ASCII character (`\。`) is that character too.
  */
 function asciiOnly(text) {
   return text.replace(/(\\*)([^\0-\x7f])/g, (_m, slashes, c) => {
@@ -95,8 +97,8 @@ async function buildBridge() {
     // Recall alone: the other files are loaded through the entry when a prompt needs them (recall-entry.ts).
     esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/recall-entry.ts"] }),
   ]);
-  const recallFile = markedForCache("the recall bundle", asciiOnly(recall.outputFiles[0].text));
-  const semanticFile = markedForCache("the semantic bundle", asciiOnly(semantic.outputFiles[0].text));
+  const recallFile = markedForCache("the recall bundle", recall.outputFiles[0].text);
+  const semanticFile = markedForCache("the semantic bundle", semantic.outputFiles[0].text);
   const entry = await esbuild.build({
     ...shared,
     entryPoints: ["hook-bridge/vault-memory.ts"],
