@@ -124,6 +124,19 @@ describe("semantic recall in the prompt hook", () => {
     expect(stub.texts.at(-1)).toBe(PROMPT);
   });
 
+  it("answers from words, saying why, when semantic recall's code cannot be loaded", async () => {
+    const vault = await indexed({ enabled: true });
+    const dir = tempDir("vm-no-semantic-");
+    for (const name of BRIDGE_FILES) copyFileSync(join(ROOT, "hook-bridge", "dist", name), join(dir, name));
+    writeFileSync(join(dir, "vault-memory-semantic.cjs"), "//vault-memory-build 0\n(((");
+    const before = stub.requests;
+    const r = await runBridgeAsync(["recall", "--vault", vault, ...mine(vault)], hookJson("why does my nightly job fail under launchd?"), join(dir, BRIDGE_FILE));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("Vault Memory");
+    expect(stub.requests).toBe(before);
+    expect(log(vault)).toMatch(/semantic recall: its code could not be loaded .*; answered from words alone/);
+  });
+
   it("asks nothing for a snapshot recall would not use (another format version)", async () => {
     const vault = await indexed({ enabled: true });
     const snapshot = vaultFiles.snapshot(vault);
