@@ -87,13 +87,25 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
     // The prompt's vector is asked for before anything else is read, so the server works meanwhile.
     const asking = askFirst(payload.prompt, reader, rules, stringFlag(args, "config"), deps, run);
     const sessions = vaultFiles.sessions(vault);
-    const seen = loadSeen(sessions, payload.sessionId);
-    const answer = (result: Recall): number => {
-      deps.scored?.();
-      return answerWith(result, run, { payload, sessions, seen, started, deadline });
+    // The rest of what scoring needs, read once the request has left: the server works meanwhile.
+    const rest = (): { ctx: RecallContext; answer: (result: Recall) => number } => {
+      const seen = loadSeen(sessions, payload.sessionId);
+      const ctx = { project: resolveProject(payload.cwd), seen, deadline, exists: (path: string) => noteExists(vault, path) };
+      const answer = (result: Recall): number => {
+        deps.scored?.();
+        return answerWith(result, run, { payload, sessions, seen, started, deadline });
+      };
+      return { ctx, answer };
     };
-    const ctx = { project: resolveProject(payload.cwd), seen, deadline, exists: (path: string) => noteExists(vault, path) };
-    if (asking) return withMeaning(payload.prompt, reader, rules, ctx, asking, run).then(answer, run.failed);
+    if (asking) {
+      return Promise.race([asking.sent, asking.asked])
+        .then(() => {
+          const { ctx, answer } = rest();
+          return withMeaning(payload.prompt, reader, rules, ctx, asking, run).then(answer);
+        })
+        .catch(run.failed);
+    }
+    const { ctx, answer } = rest();
     let result;
     try {
       result = recall(payload.prompt, reader, rules, vault, ctx);
