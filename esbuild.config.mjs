@@ -4,7 +4,8 @@ import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { gzipSync } from "node:zlib";
-import { fileURLToPath } from "node:url";
+// WebAssembly is written as text (`.wat`) and assembled by wabt; the bundles carry the bytes.
+import { wasmFromText } from "./scripts/wat.mjs";
 
 const production = process.argv.includes("production");
 const watch = process.argv.includes("watch");
@@ -12,7 +13,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 
 const DIST = "hook-bridge/dist";
 /** What a copy of the bridge is, in the order it is written: the entry last, so no hook runs half a copy. */
-export const BRIDGE_FILES = ["vault-memory-commands.cjs", "vault-memory-semantic.cjs", "vault-memory-hot.cjs", "vault-memory.mjs", "vault-memory.cjs"];
+export const BRIDGE_FILES = ["vault-memory-commands.cjs", "vault-memory-semantic.cjs", "vault-memory-recall.cjs", "vault-memory.mjs", "vault-memory.cjs"];
 
 /** Options every bridge bundle shares. @type {esbuild.BuildOptions} */
 const shared = {
@@ -24,7 +25,7 @@ const shared = {
   legalComments: "none",
   write: false,
   logLevel: "warning",
-  plugins: [noCodeInYaml()],
+  plugins: [noCodeInYaml(), wasmFromText()],
 };
 
 /**
@@ -61,48 +62,13 @@ function noCodeInYaml() {
   };
 }
 
-// The seams of the prompt hook's bundle: each module swapped for a loader of the built file that
-// holds the real one, required on first use, so a prompt parses none of that code. A `cached`
-// seam's file goes through the entry's code cache (see code-cache.ts), and its `used` function
-// tells the cache that the run used it all.
-const SEAMS = [
-  { module: "cold", file: "vault-memory-commands.cjs", names: ["rememberSession", "recallWithoutVault", "rememberReply"] },
-  { module: "semantic-cold", file: "vault-memory-semantic.cjs", names: ["askVector", "openCards", "closeCards", "searchCards", "trustedSemantic"], cached: true, used: "semanticUsed" },
-];
-
-/**
- * Swaps hook-bridge/src/cold.ts (every other command) and semantic-cold.ts (semantic recall) for
- * loaders of their built files (see SEAMS).
- * @returns {esbuild.Plugin}
- */
-function coldCommandsOnDemand() {
-  return {
-    name: "cold-commands-on-demand",
-    setup(build) {
-      for (const seam of SEAMS) {
-        const namespace = `vm-${seam.module}`;
-        build.onResolve({ filter: new RegExp(`/${seam.module}$`) }, (args) => (args.importer.includes("hook-bridge") ? { path: seam.module, namespace } : undefined));
-        const file = JSON.stringify(seam.file);
-        build.onLoad({ filter: /.*/, namespace }, () => ({
-          loader: "js",
-          resolveDir: fileURLToPath(new URL("hook-bridge/src", import.meta.url)),
-          contents: [
-            ...(seam.cached
-              ? ['import { loadBeside } from "./beside";', "let loaded;", `const load = () => (loaded ??= loadBeside(${file})).exports;`, `export function ${seam.used}() { loaded?.complete(); }`]
-              : ["let loaded;", `const load = () => (loaded ??= require(require("node:path").join(__dirname, ${file})));`]),
-            ...seam.names.map((name) => `export function ${name}(...args) { return load().${name}(...args); }`),
-          ].join("\n"),
-        }));
-      }
-    },
-  };
-}
-
 /**
  * Escapes what esbuild leaves non-ASCII (it does not escape inside regular expressions): one such
  * character makes V8 hold the whole file as two-byte text, decoded from UTF-8 and scanned at
- * twice the cost, on every prompt. `\uXXXX` means the same code unit in a string, a template
- * and a regular expression; an escaped non-ASCII character (`\。`) is that character too.
+ * twice the cost. Only for the file compiled afresh on each run (every other command): the files
+ * the prompt hook runs through its code cache are not scanned, and escaping them measured
+ * nothing (README, "Speed"). `\uXXXX` means the same code unit in a string, a template and a
+ * regular expression; an escaped non-ASCII character (`\。`) is that character too.
  */
 function asciiOnly(text) {
   return text.replace(/(\\*)([^\0-\x7f])/g, (_m, slashes, c) => {
@@ -125,23 +91,24 @@ function markedForCache(name, text) {
 
 /** The bridge's files by name, built in memory. */
 async function buildBridge() {
-  const [commands, semantic, hot] = await Promise.all([
+  const [commands, semantic, recall] = await Promise.all([
     esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/cli.ts"] }),
     esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/semantic.ts"] }),
-    esbuild.build({ ...shared, entryPoints: ["hook-bridge/hot.ts"], plugins: [noCodeInYaml(), coldCommandsOnDemand()] }),
+    // Recall alone: the other files are loaded through the entry when a prompt needs them (recall-entry.ts).
+    esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/recall-entry.ts"] }),
   ]);
-  const hotFile = markedForCache("the recall bundle", asciiOnly(hot.outputFiles[0].text));
-  const semanticFile = markedForCache("the semantic bundle", asciiOnly(semantic.outputFiles[0].text));
+  const recallFile = markedForCache("the recall bundle", recall.outputFiles[0].text);
+  const semanticFile = markedForCache("the semantic bundle", semantic.outputFiles[0].text);
   const entry = await esbuild.build({
     ...shared,
     entryPoints: ["hook-bridge/vault-memory.ts"],
-    define: { __VM_BUILDS__: JSON.stringify({ "vault-memory-hot.cjs": hotFile.build, "vault-memory-semantic.cjs": semanticFile.build }) },
+    define: { __VM_BUILDS__: JSON.stringify({ "vault-memory-recall.cjs": recallFile.build, "vault-memory-semantic.cjs": semanticFile.build }) },
     banner: { js: "#!/usr/bin/env node" },
   });
   return {
     "vault-memory-commands.cjs": asciiOnly(commands.outputFiles[0].text),
     "vault-memory-semantic.cjs": semanticFile.text,
-    "vault-memory-hot.cjs": hotFile.text,
+    "vault-memory-recall.cjs": recallFile.text,
     // Hooks installed by earlier releases run this name; it hands over to the CommonJS entry.
     "vault-memory.mjs": '#!/usr/bin/env node\nimport { createRequire } from "node:module";\ncreateRequire(import.meta.url)("./vault-memory.cjs");\n',
     "vault-memory.cjs": entry.outputFiles[0].text,
@@ -206,7 +173,7 @@ const plugin = {
   treeShaking: true,
   legalComments: "none",
   logLevel: "info",
-  plugins: [noCodeInYaml(), embedBridge()],
+  plugins: [noCodeInYaml(), wasmFromText(), embedBridge()],
 };
 
 await Promise.all([writeBridgeFiles(), esbuild.build(mcp)]);
@@ -214,7 +181,7 @@ copyFileSync(mcp.outfile, "claude-plugin/scripts/vault-memory-mcp.cjs");
 if (watch) {
   // The bridge is rebuilt with the plugin, so main.js always carries the bridge of the same source.
   const rebuildBridge = { name: "rebuild-bridge", setup: (b) => b.onStart(() => writeBridgeFiles().then(() => undefined)) };
-  const contexts = await Promise.all([esbuild.context(mcp), esbuild.context({ ...plugin, plugins: [rebuildBridge, noCodeInYaml(), embedBridge()] })]);
+  const contexts = await Promise.all([esbuild.context(mcp), esbuild.context({ ...plugin, plugins: [rebuildBridge, noCodeInYaml(), wasmFromText(), embedBridge()] })]);
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
   await esbuild.build(plugin);

@@ -3,8 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { watModuleSource } from "./scripts/wat.mjs";
 
 export default defineConfig({
+  // WebAssembly text assembled as the build does it (esbuild.config.mjs).
+  plugins: [{ name: "wasm-from-text", load: (id) => (id.endsWith(".wat") ? watModuleSource(id) : undefined) }],
   resolve: {
     // The obsidian package ships types only; tests run against a faithful fake of the API we use.
     alias: [

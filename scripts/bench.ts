@@ -15,6 +15,7 @@
 import { cacheDir, cacheName } from "../hook-bridge/src/code-cache";
 import { spawn, spawnSync } from "node:child_process";
 import esbuild from "esbuild";
+import { wasmFromText } from "./wat.mjs";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -65,7 +66,7 @@ const benchHome = mkdtempSync(join(tmpdir(), "vm-bench-home-"));
 const childEnv: NodeJS.ProcessEnv = { ...inherited, XDG_CONFIG_HOME: join(benchHome, "config"), XDG_CACHE_HOME: join(benchHome, "cache") };
 const machineSettings = join(benchHome, "config", "vault-memory", "config.json");
 // The recall code's cache, where the hook finds it with that environment.
-const codeCache = join(cacheDir(childEnv), cacheName(join(root, "hook-bridge", "dist", "vault-memory-hot.cjs")));
+const codeCache = join(cacheDir(childEnv), cacheName(join(root, "hook-bridge", "dist", "vault-memory-recall.cjs")));
 
 function flagValue(name: string): string | undefined {
   const i = argv.findIndex((a) => a === name || a.startsWith(name + "="));
@@ -398,7 +399,7 @@ const STUB_DIM = 1024;
  */
 async function benchSemantic(vault: string): Promise<SemanticResult> {
   const stubFile = join(temp, "embed-stub.mjs");
-  await esbuild.build({ entryPoints: [join(root, "test", "e2e", "embed-stub-main.ts")], outfile: stubFile, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning" });
+  await esbuild.build({ entryPoints: [join(root, "test", "e2e", "embed-stub-main.ts")], outfile: stubFile, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning", plugins: [wasmFromText()] });
   const stub = spawn(process.execPath, [stubFile, "--delay", String(STUB_DELAY_MS), "--dim", String(STUB_DIM)], { env: childEnv, stdio: ["ignore", "pipe", "inherit"] });
   const served: number[] = [];
   let lines = "";

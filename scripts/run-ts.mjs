@@ -2,6 +2,7 @@
 import esbuild from "esbuild";
 import { spawnSync } from "node:child_process";
 import { basename } from "node:path";
+import { wasmFromText } from "./wat.mjs";
 
 const [entry, ...args] = process.argv.slice(2);
 const outfile = `.cache/${basename(entry, ".ts")}.mjs`;
@@ -15,6 +16,7 @@ await esbuild.build({
   packages: "external",
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   logLevel: "warning",
+  plugins: [wasmFromText()],
 });
 const r = spawnSync(process.execPath, [outfile, ...args], { stdio: "inherit" });
 process.exit(r.status ?? 1);

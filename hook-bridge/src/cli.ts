@@ -13,6 +13,7 @@ import { installCommand } from "./commands/install";
 import { lintCommand } from "./commands/lint";
 import { queueCommand } from "./commands/queue";
 import { recallCommand } from "./commands/recall";
+import * as semanticCode from "./semantic";
 import { remindCommand } from "./commands/remind";
 import { trustCommand } from "./commands/trust";
 import { scheduleCommand } from "./commands/schedule";
@@ -46,7 +47,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   try {
     switch (args.command) {
       case "recall":
-        return recallCommand(args, { recallWithoutVault, rememberReply, rememberSession });
+        return recallCommand(args, { recallWithoutVault, rememberReply, rememberSession, semantic: () => semanticCode });
       case "index":
         return await indexCommand(args);
       case "queue":
@@ -123,13 +124,12 @@ export function rememberSession(vault: string, hook: { sessionId: string; transc
 /**
  * The prompt hook with no usable vault: silent (a prompt must never fail for it), logged, except
  * for "remember this", where silence would let Claude confirm a keep that did not happen.
- * `stdin`: the payload, when the entry has read it already.
  */
-export function recallWithoutVault(found: Exclude<VaultLookup, { vault: string }>, remember: RegExp, stdin?: string): number {
+export function recallWithoutVault(found: Exclude<VaultLookup, { vault: string }>, remember: RegExp): number {
   logWithoutVault("recall", found);
   let prompt = "";
   try {
-    const p = JSON.parse(stdin ?? readStdinSync()) as { prompt?: unknown } | null;
+    const p = JSON.parse(readStdinSync()) as { prompt?: unknown } | null;
     if (p && typeof p.prompt === "string") prompt = p.prompt;
   } catch {
     /* not a payload: nothing to answer */

@@ -36,11 +36,9 @@ export interface CachedModule<T> {
 /**
  * `require` is the caller's: the file must sit beside the caller and need only what the caller's
  * require finds (Node's own modules). Node's createRequire loads the module system's internals
- * that a prompt's run otherwise never compiles. `hash` checks the cache: fnv1aWords, or its
- * JavaScript loop where a process's first WebAssembly (most of a millisecond to set up) would
- * stand before something more urgent.
+ * that a prompt's run otherwise never compiles.
  */
-export function requireCached<T>(file: string, build: string, require: NodeJS.Require, hash: (bytes: Uint8Array) => number = fnv1aWords): CachedModule<T> {
+export function requireCached<T>(file: string, build: string, require: NodeJS.Require): CachedModule<T> {
   // Read plainly: the bridge's own bundle beside the running entry, not a file anyone put there.
   const source = readFileSync(file, "utf8");
   const dir = privateCacheDir();
@@ -57,7 +55,7 @@ export function requireCached<T>(file: string, build: string, require: NodeJS.Re
       const bytes = readPrivate(cachePath);
       const head = bytes.subarray(0, KEY_BYTES).toString("latin1");
       const data = bytes.subarray(KEY_BYTES);
-      const sum = hash(data);
+      const sum = fnv1aWords(data);
       if (head === key(true, sum) || head === key(false, sum)) {
         cached = data;
         cachedFull = head === key(true, sum);

@@ -9,7 +9,7 @@ import { copyVault, hookJson, ROOT, runBridge, SAMPLE_VAULT, tempDir } from "../
 import { cacheDir, cacheName } from "../../hook-bridge/src/code-cache";
 
 /** Where a bridge copy's recall code is cached: the person's cache folder, never beside it. */
-const cacheOf = (dir: string): string => join(cacheDir(), cacheName(join(dir, "vault-memory-hot.cjs")));
+const cacheOf = (dir: string): string => join(cacheDir(), cacheName(join(dir, "vault-memory-recall.cjs")));
 const KEY_BYTES = 96;
 
 /** A bridge copy of its own, so each case starts without a cache. */
@@ -38,7 +38,7 @@ describe("the prompt hook's code cache", () => {
     const dir = bridgeCopy();
     expect(expected).toContain("launchd-cron-path.md");
     expect(recallFrom(dir, vault)).toBe(expected);
-    const build = /^\/\/vault-memory-build (\w+)\n/.exec(readFileSync(join(dir, "vault-memory-hot.cjs"), "utf8"))![1];
+    const build = /^\/\/vault-memory-build (\w+)\n/.exec(readFileSync(join(dir, "vault-memory-recall.cjs"), "utf8"))![1];
     expect(cacheKey(dir)).toMatch(new RegExp(`^${build} ${process.version} ${process.arch} full [0-9a-f]{8}$`));
     const written = readFileSync(cacheOf(dir));
     expect(recallFrom(dir, vault)).toBe(expected);
@@ -70,13 +70,13 @@ describe("the prompt hook's code cache", () => {
     expect(cacheKey(dir)).toContain(process.version);
   });
 
-  it("is not used with a hot file of another build, even of the same length", () => {
+  it("is not used with a recall file of another build, even of the same length", () => {
     const dir = bridgeCopy();
     recallFrom(dir, vault);
-    const hot = join(dir, "vault-memory-hot.cjs");
-    const text = readFileSync(hot, "utf8");
+    const recallFile = join(dir, "vault-memory-recall.cjs");
+    const text = readFileSync(recallFile, "utf8");
     // Same length, another build mark: V8 alone would take the old cache for it.
-    writeFileSync(hot, text.replace(/^\/\/vault-memory-build (\w)/, (_m, c: string) => `//vault-memory-build ${c === "0" ? "1" : "0"}`));
+    writeFileSync(recallFile, text.replace(/^\/\/vault-memory-build (\w)/, (_m, c: string) => `//vault-memory-build ${c === "0" ? "1" : "0"}`));
     const before = readFileSync(cacheOf(dir));
     expect(recallFrom(dir, vault)).toBe(expected);
     expect(readFileSync(cacheOf(dir)).equals(before)).toBe(true);
@@ -114,7 +114,7 @@ describe("the prompt hook's code cache", () => {
     const good = readFileSync(cacheOf(dir));
     // A cache of the right key beside the bridge, whose data is not V8's: read, it would crash.
     const planted = Buffer.concat([good.subarray(0, KEY_BYTES), Buffer.alloc(good.length - KEY_BYTES, 0x41)]);
-    writeFileSync(join(dir, ".vault-memory-hot.cjs.v8cache"), planted);
+    writeFileSync(join(dir, ".vault-memory-recall.cjs.v8cache"), planted);
     unlinkSync(cacheOf(dir));
     expect(recallFrom(dir, vault)).toBe(expected);
     expect(existsSync(cacheOf(dir))).toBe(true);

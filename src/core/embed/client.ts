@@ -2,7 +2,6 @@
 
 import type { IncomingMessage } from "node:http";
 import { msSinceStart } from "../io/clock";
-import { postDirect } from "./direct-tcp";
 import { collect, requestHead, type Posted } from "./http";
 import { bareHost, endpointProblem, type EmbedSettings } from "./settings";
 
@@ -17,8 +16,11 @@ const MAX_DIMENSIONS = 16_384;
 export interface PostOptions {
   /** Told once the request has left: the hook scores words after it, while the server works. */
   sent?: () => void;
-  /** Plain HTTP to this computer through Node's TCP handle when it can (see direct-tcp.ts): for the prompt hook, the one caller that counts milliseconds. */
-  direct?: boolean;
+  /**
+   * The prompt hook: the deadline's timer is set once this turn's work is done (see collect), so
+   * the request leaves first. Elsewhere the timer is set at once.
+   */
+  deferDeadline?: boolean;
 }
 
 /**
@@ -30,21 +32,37 @@ function post(url: URL, body: string, timeoutMs: number, options: PostOptions): 
   return url.protocol === "http:" ? postPlain(url, body, timeoutMs, options) : postTls(url, body, timeoutMs, options.sent);
 }
 
-function postPlain(url: URL, body: string, timeoutMs: number, { sent, direct }: PostOptions): Promise<Posted> {
+function postPlain(url: URL, body: string, timeoutMs: number, { sent, deferDeadline }: PostOptions): Promise<Posted> {
   return new Promise((resolve) => {
-    const a = collect(timeoutMs, true, resolve, direct);
+    const a = collect(timeoutMs, true, resolve, deferDeadline);
     const request = requestHead(url, Buffer.byteLength(body)) + body;
-    const port = Number(url.port || 80);
-    if (direct && postDirect(url.hostname, port, request, a, sent)) return;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when semantic recall asks, see above
+    // Loaded only when semantic recall asks: with it off, a prompt loads none of net's streams.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
     const net = require("node:net") as typeof import("node:net");
-    const socket = net.connect({ host: bareHost(url.hostname), port });
-    a.stopWith(() => socket.destroy());
-    socket.write(request, () => sent?.());
-    socket.on("data", a.take);
-    socket.on("error", (err) => a.finish({ error: err.message }));
-    socket.on("end", a.ended);
-    socket.on("close", a.ended);
+    const port = Number(url.port || 80);
+    const host = bareHost(url.hostname);
+    // "localhost" is 127.0.0.1, then ::1 if that refuses: an address needs no lookup, and a
+    // system that resolves the name to one of them only would miss a server on the other.
+    const addresses = host.toLowerCase() === "localhost" ? ["127.0.0.1", "::1"] : [host];
+    const attempt = (i: number): void => {
+      const socket = net.connect({ host: addresses[i], port });
+      let connected = false;
+      a.stopWith(() => socket.destroy());
+      socket.once("connect", () => (connected = true));
+      socket.write(request, (err) => void (err || sent?.()));
+      socket.on("data", a.take);
+      socket.on("error", (err) => {
+        if (!connected && i + 1 < addresses.length) {
+          socket.destroy();
+          attempt(i + 1);
+        } else a.finish({ error: err.message });
+      });
+      socket.on("end", a.ended);
+      socket.on("close", () => {
+        if (connected || i + 1 >= addresses.length) a.ended();
+      });
+    };
+    attempt(0);
   });
 }
 

@@ -1,6 +1,7 @@
 /** The search over the cards' vectors once the prompt's has come: sign bits for a first cut, int8 rows for the cosine. */
 
-import { sleb, uleb, wasmSection } from "../io/hash";
+// The module's bytes, assembled from nearest.wat at build time (scripts/wat.mjs).
+import searchModule from "./nearest.wat";
 
 /**
  * What a search does with the pieces' vectors, made ready while the embedding server works so
@@ -90,12 +91,19 @@ const PAGE = 65536;
  * query's signs, the pieces' signs (in 64-bit words: a piece of an odd number of 32-bit words
  * gets a zero word, as the query does, so it never disagrees), each piece's disagreement, the
  * count of pieces at each disagreement, the picked pieces, the query, their int8 rows, their dot
- * products. Undefined without WebAssembly.
+ * products. Undefined without WebAssembly. The module (nearest.wat) has three functions:
+ *
+ *   a(n, longs, B, D, H)      for each piece p of n: D[p] = popcnt of its signs XOR the query's
+ *                             (the 64-bit words at 0), and H[D[p]] += 1
+ *   p(n, cut, max, D, P) → c  P[c++] = p for each piece with D[p] < cut, then each with
+ *                             D[p] = cut, at most max in all
+ *   d(c, dim, R, F, O)        O[r] = sum of i8 row r at R times f32 query at F, in f64 (as
+ *                             JavaScript adds them, so the two searches give equal numbers)
  */
 function wasmSearch(bits: Uint32Array, words: number, pieces: number, dim: number, max: number): PieceSearch | undefined {
   let instance: WebAssembly.Instance;
   try {
-    instance = new WebAssembly.Instance(new WebAssembly.Module(searchModule()));
+    instance = new WebAssembly.Instance(new WebAssembly.Module(searchModule));
   } catch {
     return undefined;
   }
@@ -141,85 +149,4 @@ function wasmSearch(bits: Uint32Array, words: number, pieces: number, dim: numbe
       return new Float64Array(buffer, O, n).slice();
     },
   };
-}
-
-/**
- * A module of three functions over one memory, built from its opcodes so that it can be read:
- *
- *   a(n, longs, B, D, H)      for each piece p of n: D[p] = popcnt of its signs XOR the query's
- *                             (the 64-bit words at 0), and H[D[p]] += 1
- *   p(n, cut, max, D, P) → c  P[c++] = p for each piece with D[p] < cut, then each with
- *                             D[p] = cut, at most max in all
- *   d(c, dim, R, F, O)        O[r] = sum of i8 row r at R times f32 query at F, in f64 (as
- *                             JavaScript adds them, so the two searches give equal numbers)
- */
-function searchModule(): Uint8Array<ArrayBuffer> {
-  const [get, set, tee, i32, f64c, block, loop, ifThen, end, br, brIf] = [0x20, 0x21, 0x22, 0x41, 0x44, 0x02, 0x03, 0x04, 0x0b, 0x0c, 0x0d];
-  const [load, load64, loadF32, load8s, store, storeF64] = [0x28, 0x29, 0x2a, 0x2c, 0x36, 0x39];
-  const [eq, ltU, geU, add, shl, xor64, popcnt64, wrap, fromI32, promote, mulF64, addF64] = [0x46, 0x49, 0x4f, 0x6a, 0x74, 0x85, 0x7b, 0xa7, 0xb7, 0xbb, 0xa2, 0xa0];
-  const [I32, F64, VOID] = [0x7f, 0x7c, 0x40];
-  const inc = (local: number, by: number): number[] => [get, local, i32, ...sleb(by), add, set, local];
-  const at = (base: number, index: number, scale: number): number[] => [get, base, get, index, i32, scale, shl, add];
-  // while (index < limit) { ...body; index += 1 }
-  const forEach = (index: number, limit: number, body: number[]): number[] => [block, VOID, loop, VOID, get, index, get, limit, geU, brIf, 1, ...body, ...inc(index, 1), br, 0, end, end];
-
-  const a = (() => {
-    const [N, LONGS, Bp, Dp, Hp, P, K, DIFF, W, Q, T] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
-    return [
-      1, 6, I32,
-      get, Bp, set, W,
-      ...forEach(P, N, [
-        i32, 0, set, DIFF, i32, 0, set, K, i32, 0, set, Q,
-        ...forEach(K, LONGS, [
-          get, DIFF, get, W, load64, 3, 0, get, Q, load64, 3, 0, xor64, popcnt64, wrap, add, set, DIFF,
-          ...inc(W, 8), ...inc(Q, 8),
-        ]),
-        ...at(Dp, P, 2), get, DIFF, store, 2, 0,
-        ...at(Hp, DIFF, 2), tee, T, get, T, load, 2, 0, i32, 1, add, store, 2, 0,
-      ]),
-      end,
-    ];
-  })();
-  const p = (() => {
-    const [N, CUT, MAX, Dp, Pp, P, C] = [0, 1, 2, 3, 4, 5, 6];
-    // One pass for the pieces under the cut, one for those at it.
-    const pass = (compare: number): number[] => [
-      i32, 0, set, P,
-      ...forEach(P, N, [
-        get, C, get, MAX, geU, brIf, 1,
-        ...at(Dp, P, 2), load, 2, 0, get, CUT, compare,
-        ifThen, VOID, ...at(Pp, C, 2), get, P, store, 2, 0, ...inc(C, 1), end,
-      ]),
-    ];
-    return [1, 2, I32, ...pass(ltU), ...pass(eq), get, C, end];
-  })();
-  const d = (() => {
-    const [C, DIM, Rp, Fp, Op, R, I, ROW, ACC] = [0, 1, 2, 3, 4, 5, 6, 7, 8];
-    return [
-      2, 3, I32, 1, F64,
-      get, Rp, set, ROW,
-      ...forEach(R, C, [
-        f64c, 0, 0, 0, 0, 0, 0, 0, 0, set, ACC, i32, 0, set, I,
-        ...forEach(I, DIM, [
-          get, ACC,
-          get, ROW, get, I, add, load8s, 0, 0, fromI32,
-          ...at(Fp, I, 2), loadF32, 2, 0, promote,
-          mulF64, addF64, set, ACC,
-        ]),
-        ...at(Op, R, 3), get, ACC, storeF64, 3, 0,
-        get, ROW, get, DIM, add, set, ROW,
-      ]),
-      end,
-    ];
-  })();
-  const five = [5, I32, I32, I32, I32, I32];
-  const fn = (body: number[]): number[] => [...uleb(body.length), ...body];
-  return new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...wasmSection(1, [2, 0x60, ...five, 0, 0x60, ...five, 1, I32]), // (i32 ×5) -> () and (i32 ×5) -> i32
-    ...wasmSection(3, [3, 0, 1, 0]),
-    ...wasmSection(5, [1, 0, 1]),
-    ...wasmSection(7, [4, 1, 0x6d, 2, 0, 1, 0x61, 0, 0, 1, 0x70, 0, 1, 1, 0x64, 0, 2]), // "m" memory, "a" "p" "d"
-    ...wasmSection(10, [3, ...fn(a), ...fn(p), ...fn(d)]),
-  ]);
 }

@@ -1,9 +1,21 @@
 /** Semantic recall's settings: a local embedding model the person runs, off unless they turn it on. */
 
-import type { SemanticRules } from "../recall/rules";
 import { readSettingsFile, userFileOf, userSettingsFor } from "../machine-config";
 
 export type EmbedProvider = "ollama" | "openai";
+
+/** What the prompt hook needs to ask for the prompt's vector and fuse it (see trustedSemantic below); recall/rules keeps it in a snapshot's rules. */
+export interface SemanticRules {
+  provider: "ollama" | "openai";
+  url: string;
+  model: string;
+  budgetMs: number;
+  allowRemote: boolean;
+  /** Cosine under this adds nothing. */
+  floor: number;
+  /** How much meaning counts against words (see fuseSemantic in recall/recall.ts). */
+  weight: number;
+}
 
 export interface EmbedSettings {
   enabled: boolean;

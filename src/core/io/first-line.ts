@@ -1,4 +1,4 @@
-/** A file's first line, read with one bounded read: the snapshot's header, and the glance the prompt hook takes at it. */
+/** A file's first line, read with one bounded read: the snapshot's header. */
 
 import { closeSync, readSync } from "node:fs";
 import { openRegularFile } from "./read-file";

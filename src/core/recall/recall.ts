@@ -7,7 +7,8 @@ import { applyThresholds, byScore, idfOf, scoreGroups, withHintCoverage, type Sc
 import { isAcknowledgement } from "../text/chitchat";
 import { clip } from "../text/clip";
 import { escapeControl } from "../text/visible";
-import type { RecallRules, SemanticRules } from "./rules";
+import type { RecallRules } from "./rules";
+import type { SemanticRules } from "../embed/settings";
 import type { EmbedResult } from "../embed/client";
 import { buildQuery, requiredMatches, withCorrections } from "./query";
 import { RECALL_HEADER } from "../text/recall-header";

@@ -2,6 +2,7 @@
 
 import type { ScoringRules, ThresholdRules } from "../index/scorer";
 import type { SignalRules } from "./signals";
+import type { SemanticRules } from "../embed/settings";
 
 export interface RecallRules {
   scoring: ScoringRules;
@@ -14,17 +15,4 @@ export interface RecallRules {
    * is byte for byte what it was before there was semantic recall.
    */
   semantic?: SemanticRules;
-}
-
-/** What the prompt hook needs to ask for the prompt's vector and fuse it (see embed/settings.ts). */
-export interface SemanticRules {
-  provider: "ollama" | "openai";
-  url: string;
-  model: string;
-  budgetMs: number;
-  allowRemote: boolean;
-  /** Cosine under this adds nothing. */
-  floor: number;
-  /** How much meaning counts against words (see fuseSemantic in recall.ts). */
-  weight: number;
 }

@@ -1,11 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mergeConfig } from "../../../src/core/config";
 import { VectorCache, cosine, quantize, textKey } from "../../../src/core/embed/cache";
 import { createServer, type AddressInfo, type Socket } from "node:net";
 import { embedTexts } from "../../../src/core/embed/client";
-import { tcpBindings, type ProcessLike } from "../../../src/core/embed/direct-tcp";
 import { DEFAULT_EMBED, endpointProblem, isLoopback } from "../../../src/core/embed/settings";
 import { vaultFiles } from "../../../src/core/paths";
 import { startEmbedStub, STUB_DIM, type EmbedStub } from "../../e2e/embed-stub";
@@ -31,14 +30,14 @@ function withEmbedding(vault: string, over: Record<string, unknown> = {}): void 
   machine.write(settings);
 }
 
-// Each way of posting plain HTTP: through `net`, and straight through Node's TCP handle (the hook's).
+// Each way of arming the deadline: at once, and after the turn the request leaves in (the hook's).
 describe.each([
-  ["through net", false],
-  ["through the TCP handle", true],
-] as const)("the embedding client, %s", (_way, direct) => {
+  ["deadline armed at once", false],
+  ["deadline armed after the request left", true],
+] as const)("the embedding client, %s", (_way, deferDeadline) => {
   it.each(["ollama", "openai"] as const)("gets one vector per text from %s's API", async (provider) => {
     stub.mode = "ok";
-    const r = await embedTexts(settings({ provider }), ["a vault in sync", "phone and laptop"], 5000, { direct });
+    const r = await embedTexts(settings({ provider }), ["a vault in sync", "phone and laptop"], 5000, { deferDeadline });
     if ("error" in r) throw new Error(r.error);
     expect(r.vectors.map((v) => v.length)).toEqual([STUB_DIM, STUB_DIM]);
   });
@@ -50,7 +49,7 @@ describe.each([
     stub.mode = "ok";
     stub.bad = { word: "kettle", as };
     try {
-      const r = await embedTexts(settings(), ["descale the kettle"], 5000, { direct });
+      const r = await embedTexts(settings(), ["descale the kettle"], 5000, { deferDeadline });
       expect("error" in r && r.error).toBe(error);
     } finally {
       stub.bad = undefined;
@@ -60,7 +59,7 @@ describe.each([
   it("reaches a server named localhost, and says when the request has left", async () => {
     stub.mode = "ok";
     let sent = 0;
-    const r = await embedTexts(settings({ url: stub.url.replace("127.0.0.1", "localhost") }), ["x"], 5000, { direct, sent: () => sent++ });
+    const r = await embedTexts(settings({ url: stub.url.replace("127.0.0.1", "localhost") }), ["x"], 5000, { deferDeadline, sent: () => sent++ });
     expect("vectors" in r && r.vectors.length).toBe(1);
     expect(sent).toBe(1);
   });
@@ -71,13 +70,13 @@ describe.each([
     ["hang", /no answer within 200 ms/],
   ] as const)("says what went wrong when the server answers %s", async (mode, error) => {
     stub.mode = mode;
-    const r = await embedTexts(settings(), ["x"], 200, { direct });
+    const r = await embedTexts(settings(), ["x"], 200, { deferDeadline });
     expect("error" in r && r.error).toMatch(error);
     stub.mode = "ok";
   });
 
   it("says so when nothing listens", async () => {
-    const down = await embedTexts(settings({ url: "http://127.0.0.1:9" }), ["x"], 2000, { direct });
+    const down = await embedTexts(settings({ url: "http://127.0.0.1:9" }), ["x"], 2000, { deferDeadline });
     expect("error" in down && down.error).toMatch(/ECONNREFUSED.*127\.0\.0\.1:9/);
   });
 });
@@ -265,7 +264,7 @@ describe("the plain HTTP the hook speaks", () => {
   }
   const vector = JSON.stringify({ embeddings: [[0.5, -0.25, 1]] });
 
-  it.each([false, true])("takes an answer as soon as it is whole, though the server keeps the connection (TCP handle: %s)", async (direct) => {
+  it.each([false, true])("takes an answer as soon as it is whole, though the server keeps the connection (deadline deferred: %s)", async (deferDeadline) => {
     for (const write of [
       (s: Socket) => s.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${vector.length}\r\n\r\n${vector}`),
       // The last chunk in a write of its own.
@@ -278,7 +277,7 @@ describe("the plain HTTP the hook speaks", () => {
       try {
         // Were the answer taken only when the connection ends, the deadline, far beyond the
         // test's own timeout, would fail the test.
-        const r = await embedTexts(settings({ url: server.url }), ["x"], 3_600_000, { direct });
+        const r = await embedTexts(settings({ url: server.url }), ["x"], 3_600_000, { deferDeadline });
         expect(r).toMatchObject({ vectors: [Float32Array.of(0.5, -0.25, 1)] });
       } finally {
         await server.close();
@@ -286,106 +285,38 @@ describe("the plain HTTP the hook speaks", () => {
     }
   });
 
-  // Through net it depends on what the system resolves localhost to (only 127.0.0.1 here).
-  it("reaches a server on ::1 alone by the name localhost, through the TCP handle", async () => {
+  // net tries each address localhost resolves to (autoSelectFamily, on by default since Node 20).
+  it("reaches a server on ::1 alone by the name localhost", async () => {
     const server = createServer((s) => s.once("data", () => s.end(`HTTP/1.1 200 OK\r\nContent-Length: ${vector.length}\r\n\r\n${vector}`)));
     const listening = await new Promise<boolean>((resolve) => server.once("error", () => resolve(false)).listen(0, "::1", () => resolve(true)));
     if (!listening) return void console.log("this computer has no IPv6 loopback: the ::1 case is not run");
     try {
       const { port } = server.address() as AddressInfo;
-      const r = await embedTexts(settings({ url: `http://localhost:${port}` }), ["x"], 3000, { direct: true });
+      const r = await embedTexts(settings({ url: `http://localhost:${port}` }), ["x"], 3000, { deferDeadline: true });
       expect(r).toMatchObject({ vectors: [Float32Array.of(0.5, -0.25, 1)] });
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
   });
 
-  it.each([false, true])("gives up on a stream that is not HTTP at once rather than at the deadline (TCP handle: %s)", async (direct) => {
+  it.each([false, true])("gives up on a stream that is not HTTP at once rather than at the deadline (deadline deferred: %s)", async (deferDeadline) => {
     const server = await openEnded((s) => s.write(Buffer.alloc(64 << 10, "x")));
     try {
-      const r = await embedTexts(settings({ url: server.url }), ["x"], 3_600_000, { direct });
+      const r = await embedTexts(settings({ url: server.url }), ["x"], 3_600_000, { deferDeadline });
       expect("error" in r && r.error).toBe("the answer is not HTTP");
     } finally {
       await server.close();
     }
   });
 
-  it.each([false, true])("says so when the server closes before its answer is whole (TCP handle: %s)", async (direct) => {
+  it.each([false, true])("says so when the server closes before its answer is whole (deadline deferred: %s)", async (deferDeadline) => {
     const server = await openEnded((s) => s.end(`HTTP/1.1 200 OK\r\nContent-Length: ${vector.length}\r\n\r\n${vector.slice(0, 8)}`));
     try {
-      const r = await embedTexts(settings({ url: server.url }), ["x"], 3000, { direct });
+      const r = await embedTexts(settings({ url: server.url }), ["x"], 3000, { deferDeadline });
       expect("error" in r && r.error).toBe("the answer is cut short");
     } finally {
       await server.close();
     }
-  });
-});
-
-describe("the TCP handle the hook posts through", () => {
-  const real = process as unknown as ProcessLike;
-
-  /** The client loaded afresh, with Node's TCP handle replaced by `patch` of it. */
-  async function withHandle<T>(patch: (TCP: new (type: number) => object) => unknown, run: (client: typeof import("../../../src/core/embed/client")) => Promise<T>): Promise<T> {
-    const proc = process as unknown as { binding: (name: string) => Record<string, unknown> };
-    const binding = proc.binding;
-    proc.binding = (name) => {
-      const b = binding.call(process, name);
-      return name === "tcp_wrap" ? { ...b, TCP: patch(b.TCP as new (type: number) => object) } : b;
-    };
-    vi.resetModules();
-    try {
-      return await run(await import("../../../src/core/embed/client"));
-    } finally {
-      proc.binding = binding;
-      vi.resetModules();
-    }
-  }
-
-  it("leaves the request to net when the handle throws before anything is sent", async () => {
-    stub.mode = "ok";
-    let made = 0;
-    const r = await withHandle(
-      (TCP) =>
-        class extends TCP {
-          constructor(type: number) {
-            super(type);
-            made++;
-            throw new Error("no TCP here");
-          }
-        },
-      (client) => client.embedTexts(settings(), ["x"], 3000, { direct: true }),
-    );
-    expect(made).toBe(1);
-    expect("vectors" in r && r.vectors.length).toBe(1);
-  });
-
-  it("answers with the reason, and throws nothing, when the handle fails once connected", async () => {
-    stub.mode = "ok";
-    const r = await withHandle(
-      (TCP) =>
-        class extends TCP {
-          readStart(): number {
-            throw new Error("reading is broken");
-          }
-        },
-      (client) => client.embedTexts(settings(), ["x"], 3000, { direct: true }),
-    );
-    expect("error" in r && r.error).toBe("Node's TCP handle failed: reading is broken");
-  });
-  it("is found in this Node", () => {
-    expect(tcpBindings(real)).not.toBeNull();
-  });
-
-  it.each([
-    ["without process.binding", { ...real, binding: undefined }],
-    ["in Electron", { ...real, versions: { ...real.versions, electron: "30.0.0" } }],
-    ["when Node is asked to warn of deprecated calls", { ...real, execArgv: ["--pending-deprecation"] }],
-    ["when NODE_OPTIONS asks to throw on them", { ...real, env: { NODE_OPTIONS: "--throw-deprecation" } }],
-    ["when NODE_PENDING_DEPRECATION asks for the warning", { ...real, env: { NODE_PENDING_DEPRECATION: "1" } }],
-    ["when the handle lacks a method", { ...real, binding: (name: string) => (name === "tcp_wrap" ? { TCP: class {}, TCPConnectWrap: class {}, constants: { SOCKET: 0 } } : (real.binding as (n: string) => unknown)(name)) }],
-    ["when asking throws", { ...real, binding: () => { throw new Error("No such module"); } }],
-  ])("is not used %s: net is", (_why, proc) => {
-    expect(tcpBindings(proc as ProcessLike)).toBeNull();
   });
 });
 

@@ -1,0 +1,53 @@
+/**
+ * The prompt hook's code: recall and nothing else, its own file in the build
+ * (vault-memory-recall.cjs), which the entry runs through its code cache. The bridge's other files
+ * are loaded through `load`, which the entry hands in, only when a prompt needs them: semantic
+ * recall's (vault-memory-semantic.cjs) when the snapshot's rules turn it on, every other
+ * command's (vault-memory-commands.cjs) when no vault is set or "remember this" is asked.
+ */
+
+import { writeSync } from "node:fs";
+import { badFlags, parseArgs } from "./args";
+import { logRefusedHook } from "./no-vault";
+import { commandUsage } from "./usage";
+import { recallCommand } from "./commands/recall";
+import type { SemanticCode } from "./semantic";
+
+/** A file of the bridge, loaded; `complete` tells its code cache that the run used it all (see code-cache.ts). */
+export interface LoadedFile {
+  exports: unknown;
+  complete: () => void;
+}
+
+/** What the entry hands recall: how to load another file of the bridge, and how to say the run was a full one. */
+export interface RecallHook {
+  load: (file: string) => LoadedFile;
+  scored: () => void;
+}
+
+/** The dispatcher's functions recall uses when there is no vault, or to keep a conversation (cli.ts). */
+type Commands = Pick<typeof import("./cli"), "recallWithoutVault" | "rememberReply" | "rememberSession">;
+
+export function recall(argv: readonly string[], hook: RecallHook): number | Promise<number> {
+  const args = parseArgs(argv);
+  if (args.flags.has("help")) {
+    writeSync(1, commandUsage("recall"));
+    return 0;
+  }
+  const bad = badFlags(argv, "recall");
+  if (bad) {
+    logRefusedHook(args, bad);
+    return 0;
+  }
+  const commands = (): Commands => hook.load("vault-memory-commands.cjs").exports as Commands;
+  return recallCommand(args, {
+    recallWithoutVault: (found, remember) => commands().recallWithoutVault(found, remember),
+    rememberReply: (text, outcome) => commands().rememberReply(text, outcome),
+    rememberSession: (vault, payload) => commands().rememberSession(vault, payload),
+    semantic: () => {
+      const file = hook.load("vault-memory-semantic.cjs");
+      return { ...(file.exports as SemanticCode), used: file.complete };
+    },
+    scored: hook.scored,
+  });
+}
