@@ -267,6 +267,8 @@ interface FreshResult {
 
 const FRESH_RUNS = 7;
 const FRESH_CHANGED = 10;
+// Not EDIT_WORD: the one-card edit that follows checks that its word is in the edited card alone.
+const FRESH_WORD = "dirigibles";
 
 /**
  * The session start's cost of keeping the snapshot fresh (and the rest it does: the session
@@ -287,7 +289,7 @@ function benchFresh(vault: string): FreshResult {
   const some = Array.from({ length: FRESH_CHANGED }, (_, i) => reader.doc(Math.floor(((i + 0.5) * reader.docCount) / FRESH_CHANGED))!.path);
   reader.close();
   for (const p of some) writeFileSync(join(vault, p), readFileSync(join(vault, p), "utf8") + `
-A line added outside Obsidian about ${EDIT_WORD}.
+A line added outside Obsidian about ${FRESH_WORD}.
 `);
   const logStart = logSize(vault);
   const changed: number[] = [];
