@@ -17,7 +17,7 @@ describe("the built bundles", () => {
   });
 
   it("leave zod out of what every prompt loads: the settings are read from the snapshot's header there", () => {
-    for (const file of ["vault-memory.cjs", "vault-memory-hot.cjs", "vault-memory-semantic.cjs"]) {
+    for (const file of ["vault-memory.cjs", "vault-memory-recall.cjs", "vault-memory-semantic.cjs"]) {
       expect(readFileSync(join(ROOT, "hook-bridge", "dist", file), "utf8"), file).not.toContain("$ZodType");
     }
     // The check finds zod where it is: the commands read config.json through it.
