@@ -34,6 +34,7 @@ import { enrichVault } from "../src/core/enrich/run";
 import { PLAIN_TOKENIZER, uniqueTerms } from "../src/core/text/tokenizer";
 import { resolveProject } from "../src/core/project";
 import { readdirSync } from "node:fs";
+import { parseArgs } from "node:util";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const corpus = join(root, "..", "shared", "corpora", "obsidian-help");
@@ -91,10 +92,30 @@ async function enrichedCopy(vault: string): Promise<string | undefined> {
   return copy;
 }
 
-const flag = (name: string): string | undefined => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? process.argv[at + 1] : undefined;
-};
+const USAGE = `npm run eval -- [--sets PREFIX] [--misses] [--embed URL --model NAME [--provider ollama|openai] [--floor X]]
+
+  --sets PREFIX   only the sets whose label starts with PREFIX (e.g. sample, obsidian-help/zh,
+                  work for the work-prompt vaults, work/zh-work for one of them)
+  --misses        list each prompt that missed
+  --embed URL     fuse meaning from this embedding server into the ranking ("+ meaning" rows)
+`;
+// Strict, as the bridge's commands are: a mistyped flag ends the run instead of measuring
+// something other than what was asked for.
+let values: Record<string, string | boolean | undefined>;
+try {
+  values = parseArgs({
+    options: { sets: { type: "string" }, misses: { type: "boolean" }, embed: { type: "string" }, model: { type: "string" }, provider: { type: "string" }, floor: { type: "string" }, help: { type: "boolean" } },
+    strict: true,
+  }).values;
+} catch (err) {
+  process.stderr.write(`eval: ${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+const flag = (name: string): string | undefined => (typeof values[name] === "string" ? values[name] : undefined);
 const embedUrl = flag("embed");
 const embed: EmbedSettings | undefined = embedUrl
   ? { ...DEFAULT_EMBED, enabled: true, url: embedUrl, model: flag("model") ?? DEFAULT_EMBED.model, provider: flag("provider") === "openai" ? "openai" : "ollama", floor: Number(flag("floor") ?? DEFAULT_EMBED.floor), allowRemote: true }
@@ -183,7 +204,7 @@ const SETS: [label: string, vault: string, file: string][] = [
 const only = flag("sets");
 const sets = SETS.filter(([label]) => !only || label.startsWith(only)).map(([label, vault, file]): [string, string, Question[]] => [label, vault, queries(file) as Question[]]);
 if (embed) console.log(`Semantic recall: ${embed.model} at ${embed.url} (${embed.provider}), floor ${embed.floor}, weight ${embed.weight}.\n`);
-const verbose = process.argv.includes("--misses");
+const verbose = values.misses === true;
 console.log(`${chitchat.length} chit-chat prompts per vault; goal: hit@5 ≥ 0.90, MRR ≥ 0.80, silence 100%, ≤ 3 cards\n`);
 console.log("| vault | questions | ranking | hit@5 | MRR | chit-chat silent | cards per prompt |");
 console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: |");
