@@ -66,8 +66,7 @@ export function tokenizeQuery(text: string, options: TokenizerOptions = DEFAULT_
 export function mainlandVariant(text: string): string | undefined {
   // Called for every synonym phrase on every recall: Latin phrases leave at once.
   if (isAscii(text)) return undefined;
-  const table = t2s();
-  const chars = Array.from(text.normalize("NFKC").toLowerCase(), (c) => table.get(c) ?? c);
+  const chars = Array.from(text.normalize("NFKC").toLowerCase(), (c) => T2S.get(c) ?? c);
   const found = regionalWordsIn(chars);
   if (found.length === 0) return undefined;
   let out = chars.join("");
@@ -236,8 +235,7 @@ function emitCjkRun(run: string, at: number, options: TokenizerOptions, emit: Em
   for (let i = 0; i < chars.length; i++) starts[i + 1] = starts[i] + chars[i].length;
   let regional: RegionalWord[] = [];
   if (options.foldChinese) {
-    const table = t2s();
-    for (let i = 0; i < chars.length; i++) chars[i] = table.get(chars[i]) ?? chars[i];
+    for (let i = 0; i < chars.length; i++) chars[i] = T2S.get(chars[i]) ?? chars[i];
     regional = regionalWordsIn(chars);
   }
   if (options.splitKana && chars.some((c) => scriptOf(c) !== OTHER)) {
@@ -295,12 +293,11 @@ function emitPairs(chars: readonly string[], starts: readonly number[], emit: Em
 
 /** The regional words in `chars` with the mainland's, longest match first (乙太网路, not 乙太网). */
 function regionalWordsIn(chars: readonly string[]): RegionalWord[] {
-  const words = regionalWords();
   const found: RegionalWord[] = [];
   for (let i = 0; i < chars.length; ) {
     let hit: string | undefined;
     let len = Math.min(MAX_REGIONAL_LENGTH, chars.length - i);
-    while (len >= 2 && (hit = words.get(chars.slice(i, i + len).join(""))) === undefined) len--;
+    while (len >= 2 && (hit = REGIONAL_WORDS.get(chars.slice(i, i + len).join(""))) === undefined) len--;
     if (hit === undefined) i++;
     else {
       found.push([chars.slice(i, i + len).join(""), hit]);
@@ -358,14 +355,6 @@ export class StringTable {
 const BAR = 0x7c;
 
 const MAX_REGIONAL_LENGTH = 4;
-const regionalMap = new StringTable(REGIONAL_PHRASES, " ");
+const REGIONAL_WORDS = new StringTable(REGIONAL_PHRASES, " ");
 
-function regionalWords(): StringTable {
-  return regionalMap;
-}
-
-const t2sMap = new StringTable(T2S_PAIRS, "");
-
-function t2s(): StringTable {
-  return t2sMap;
-}
+const T2S = new StringTable(T2S_PAIRS, "");
