@@ -16,16 +16,39 @@ export interface Args {
  * (badFlags is what refuses it), so that `--help` and the hooks' logging still see the command.
  */
 export function parseArgs(argv: readonly string[]): Args {
+  return readCommandLine(argv).args;
+}
+
+/**
+ * The command line read once for both uses: its Args, and why it is refused (badFlags), if it is.
+ * A line that is right, as every hook's is, is parsed strictly once after the command is found;
+ * only a refused one is parsed again, leniently, for its flags.
+ */
+export function readCommandLine(argv: readonly string[]): { args: Args; bad?: string } {
   // First with every flag that takes a value, so that `--vault DIR recall` finds the command.
-  const command = lenient(argv, VALUE_OPTIONS).positionals[0] ?? "";
+  const first = lenient(argv, VALUE_OPTIONS);
+  const command = first.positionals[0] ?? "";
   const known = COMMAND_FLAGS[command];
-  const { values, positionals } = known ? lenient(argv, optionsOf(known)) : lenient(argv, VALUE_OPTIONS);
+  if (!known) return { args: argsOf(command, first) };
+  const options = optionsOf(known);
+  let strict: Parsed;
+  try {
+    strict = parseNodeArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+  } catch (err) {
+    return { args: argsOf(command, lenient(argv, options)), bad: refusal(err, command, options) };
+  }
+  return { args: argsOf(command, strict), bad: strayWords(argv, command, strict.positionals) };
+}
+
+type Parsed = { values: Record<string, unknown>; positionals: string[] };
+
+function argsOf(command: string, { values, positionals }: Parsed): Args {
   const flags = new Map<string, string | true>();
   for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== false) flags.set(name, typeof value === "string" ? value : true);
   return { command, sub: positionals[1], flags };
 }
 
-function lenient(argv: readonly string[], options: ParseArgsOptionsConfig): { values: Record<string, unknown>; positionals: string[] } {
+function lenient(argv: readonly string[], options: ParseArgsOptionsConfig): Parsed {
   return parseNodeArgs({ args: [...argv], options, strict: false, allowPositionals: true });
 }
 
@@ -92,6 +115,11 @@ export function badFlags(argv: readonly string[], command: string): string | und
   } catch (err) {
     return refusal(err, command, options);
   }
+  return strayWords(argv, command, positionals);
+}
+
+/** A missing or unknown subcommand, or a word no command takes. */
+function strayWords(argv: readonly string[], command: string, positionals: readonly string[]): string | undefined {
   const words = [...positionals];
   if (words[0] === command) words.shift();
   const subs = SUBCOMMANDS[command];

@@ -3,7 +3,7 @@
 import { existsSync, realpathSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { COMMAND_FLAGS, badFlags, parseArgs } from "./args";
+import { COMMAND_FLAGS, readCommandLine } from "./args";
 import { USAGE, commandUsage } from "./usage";
 import { indexCommand } from "./commands/index";
 import { digestCommand } from "./commands/digest";
@@ -27,13 +27,12 @@ import { captureSession } from "../../src/core/queue/capture";
 const HOOKS = new Set(["recall", "queue", "remember", "remind"]);
 
 export async function runCli(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv);
+  const { args, bad } = readCommandLine(argv);
   if (COMMAND_FLAGS[args.command]) {
     if (args.flags.has("help")) {
       writeSync(1, commandUsage(args.command));
       return 0;
     }
-    const bad = badFlags(argv, args.command);
     if (bad) {
       // A hook fails open: nothing printed, nothing done, the reason in the log.
       if (HOOKS.has(args.command)) {

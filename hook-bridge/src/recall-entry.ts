@@ -7,7 +7,7 @@
  */
 
 import { writeSync } from "node:fs";
-import { badFlags, parseArgs } from "./args";
+import { readCommandLine } from "./args";
 import { logRefusedHook } from "./no-vault";
 import { commandUsage } from "./usage";
 import { recallCommand } from "./commands/recall";
@@ -29,12 +29,12 @@ export interface RecallHook {
 type Commands = Pick<typeof import("./cli"), "recallWithoutVault" | "rememberReply" | "rememberSession">;
 
 export function recall(argv: readonly string[], hook: RecallHook): number | Promise<number> {
-  const args = parseArgs(argv);
+  // The entry runs this for argv[0] === "recall": the command line's command is recall.
+  const { args, bad } = readCommandLine(argv);
   if (args.flags.has("help")) {
     writeSync(1, commandUsage("recall"));
     return 0;
   }
-  const bad = badFlags(argv, "recall");
   if (bad) {
     logRefusedHook(args, bad);
     return 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { badFlags, COMMAND_FLAGS, numberFlag, parseArgs, stringFlag } from "../../hook-bridge/src/args";
+import { badFlags, COMMAND_FLAGS, numberFlag, parseArgs, readCommandLine, stringFlag } from "../../hook-bridge/src/args";
 
 describe("the command line, parsed", () => {
   it("finds the command, its word and its flags in any order, with values given either way", () => {
@@ -53,4 +53,31 @@ describe("a command line refused", () => {
   it("leaves an unknown command to the dispatcher", () => {
     expect(badFlags(["frobnicate", "--x"], "frobnicate")).toBeUndefined();
   });
+});
+
+describe("the command line read once", () => {
+  // The dispatcher and the prompt hook read it once for both answers: the refusal must be the one
+  // badFlags gives on its own, for lines that pass and lines that are refused (parseArgs is
+  // readCommandLine's args; the tests above hold what those are).
+  const lines = [
+    ["recall", "--vault", "/v", "--max-cards", "3"],
+    ["--vault=/v", "recall", "--deadline-ms", "500"],
+    ["recall", "--vault"],
+    ["recall", "--bogus", "--vault", "/v"],
+    ["enrich", "--dryrun", "--vault", "/v"],
+    ["lint", "--json=yes"],
+    ["index", "stray", "--changed"],
+    ["schedule", "install", "--dry-run"],
+    ["schedule", "nope"],
+    ["schedule", "--help"],
+    ["nosuch", "--vault", "/v"],
+    [],
+  ];
+  for (const argv of lines) {
+    it(`agrees with parseArgs and badFlags on ${JSON.stringify(argv)}`, () => {
+      const { args, bad } = readCommandLine(argv);
+      expect(bad).toBe(badFlags(argv, args.command));
+      if (argv.length > 0) expect(args.command).toBe(argv.find((a) => !a.startsWith("-") && a !== "/v"));
+    });
+  }
 });
