@@ -88,7 +88,8 @@ function rank(type: string): number {
 }
 
 function count(n: number): string {
-  return `${n} card${n === 1 ? "" : "s"}`;
+  // "holds no cards for the project x", as a person would say it, not "0 cards".
+  return n === 0 ? "no cards" : `${n} card${n === 1 ? "" : "s"}`;
 }
 
 /**

@@ -24,6 +24,11 @@ describe("the session brief", () => {
     expect(text).toMatch(/search_memory finds the rest/);
   });
 
+  it("says a project has no cards yet in words, still naming the shared ones", () => {
+    const text = sessionBrief(briefCardsOf(CARDS, new Map()), { project: "newproj", vaultRoot: "/v", maxChars: 1500 });
+    expect(text.startsWith(`${BRIEF_HEADER} holds no cards for the project newproj and 2 cards for every project.`)).toBe(true);
+  });
+
   it("puts the most recalled first, then how the person wants things done, then the newest", () => {
     const lines = (uses: Map<string, number>) => sessionBrief(briefCardsOf(CARDS, uses), { project: "shop", vaultRoot: "/v", maxChars: 1500 }).split("\n").slice(1, -1);
     // Unused: the newer of two cards of one project first; feedback before teaching.
