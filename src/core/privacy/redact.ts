@@ -45,19 +45,34 @@ export interface SecretPattern {
 const B = "(?<![A-Za-z0-9_])"; // a token's start: not in the middle of a longer word
 // Each pattern is compiled on first use: a text seldom holds the hints of more than a few, and
 // building all of them cost the prompt hook about 0.3 ms before its embedding request could leave.
-const p = (id: string, source: string, hints?: readonly string[], flags = "g", needs?: readonly string[], hintsAnyCase?: readonly string[], accept?: SecretPattern["accept"], gate?: RegExp): SecretPattern => {
-  let re: RegExp | undefined;
-  return {
-    id,
-    get re() {
-      return (re ??= new RegExp(source, flags));
-    },
-    hints,
-    needs,
-    ...(hintsAnyCase ? { hintsAnyCase } : {}),
-    ...(accept ? { accept } : {}),
-    ...(gate ? { gate } : {}),
-  };
+// A class rather than an object with a getter of its own: the table is built on every prompt
+// that leaves the computer, and ninety objects each with a getter took most of a millisecond.
+class Pattern implements SecretPattern {
+  private compiled: RegExp | undefined;
+  hintsAnyCase?: readonly string[];
+  accept?: SecretPattern["accept"];
+  gate?: RegExp;
+  find?: SecretPattern["find"];
+
+  constructor(
+    readonly id: string,
+    private readonly source: string,
+    readonly hints: readonly string[] | undefined,
+    private readonly flags: string,
+    readonly needs: readonly string[] | undefined,
+  ) {}
+
+  get re(): RegExp {
+    return (this.compiled ??= new RegExp(this.source, this.flags));
+  }
+}
+
+const p = (id: string, source: string, hints?: readonly string[], flags = "g", needs?: readonly string[], hintsAnyCase?: readonly string[], accept?: SecretPattern["accept"], gate?: RegExp): Pattern => {
+  const pattern = new Pattern(id, source, hints, flags, needs);
+  if (hintsAnyCase) pattern.hintsAnyCase = hintsAnyCase;
+  if (accept) pattern.accept = accept;
+  if (gate) pattern.gate = gate;
+  return pattern;
 };
 
 // The words that name a secret, in any case, as the generic shapes look for them.
@@ -205,7 +220,9 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("slack-app-token", String.raw`${B}xapp-\d-[A-Z0-9]+-\d+-[A-Za-z0-9]+`, ["xapp-"]),
   p("slack-webhook", String.raw`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+`, ["hooks.slack.com"]),
   p("discord-webhook", String.raw`https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]+`, ["/api/webhooks/"]),
-  p("discord-bot-token", String.raw`${B}[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])`),
+  // No prefix to hint at; its dots are what most prompts lack, and its regular expression is
+  // compiled on first use, before the prompt hook's embedding request can leave.
+  p("discord-bot-token", String.raw`${B}[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])`, undefined, "g", ["."]),
   p("telegram-bot-token", String.raw`${B}\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])`, [":AA"]),
   p("twilio-key", String.raw`${B}SK[0-9a-fA-F]{32}(?![A-Za-z0-9])`, ["SK"]),
   p("sendgrid-key", String.raw`${B}SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`, ["SG."]),
@@ -235,13 +252,13 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("vault-legacy-token", String.raw`${B}[sb]\.[A-Za-z0-9]{24}(?![A-Za-z0-9.])`, ["s.", "b."], "g", undefined, undefined, (v) => /\d/.test(v) && /[A-Z]/.test(v)),
   // Generic: a token with a provider-style prefix whose body looks random, and a run with no
   // prefix that looks random on its own (letters of both cases and digits, kinds changing often).
-  { ...p("random-token", String.raw`[A-Za-z0-9_+/=-]{20,}`), find: randomTokens },
+  Object.assign(p("random-token", String.raw`[A-Za-z0-9_+/=-]{20,}`), { find: randomTokens }),
   // Shapes that need their context: a credential in a URL, a header, a command's flags.
   p("jwt", String.raw`${B}eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, ["eyJ"]),
   p("bearer-token", String.raw`(\b[Bb]earer\s+)[A-Za-z0-9._~+/=-]{12,}`, ["earer"]),
-  { ...p("basic-auth-header", String.raw`(\bAuthorization:\s*Basic\s+)[A-Za-z0-9+/=]{8,}`, undefined, "gi"), hintsAnyCase: ["authorization"] },
+  p("basic-auth-header", String.raw`(\bAuthorization:\s*Basic\s+)[A-Za-z0-9+/=]{8,}`, undefined, "gi", undefined, ["authorization"]),
   // Any Authorization header, whatever its scheme (SSWS, Token token=, key=, none).
-  { ...p("authorization-header", String.raw`(\bAuthorization\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|SSWS|Digest|Bot|Key|ApiKey|Api-Key|GenieKey|Negotiate|NTLM|AWS4-HMAC-SHA256|OAuth|JWT|Splunk|DSN)(?:\s+|=))?(?:token=)?)${NOT_A_VALUE}[A-Za-z0-9._~+/=:-]{8,512}`, undefined, "gi", undefined, undefined, valueAccept), hintsAnyCase: ["authorization"] },
+  p("authorization-header", String.raw`(\bAuthorization\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|SSWS|Digest|Bot|Key|ApiKey|Api-Key|GenieKey|Negotiate|NTLM|AWS4-HMAC-SHA256|OAuth|JWT|Splunk|DSN)(?:\s+|=))?(?:token=)?)${NOT_A_VALUE}[A-Za-z0-9._~+/=:-]{8,512}`, undefined, "gi", undefined, ["authorization"], valueAccept),
   // A header whose name says key, token or secret (X-Api-Key, DD-API-KEY, X-Honeycomb-Team, X-Auth-Token).
   p("secret-header", String.raw`((?:^|[\s'"{,])(?:[A-Za-z0-9]+-)+(?:key|token|team|api|secret|auth|signature|session|pass|password|apikey)\s*:\s*["']?)${NOT_A_VALUE}[A-Za-z0-9._~+/=-]{12,512}`, undefined, "gim", [":"], SECRET_WORDS.concat(["team", "api", "session"]), valueAccept, /-(?:key|token|team|api|secret|auth|signature|session|pass|password|apikey)\s*:/i),
   // A command-line flag whose name says secret: --token X, --api-key=X, --os-password X, --authkey X.
@@ -423,10 +440,26 @@ export function findSecrets(text: string): string[] {
 const SLOTS = 1 << 15;
 const slotOf = (a: number, b: number, c: number): number => ((((a * 977) ^ b) * 977) ^ c) & (SLOTS - 1);
 
-interface HintTable {
+// Up to this length a text's hints are searched for one by one (a prompt, a card's name): the
+// table costs more to build than a short text takes to search, and the prompt hook cleans its
+// prompt before the embedding request can leave.
+const SHORT_TEXT = 2048;
+
+interface HintList {
   /** Every hint, by number; lower case where it is any-case. */
   texts: string[];
   anyCase: boolean[];
+}
+
+let hintList: HintList | undefined;
+
+function listHints(): HintList {
+  const exact = [...new Set(SECRET_PATTERNS.flatMap((p) => p.hints ?? []))];
+  const anyCase = [...new Set(SECRET_PATTERNS.flatMap((p) => p.hintsAnyCase ?? []))];
+  return { texts: [...exact, ...anyCase], anyCase: [...exact.map(() => false), ...anyCase.map(() => true)] };
+}
+
+interface HintTable extends HintList {
   /** Index into `buckets` by slotOf; -1 where no hint starts with such characters. */
   bucketOfSlot: Int16Array;
   /** Hint numbers by bucket. */
@@ -441,11 +474,8 @@ let hintTable: HintTable | undefined;
 const cases = (c: number, anyCase: boolean): number[] => (anyCase && c >= 97 && c <= 122 ? [c, c - 32] : [c]);
 
 function buildHintTable(): HintTable {
-  const exact = [...new Set(SECRET_PATTERNS.flatMap((p) => p.hints ?? []))];
-  const anyCase = [...new Set(SECRET_PATTERNS.flatMap((p) => p.hintsAnyCase ?? []))];
   const table: HintTable = {
-    texts: [...exact, ...anyCase],
-    anyCase: [...exact.map(() => false), ...anyCase.map(() => true)],
+    ...(hintList ??= listHints()),
     bucketOfSlot: new Int16Array(SLOTS).fill(-1),
     buckets: [],
     short: [],
@@ -491,8 +521,8 @@ export interface HintsFound {
  * it of every note, and a hundred searches of each note were most of lint's time on a large
  * vault.
  */
-export function hintsIn(text: string): HintsFound {
-  return scan(text).hints;
+export function hintsIn(text: string, table = false): HintsFound {
+  return scan(text, table).hints;
 }
 
 /** What one pass over a text finds: the hints, the runs of token characters long enough to be a key, and invisible characters. */
@@ -504,12 +534,42 @@ interface Scan {
   invisible: boolean;
 }
 
+/**
+ * Which hints a short text holds, each searched for on its own: the table's answer exactly. An
+ * any-case hint is looked for in the text lowered, and each place it is found checked in the text
+ * itself, since lowering turns a few non-ASCII letters (the Kelvin sign) into ASCII ones; where
+ * lowering changes the text's length, places do not line up, and the table answers.
+ */
+function hintsOneByOne(text: string): Uint8Array | undefined {
+  const { texts, anyCase } = (hintList ??= listHints());
+  const seen = new Uint8Array(texts.length);
+  let lower: string | undefined;
+  for (let id = 0; id < texts.length; id++) {
+    const hint = texts[id];
+    if (!anyCase[id]) {
+      if (text.includes(hint)) seen[id] = 1;
+      continue;
+    }
+    lower ??= text.toLowerCase();
+    if (lower.length !== text.length) return undefined;
+    for (let at = lower.indexOf(hint); at >= 0; at = lower.indexOf(hint, at + 1)) {
+      if (startsWithAnyCase(text, hint, at)) {
+        seen[id] = 1;
+        break;
+      }
+    }
+  }
+  return seen;
+}
+
 // One loop for everything that looks at each character: a second and third pass (long runs,
 // invisible characters) over every note cost lint of a large vault more than its patterns.
-function scan(text: string): Scan {
-  const { texts, anyCase, bucketOfSlot, buckets, short } = (hintTable ??= buildHintTable());
-  const seen = new Uint8Array(texts.length);
-  for (const id of short) if (text.includes(texts[id])) seen[id] = 1;
+// `table`: the hints by the table whatever the text's length, for the test that holds the two ways together.
+function scan(text: string, table = false): Scan {
+  const oneByOne = !table && text.length <= SHORT_TEXT ? hintsOneByOne(text) : undefined;
+  const t = oneByOne ? undefined : (hintTable ??= buildHintTable());
+  const seen = oneByOne ?? new Uint8Array(t!.texts.length);
+  if (t) for (const id of t.short) if (text.includes(t.texts[id])) seen[id] = 1;
   const runs: number[] = [];
   let invisible = false;
   let runStart = 0;
@@ -524,22 +584,23 @@ function scan(text: string): Scan {
       runStart = i + 1;
       if (a >= 0xad && !invisible && isInvisibleCode(a)) invisible = true;
     }
-    if (i + 2 >= n) {
+    if (!t || i + 2 >= n) {
       a = b;
       b = text.charCodeAt(i + 2);
       continue;
     }
     const c = text.charCodeAt(i + 2);
-    const bucket = bucketOfSlot[slotOf(a, b, c)];
+    const bucket = t.bucketOfSlot[slotOf(a, b, c)];
     if (bucket >= 0) {
-      for (const id of buckets[bucket]) {
-        if (seen[id] === 0 && (anyCase[id] ? startsWithAnyCase(text, texts[id], i) : text.startsWith(texts[id], i))) seen[id] = 1;
+      for (const id of t.buckets[bucket]) {
+        if (seen[id] === 0 && (t.anyCase[id] ? startsWithAnyCase(text, t.texts[id], i) : text.startsWith(t.texts[id], i))) seen[id] = 1;
       }
     }
     a = b;
     b = c;
   }
   if (n - runStart >= 20) runs.push(runStart, n);
+  const { texts, anyCase } = t ?? hintList!;
   const hints: HintsFound = { exact: new Set(), anyCase: new Set() };
   seen.forEach((s, id) => {
     if (s === 1) (anyCase[id] ? hints.anyCase : hints.exact).add(texts[id]);
@@ -564,7 +625,8 @@ export function stripPrivate(text: string): string {
  * how many are open where this one ends.
  */
 export function stripPrivateFrom(text: string, depth: number): { text: string; depth: number } {
-  if (depth === 0 && !/<\/?private>/i.test(text)) return { text, depth };
+  // Most texts have no "<" at all; a regular expression is compiled on its first use.
+  if (depth === 0 && (!text.includes("<") || !/<\/?private>/i.test(text))) return { text, depth };
   let out = "";
   let from = 0;
   PRIVATE_TAG.lastIndex = 0;

@@ -47,9 +47,13 @@ describe("hintsIn", () => {
     exact: HINTS.filter((h) => text.includes(h)).sort(),
     anyCase: ANY_CASE.filter((h) => new RegExp(escape(h), "i").test(text)).sort(),
   });
+  // Both ways of finding them, which must agree: one by one (a short text, such as a prompt) and by
+  // the table (a long one, such as a note or a transcript).
   const found = (text: string) => {
-    const f = hintsIn(text);
-    return { exact: [...f.exact].sort(), anyCase: [...f.anyCase].sort() };
+    const sorted = (f: ReturnType<typeof hintsIn>) => ({ exact: [...f.exact].sort(), anyCase: [...f.anyCase].sort() });
+    const table = sorted(hintsIn(text, true));
+    expect(sorted(hintsIn(text)), text).toEqual(table);
+    return table;
   };
   const TEXTS = [...SECRET_CASES.map((c) => c.template.replace("%s", c.secret)), ...NOT_SECRETS];
 
@@ -58,10 +62,19 @@ describe("hintsIn", () => {
   });
 
   it("finds hints at either end, inside longer ones, in any case and in non-Latin text", () => {
-    const texts = ["", "g", "gh", "=", "xghp_", "sk-ant-", "ask-ant-x", "the 密码是 here", "パスワード", "a\nmachine", "patsk-gl", "x://", "KEY", "Api_Key", "sIg", "ſig", "aUTHORIZATION:"];
+    // The Kelvin sign lowers to "k" and "İ" to two characters: neither is a letter a pattern that
+    // ignores case takes for an ASCII one.
+    const texts = ["", "g", "gh", "=", "xghp_", "sk-ant-", "ask-ant-x", "the 密码是 here", "パスワード", "a\nmachine", "patsk-gl", "x://", "KEY", "Api_Key", "sIg", "ſig", "aUTHORIZATION:", "\u212Aey", "my \u212AEY and İ token", "İpassword"];
     for (const text of texts) expect(found(text), text).toEqual(bySearch(text));
     expect(found("sk-ant-").exact).toEqual(["sk-", "sk-ant-"]);
     expect(found("My_PassWord").anyCase).toEqual(["assword", "pass"]);
+  });
+
+  it("finds the same in a text too long to search hint by hint", () => {
+    const text = `${"lorem ipsum ".repeat(300)} export GITHUB_TOKEN=ghp_x and my PassWord`;
+    expect(text.length).toBeGreaterThan(2048);
+    expect(found(text)).toEqual(bySearch(text));
+    expect(found(text).exact).toContain("ghp_");
   });
 
   it("agrees with a search for each on text made of pieces of hints", () => {
