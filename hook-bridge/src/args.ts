@@ -28,7 +28,7 @@ export function readCommandLine(argv: readonly string[]): { args: Args; bad?: st
   // First with every flag that takes a value, so that `--vault DIR recall` finds the command.
   const first = lenient(argv, VALUE_OPTIONS);
   const command = first.positionals[0] ?? "";
-  const known = COMMAND_FLAGS[command];
+  const known = flagsOf(command);
   if (!known) return { args: argsOf(command, first) };
   const options = optionsOf(known);
   let strict: Parsed;
@@ -86,6 +86,11 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   schedule: ["vault", "config", "at", "platform", "dry-run", "yes"],
 };
 
+/** A command's flags; undefined for a word that is no command ("constructor" included). */
+export function flagsOf(command: string | undefined): readonly string[] | undefined {
+  return command !== undefined && Object.hasOwn(COMMAND_FLAGS, command) ? COMMAND_FLAGS[command] : undefined;
+}
+
 /** Commands that take one of these words after them. */
 export const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   schedule: ["install", "remove", "status"],
@@ -106,7 +111,7 @@ const VALUE_OPTIONS = optionsOf([...VALUE]);
  * must not run the command as if the flag were not there: `enrich --dryrun` wrote hints.
  */
 export function badFlags(argv: readonly string[], command: string): string | undefined {
-  const known = COMMAND_FLAGS[command];
+  const known = flagsOf(command);
   if (!known) return undefined;
   const options = optionsOf(known);
   let positionals: string[];

@@ -3,7 +3,7 @@
 import { existsSync, realpathSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { COMMAND_FLAGS, readCommandLine } from "./args";
+import { flagsOf, readCommandLine } from "./args";
 import { USAGE, commandUsage } from "./usage";
 import { indexCommand } from "./commands/index";
 import { digestCommand } from "./commands/digest";
@@ -28,7 +28,7 @@ const HOOKS = new Set(["recall", "queue", "remember", "remind"]);
 
 export async function runCli(argv: readonly string[]): Promise<number> {
   const { args, bad } = readCommandLine(argv);
-  if (COMMAND_FLAGS[args.command]) {
+  if (flagsOf(args.command)) {
     if (args.flags.has("help")) {
       writeSync(1, commandUsage(args.command));
       return 0;
@@ -84,7 +84,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   } catch (err) {
     if (HOOKS.has(args.command)) return 0;
     const message = err instanceof Error ? err.message : String(err);
-    writeSync(2, err instanceof UsageError ? `${message}\n\n${COMMAND_FLAGS[args.command] ? commandUsage(args.command) : USAGE}` : `vault-memory ${args.command}: ${message}\n`);
+    writeSync(2, err instanceof UsageError ? `${message}\n\n${flagsOf(args.command) ? commandUsage(args.command) : USAGE}` : `vault-memory ${args.command}: ${message}\n`);
     return err instanceof UsageError ? 2 : 1;
   }
 }

@@ -1,6 +1,6 @@
 /** What each command takes, as `--help` and a refused command line print it. */
 
-import { COMMAND_FLAGS } from "./args";
+import { flagsOf } from "./args";
 
 export const USAGE = `usage: vault-memory <command> --vault DIR [options]
 
@@ -42,6 +42,6 @@ export function commandUsage(command: string): string {
   const own: string[] = [];
   // The command's line, then the lines indented under it.
   if (at >= 0) for (let i = at; i < lines.length && (i === at || lines[i].startsWith("           ")); i++) own.push(lines[i]);
-  const flags = (COMMAND_FLAGS[command] ?? []).map((f) => `--${f}`).join(" ");
+  const flags = (flagsOf(command) ?? []).map((f) => `--${f}`).join(" ");
   return `usage: vault-memory ${command} [flags]\n${own.join("\n")}\nflags: ${flags} --help\n`;
 }

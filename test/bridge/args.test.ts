@@ -71,6 +71,10 @@ describe("the command line read once", () => {
     ["schedule", "nope"],
     ["schedule", "--help"],
     ["nosuch", "--vault", "/v"],
+    // Words every object has: no command, not a table's own properties.
+    ["constructor"],
+    ["__proto__", "--vault", "/v"],
+    ["toString", "--help"],
     [],
   ];
   for (const argv of lines) {

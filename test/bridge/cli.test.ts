@@ -124,8 +124,12 @@ describe("usage", () => {
     expect(r.stdout).toMatch(/index .*\n.*recall/s);
   });
 
-  it("rejects an unknown command with exit 2", () => {
+  it("rejects an unknown command with exit 2, a word every object has included", () => {
     expect(runBridge(["frobnicate"]).status).toBe(2);
+    for (const word of ["constructor", "__proto__", "hasOwnProperty"]) {
+      const r = runBridge([word]);
+      expect([r.status, r.stderr.split("\n")[0]], word).toEqual([2, `unknown command "${word}"`]);
+    }
   });
 });
 
