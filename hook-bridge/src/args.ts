@@ -21,15 +21,16 @@ export function parseArgs(argv: readonly string[]): Args {
 
 /**
  * The command line read once for both uses: its Args, and why it is refused (badFlags), if it is.
- * A line that is right, as every hook's is, is parsed strictly once after the command is found;
- * only a refused one is parsed again, leniently, for its flags.
+ * A line that is right and opens with its command, as every hook's does, is parsed strictly
+ * once; only a refused one is parsed again, leniently, for its flags.
  */
 export function readCommandLine(argv: readonly string[]): { args: Args; bad?: string } {
-  // First with every flag that takes a value, so that `--vault DIR recall` finds the command.
-  const first = lenient(argv, VALUE_OPTIONS);
-  const command = first.positionals[0] ?? "";
+  // A line that opens with its command, as every hook's does, is parsed once. Otherwise first
+  // with every flag that takes a value, so that `--vault DIR recall` finds the command.
+  const first = flagsOf(argv[0]) ? undefined : lenient(argv, VALUE_OPTIONS);
+  const command = first ? (first.positionals[0] ?? "") : argv[0];
   const known = flagsOf(command);
-  if (!known) return { args: argsOf(command, first) };
+  if (!known) return { args: argsOf(command, first!) };
   const options = optionsOf(known);
   let strict: Parsed;
   try {
