@@ -14,6 +14,7 @@ import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { fnv1aWords } from "../../src/core/io/hash";
 import { readRegularFile } from "../../src/core/io/read-file";
+import { homeDir } from "../../src/core/io/home";
 
 /** How the built file's first line names its build (esbuild.config.mjs writes it); the cache is only used for that exact build. */
 const BUILD_MARK = "//vault-memory-build ";
@@ -93,16 +94,9 @@ export function requireCached<T>(file: string, build: string, require: NodeJS.Re
 /** The person's cache folder for the bridge: XDG's on Linux, Caches on macOS, LocalAppData on Windows. */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   if (env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith("/")) return join(env.XDG_CACHE_HOME, "vault-memory");
-  if (platform === "win32") return join(env.LOCALAPPDATA || join(home(env), "AppData", "Local"), "vault-memory", "cache");
-  if (platform === "darwin") return join(home(env), "Library", "Caches", "vault-memory");
-  return join(home(env), ".cache", "vault-memory");
-}
-
-// HOME is always set where hooks run; node:os is loaded only when it is not, since the entry
-// compiles every module it loads on every prompt.
-function home(env: NodeJS.ProcessEnv): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only without HOME
-  return env.HOME || env.USERPROFILE || (require("node:os") as typeof import("node:os")).homedir();
+  if (platform === "win32") return join(env.LOCALAPPDATA || join(homeDir(env), "AppData", "Local"), "vault-memory", "cache");
+  if (platform === "darwin") return join(homeDir(env), "Library", "Caches", "vault-memory");
+  return join(homeDir(env), ".cache", "vault-memory");
 }
 
 /** The cache's file for a bridge file: its name and a hash of its folder, so two installed copies keep their own. */

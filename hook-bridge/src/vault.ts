@@ -1,9 +1,9 @@
 /** Resolves the vault a command works on and reports usage mistakes clearly. */
 
 import { accessSync, constants, statSync } from "node:fs";
-import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { stringFlag, type Args } from "./args";
+import { homeDir } from "../../src/core/io/home";
 
 export class UsageError extends Error {}
 
@@ -61,5 +61,5 @@ export function vaultAdvice(found: Exclude<VaultLookup, { vault: string }>, env:
 /** `~` and `~/x` as the shell reads them: a path pasted into a setting is rarely expanded first. */
 export function withHome(path: string, env: NodeJS.ProcessEnv = process.env): string {
   if (path !== "~" && !path.startsWith("~/")) return path;
-  return join(env.HOME || homedir(), path.slice(1));
+  return join(homeDir(env), path.slice(1));
 }

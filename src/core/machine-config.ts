@@ -11,9 +11,9 @@
  */
 
 import { mkdirSync, realpathSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { writeFileAtomic } from "./io/atomic";
+import { homeDir } from "./io/home";
 import { FileRefused, readRegularFile } from "./io/read-file";
 import { editJsonText } from "./io/json-text";
 
@@ -31,7 +31,7 @@ const isObject = (v: unknown): v is Raw => typeof v === "object" && v !== null &
 export function userConfigPath(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   if (env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith("/")) return join(env.XDG_CONFIG_HOME, "vault-memory", "config.json");
   if (platform === "win32" && env.APPDATA) return join(env.APPDATA, "vault-memory", "config.json");
-  return join(env.HOME || homedir(), ".config", "vault-memory", "config.json");
+  return join(homeDir(env), ".config", "vault-memory", "config.json");
 }
 
 /** The per-user file a command uses: a `--config FILE` flag, the Claude Code plugin's `config` option, else userConfigPath. */

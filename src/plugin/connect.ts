@@ -3,7 +3,6 @@
 import { App, Modal, Notice, Setting } from "obsidian";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { resolveBinary } from "../core/llm/llm";
@@ -11,6 +10,7 @@ import { BRIDGE_FILE, MCP_SERVER_FILE, type Platform } from "../core/install/hoo
 import { applyChange, planConnect, writeBridge, type BridgeFiles } from "../core/install/install";
 import { applyMcp, planMcp } from "../core/install/mcp";
 import { BRIDGE_FILES, MCP_SERVER_GZIP } from "./bridge-source";
+import { homeDir } from "../core/io/home";
 
 export interface ConnectContext {
   vaultPath: string;
@@ -25,7 +25,7 @@ function nodePath(): string | undefined {
 }
 
 export function claudeSettingsPath(ctx: ConnectContext): string {
-  return ctx.settingsPath ?? join(homedir(), ".claude", "settings.json");
+  return ctx.settingsPath ?? join(homeDir(), ".claude", "settings.json");
 }
 
 /**

@@ -4,7 +4,6 @@
  */
 
 import { writeSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { stringFlag, type Args } from "../args";
 import { vaultFlag } from "../vault";
@@ -14,6 +13,7 @@ import { BRIDGE_FILE, MCP_SERVER_FILE, type Platform } from "../../../src/core/i
 import { applyMcp, planMcp } from "../../../src/core/install/mcp";
 import { saveUserSettings, userFileOf } from "../../../src/core/machine-config";
 import { planTrust } from "./trust";
+import { homeDir } from "../../../src/core/io/home";
 
 /**
  * Exit 0 when everything asked for is done, or the MCP server is left for the person to register
@@ -22,7 +22,7 @@ import { planTrust } from "./trust";
  */
 export async function installCommand(args: Args, mode: "install" | "uninstall"): Promise<number> {
   const vault = vaultFlag(args);
-  const settingsPath = stringFlag(args, "settings") ?? join(homedir(), ".claude", "settings.json");
+  const settingsPath = stringFlag(args, "settings") ?? join(homeDir(), ".claude", "settings.json");
   const platform = process.platform as Platform;
   const home = bridgeHome(vault);
   const bridge = join(home, BRIDGE_FILE);

@@ -2,12 +2,12 @@
 
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { readTextFile } from "../io/read-file";
-import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { writeFileAtomic } from "../io/atomic";
 import { fnv1aString } from "../io/hash";
 import { BRIDGE_FILE, BRIDGE_FILES, MCP_SERVER_FILE, type Platform } from "./hook-commands";
 import { applyChange, describeChange, planChange, type SettingsChange } from "./settings-file";
+import { homeDir } from "../io/home";
 
 /**
  * Where the bridge lives: the plugin's folder when Obsidian installed it (Obsidian runs the
@@ -29,7 +29,7 @@ export function vaultId(vault: string): string {
 /** The person's data folder: XDG's on Linux, Application Support on macOS, LocalAppData on Windows. */
 export function userDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   if (env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith("/")) return join(env.XDG_DATA_HOME, "vault-memory");
-  const home = env.HOME || env.USERPROFILE || homedir();
+  const home = homeDir(env);
   if (platform === "win32") return join(env.LOCALAPPDATA || join(home, "AppData", "Local"), "vault-memory");
   if (platform === "darwin") return join(home, "Library", "Application Support", "vault-memory");
   return join(home, ".local", "share", "vault-memory");

@@ -5,11 +5,11 @@
  * is the one writer that knows its format and locks. We only read it, to see what is there.
  */
 
-import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { FileRefused, readRegularFile } from "../io/read-file";
 import { runCommand } from "../llm/run-command";
 import type { Platform } from "./hook-commands";
+import { homeDir } from "../io/home";
 
 /** The server's name in Claude Code, the same as the Claude Code plugin's (`claude-plugin/.mcp.json`). */
 export const MCP_NAME = "vault-memory";
@@ -31,7 +31,7 @@ export const MCP_REMOVE_ARGS: readonly string[] = ["mcp", "remove", "--scope", "
 /** Claude Code's per-user file, where user-scope MCP servers live (`$CLAUDE_CONFIG_DIR/.claude.json` when that is set). */
 export function claudeUserFile(env: NodeJS.ProcessEnv = process.env): string {
   const dir = env.CLAUDE_CONFIG_DIR;
-  return dir && isAbsolute(dir) ? join(dir, ".claude.json") : join(env.HOME || homedir(), ".claude.json");
+  return dir && isAbsolute(dir) ? join(dir, ".claude.json") : join(homeDir(env), ".claude.json");
 }
 
 type Entry = Record<string, unknown>;
@@ -143,7 +143,7 @@ export async function applyMcp(plan: McpPlan, env: NodeJS.ProcessEnv = process.e
   if (!plan.claude) return { status: "manual", message: `Claude Code's CLI (claude) was not found on your PATH or your login shell's; to ${plan.action === "remove" ? "remove" : "register"} the MCP server ${MCP_NAME}, run:\n${byHand}` };
   const steps = plan.action === "add" ? [mcpAddArgs(plan.target)] : plan.action === "remove" ? [[...MCP_REMOVE_ARGS]] : [[...MCP_REMOVE_ARGS], mcpAddArgs(plan.target)];
   for (const [i, args] of steps.entries()) {
-    const r = await runCommand([plan.claude, ...args], "", { timeoutMs: CLI_TIMEOUT_MS, env, cwd: env.HOME || homedir() });
+    const r = await runCommand([plan.claude, ...args], "", { timeoutMs: CLI_TIMEOUT_MS, env, cwd: homeDir(env) });
     if (r.code !== 0 || r.timedOut) {
       const said = r.timedOut ? `no answer within ${CLI_TIMEOUT_MS / 1000} s` : ((r.stderr || r.stdout).split("\n").find((l) => l.trim() !== "") ?? `exit code ${r.code ?? "none"}`).trim().slice(0, 300);
       // Replacing: the old entry is gone once the first step succeeded, so say how to put it back.

@@ -5,7 +5,6 @@
 
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
-import { homedir } from "node:os";
 import { basename, delimiter, dirname, join } from "node:path";
 import { writeFileAtomic } from "../io/atomic";
 import { readRegularFile } from "../io/read-file";
@@ -13,6 +12,7 @@ import { lastScheduled } from "../digest/schedule";
 import { hasControl } from "../text/visible";
 import { userDataDir } from "./install";
 import { cronLine, launchdPlist, systemdUnits, unitFolder, unitTime, type SchedulePlatform, type ScheduleTarget } from "./schedule-units";
+import { homeDir } from "../io/home";
 
 export interface UnitFile {
   path: string;
@@ -73,7 +73,7 @@ function guiDomain(): string {
 /** What `schedule install` writes and runs; writes nothing itself. */
 export function planSchedule(platform: SchedulePlatform, target: ScheduleTarget, llm: string | undefined, env: NodeJS.ProcessEnv = process.env): SchedulePlan {
   if ([target.vault, target.node, target.bridge].some(hasControl)) throw new Error("a path with a control character (a line break, say) cannot go into a scheduler's unit; rename the folder");
-  const home = env.HOME || homedir();
+  const home = homeDir(env);
   const found = llm ? `The digest will find its LLM program at ${llm} (its folder is on the unit's PATH, which a scheduler does not give).` : "The LLM program (claude) was not found from here: the digest will look on the login shell's PATH when it runs; set its absolute path in the digest settings if that fails.";
   if (platform === "cron") {
     return {
@@ -175,7 +175,7 @@ export function applySchedule(plan: SchedulePlan, env: NodeJS.ProcessEnv = proce
 /** The unit files of this vault's schedule that exist, on this platform. */
 export function installedUnits(platform: SchedulePlatform, name: string, env: NodeJS.ProcessEnv = process.env): string[] {
   if (platform === "cron") return [];
-  const dir = unitFolder(platform, env, env.HOME || homedir());
+  const dir = unitFolder(platform, env, homeDir(env));
   const names = platform === "linux" ? [`${name}.timer`, `${name}.service`] : [`${name}.plist`];
   return names.map((n) => join(dir, n)).filter((p) => existsSync(p));
 }
