@@ -126,12 +126,13 @@ function wasmSearch(bits: Uint32Array, words: number, pieces: number, dim: numbe
   else for (let p = 0; p < pieces; p++) u32.set(bits.subarray(p * words, (p + 1) * words), B / 4 + p * longs * 2);
   const histogram = new Int32Array(buffer, H, histogramLength);
   const exports = instance.exports as Record<"a" | "p" | "d", (...args: number[]) => number>;
-  // Each function run once now, on a query of zeros: V8 makes a module's code ready on a
-  // function's first call, and that first count over every piece took 0.6 to 1.2 ms where later
-  // ones take 0.1; this is while the server works, the real ones after.
+  // Each function run once now, over all it will work on, with a query of zeros: V8 compiles a
+  // function quickly on its first call and well once it has run long enough, so the real runs,
+  // after the server's answer, find it compiled well. Run on one piece or one row, picking and
+  // the dot products took 0.5 to 0.8 ms each after the answer; this is while the server works.
   exports.a(pieces, longs, B, D, H);
-  exports.p(1, 0, 1, D, P);
-  exports.d(1, dim, R, F, O);
+  exports.p(pieces, 0, max, D, P);
+  exports.d(max, dim, R, F, O);
   return {
     engine: "wasm",
     nearest(query, want) {
