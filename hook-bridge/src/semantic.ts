@@ -23,7 +23,7 @@ export type SemanticCode = Pick<typeof import("./semantic"), "askVector" | "open
 export function askVector(prompt: string, semantic: SemanticRules): { asked: Promise<EmbedResult>; sent: Promise<void> } {
   let flushed: () => void = () => {};
   const sent = new Promise<void>((resolve) => (flushed = resolve));
-  return { asked: embedTexts(semantic, [sanitize(prompt)], semantic.budgetMs, { sent: () => flushed(), deferDeadline: true }), sent };
+  return { asked: embedTexts(semantic, [sanitize(prompt)], semantic.budgetMs, { sent: () => flushed(), promptHook: true }), sent };
 }
 
 /** The cards' vectors beside the snapshot at `snapshotPath`, read while the server works (see embed/vectors.ts). */

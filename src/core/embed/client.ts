@@ -1,6 +1,7 @@
 /** Asks the person's embedding server for vectors: Ollama's /api/embed or an OpenAI-compatible /v1/embeddings, nothing else. */
 
 import type { IncomingMessage } from "node:http";
+import { setImmediate } from "node:timers";
 import { msSinceStart } from "../io/clock";
 import { collect, requestHead, type Posted } from "./http";
 import { bareHost, endpointProblem, type EmbedSettings } from "./settings";
@@ -17,10 +18,11 @@ export interface PostOptions {
   /** Told once the request has left: the hook scores words after it, while the server works. */
   sent?: () => void;
   /**
-   * The prompt hook: the deadline's timer is set once this turn's work is done (see collect), so
-   * the request leaves first. Elsewhere the timer is set at once.
+   * The prompt hook's way: the deadline's timer is set once this turn's work is done (see
+   * collect), so the request leaves first, and the connection is let go of after the answer has
+   * been used rather than before (the process exits first). Elsewhere both at once.
    */
-  deferDeadline?: boolean;
+  promptHook?: boolean;
 }
 
 /**
@@ -32,9 +34,9 @@ function post(url: URL, body: string, timeoutMs: number, options: PostOptions): 
   return url.protocol === "http:" ? postPlain(url, body, timeoutMs, options) : postTls(url, body, timeoutMs, options.sent);
 }
 
-function postPlain(url: URL, body: string, timeoutMs: number, { sent, deferDeadline }: PostOptions): Promise<Posted> {
+function postPlain(url: URL, body: string, timeoutMs: number, { sent, promptHook }: PostOptions): Promise<Posted> {
   return new Promise((resolve) => {
-    const a = collect(timeoutMs, true, resolve, deferDeadline);
+    const a = collect(timeoutMs, true, resolve, promptHook);
     const request = requestHead(url, Buffer.byteLength(body)) + body;
     // Loaded only when semantic recall asks: with it off, a prompt loads none of net's streams.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
@@ -47,7 +49,10 @@ function postPlain(url: URL, body: string, timeoutMs: number, { sent, deferDeadl
     const attempt = (i: number): void => {
       const socket = net.connect({ host: addresses[i], port });
       let connected = false;
-      a.stopWith(() => socket.destroy());
+      // Destroying a socket asks for process.stderr, which Node then makes: with the rest, about
+      // half a millisecond between the prompt's vector and its cards. The hook's process exits
+      // before the next turn.
+      a.stopWith(() => (promptHook ? setImmediate(() => socket.destroy()) : socket.destroy()));
       socket.once("connect", () => (connected = true));
       socket.write(request, (err) => void (err || sent?.()));
       socket.on("data", a.take);

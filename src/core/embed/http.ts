@@ -33,7 +33,7 @@ export interface Collector {
  * the raw answer, so it is done when its length says so rather than when the server closes the
  * connection (a server's close came a millisecond after its answer, on every prompt).
  */
-export function collect(timeoutMs: number, plainHttp: boolean, resolve: (r: Posted) => void, deferDeadline = false): Collector {
+export function collect(timeoutMs: number, plainHttp: boolean, resolve: (r: Posted) => void, promptHook = false): Collector {
   const chunks: Buffer[] = [];
   let size = 0;
   let done = false;
@@ -48,7 +48,7 @@ export function collect(timeoutMs: number, plainHttp: boolean, resolve: (r: Post
     stop();
     resolve(r);
   };
-  // `deferDeadline` (the prompt hook): the deadline's timer is set once this turn's work is done,
+  // `promptHook`: the deadline's timer is set once this turn's work is done,
   // from when the answer was asked for, since a process's first timer costs about a third of a
   // millisecond and the request leaves in that turn. Elsewhere at once: in Obsidian's window
   // setImmediate has been known not to fire.
@@ -56,8 +56,8 @@ export function collect(timeoutMs: number, plainHttp: boolean, resolve: (r: Post
   const arm = (): void => {
     if (!done) timer = setTimeout(() => finish({ error: `no answer within ${timeoutMs} ms` }), Math.max(0, timeoutMs - (msSinceStart() - asked)));
   };
-  const arming = deferDeadline ? setImmediate(arm) : undefined;
-  if (!deferDeadline) arm();
+  const arming = promptHook ? setImmediate(arm) : undefined;
+  if (!promptHook) arm();
   let expected = -1;
   // The last bytes so far, across reads: a chunked answer's last chunk may come in a read of its own.
   let tail = Buffer.alloc(0);

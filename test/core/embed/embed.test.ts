@@ -30,14 +30,15 @@ function withEmbedding(vault: string, over: Record<string, unknown> = {}): void 
   machine.write(settings);
 }
 
-// Each way of arming the deadline: at once, and after the turn the request leaves in (the hook's).
+// Each way: the deadline armed and the connection let go of at once, and the prompt hook's, after
+// the turn the request leaves in and after the answer has been used.
 describe.each([
-  ["deadline armed at once", false],
-  ["deadline armed after the request left", true],
-] as const)("the embedding client, %s", (_way, deferDeadline) => {
+  ["everywhere but the prompt hook", false],
+  ["as the prompt hook", true],
+] as const)("the embedding client, %s", (_way, promptHook) => {
   it.each(["ollama", "openai"] as const)("gets one vector per text from %s's API", async (provider) => {
     stub.mode = "ok";
-    const r = await embedTexts(settings({ provider }), ["a vault in sync", "phone and laptop"], 5000, { deferDeadline });
+    const r = await embedTexts(settings({ provider }), ["a vault in sync", "phone and laptop"], 5000, { promptHook });
     if ("error" in r) throw new Error(r.error);
     expect(r.vectors.map((v) => v.length)).toEqual([STUB_DIM, STUB_DIM]);
   });
@@ -49,7 +50,7 @@ describe.each([
     stub.mode = "ok";
     stub.bad = { word: "kettle", as };
     try {
-      const r = await embedTexts(settings(), ["descale the kettle"], 5000, { deferDeadline });
+      const r = await embedTexts(settings(), ["descale the kettle"], 5000, { promptHook });
       expect("error" in r && r.error).toBe(error);
     } finally {
       stub.bad = undefined;
@@ -59,7 +60,7 @@ describe.each([
   it("reaches a server named localhost, and says when the request has left", async () => {
     stub.mode = "ok";
     let sent = 0;
-    const r = await embedTexts(settings({ url: stub.url.replace("127.0.0.1", "localhost") }), ["x"], 5000, { deferDeadline, sent: () => sent++ });
+    const r = await embedTexts(settings({ url: stub.url.replace("127.0.0.1", "localhost") }), ["x"], 5000, { promptHook, sent: () => sent++ });
     expect("vectors" in r && r.vectors.length).toBe(1);
     expect(sent).toBe(1);
   });
@@ -70,13 +71,13 @@ describe.each([
     ["hang", /no answer within 200 ms/],
   ] as const)("says what went wrong when the server answers %s", async (mode, error) => {
     stub.mode = mode;
-    const r = await embedTexts(settings(), ["x"], 200, { deferDeadline });
+    const r = await embedTexts(settings(), ["x"], 200, { promptHook });
     expect("error" in r && r.error).toMatch(error);
     stub.mode = "ok";
   });
 
   it("says so when nothing listens", async () => {
-    const down = await embedTexts(settings({ url: "http://127.0.0.1:9" }), ["x"], 2000, { deferDeadline });
+    const down = await embedTexts(settings({ url: "http://127.0.0.1:9" }), ["x"], 2000, { promptHook });
     expect("error" in down && down.error).toMatch(/ECONNREFUSED.*127\.0\.0\.1:9/);
   });
 });
@@ -264,7 +265,7 @@ describe("the plain HTTP the hook speaks", () => {
   }
   const vector = JSON.stringify({ embeddings: [[0.5, -0.25, 1]] });
 
-  it.each([false, true])("takes an answer as soon as it is whole, though the server keeps the connection (deadline deferred: %s)", async (deferDeadline) => {
+  it.each([false, true])("takes an answer as soon as it is whole, though the server keeps the connection (as the prompt hook: %s)", async (promptHook) => {
     for (const write of [
       (s: Socket) => s.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${vector.length}\r\n\r\n${vector}`),
       // The last chunk in a write of its own.
@@ -277,7 +278,7 @@ describe("the plain HTTP the hook speaks", () => {
       try {
         // Were the answer taken only when the connection ends, the deadline, far beyond the
         // test's own timeout, would fail the test.
-        const r = await embedTexts(settings({ url: server.url }), ["x"], 3_600_000, { deferDeadline });
+        const r = await embedTexts(settings({ url: server.url }), ["x"], 3_600_000, { promptHook });
         expect(r).toMatchObject({ vectors: [Float32Array.of(0.5, -0.25, 1)] });
       } finally {
         await server.close();
@@ -292,27 +293,27 @@ describe("the plain HTTP the hook speaks", () => {
     if (!listening) return void console.log("this computer has no IPv6 loopback: the ::1 case is not run");
     try {
       const { port } = server.address() as AddressInfo;
-      const r = await embedTexts(settings({ url: `http://localhost:${port}` }), ["x"], 3000, { deferDeadline: true });
+      const r = await embedTexts(settings({ url: `http://localhost:${port}` }), ["x"], 3000, { promptHook: true });
       expect(r).toMatchObject({ vectors: [Float32Array.of(0.5, -0.25, 1)] });
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
   });
 
-  it.each([false, true])("gives up on a stream that is not HTTP at once rather than at the deadline (deadline deferred: %s)", async (deferDeadline) => {
+  it.each([false, true])("gives up on a stream that is not HTTP at once rather than at the deadline (as the prompt hook: %s)", async (promptHook) => {
     const server = await openEnded((s) => s.write(Buffer.alloc(64 << 10, "x")));
     try {
-      const r = await embedTexts(settings({ url: server.url }), ["x"], 3_600_000, { deferDeadline });
+      const r = await embedTexts(settings({ url: server.url }), ["x"], 3_600_000, { promptHook });
       expect("error" in r && r.error).toBe("the answer is not HTTP");
     } finally {
       await server.close();
     }
   });
 
-  it.each([false, true])("says so when the server closes before its answer is whole (deadline deferred: %s)", async (deferDeadline) => {
+  it.each([false, true])("says so when the server closes before its answer is whole (as the prompt hook: %s)", async (promptHook) => {
     const server = await openEnded((s) => s.end(`HTTP/1.1 200 OK\r\nContent-Length: ${vector.length}\r\n\r\n${vector.slice(0, 8)}`));
     try {
-      const r = await embedTexts(settings({ url: server.url }), ["x"], 3000, { deferDeadline });
+      const r = await embedTexts(settings({ url: server.url }), ["x"], 3000, { promptHook });
       expect("error" in r && r.error).toBe("the answer is cut short");
     } finally {
       await server.close();
