@@ -35,9 +35,10 @@ export interface CachedModule<T> {
 }
 
 /**
- * `require` is the caller's: the file must sit beside the caller and need only what the caller's
- * require finds (Node's own modules). Node's createRequire loads the module system's internals
- * that a prompt's run otherwise never compiles.
+ * Runs `file`, a bundle the build wrapped in CommonJS's function (esbuild.config.mjs), as Node
+ * would run a CommonJS file. `require` is the caller's: the file must sit beside the caller and
+ * need only what the caller's require finds (Node's own modules). Node's createRequire loads the
+ * module system's internals that a prompt's run otherwise never compiles.
  */
 export function requireCached<T>(file: string, build: string, require: NodeJS.Require): CachedModule<T> {
   // Read plainly: the bridge's own bundle beside the running entry, not a file anyone put there.
@@ -65,7 +66,8 @@ export function requireCached<T>(file: string, build: string, require: NodeJS.Re
       /* no cache yet: this run writes one */
     }
   }
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData: cached });
+  // The build wraps the file in CommonJS's function (esbuild.config.mjs): compiled as read, with no copy.
+  const script = new Script(source, { filename: file, cachedData: cached });
   const usable = cached !== undefined && !script.cachedDataRejected;
   const module = { exports: {} as T };
   const wrapper = script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: { exports: T }, f: string, d: string) => void;
