@@ -13,7 +13,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 
 const DIST = "hook-bridge/dist";
 /** What a copy of the bridge is, in the order it is written: the entry last, so no hook runs half a copy. */
-export const BRIDGE_FILES = ["vault-memory-commands.cjs", "vault-memory-semantic.cjs", "vault-memory-recall.cjs", "vault-memory.mjs", "vault-memory.cjs"];
+export const BRIDGE_FILES = ["vault-memory-commands.cjs", "vault-memory-semantic.cjs", "vault-memory-scoring.cjs", "vault-memory-recall.cjs", "vault-memory.mjs", "vault-memory.cjs"];
 
 /** Options every bridge bundle shares. @type {esbuild.BuildOptions} */
 const shared = {
@@ -95,23 +95,26 @@ function markedForCache(name, text) {
 
 /** The bridge's files by name, built in memory. */
 async function buildBridge() {
-  const [commands, semantic, recall] = await Promise.all([
+  const [commands, semantic, scoring, recall] = await Promise.all([
     esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/cli.ts"] }),
     esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/semantic.ts"] }),
-    // Recall alone: the other files are loaded through the entry when a prompt needs them (recall-entry.ts).
+    esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/scoring.ts"] }),
+    // The prompt hook's first file: the other files are loaded through the entry when a prompt needs them (recall-entry.ts).
     esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/recall-entry.ts"] }),
   ]);
   const recallFile = markedForCache("the recall bundle", recall.outputFiles[0].text);
+  const scoringFile = markedForCache("the scoring bundle", scoring.outputFiles[0].text);
   const semanticFile = markedForCache("the semantic bundle", semantic.outputFiles[0].text);
   const entry = await esbuild.build({
     ...shared,
     entryPoints: ["hook-bridge/vault-memory.ts"],
-    define: { __VM_BUILDS__: JSON.stringify({ "vault-memory-recall.cjs": recallFile.build, "vault-memory-semantic.cjs": semanticFile.build }) },
+    define: { __VM_BUILDS__: JSON.stringify({ "vault-memory-recall.cjs": recallFile.build, "vault-memory-scoring.cjs": scoringFile.build, "vault-memory-semantic.cjs": semanticFile.build }) },
     banner: { js: "#!/usr/bin/env node" },
   });
   return {
     "vault-memory-commands.cjs": asciiOnly(commands.outputFiles[0].text),
     "vault-memory-semantic.cjs": semanticFile.text,
+    "vault-memory-scoring.cjs": scoringFile.text,
     "vault-memory-recall.cjs": recallFile.text,
     // Hooks installed by earlier releases run this name; it hands over to the CommonJS entry.
     "vault-memory.mjs": '#!/usr/bin/env node\nimport { createRequire } from "node:module";\ncreateRequire(import.meta.url)("./vault-memory.cjs");\n',

@@ -14,6 +14,7 @@ import { lintCommand } from "./commands/lint";
 import { queueCommand } from "./commands/queue";
 import { recallCommand } from "./commands/recall";
 import * as semanticCode from "./semantic";
+import * as scoringCode from "./scoring";
 import { remindCommand } from "./commands/remind";
 import { trustCommand } from "./commands/trust";
 import { scheduleCommand } from "./commands/schedule";
@@ -46,7 +47,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   try {
     switch (args.command) {
       case "recall":
-        return recallCommand(args, { recallWithoutVault, rememberReply, rememberSession, semantic: () => semanticCode });
+        return recallCommand(args, { recallWithoutVault, rememberReply, rememberSession, semantic: () => semanticCode, scoring: () => scoringCode });
       case "index":
         return await indexCommand(args);
       case "queue":

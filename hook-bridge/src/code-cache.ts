@@ -43,7 +43,7 @@ export interface CachedModule<T> {
 export function requireCached<T>(file: string, build: string, require: NodeJS.Require): CachedModule<T> {
   // Read plainly: the bridge's own bundle beside the running entry, not a file anyone put there.
   const source = readFileSync(file, "utf8");
-  const dir = privateCacheDir();
+  const dir = (cacheFolder ??= privateCacheDir());
   const cachePath = dir ? join(dir, cacheName(file)) : "";
   // A file of another build (copied over by hand, half an upgrade) must not run with this cache:
   // V8 checks only the source's length, and would run the old functions.
@@ -92,6 +92,9 @@ export function requireCached<T>(file: string, build: string, require: NodeJS.Re
     },
   };
 }
+
+// The cache folder, checked once a process: a prompt runs two or three files through the cache.
+let cacheFolder: string | undefined;
 
 /** The person's cache folder for the bridge: XDG's on Linux, Caches on macOS, LocalAppData on Windows. */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {

@@ -1,8 +1,10 @@
 /**
- * The prompt hook's code: recall and nothing else, its own file in the build
- * (vault-memory-recall.cjs), which the entry runs through its code cache. The bridge's other files
- * are loaded through `load`, which the entry hands in, only when a prompt needs them: semantic
- * recall's (vault-memory-semantic.cjs) when the snapshot's rules turn it on, every other
+ * The prompt hook's first file (vault-memory-recall.cjs), which the entry runs through its code
+ * cache: the command line, the vault, the payload and, when this machine turns semantic recall
+ * on, the request for the prompt's vector (commands/recall.ts). The bridge's other files are
+ * loaded through `load`, which the entry hands in, when a prompt needs them: recall itself
+ * (vault-memory-scoring.cjs) once the request has left, so that it loads while the server works;
+ * semantic recall's (vault-memory-semantic.cjs) when this machine turns it on; every other
  * command's (vault-memory-commands.cjs) when no vault is set or "remember this" is asked.
  */
 
@@ -12,6 +14,7 @@ import { logRefusedHook } from "./no-vault";
 import { commandUsage } from "./usage";
 import { recallCommand } from "./commands/recall";
 import type { SemanticCode } from "./semantic";
+import type { ScoringCode } from "./scoring";
 
 /** A file of the bridge, loaded; `complete` tells its code cache that the run used it all (see code-cache.ts). */
 export interface LoadedFile {
@@ -48,6 +51,10 @@ export function recall(argv: readonly string[], hook: RecallHook): number | Prom
       const file = hook.load("vault-memory-semantic.cjs");
       return { ...(file.exports as SemanticCode), used: file.complete };
     },
-    scored: hook.scored,
+    scoring: () => hook.load("vault-memory-scoring.cjs").exports as ScoringCode,
+    scored: () => {
+      hook.scored();
+      hook.load("vault-memory-scoring.cjs").complete();
+    },
   });
 }

@@ -8,24 +8,20 @@
 import { embedTexts, type EmbedResult } from "../../src/core/embed/client";
 import { closeVectors, openVectors, searchOpen, vectorsPathOf, type OpenVectors } from "../../src/core/embed/vectors";
 import { sanitize } from "../../src/core/privacy/redact";
-import type { SemanticRules } from "../../src/core/embed/settings";
-
-// Where the prompt goes is this machine's setting, never the snapshot's (see embed/settings.ts).
-export { trustedSemantic } from "../../src/core/embed/settings";
+import type { MachineEmbed } from "../../src/core/embed/settings";
 
 /** This file's functions as recall is handed them; `used` tells a code cache the run used them all. */
-export type SemanticCode = Pick<typeof import("./semantic"), "askVector" | "openCards" | "closeCards" | "searchCards" | "trustedSemantic"> & { used?: () => void };
+export type SemanticCode = Pick<typeof import("./semantic"), "askVector" | "openCards" | "closeCards" | "searchCards"> & { used?: () => void };
 
 /**
- * The prompt's vector, the prompt cleaned first as everything that leaves the vault is; `sent`
- * resolves once the request is on its way.
+ * The prompt's vector from this machine's server, the prompt cleaned first as everything that
+ * leaves the vault is, given up after `timeoutMs`; `sent` resolves once the request is on its way.
  */
-export function askVector(prompt: string, semantic: SemanticRules): { asked: Promise<EmbedResult>; sent: Promise<void> } {
+export function askVector(prompt: string, machine: MachineEmbed, timeoutMs: number): { asked: Promise<EmbedResult>; sent: Promise<void> } {
   let flushed: () => void = () => {};
   const sent = new Promise<void>((resolve) => (flushed = resolve));
-  return { asked: embedTexts(semantic, [sanitize(prompt)], semantic.budgetMs, { sent: () => flushed(), promptHook: true }), sent };
+  return { asked: embedTexts(machine, [sanitize(prompt)], timeoutMs, { sent: () => flushed(), promptHook: true }), sent };
 }
-
 /** The cards' vectors beside the snapshot at `snapshotPath`, read while the server works (see embed/vectors.ts). */
 export function openCards(snapshotPath: string, base: string, model: string): OpenVectors {
   return openVectors(vectorsPathOf(snapshotPath), base, model);

@@ -137,25 +137,47 @@ describe("semantic recall in the prompt hook", () => {
     expect(log(vault)).toMatch(/semantic recall: its code could not be loaded .*; answered from words alone/);
   });
 
-  it("asks nothing for a snapshot recall would not use (another format version)", async () => {
+  it("sends the request before recall's own code loads: a broken one still lets it leave, and fails open", async () => {
+    const vault = await indexed({ enabled: true });
+    const dir = tempDir("vm-no-scoring-");
+    for (const name of BRIDGE_FILES) copyFileSync(join(ROOT, "hook-bridge", "dist", name), join(dir, name));
+    writeFileSync(join(dir, "vault-memory-scoring.cjs"), "//vault-memory-build 0\n(((");
+    stub.mode = "ok";
+    const before = stub.requests;
+    const r = await runBridgeAsync(["recall", "--vault", vault, ...mine(vault)], hookJson(PROMPT), join(dir, BRIDGE_FILE));
+    expect([r.status, r.stdout, r.stderr]).toEqual([0, "", ""]);
+    expect(stub.requests).toBe(before + 1);
+    expect(log(vault)).toMatch(/recall .*Unexpected/);
+  });
+
+  // The request leaves before the snapshot is opened; a recall that finds it cannot use the
+  // answer ends without it. The stand-in never answers here: a hook that waited would give up at
+  // the budget and say so in the log.
+  it("never waits for the answer when the snapshot is one recall would not use (another format version)", async () => {
     const vault = await indexed({ enabled: true });
     const snapshot = vaultFiles.snapshot(vault);
     const text = readFileSync(snapshot, "utf8");
     writeFileSync(snapshot, text.replace(`"version":${SNAPSHOT_VERSION},`, `"version":${SNAPSHOT_VERSION + 1},`));
-    const before = stub.requests;
+    stub.mode = "hang";
     const r = await recall(vault);
     expect([r.status, r.stdout]).toEqual([0, ""]);
-    expect(stub.requests).toBe(before);
+    expect(log(vault)).not.toMatch(/semantic recall/);
   });
 
-  it("asks nothing for chit-chat or a prompt with no word to look for", async () => {
+  it("asks nothing for chit-chat, and never waits for the answer to a prompt with no word to look for", async () => {
     const vault = await indexed({ enabled: true });
     const before = stub.requests;
-    for (const quiet of ["ok continue", "好的，继续", "what is this", "？？"]) {
-      const r = await recall(vault, quiet);
-      expect([r.status, r.stdout], quiet).toEqual([0, ""]);
+    for (const chat of ["ok continue", "好的，继续", "thanks, that worked!"]) {
+      const r = await recall(vault, chat);
+      expect([r.status, r.stdout], chat).toEqual([0, ""]);
     }
     expect(stub.requests).toBe(before);
+    stub.mode = "hang";
+    for (const wordless of ["what is this", "？？"]) {
+      const r = await recall(vault, wordless);
+      expect([r.status, r.stdout], wordless).toEqual([0, ""]);
+    }
+    expect(log(vault)).not.toMatch(/semantic recall/);
   });
 
   it("loads its code through a code cache of its own, rewritten after a run that fell back, never trusted when damaged", async () => {

@@ -103,27 +103,51 @@ export function semanticRulesOf(e: EmbedSettings): SemanticRules | undefined {
   return { provider: e.provider, url: e.url, model: e.model, budgetMs: e.budgetMs, allowRemote: e.allowRemote, floor: e.floor, weight: e.weight };
 }
 
+/** The embedding server this machine sets for a vault: the per-user settings file's, never the vault's. */
+export interface MachineEmbed {
+  provider: EmbedProvider;
+  url: string;
+  model: string;
+  allowRemote: boolean;
+  /** The file it was read from, for the log. */
+  file: string;
+}
+
 /**
- * The snapshot's semantic rules with their destination taken from this machine: a snapshot is a
- * file in the vault, and whoever can write it must not choose where the person's prompts go. The
- * server, its kind and whether it may be another computer come from the per-user settings file;
- * the snapshot's model must be the one set there (its vectors were made with it). The reason
- * there is none otherwise, for the log.
+ * The server, its kind, its model and whether it may be another computer, for `vault`, from the
+ * per-user settings file: a vault is a file others may write, and whoever can write it must not
+ * choose where the person's prompts go. The reason there is none otherwise, for the log.
  */
-export function trustedSemantic(fromSnapshot: SemanticRules, vault: string, configFlag?: string, env: NodeJS.ProcessEnv = process.env): SemanticRules | string {
-  const userFile = userFileOf(configFlag, env);
+export function machineEmbed(vault: string, configFlag?: string, env: NodeJS.ProcessEnv = process.env): MachineEmbed | string {
+  const file = userFileOf(configFlag, env);
   let mine: Record<string, unknown>;
   try {
-    mine = userSettingsFor(readSettingsFile(userFile, { private: true }), vault);
+    mine = userSettingsFor(readSettingsFile(file, { private: true }), vault);
   } catch (err) {
     return `${(err as Error).message}; no embedding server is used`;
   }
   const e = mine.embed as Partial<EmbedSettings> | undefined;
-  if (!e || e.enabled !== true) return `the snapshot asks for semantic recall, but it is not turned on in ${userFile}, the settings of this computer`;
+  if (!e || e.enabled !== true) return `the snapshot asks for semantic recall, but it is not turned on in ${file}, the settings of this computer`;
   const provider = e.provider ?? DEFAULT_EMBED.provider;
   const url = typeof e.url === "string" && e.url.trim() !== "" ? e.url.trim() : DEFAULT_EMBED.url;
   const model = typeof e.model === "string" && e.model.trim() !== "" ? e.model.trim() : DEFAULT_EMBED.model;
-  if (provider !== "ollama" && provider !== "openai") return `embed.provider in ${userFile} is not "ollama" or "openai"`;
-  if (model !== fromSnapshot.model) return `the snapshot's vectors are of ${fromSnapshot.model}, but ${userFile} sets ${model}: index again`;
-  return { ...fromSnapshot, provider, url, model, allowRemote: e.allowRemote === true };
+  if (provider !== "ollama" && provider !== "openai") return `embed.provider in ${file} is not "ollama" or "openai"`;
+  return { provider, url, model, allowRemote: e.allowRemote === true, file };
+}
+
+/**
+ * The snapshot's semantic rules with their destination taken from this machine (machineEmbed):
+ * the snapshot's model must be the one set there, since its vectors were made with it. The
+ * reason there is none otherwise, for the log.
+ */
+export function semanticOn(fromSnapshot: SemanticRules, machine: MachineEmbed | string): SemanticRules | string {
+  if (typeof machine === "string") return machine;
+  const { provider, url, model, allowRemote, file } = machine;
+  if (model !== fromSnapshot.model) return `the snapshot's vectors are of ${fromSnapshot.model}, but ${file} sets ${model}: index again`;
+  return { ...fromSnapshot, provider, url, model, allowRemote };
+}
+
+/** semanticOn with this machine's settings read now: for the MCP server, which asks per search. */
+export function trustedSemantic(fromSnapshot: SemanticRules, vault: string, configFlag?: string, env: NodeJS.ProcessEnv = process.env): SemanticRules | string {
+  return semanticOn(fromSnapshot, machineEmbed(vault, configFlag, env));
 }

@@ -1,0 +1,172 @@
+/**
+ * Recall itself, the prompt hook's second half: the snapshot opened, the prompt's words scored
+ * (while the embedding server works, when it was asked), meaning fused in, the cards printed and
+ * recorded. Its own file in the build (vault-memory-scoring.cjs), loaded by the first half
+ * (commands/recall.ts) once the request for the prompt's vector has left, so that its loading is
+ * part of the server's wait rather than before it.
+ */
+
+import { writeSync } from "node:fs";
+// Node's timers, named: this is a Node process, with no window whose timers the linter asks for.
+import { clearTimeout, setTimeout } from "node:timers";
+import { numberFlag, type Args } from "./args";
+import { DEFAULT_DEADLINE_MS, type Asking, type Payload, type Prompted } from "./commands/recall";
+import { appendLog } from "../../src/core/io/log";
+import { msSinceStart } from "../../src/core/io/clock";
+import { vaultFiles } from "../../src/core/paths";
+import { DeadlineExceeded } from "../../src/core/index/scorer";
+import { recall, recallWithMeaning, wantsRecall, type Recall, type RecallContext } from "../../src/core/recall/recall";
+import { SnapshotError, SnapshotReader } from "../../src/core/snapshot/read";
+import { noteSnapshotDamage } from "../../src/core/snapshot/damage";
+import { resolveProject } from "../../src/core/project";
+import { noteExists } from "../../src/core/vault/scan";
+import { loadSeen, rememberSeen } from "../../src/core/recall/session-store";
+import { appendUsage, promptHash } from "../../src/core/recall/usage-log";
+import type { RecallRules } from "../../src/core/recall/rules";
+import type { EmbedResult } from "../../src/core/embed/client";
+import { semanticOn, type SemanticRules } from "../../src/core/embed/settings";
+
+/** This file's functions as the first half is handed them. */
+export type ScoringCode = Pick<typeof import("./scoring"), "recallFor">;
+
+/** One run's way to fail open: the reason in the vault's log, exit 0, a "remember this" still told. */
+interface Run {
+  vault: string;
+  failOpen: (reason: string) => number;
+  failed: (err: unknown) => number;
+}
+
+function newRun({ vault, keep }: Prompted): Run {
+  const failOpen = (reason: string): number => {
+    appendLog(vaultFiles.log(vault), "recall", reason);
+    return 0;
+  };
+  return {
+    vault,
+    failOpen,
+    failed: (err) => {
+      keep?.tell();
+      if (err instanceof DeadlineExceeded) return failOpen(`gave up: scoring ran ${err.message}`);
+      // Silence now, a rebuild at the next session start: printing from a damaged file could name
+      // cards that do not exist.
+      if (err instanceof SnapshotError && err.problem === "corrupt") noteSnapshotDamage(vault, vaultFiles.snapshot(vault), err.message);
+      return failOpen(err instanceof Error ? err.message : String(err));
+    },
+  };
+}
+
+/** Recall for a prompt the first half has read: prints the cards, or nothing, and records them. */
+export function recallFor(p: Prompted): number | Promise<number> {
+  const run = newRun(p);
+  const { args, vault, payload } = p;
+  try {
+    const deadline = numberFlag(args, "deadline-ms") ?? DEFAULT_DEADLINE_MS;
+    const started = msSinceStart();
+    const reader = SnapshotReader.open(vaultFiles.snapshot(vault));
+    const rules = withOverrides(reader.header.rules, args);
+    const sessions = vaultFiles.sessions(vault);
+    const seen = loadSeen(sessions, payload.sessionId);
+    const ctx: RecallContext = { project: resolveProject(payload.cwd), seen, deadline, exists: (path: string) => noteExists(vault, path) };
+    const answer = (result: Recall): number => {
+      p.scored?.();
+      return answerWith(result, run, p, { sessions, seen, started, deadline });
+    };
+    const meaning = meaningFor(p, reader, rules, run);
+    if (meaning) return withMeaning(payload.prompt, reader, rules, ctx, meaning, run).then(answer).catch(run.failed);
+    let result;
+    try {
+      result = recall(payload.prompt, reader, rules, vault, ctx);
+    } finally {
+      reader.close();
+    }
+    return answer(result);
+  } catch (err) {
+    return run.failed(err);
+  }
+}
+
+/**
+ * The request to use, with the snapshot's rules for it, when the snapshot has vectors of the
+ * model this machine asked with and recall searches for the prompt; otherwise nothing, and the
+ * log says why when the snapshot asks for meaning and this machine did not ask.
+ */
+function meaningFor({ payload, meaning }: Prompted, reader: SnapshotReader, rules: RecallRules, run: Run): { asking: Asking; semantic: SemanticRules } | undefined {
+  if (!rules.semantic || meaning === undefined || !wantsRecall(payload.prompt, reader)) return undefined;
+  const semantic = semanticOn(rules.semantic, typeof meaning === "string" ? meaning : meaning.machine);
+  if (typeof semantic === "string") {
+    run.failOpen(`semantic recall: ${semantic}; answered from words alone`);
+    return undefined;
+  }
+  // semanticOn passes on why none was asked, so a rule here means a request is out.
+  return typeof meaning === "string" ? undefined : { asking: meaning, semantic };
+}
+
+interface Answering {
+  sessions: string;
+  seen: ReturnType<typeof loadSeen>;
+  started: number;
+  deadline: number;
+}
+
+/** Prints the answer unless it is late, then records what was recalled. */
+function answerWith(result: Recall, run: Run, { payload, keep }: { payload: Payload; keep?: Prompted["keep"] }, { sessions, seen, started, deadline }: Answering): number {
+  // Printing late is worse than printing nothing: Claude Code may already have moved on.
+  const elapsed = msSinceStart();
+  if (elapsed > deadline) {
+    keep?.tell();
+    return run.failOpen(`gave up: ${Math.round(elapsed)} ms since the hook started, over the ${deadline} ms deadline`);
+  }
+  if (keep) keep.tell(result.text);
+  else if (result.text) writeSync(1, result.text);
+  // Bookkeeping after the answer is out, and never at the answer's expense.
+  try {
+    rememberSeen(sessions, payload.sessionId, seen, result.cards.map((c) => c.path));
+    appendUsage(vaultFiles.usageLog(run.vault), {
+      t: new Date().toISOString(),
+      session: payload.sessionId,
+      prompt: promptHash(payload.prompt),
+      cards: result.cards.map((c) => ({ path: c.path, score: Math.round(c.score * 10) / 10 })),
+      ms: Math.round((msSinceStart() - started) * 10) / 10,
+    });
+  } catch (err) {
+    run.failOpen(`could not record the recall: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return 0;
+}
+
+/** The answer within the snapshot's budget, counted from when it was asked; past it, why not. */
+function withinBudget({ asked, at }: Asking, budgetMs: number): Promise<EmbedResult> {
+  const left = budgetMs - (msSinceStart() - at);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<EmbedResult>((resolve) => {
+    timer = setTimeout(() => resolve({ error: `no answer within ${budgetMs} ms`, ms: budgetMs }), Math.max(0, left));
+  });
+  return Promise.race([asked, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Scores the words while the server works, reads the cards' vectors meanwhile, then fuses the
+ * two. Past the budget, or on any error, the words alone answer and the log says why.
+ */
+function withMeaning(prompt: string, reader: SnapshotReader, rules: RecallRules, ctx: RecallContext, { asking, semantic }: { asking: Asking; semantic: SemanticRules }, run: Run): Promise<Recall> {
+  const { code } = asking;
+  return recallWithMeaning(prompt, reader, rules, run.vault, ctx, semantic, {
+    asked: withinBudget(asking, semantic.budgetMs),
+    // The request still out when this fails ends with the process, which exits once the answer is printed.
+    prepare: () => code.openCards(vaultFiles.snapshot(run.vault), reader.header.headerSum ?? "", semantic.model),
+    search: (vector, cards) => {
+      const found = code.searchCards(cards!, vector, semantic.floor);
+      code.used?.();
+      return found;
+    },
+    release: code.closeCards,
+    fellBack: (reason) => void run.failOpen(`semantic recall: ${reason}; answered from words alone`),
+  }).finally(() => reader.close());
+}
+
+function withOverrides(rules: RecallRules, args: Args): RecallRules {
+  const t = { ...rules.thresholds };
+  t.maxCards = numberFlag(args, "max-cards") ?? t.maxCards;
+  t.minScore = numberFlag(args, "min-score") ?? t.minScore;
+  return { ...rules, thresholds: t, maxChars: numberFlag(args, "max-chars") ?? rules.maxChars };
+}
