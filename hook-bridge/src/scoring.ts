@@ -88,10 +88,15 @@ export function recallFor(p: Prompted): number | Promise<number> {
 /**
  * The request to use, with the snapshot's rules for it, when the snapshot has vectors of the
  * model this machine asked with and recall searches for the prompt; otherwise nothing, and the
- * log says why when the snapshot asks for meaning and this machine did not ask.
+ * log says why when one of the two asks for meaning and the other cannot give it.
  */
 function meaningFor({ payload, meaning }: Prompted, reader: SnapshotReader, rules: RecallRules, run: Run): { asking: Asking; semantic: SemanticRules } | undefined {
-  if (!rules.semantic || meaning === undefined || !wantsRecall(payload.prompt, reader)) return undefined;
+  if (meaning === undefined || !wantsRecall(payload.prompt, reader)) return undefined;
+  if (!rules.semantic) {
+    // Turned on since the last index: the next one writes the cards' vectors.
+    if (typeof meaning === "object") run.failOpen("semantic recall: this computer's settings turn it on, but the snapshot has no vectors yet (run index); answered from words alone");
+    return undefined;
+  }
   const semantic = semanticOn(rules.semantic, typeof meaning === "string" ? meaning : meaning.machine);
   if (typeof semantic === "string") {
     run.failOpen(`semantic recall: ${semantic}; answered from words alone`);

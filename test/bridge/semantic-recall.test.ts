@@ -78,6 +78,15 @@ describe("semantic recall in the prompt hook", () => {
     expect(log(vault)).toMatch(/127\.0\.0\.1:9|ECONNREFUSED|refused/);
   });
 
+  it("answers from words, saying why, when this computer turns it on before the snapshot has vectors", async () => {
+    const vault = await indexed(undefined);
+    writeFileSync(userFile(vault), JSON.stringify({ embed: { enabled: true, url: stub.url, model: "stub-model" } }), { mode: 0o600 });
+    const r = await recall(vault, "why does my nightly job fail under launchd?");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("Vault Memory");
+    expect(log(vault)).toMatch(/semantic recall: this computer's settings turn it on, but the snapshot has no vectors yet \(run index\); answered from words alone/);
+  });
+
   it("finds a card that shares no word with the prompt, ranked first", async () => {
     const off = await indexed(undefined);
     expect((await recall(off)).stdout).not.toContain(CARD);
