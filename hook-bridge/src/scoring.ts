@@ -91,12 +91,14 @@ export function recallFor(p: Prompted): number | Promise<number> {
  * log says why when one of the two asks for meaning and the other cannot give it.
  */
 function meaningFor({ payload, meaning }: Prompted, reader: SnapshotReader, rules: RecallRules, run: Run): { asking: Asking; semantic: SemanticRules } | undefined {
-  if (meaning === undefined || !wantsRecall(payload.prompt, reader)) return undefined;
+  // Most prompts, with semantic recall off: no rules and a reason, and nothing more to look at.
+  if (meaning === undefined || (!rules.semantic && typeof meaning === "string")) return undefined;
   if (!rules.semantic) {
     // Turned on since the last index: the next one writes the cards' vectors.
-    if (typeof meaning === "object") run.failOpen("semantic recall: this computer's settings turn it on, but the snapshot has no vectors yet (run index); answered from words alone");
+    run.failOpen("semantic recall: this computer's settings turn it on, but the snapshot has no vectors yet (run index); answered from words alone");
     return undefined;
   }
+  if (!wantsRecall(payload.prompt, reader)) return undefined;
   const semantic = semanticOn(rules.semantic, typeof meaning === "string" ? meaning : meaning.machine);
   if (typeof semantic === "string") {
     run.failOpen(`semantic recall: ${semantic}; answered from words alone`);
