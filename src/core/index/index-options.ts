@@ -35,8 +35,21 @@ export function synonymTerm(group: number): string {
   return SYNONYM_MARK + group;
 }
 
-/** Each synonym group's phrases as term sequences, ready for matching against a token list. */
+/**
+ * Each synonym group's phrases as term sequences, ready for matching against a token list: one
+ * array per options object, shared by every caller, which must not change it.
+ */
 export function synonymPhrases(options: IndexOptions): string[][][] {
+  let phrases = phrasesOf.get(options);
+  if (!phrases) phrasesOf.set(options, (phrases = tokenizePhrases(options)));
+  return phrases;
+}
+
+// Once per options: a prompt asks for them twice (whether recall searches for it, then its
+// query), and tokenizing every synonym group cost a small vault's prompt about 30 M instructions.
+const phrasesOf = new WeakMap<IndexOptions, string[][][]>();
+
+function tokenizePhrases(options: IndexOptions): string[][][] {
   // A phrase is matched as a run of terms, so the mainland words a regional one would add are left
   // out of it; instead the mainland spelling joins the group as a phrase of its own (伺服器 → 服务器).
   const terms = (phrase: string): string[] => tokenizeQuery(phrase, options.tokenizer).terms;
