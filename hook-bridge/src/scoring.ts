@@ -10,7 +10,7 @@ import { writeSync } from "node:fs";
 // Node's timers, named: this is a Node process, with no window whose timers the linter asks for.
 import { clearTimeout, setTimeout } from "node:timers";
 import { numberFlag, type Args } from "./args";
-import { DEFAULT_DEADLINE_MS, type Asking, type Payload, type Prompted } from "./commands/recall";
+import type { Asking, Payload, Prompted } from "./commands/recall";
 import { appendLog } from "../../src/core/io/log";
 import { msSinceStart } from "../../src/core/io/clock";
 import { vaultFiles } from "../../src/core/paths";
@@ -58,9 +58,8 @@ function newRun({ vault, keep }: Prompted): Run {
 /** Recall for a prompt the first half has read: prints the cards, or nothing, and records them. */
 export function recallFor(p: Prompted): number | Promise<number> {
   const run = newRun(p);
-  const { args, vault, payload } = p;
+  const { args, vault, payload, deadline } = p;
   try {
-    const deadline = numberFlag(args, "deadline-ms") ?? DEFAULT_DEADLINE_MS;
     const started = msSinceStart();
     const reader = SnapshotReader.open(vaultFiles.snapshot(vault));
     const rules = withOverrides(reader.header.rules, args);

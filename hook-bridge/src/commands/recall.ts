@@ -23,7 +23,7 @@ import type { EmbedResult } from "../../../src/core/embed/client";
 
 // Far inside Claude Code's hook timeout (we register 10 s; its default is 30 s). Every step is
 // synchronous, so the deadline is checked between steps rather than by a timer.
-export const DEFAULT_DEADLINE_MS = 2000;
+const DEFAULT_DEADLINE_MS = 2000;
 
 /**
  * What recall needs from the rest of the bridge, handed in by whoever calls it: the prompt hook's
@@ -70,6 +70,8 @@ export interface Prompted {
   vault: string;
   payload: Payload;
   keep?: Keep;
+  /** Milliseconds since the process started past which nothing is printed (--deadline-ms). */
+  deadline: number;
   /** The request for the prompt's vector; or why none was sent, told to the log if the snapshot asks for one; or nothing, for an acknowledgement. */
   meaning?: Asking | string;
   scored?: () => void;
@@ -91,13 +93,14 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
     // Rare, so handled by the code loaded on demand: the common prompt parses none of it.
     if ("problem" in found) return deps.recallWithoutVault(found, REMEMBER);
     vault = found.vault;
+    const deadline = numberFlag(args, "deadline-ms") ?? DEFAULT_DEADLINE_MS;
     const payload = payloadOf(readStdinSync());
     if (payload === undefined) return failOpen("stdin is not a UserPromptSubmit hook payload");
     // "Remember this", kept before recall runs: no failure of recall may lose it, nor leave
     // Claude without the line that says whether it was kept.
     if (REMEMBER.test(payload.prompt)) keep = keepFirst(vault, payload, deps, (why) => void failOpen(why));
-    const prompted: Prompted = { args, vault, payload, keep, scored: deps.scored };
-    prompted.meaning = askFirst(payload.prompt, vault, args, deps);
+    const prompted: Prompted = { args, vault, payload, keep, deadline, scored: deps.scored };
+    prompted.meaning = askFirst(payload.prompt, vault, args, deadline, deps);
     const score = (): number | Promise<number> => deps.scoring().recallFor(prompted);
     // The request leaves once this turn yields (net connects on the next tick): recall's code
     // loads and the words are scored while the server works.
@@ -114,7 +117,7 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
  * search is recall's to see. Never for an acknowledgement ("ok continue"), which recall does not
  * search for. Otherwise the reason none was asked, for the log.
  */
-function askFirst(prompt: string, vault: string, args: Args, deps: RecallDeps): Asking | string | undefined {
+function askFirst(prompt: string, vault: string, args: Args, deadline: number, deps: RecallDeps): Asking | string | undefined {
   // Where the prompt goes is this machine's setting, never the vault's (see embed/settings.ts).
   const machine = machineEmbed(vault, stringFlag(args, "config"));
   if (typeof machine === "string") return machine;
@@ -127,7 +130,7 @@ function askFirst(prompt: string, vault: string, args: Args, deps: RecallDeps): 
   }
   const at = msSinceStart();
   // The hook's own deadline bounds the request; the snapshot's budget for it is recall's to apply.
-  return { code, machine, at, ...code.askVector(prompt, machine, numberFlag(args, "deadline-ms") ?? DEFAULT_DEADLINE_MS) };
+  return { code, machine, at, ...code.askVector(prompt, machine, deadline) };
 }
 
 /** Queues the session for "remember this"; Claude is told the outcome, so /remember can never confirm a keep that failed. */
