@@ -8,6 +8,9 @@
  * prompt hook (`recall`) on three prompts against a bare `node -e ''`, counted in instructions under
  * callgrind (steady on a loaded machine) and timed wall-clock with the two sides interleaved.
  *
+ * With semantic recall on (at 6.3k), the hook is timed against a stand-in embedding server, and
+ * beside it the least any Node hook that asks over `net` can do (NET_FLOOR), for scale.
+ *
  * Flags: `--quick` (or `--no-50k`) leaves out the 50k vault; `--semantic` measures only the hook
  * with semantic recall on, at 6.3k (its index, then the row), for a figure that moves with the
  * machine's load to be taken again in a minute; `--cg-runs N` callgrind runs per side (default 5,
@@ -402,11 +405,57 @@ interface SemanticResult {
   overBareMs: number;
   /** The same less the stand-in's nominal delay instead: its own work counted as the hook's. */
   overDelayMs: number;
+  /** NET_FLOOR's run over bare Node and the endpoint, measured as the hook's: no Node hook that asks over net takes less. */
+  floorMs: number;
   printed: boolean;
 }
 
 const STUB_DELAY_MS = 20;
 const STUB_DIM = 1024;
+
+/**
+ * The least a Node hook with semantic recall can do, run beside the hook for scale: read the
+ * payload and this machine's settings, send the prompt over `net` as the hook does (plain HTTP/1.1
+ * written by hand), read the answer whole, parse it and print a line. No secrets cleaned, no
+ * vault, no snapshot, no search, nothing recorded. Most of its time over bare Node is Node's own:
+ * loading `net` and its streams and compiling their functions on first use.
+ */
+const NET_FLOOR = `"use strict";
+const fs = require("node:fs");
+const prompt = JSON.parse(fs.readFileSync(0, "utf8")).prompt;
+const embed = JSON.parse(fs.readFileSync(process.argv[2], "utf8")).embed;
+const url = new URL(embed.url.replace(/\\/+$/, "") + "/api/embed");
+const body = JSON.stringify({ model: embed.model, input: [prompt], truncate: true });
+const socket = require("node:net").connect({ host: url.hostname, port: Number(url.port) });
+socket.write("POST " + url.pathname + " HTTP/1.1\\r\\nHost: " + url.host + "\\r\\nContent-Type: application/json\\r\\nContent-Length: " + Buffer.byteLength(body) + "\\r\\nConnection: close\\r\\n\\r\\n" + body);
+const chunks = [];
+socket.on("error", (err) => { fs.writeSync(2, err.message + "\\n"); process.exit(1); });
+socket.on("data", (chunk) => {
+  chunks.push(chunk);
+  const all = Buffer.concat(chunks);
+  const at = all.indexOf("\\r\\n\\r\\n");
+  if (at < 0) return;
+  const length = /content-length: *(\\d+)/i.exec(all.toString("latin1", 0, at));
+  let text;
+  if (length) {
+    if (all.length < at + 4 + Number(length[1])) return;
+    text = all.toString("utf8", at + 4, at + 4 + Number(length[1]));
+  } else {
+    if (!all.subarray(-7).equals(Buffer.from("\\r\\n0\\r\\n\\r\\n"))) return;
+    const parts = [];
+    for (let p = at + 4; ; ) {
+      const nl = all.indexOf("\\r\\n", p);
+      const size = parseInt(all.toString("latin1", p, nl), 16);
+      if (!size) break;
+      parts.push(all.subarray(nl + 2, nl + 2 + size));
+      p = nl + 4 + size;
+    }
+    text = Buffer.concat(parts).toString("utf8");
+  }
+  fs.writeSync(1, "a vector of " + JSON.parse(text).embeddings[0].length + " dimensions\\n");
+  process.exit(0);
+});
+`;
 
 /**
  * The prompt hook with semantic recall on, against the embedding stand-in answering in 20 ms with
@@ -446,16 +495,27 @@ async function benchSemantic(vault: string): Promise<SemanticResult> {
     const prompt = PROMPTS[0].text;
     // The first run after an index writes nothing new to the code cache but reads the vectors cold.
     const first = mustRun(process.execPath, recallArgs(vault), hookInput(prompt));
+    const floorFile = join(temp, "net-floor.cjs");
+    writeFileSync(floorFile, NET_FLOOR);
     const bare: number[] = [];
     const hook: number[] = [];
+    const floorBare: number[] = [];
+    const floor: number[] = [];
     for (let i = 0; i < wallRuns; i++) {
       bare.push(mustRun(process.execPath, ["-e", ""]).ms);
       hook.push(mustRun(process.execPath, recallArgs(vault), hookInput(prompt)).ms);
+      floorBare.push(mustRun(process.execPath, ["-e", ""]).ms);
+      const f = mustRun(process.execPath, [floorFile, machineSettings], hookInput(prompt));
+      if (f.stdout !== `a vector of ${STUB_DIM} dimensions\n`) throw new Error(`the net floor printed ${JSON.stringify(f.stdout.slice(0, 200))}`);
+      floor.push(f.ms);
     }
-    // The stand-in's lines arrive once this process waits again: one for the first run, one per pair.
-    for (let waited = 0; served.length < wallRuns + 1 && waited < 2000; waited += 10) await new Promise((r) => setTimeout(r, 10));
-    if (served.length !== wallRuns + 1) throw new Error(`the embedding stand-in answered ${served.length} requests, not ${wallRuns + 1}`);
-    const endpoint = served.slice(1);
+    // The stand-in's lines arrive once this process waits again: one for the first run, then the
+    // hook's and the floor's in turn.
+    const requests = 2 * wallRuns + 1;
+    for (let waited = 0; served.length < requests && waited < 2000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    if (served.length !== requests) throw new Error(`the embedding stand-in answered ${served.length} requests, not ${requests}`);
+    const endpoint = served.filter((_, i) => i % 2 === 1);
+    const floorEndpoint = served.filter((_, i) => i > 0 && i % 2 === 0);
     const log = existsSync(vaultFiles.log(vault)) ? readFileSync(vaultFiles.log(vault), "utf8") : "";
     if (/semantic recall:/.test(log)) throw new Error(`semantic recall fell back to words during the benchmark: ${log.trim().split("\n").pop()}`);
     return {
@@ -466,6 +526,7 @@ async function benchSemantic(vault: string): Promise<SemanticResult> {
       wallRecallMs: median(hook),
       overBareMs: median(hook.map((h, i) => h - bare[i] - endpoint[i])),
       overDelayMs: median(hook.map((h, i) => h - bare[i])) - STUB_DELAY_MS,
+      floorMs: median(floor.map((f, i) => f - floorBare[i] - floorEndpoint[i])),
       printed: first.stdout.includes(RECALL_HEADER),
     };
   } finally {
@@ -477,7 +538,7 @@ async function benchSemantic(vault: string): Promise<SemanticResult> {
 
 /** The semantic row's sentence, as the README quotes it. */
 function semanticLine(name: string, m: SemanticResult): string {
-  return `Semantic recall on, ${name}, English prompt, the stand-in embedding server answering after ${m.delayMs} ms with ${m.dim}-dimension vectors (a process of its own; request in to answer out it measured ${duration(m.endpointMs)}, median): bare ${duration(m.wallBareMs)}, recall ${duration(m.wallRecallMs)}; the hook costs ${duration(m.overBareMs)} over bare Node plus the endpoint's time (median over ${wallRuns} interleaved pairs of hook − bare − that request's endpoint time; less the nominal ${m.delayMs} ms instead, ${duration(m.overDelayMs)})${m.printed ? "" : "; **it printed nothing**"}. With semantic recall off the rows above are the hook's cost: the snapshot and every answer are byte for byte what they are without the setting (test/bridge/semantic-recall.test.ts).`;
+  return `Semantic recall on, ${name}, English prompt, the stand-in embedding server answering after ${m.delayMs} ms with ${m.dim}-dimension vectors (a process of its own; request in to answer out it measured ${duration(m.endpointMs)}, median): bare ${duration(m.wallBareMs)}, recall ${duration(m.wallRecallMs)}; the hook costs ${duration(m.overBareMs)} over bare Node plus the endpoint's time (median over ${wallRuns} interleaved pairs of hook − bare − that request's endpoint time; less the nominal ${m.delayMs} ms instead, ${duration(m.overDelayMs)})${m.printed ? "" : "; **it printed nothing**"}. The least a Node hook that asks over \`net\` can do (the bench's NET_FLOOR: the payload and the settings read, the request sent, the answer read and parsed, a line printed; interleaved with the hook's runs, measured the same way) costs ${duration(m.floorMs)}. With semantic recall off the rows above are the hook's cost: the snapshot and every answer are byte for byte what they are without the setting (test/bridge/semantic-recall.test.ts).`;
 }
 
 /** `--semantic`: only the hook with semantic recall on, at 6.3k. */
@@ -491,7 +552,7 @@ async function mainSemantic(): Promise<void> {
   progress(`${spec.name}: semantic recall`);
   const m = await benchSemantic(vault);
   console.log(semanticLine(spec.name, m));
-  for (const most of [12, 10]) console.log(`Goal, semantic recall on at 6.3k: hook ≤ bare Node + endpoint + ${most} ms: ${m.overBareMs <= most ? "met" : "**missed**"}.`);
+  for (const most of [12, 10]) console.log(`Goal, semantic recall on at 6.3k: hook ≤ bare Node + endpoint + ${most} ms: ${m.overBareMs <= most ? "met" : "**missed**"} (the net floor: + ${duration(m.floorMs)}).`);
 }
 
 // ---------------------------------------------------------------- per vault
@@ -708,7 +769,7 @@ function goals(at6k: VaultResult | undefined, at50k: VaultResult | undefined, ba
     at50("lint at 50k ≤ 5 s", (v) => v.lintMs, duration, 5000),
     {
       goal: "semantic recall on at 6.3k, endpoint answering in 20 ms: hook ≤ bare Node + endpoint + 10 ms",
-      measure: () => (at6k?.semantic ? { text: `bare + endpoint + ${duration(at6k.semantic.overBareMs)}`, met: at6k.semantic.overBareMs <= 10 } : absent("6.3k")),
+      measure: () => (at6k?.semantic ? { text: `bare + endpoint + ${duration(at6k.semantic.overBareMs)} (the net floor: + ${duration(at6k.semantic.floorMs)})`, met: at6k.semantic.overBareMs <= 10 } : absent("6.3k")),
     },
     {
       goal: "a digest on the full help folder blocks Obsidian's main thread ≤ 50 ms at a time",
