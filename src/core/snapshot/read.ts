@@ -40,8 +40,6 @@ export class SnapshotError extends Error {
   }
 }
 
-// Numbers of a posting list counted one by one before the rest are estimated (see SegmentFile.count).
-const COUNTED_NUMBERS = 2048;
 
 /** One file of a snapshot (the base, or its overlay): its header, and its segments read on demand, each checked. */
 class SegmentFile {
@@ -100,7 +98,9 @@ class SegmentFile {
   /**
    * How many cards `term`'s postings hold here, counted in the shard's bytes: a writer scoring a
    * few changed cards needs each of their terms' document frequency, thousands of terms, and
-   * parsing every shard they fall in cost most of a session start's refresh.
+   * parsing every shard they fall in cost most of a session start's refresh. Counted exactly, to
+   * the last posting: an estimate could pass the card count, and a card scored with it then
+   * weighs a common word as if no other card held it.
    */
   count(term: string): number {
     const shard = fnv1aString(term) % this.header.shards;
@@ -117,16 +117,7 @@ class SegmentFile {
     const start = at + needle.length;
     if (buf[start] === 0x5d) return 0;
     let commas = 0;
-    let i = start;
-    for (; i < buf.length && buf[i] !== 0x5d; i++) {
-      if (buf[i] !== 0x2c) continue;
-      // A common word's list runs to hundreds of kilobytes, and its IDF hardly moves with its
-      // count: past this many postings the rest are estimated from the bytes they take.
-      if (++commas === COUNTED_NUMBERS) {
-        const end = buf.indexOf(0x5d, i);
-        return Math.round(((commas / (i - start)) * ((end < 0 ? buf.length : end) - start) + 1) / POSTING_WIDTH);
-      }
-    }
+    for (let i = start; i < buf.length && buf[i] !== 0x5d; i++) if (buf[i] === 0x2c) commas++;
     return (commas + 1) / POSTING_WIDTH;
   }
 
@@ -267,12 +258,11 @@ export class SnapshotReader implements PostingSource {
   }
 
   /**
-   * About how many live cards hold `term`: the base's and the overlay's postings counted, the
-   * base's versions of cards the overlay changed included (SegmentFile.count), which only a writer
-   * estimating document frequencies for a few changed cards should use.
+   * How many cards of the base hold `term`: the count the base's own weights were computed from,
+   * for a writer that scores a few changed cards as the base scored them (refresh.ts).
    */
-  termCount(term: string): number {
-    return this.base.count(term) + (this.overlay?.count(term) ?? 0);
+  baseTermCount(term: string): number {
+    return this.base.count(term);
   }
 
   hintPostings(term: string): FlatPostings | undefined {

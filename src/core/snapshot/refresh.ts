@@ -128,19 +128,24 @@ function update(reader: SnapshotReader, files: NoteFile[], touched: NoteFile[], 
   const unchanged = [...live].filter((p) => !dirty.has(p)).length;
   const docCount = unchanged + docs.length;
   const avgLength = header.avgLength ?? small.avgLength;
-  // The snapshot counts a changed card's earlier version; taken to hold the same words as it does
-  // now, only new cards add to a word's count. A word an edit added or dropped is off by one, and a
-  // deleted card's words by one each, until the next full write: a few hundredths of IDF.
-  const isNew = new Set(docs.filter((d) => !live.has(d.path)).map((d) => d.id));
+  // Every card is weighed with the base's own counts, so an edit changes only what it changed:
+  // a card saved again as it was scores exactly as in the base. The base counts a changed card's
+  // earlier version; taken to hold the same words as it does now, only cards new since the base
+  // add to a word's count and to the card count. A word an edit added or dropped is off by one,
+  // and a deleted card's words by one each, until the next full write: a few hundredths of IDF.
+  // A count never passes the card count: a word held by every card weighs little, never less
+  // than nothing (a negative weight would read back as millions).
+  const isNew = new Set(docs.filter((d) => !layout.baseId.has(d.path)).map((d) => d.id));
+  const weighCount = cards + isNew.size;
   const df = (term: string): number => {
     let added = 0;
     const list = small.termList(term);
     if (list) for (let i = 0; i < list.size; i++) if (isNew.has(list.ids[i])) added++;
-    return reader.termCount(term) + added;
+    return Math.min(reader.baseTermCount(term) + added, weighCount);
   };
   const values = function* (d: IndexedDoc): Generator<[string, number]> {
     const lengthFactor = lengthFactorOf(d.length, avgLength, small.rules);
-    for (const [term, packed] of small.packedOf(d)) yield [term, small.valueOf(packed, idfOf(Math.max(df(term), 1), Math.max(docCount, 1)), lengthFactor)];
+    for (const [term, packed] of small.packedOf(d)) yield [term, small.valueOf(packed, idfOf(Math.max(df(term), 1), Math.max(weighCount, 1)), lengthFactor)];
   };
   // Made only for a card that links: at 50,000 files it is a tenth of a second.
   let resolver: LinkResolver | undefined;

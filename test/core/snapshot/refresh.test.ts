@@ -3,7 +3,7 @@
  * then answers is what it answers after a whole `index` of the same files.
  */
 
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../../src/core/config";
@@ -168,5 +168,65 @@ describe("the snapshot's catalog", () => {
     } finally {
       r.close();
     }
+  });
+});
+
+describe("an edit outside Obsidian in a large vault", () => {
+  // Large enough that the commonest words are held by more cards than a quick count reads.
+  const CARDS = 3000;
+  let big: string;
+  let bigPath: string;
+  let edited: string;
+
+  beforeEach(() => {
+    big = join(tempDir(), "big");
+    const paths = generateVault(big, CARDS);
+    // Words nearly every card holds, as a team's vault names its stack in every note.
+    paths.forEach((p, i) => {
+      if (i % 50 !== 7) appendFileSync(join(big, p), "\n\nRuns on kubernetes with redis.\n");
+    });
+    edited = paths[40];
+    bigPath = join(big, ".vault-memory", "snapshot.jsonl");
+    const built = buildIndexFromDisk(big, config);
+    writeSnapshot(bigPath, built.index, config.recall, new Date(), { ...built.scan, at: Date.now() + AHEAD_MS });
+  });
+
+  function scored(prompt: string): { path: string; score: number }[] {
+    const r = SnapshotReader.open(bigPath);
+    try {
+      return recall(prompt, r, config.recall, big, { now: NOW }).cards.map((c) => ({ path: c.path, score: c.score }));
+    } finally {
+      r.close();
+    }
+  }
+
+  let edits = 0;
+  function touch(text: string): void {
+    // Each edit after the last refresh, each refresh after its edit.
+    edits++;
+    const at = new Date(Date.now() + edits * 2 * 3_600_000);
+    writeFileSync(join(big, edited), text);
+    utimesSync(join(big, edited), at, at);
+    expect(refreshSnapshot(big, config, { maxChanged: 20, now: () => at.getTime() + 3_600_000 }).kind).toBe("overlay");
+  }
+
+  it("changes no recall result when the edit changed nothing", () => {
+    const prompts = ["kubernetes redis", "backup sync", "plugin vault canvas", "kubernetes redis backup", "备份 同步"];
+    const before = prompts.map(scored);
+    touch(readFileSync(join(big, edited), "utf8"));
+    expect(prompts.map(scored)).toEqual(before);
+    // And again over the overlay that is there now.
+    touch(readFileSync(join(big, edited), "utf8"));
+    expect(prompts.map(scored)).toEqual(before);
+  });
+
+  it("never lets one edited card take over a common word", () => {
+    const before = scored("kubernetes redis");
+    touch(readFileSync(join(big, edited), "utf8") + "x");
+    const after = scored("kubernetes redis");
+    if (before.length === 0) expect(after).toEqual([]);
+    const top = Math.max(0, ...before.map((c) => c.score));
+    for (const c of after) expect(c.score).toBeLessThanOrEqual(top * 1.01);
+    expect(after.map((c) => c.path).filter((p) => p !== edited)).toEqual(before.map((c) => c.path).filter((p) => p !== edited).slice(0, after.filter((c) => c.path !== edited).length));
   });
 });
