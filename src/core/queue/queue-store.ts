@@ -1,7 +1,8 @@
 /** The capture queue on disk: one entry and one inbox file per session, under the hidden folder. */
 
 import { isSafeSessionId } from "../session-id";
-import { closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync } from "node:fs";
+import { withFileLock } from "../io/file-lock";
 import { readTextFile } from "../io/read-file";
 import { join } from "node:path";
 import { writeFileAtomic } from "../io/atomic";
@@ -71,61 +72,10 @@ export function inboxRelPath(sessionId: string): string {
 const SESSION_LOCK_STALE_MS = 10_000;
 // Within the Stop hook's 30 s: a wait this long means the holder is stuck, not busy.
 const SESSION_LOCK_WAIT_MS = 12_000;
-const pause = new Int32Array(new SharedArrayBuffer(4));
 
-/**
- * Runs `fn` holding the session's queue lock, a file created exclusively beside its entry. Hooks
- * are short synchronous processes, so waiting is a sleep between tries, not a callback.
- */
+/** Runs `fn` holding the session's queue lock, a file beside its entry (see withFileLock). */
 export function withSessionLock<T>(vault: string, sessionId: string, fn: () => T): T {
-  const lock = `${pendingPath(vault, sessionId)}.lock`;
-  mkdirSync(queueDirs.pending(vault), { recursive: true });
-  const started = Date.now();
-  // Ours alone, so that release never removes a lock another process holds.
-  const token = `${process.pid}.${started}.${Math.random().toString(36).slice(2)}`;
-  for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
-    try {
-      const fd = openSync(lock, "wx");
-      writeSync(fd, token);
-      closeSync(fd);
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    }
-    let age = 0;
-    try {
-      age = Date.now() - statSync(lock).mtimeMs;
-    } catch {
-      continue; // released between the two calls
-    }
-    if (age > SESSION_LOCK_STALE_MS) {
-      // Moved aside, not removed, and only by one taker: the rename fails for the others.
-      const aside = `${lock}.stale-${token}`;
-      try {
-        renameSync(lock, aside);
-        // Between the stat and the rename another taker may have put a fresh lock there: that one
-        // is live, so it goes back (a hard link fails if a lock already stands again).
-        if (Date.now() - statSync(aside).mtimeMs <= SESSION_LOCK_STALE_MS) {
-          linkSync(aside, lock);
-          unlinkSync(aside);
-        }
-      } catch {
-        /* another process took it over first */
-      }
-      continue;
-    }
-    if (Date.now() - started > SESSION_LOCK_WAIT_MS) throw new Error(`session ${sessionId} is locked by another hook (${lock})`);
-    Atomics.wait(pause, 0, 0, delay);
-  }
-  try {
-    return fn();
-  } finally {
-    try {
-      if (readTextFile(lock, { maxBytes: 1024 }) === token) unlinkSync(lock);
-    } catch {
-      /* moved aside as stale by another process: nothing of ours is left */
-    }
-  }
+  return withFileLock(`${pendingPath(vault, sessionId)}.lock`, fn, { staleMs: SESSION_LOCK_STALE_MS, waitMs: SESSION_LOCK_WAIT_MS, what: `session ${sessionId}` });
 }
 
 // An entry is a few kilobytes: its candidates are a few lines each, its conversation is in the inbox.
