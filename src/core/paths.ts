@@ -23,6 +23,8 @@ export const vaultFiles = {
   digestStatus: (vault: string): string => join(vault, HIDDEN_DIR, "digest-status.json"),
   /** One digest or enrich run at a time, across windows and machines (see llm/lock.ts). */
   digestLock: (vault: string): string => join(vault, HIDDEN_DIR, "digest.lock"),
+  /** One writer of cards at a time: the digest, sessions' MCP servers (see digest/apply.ts). */
+  cardsLock: (vault: string): string => join(vault, HIDDEN_DIR, "cards.lock"),
   /** When the plugin first scheduled nights in this vault. */
   digestSchedule: (vault: string): string => join(vault, HIDDEN_DIR, "digest-schedule.json"),
   /** The note a recall leaves when a segment it read was damaged (see snapshot/damage.ts). */

@@ -449,17 +449,18 @@ describe("MCP server writing cards", () => {
     runBridge(["recall", "--vault", vault], JSON.stringify({ session_id: `s-${Math.random()}`, transcript_path: "", cwd: project, prompt })).stdout;
 
   it("creates a card in its type's folder that recall and search find at once, with no index run", async () => {
+    const relatedBefore = readFileSync(join(vault, "debugging", "launchd-cron-path.md"), "utf8");
     const r = await server.call("write_card", { ...ZEPPELIN, related: ["launchd-cron-path", "[[no-such-card]]"] });
     expect(r.isError, r.text).toBe(false);
     expect(r.text).toContain("No card is named [[no-such-card]]; not linked.");
     const path = "debugging/zeppelin-hangar-doors-stick-in-frost.md";
     expect(r.text).toMatch(new RegExp(`^Created ${path.replace(/\./g, "\\.")}\\.`));
-    expect(r.text).toContain("Linked with debugging/launchd-cron-path.md");
+    expect(r.text).toContain("Links to debugging/launchd-cron-path.md; those cards are not changed");
     const text = readFileSync(join(vault, path), "utf8");
     expect(text).toMatch(new RegExp(`^---\\nname: Zeppelin hangar doors stick in frost\\ndescription: Why the zeppelin hangar doors stick on frosty nights, and how to free them\\ntype: debugging\\ntags: \\[hangar, frost\\]\\nproject: vault-memory\\nsource: Claude Code\\nupdated: ${TODAY}\\n---\\n# Zeppelin hangar doors stick in frost\\n\\n## Symptom`));
     expect(text).toMatch(/## Related\n- \[\[launchd-cron-path\]\]\n$/);
-    // Linked both ways, as the digest links.
-    expect(readFileSync(join(vault, "debugging", "launchd-cron-path.md"), "utf8")).toContain("[[zeppelin-hangar-doors-stick-in-frost]]");
+    // A card the person may have open is not rewritten during a session: Obsidian shows the backlink.
+    expect(readFileSync(join(vault, "debugging", "launchd-cron-path.md"), "utf8")).toBe(relatedBefore);
     expect(recallHook("why do the zeppelin hangar doors stick when it is frosty?")).toContain(join(vault, path));
     expect((await server.call("search_memory", { query: "zeppelin hangar frost" })).text).toContain(path);
     // A card like any other: lint finds nothing wrong with it, and the snapshot is current.
@@ -550,6 +551,25 @@ describe("MCP server writing cards", () => {
     rmSync(join(vault, "teaching"));
     rmSync(join(vault, "debugging", "linked.md"));
     rmSync(join(vault, "debugging", "inside-link.md"));
+  });
+
+  it("keeps a long Chinese title whole and cuts only its file name", async () => {
+    const title = "排程任務找不到指令時先檢查路徑".repeat(7).slice(0, 100);
+    const r = await server.call("write_card", { ...ZEPPELIN, title, project: "" });
+    expect(r.isError, r.text).toBe(false);
+    const path = /^Created (\S+)\./.exec(r.text)![1];
+    expect(Buffer.byteLength(path.slice(path.lastIndexOf("/") + 1), "utf8")).toBeLessThanOrEqual(200);
+    expect(readFileSync(join(vault, path), "utf8")).toContain(`name: ${title}\n`);
+  });
+
+  it("never replaces a link that leads nowhere with a card: the card takes the next free name", async () => {
+    const dangling = join(vault, "debugging", "zeppelin-dangling-hangar.md");
+    symlinkSync(join(tempDir(), "nowhere.md"), dangling);
+    const r = await server.call("write_card", { ...ZEPPELIN, title: "Zeppelin dangling hangar", project: "" });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toMatch(/^Created debugging\/zeppelin-dangling-hangar-2\.md\./);
+    expect(readlinkSync(dangling)).toMatch(/nowhere\.md$/);
+    rmSync(dangling);
   });
 
   it("lists the cards written or changed lately, newest first, in the current project and none", async () => {

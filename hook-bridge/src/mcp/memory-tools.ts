@@ -270,7 +270,7 @@ export class MemoryTools {
     this.log(`write_card: ${w.action} ${w.path}${w.linked.length ? `, linked with ${w.linked.join(", ")}` : ""}; snapshot ${w.snapshot}`);
     const lines = [
       w.action === "created" ? `Created ${path}.` : `Extended ${path}: a dated section was added after its text, which is unchanged.`,
-      ...(w.linked.length ? [`Linked with ${w.linked.map(escapeControl).join(", ")}; each links back.`] : []),
+      ...(w.linked.length ? [`Links to ${w.linked.map(escapeControl).join(", ")}; those cards are not changed (Obsidian lists the link among their backlinks).`] : []),
       ...(w.unknown.length ? [`No card is named ${w.unknown.map((u) => clipLine(u, 80)).join(", ")}; not linked.`] : []),
       ...(w.redacted ? ["Secrets or private passages were taken out before it was written."] : []),
       w.snapshot === "overlay" || w.snapshot === "full"

@@ -130,7 +130,7 @@ function registerWriteTools(server: McpServer, tools: MemoryTools, answer: Answe
         body: z.string().describe(`Markdown (at most ${MAX_BODY_CHARS} characters). A new card may use ## sections; a section added with path uses ### and below.`),
         tags: z.array(z.string()).optional().describe(`Short lower-case words (at most ${MAX_TAGS}); for a new card.`),
         project: z.string().optional().describe("For a new card: the project it belongs to; defaults to the current project. \"\" for a card that holds in every project (a preference, a general gotcha): a card of one project is not recalled in others."),
-        related: z.array(z.string()).optional().describe(`Names or paths of existing cards to link (at most ${MAX_RELATED}); each links back.`),
+        related: z.array(z.string()).optional().describe(`Names or paths of existing cards to link to (at most ${MAX_RELATED}); those cards are not changed.`),
         path: z.string().optional().describe("An existing card to extend, as search_memory listed it; leave it out to write a new card."),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

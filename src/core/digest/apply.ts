@@ -11,8 +11,10 @@ import { withHints } from "../card/hint-fields";
 import { DEFAULT_HINTS_PROPERTY, hintsOf, hintState } from "../card/hints";
 import { MAX_QUESTIONS } from "../enrich/settings";
 import { addRelatedLink, appendDated } from "../card/related";
-import { writeFileAtomic } from "../io/atomic";
+import { ChangedSince, replaceIfUnchanged, writeFileExclusive } from "../io/atomic";
+import { withFileLock } from "../io/file-lock";
 import { isCard, type VaultMemoryConfig } from "../config";
+import { vaultFiles } from "../paths";
 import type { NoteCache } from "../vault/note-cache";
 import { AnswerError } from "../llm/answer";
 import { refuseRelatedHeading, type DigestAction } from "./answer";
@@ -45,6 +47,59 @@ export interface ApplyContext {
   hintsProperty?: string;
   /** The heading of related sections this digest writes (see relatedHeading). */
   relatedHeading?: string;
+  /**
+   * Whether the related cards get a link back. The nightly digest links both ways; a write in
+   * a session (write_card) changes only the card it names, so a card the person may have open
+   * is never rewritten under them: Obsidian lists the link in its backlinks anyway.
+   */
+  linkBack?: boolean;
+  /** Whether a card had frontmatter when the run read it: one that has lost it since is being saved, and is not written. */
+  hadFrontmatter?: (path: string) => boolean;
+}
+
+// Cards are written by the digest, by several sessions' MCP servers and by Obsidian at once; a
+// write takes milliseconds, and a holder this old has died (one that ended is seen at once).
+const CARDS_LOCK_STALE_MS = 60_000;
+const CARDS_LOCK_WAIT_MS = 30_000;
+// A person's editor saving again and again: past this many tries, the write gives up and says so.
+const REWRITE_TRIES = 8;
+
+/**
+ * Runs `fn` holding the vault's card lock: one writer of Vault Memory's at a time reads, composes
+ * and writes cards, so two sessions extending one card each keep their section, and the snapshot
+ * is brought up to both.
+ */
+export function withCardsLock<T>(vault: string, fn: () => T): T {
+  return withFileLock(vaultFiles.cardsLock(vault), fn, { staleMs: CARDS_LOCK_STALE_MS, waitMs: CARDS_LOCK_WAIT_MS, what: "the vault's cards" });
+}
+
+/** Whether a note opens with a frontmatter block (after a byte-order mark). */
+export function opensWithFrontmatter(text: string): boolean {
+  return /^\uFEFF?---[ \t]*\r?\n/.test(text);
+}
+
+/**
+ * Rewrites the card at `abs` by `edit`, never from a stale or partial read: the text is read,
+ * edited and written only while the file still holds what was read (replaceIfUnchanged), tried
+ * again when a save came in between. An empty card, or one whose frontmatter is gone since the
+ * run read it, is being saved in place (truncated, then written) and is not touched. Throws
+ * AnswerError, saying why, when it cannot be done; nothing is written then.
+ */
+export function rewriteCard(abs: string, rel: string, edit: (text: string) => string, hadFrontmatter: boolean): void {
+  for (let tries = 0; tries < REWRITE_TRIES; tries++) {
+    const text = readNote(abs);
+    if (text.trim() === "") throw new AnswerError(`${rel} is empty now (perhaps being saved); it was not written`);
+    if (hadFrontmatter && !opensWithFrontmatter(text)) throw new AnswerError(`${rel} has lost its frontmatter since it was read (perhaps being saved); it was not written`);
+    const next = edit(text);
+    if (next === text) return;
+    try {
+      replaceIfUnchanged(abs, text, next);
+      return;
+    } catch (err) {
+      if (!(err instanceof ChangedSince)) throw err;
+    }
+  }
+  throw new AnswerError(`${rel} kept changing while it was being written; it was not written`);
 }
 
 export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
@@ -66,14 +121,15 @@ export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
     if (statSync(abs).mtimeMs !== when) throw new AnswerError(`target ${a.target} was edited since it was suggested`);
     const synonyms = addSynonyms();
     // Extended cards link to what the LLM named; a card already linked keeps its links as they are.
-    const original = readNote(abs);
     const linked = related.filter((r) => r !== a.target);
-    let text = appendDated(original, ctx.date, a.section, ctx.sessionId, heading);
-    for (const r of linked) text = addRelatedLink(text, resolver.linkTo(r, a.target), heading);
-    text = extendedHints(a.target, original, text, a.questions ?? [], ctx.hintsProperty ?? DEFAULT_HINTS_PROPERTY);
+    const extend = (original: string): string => {
+      let text = appendDated(original, ctx.date, a.section, ctx.sessionId, heading);
+      for (const r of linked) text = addRelatedLink(text, resolver.linkTo(r, a.target), heading);
+      return extendedHints(a.target, original, text, a.questions ?? [], ctx.hintsProperty ?? DEFAULT_HINTS_PROPERTY);
+    };
     if (!ctx.dryRun) {
-      writeFileAtomic(abs, text);
-      writeLinkBacks(ctx, linked.map((r) => ({ path: r, edit: (t: string) => addRelatedLink(t, resolver.linkTo(a.target, r), heading) })));
+      rewriteCard(abs, a.target, extend, ctx.hadFrontmatter?.(a.target) ?? false);
+      if (ctx.linkBack !== false) writeLinkBacks(ctx, linked.map((r) => ({ path: r, edit: (t: string) => addRelatedLink(t, resolver.linkTo(a.target, r), heading) })));
     }
     return { action: "extended", path: a.target, detail: a.section.split("\n")[0].slice(0, 120), linked, synonyms };
   }
@@ -81,18 +137,27 @@ export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
   const fm = a.frontmatter;
   // A new card must not be an orphan: with no related card named, it links to the best suggestion.
   const links = related.length > 0 ? related : [...ctx.offered.keys()].slice(0, 1);
-  const card = composeCard(
-    { folder: a.folder, fileName: a.fileName, fields: { ...fm, sessionId: ctx.sessionId, date: ctx.date }, body: a.body, related: links, heading },
-    ctx.cards,
-    (p) => existsSync(join(ctx.vault, p)),
-  );
-  const { path } = card;
+  // Another writer may take the name between the look and the write (a session beside the
+  // digest): the card is made only where nothing is, with the next free name otherwise.
+  const taken = new Set<string>();
+  const compose = () =>
+    composeCard(
+      { folder: a.folder, fileName: a.fileName, fields: { ...fm, sessionId: ctx.sessionId, date: ctx.date }, body: a.body, related: links, heading },
+      ctx.cards,
+      (p) => taken.has(p) || existsSync(join(ctx.vault, p)),
+    );
   // Recorded against the card as written, so that enrich finds it current and asks nothing more.
-  const text = a.questions?.length ? withHints(path, card.text, ctx.hintsProperty ?? DEFAULT_HINTS_PROPERTY, a.questions) : card.text;
+  const textOf = (card: ReturnType<typeof compose>): string => (a.questions?.length ? withHints(card.path, card.text, ctx.hintsProperty ?? DEFAULT_HINTS_PROPERTY, a.questions) : card.text);
+  let card = compose();
   if (!ctx.dryRun) {
-    writeFileAtomic(join(ctx.vault, path), text);
-    writeLinkBacks(ctx, card.linkBacks);
+    while (!writeFileExclusive(join(ctx.vault, card.path), textOf(card))) {
+      taken.add(card.path);
+      if (taken.size > 1000) throw new AnswerError(`no free file name for ${a.fileName} in ${a.folder}`);
+      card = compose();
+    }
+    if (ctx.linkBack !== false) writeLinkBacks(ctx, card.linkBacks);
   }
+  const { path } = card;
   return { action: "created", path, detail: fm.description, linked: card.linkBacks.map((l) => l.path), synonyms };
 }
 
@@ -117,19 +182,18 @@ function extendedHints(path: string, original: string, text: string, questions: 
   }
 }
 
-/** Each related card links back, so the graph is two-way and nothing is an orphan. */
+/**
+ * Each related card links back, so the graph is two-way and nothing is an orphan. A link back is
+ * a nicety: a card gone, no longer a note, being saved or changing under the write is left as
+ * it is rather than rewritten from a stale read.
+ */
 function writeLinkBacks(ctx: ApplyContext, edits: readonly { path: string; edit: (text: string) => string }[]): void {
   for (const { path, edit } of edits) {
-    const abs = join(ctx.vault, path);
-    let text: string;
     try {
-      text = readNote(abs);
+      rewriteCard(join(ctx.vault, path), path, edit, ctx.hadFrontmatter?.(path) ?? false);
     } catch {
-      // Gone, or no longer a note: the link back is left out rather than the card it was for.
-      continue;
+      /* left as it is; the new card still links to it */
     }
-    const next = edit(text);
-    if (next !== text) writeFileAtomic(abs, next);
   }
 }
 

@@ -22,7 +22,7 @@ import { FileRefused, readRegularFile, readTextIfAny } from "../io/read-file";
 import { escapeControl } from "../text/visible";
 import { validateAnswer } from "./answer";
 import { AnswerError, extractJson } from "../llm/answer";
-import { applyAction, vaultRelatedHeading, type Applied } from "./apply";
+import { applyAction, opensWithFrontmatter, vaultRelatedHeading, withCardsLock, type Applied } from "./apply";
 import { commitVault, type GitOutcome } from "./git";
 import { callFailed, classifyFailure, endsRun, failureReason, settingsCommand } from "../llm/llm";
 import { acquireLock, releaseLock } from "../llm/lock";
@@ -195,7 +195,22 @@ function applyAnswer(run: DigestRun, entry: QueueEntry, stdout: string, cards: s
   const { opts, now } = run;
   const action = validateAnswer(extractJson(stdout));
   if (action.action === "skip" && entry.wanted) throw new AnswerError("the person asked to remember this conversation; it cannot be skipped");
-  const outcome = applyAction(action, { vault: opts.vault, cards, offered, sessionId: entry.sessionId, date: now.toISOString().slice(0, 10), dryRun: !!opts.dryRun, synonymsNote: opts.config.index.synonymsNote, hintsProperty: opts.config.index.hintsProperty, relatedHeading: run.heading });
+  const apply = (): Applied =>
+    applyAction(action, {
+      vault: opts.vault,
+      cards,
+      offered,
+      sessionId: entry.sessionId,
+      date: now.toISOString().slice(0, 10),
+      dryRun: !!opts.dryRun,
+      synonymsNote: opts.config.index.synonymsNote,
+      hintsProperty: opts.config.index.hintsProperty,
+      relatedHeading: run.heading,
+      // As the night read it: a card that has lost its frontmatter since is being saved.
+      hadFrontmatter: (p) => opensWithFrontmatter(run.notes.lastRead(p) ?? ""),
+    });
+  // One writer of cards at a time, beside sessions writing through the MCP server.
+  const outcome = opts.dryRun ? apply() : withCardsLock(opts.vault, apply);
   if (!opts.dryRun) markHandled(opts.vault, entry.sessionId, { action: outcome.action, detail: outcome.path || outcome.detail }, now, entry);
   const wrote = !opts.dryRun && outcome.action !== "skipped";
   if (wrote) run.notes.refresh();

@@ -24,7 +24,7 @@ import { writeSnapshot } from "../snapshot/write";
 import { NoteCache } from "../vault/note-cache";
 import { AnswerError } from "../llm/answer";
 import { MAX_BODY_CHARS, safePath, validateAnswer, type DigestAction } from "./answer";
-import { applyAction, vaultRelatedHeading } from "./apply";
+import { applyAction, opensWithFrontmatter, vaultRelatedHeading, withCardsLock } from "./apply";
 
 export const MAX_TITLE_CHARS = 120;
 export const MAX_DESCRIPTION_CHARS = 500;
@@ -44,7 +44,7 @@ export interface CardRequest {
   tags?: readonly string[];
   /** The project a new card is filed under; "" for none, absent for the current one. */
   project?: string;
-  /** Names or paths of existing cards to link, each linking back. */
+  /** Names or paths of existing cards to link to. */
   related?: readonly string[];
   /** An existing card to extend, vault-relative (or absolute inside the vault); absent to create one. */
   path?: string;
@@ -64,7 +64,7 @@ export interface CardWritten {
   action: "created" | "extended";
   /** Vault-relative. */
   path: string;
-  /** Cards linked, each linking back. */
+  /** Cards the card links to; they are not changed (see ApplyContext.linkBack). */
   linked: string[];
   /** Related names no card has. */
   unknown: string[];
@@ -84,39 +84,67 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
   // Before anything is checked or written: secrets and private passages never reach a card.
   const clean = (s: string | undefined): string => (s === undefined ? "" : sanitize(s).trim());
   const redacted = raw.some((s) => s !== undefined && sanitize(s).trim() !== s.trim());
-  const notes = new NoteCache(vault);
-  const cards = notes.list((p) => isCard(p, config)).map((f) => f.path);
-  const heading = vaultRelatedHeading(notes, config);
   const related = (req.related ?? []).map(clean).filter(Boolean);
-  const resolver = new LinkResolver(cards);
-  const unknown = related.filter((r) => resolver.resolve(linkTarget(r)) === undefined);
+  // Checked before the lock is taken: a request refused for its fields waits for no one.
+  const fields = req.path === undefined ? createFields(req, clean, ctx.project) : undefined;
+  const title = req.path === undefined ? "" : oneLine(clean(req.title), "title", MAX_TITLE_CHARS);
 
-  const offered = new Map<string, number>();
-  let action: DigestAction;
-  if (req.path !== undefined) {
-    const target = extendTarget(vault, config, req.path);
-    offered.set(target.path, target.mtime);
-    const title = oneLine(clean(req.title), "title", MAX_TITLE_CHARS);
-    const section = `${title ? `### ${title}\n\n` : ""}${clean(req.body)}`;
-    action = validated({ action: "append", target: target.path, section, related });
-  } else {
-    const c = createFields(req, clean, ctx.project);
-    action = validated({ action: "create", folder: c.folder, fileName: slugify(c.title), frontmatter: c.frontmatter, body: clean(req.body), related });
-    if (action.action === "create" && config.memoryFolder) action.folder = `${config.memoryFolder.replace(/^\/+|\/+$/g, "")}/${action.folder}`;
-    // Not an orphan: with no related card named, it links to the most similar one, as the digest's do.
-    const best = mostSimilar(vault, config, notes, `${c.title}\n${c.frontmatter.description}\n${clean(req.body)}`);
-    if (best) offered.set(best, 0);
+  // Listing, composing, writing and the snapshot's update, one writer at a time: another
+  // session's card or section written in between would otherwise be lost, or missed by recall.
+  const done = withCardsLock(vault, () => {
+    const notes = new NoteCache(vault);
+    const cards = notes.list((p) => isCard(p, config)).map((f) => f.path);
+    const heading = vaultRelatedHeading(notes, config);
+    const resolver = new LinkResolver(cards);
+    const unknown = related.filter((r) => resolver.resolve(linkTarget(r)) === undefined);
+    const offered = new Map<string, number>();
+    let action: DigestAction;
+    let hadFrontmatter = false;
+    if (req.path !== undefined) {
+      const target = extendTarget(vault, config, req.path);
+      offered.set(target.path, target.mtime);
+      hadFrontmatter = target.hadFrontmatter;
+      const section = `${title ? `### ${title}\n\n` : ""}${clean(req.body)}`;
+      action = validated({ action: "append", target: target.path, section, related });
+    } else {
+      const c = fields!;
+      action = validated({ action: "create", folder: c.folder, fileName: slugify(c.title), frontmatter: c.frontmatter, body: clean(req.body), related });
+      if (action.action === "create" && config.memoryFolder) action.folder = `${config.memoryFolder.replace(/^\/+|\/+$/g, "")}/${action.folder}`;
+      // Not an orphan: with no related card named, it links to the most similar one, as the digest's do.
+      const best = mostSimilar(vault, config, notes, `${c.title}\n${c.frontmatter.description}\n${clean(req.body)}`);
+      if (best) offered.set(best, 0);
+    }
+    if (action.action !== "skip") insideVault(vault, action.action === "create" ? action.folder : action.target);
+    let applied;
+    try {
+      applied = applyAction(action, {
+        vault,
+        cards,
+        offered,
+        sessionId: ctx.sessionId,
+        date: (ctx.now ?? new Date()).toISOString().slice(0, 10),
+        dryRun: false,
+        synonymsNote: "",
+        hintsProperty: config.index.hintsProperty,
+        relatedHeading: heading,
+        linkBack: false,
+        hadFrontmatter: () => hadFrontmatter,
+      });
+    } catch (err) {
+      if (err instanceof AnswerError) throw new CardRefused(toolWords(err.message));
+      throw err;
+    }
+    return { applied, unknown, notes, ...updateSnapshot(vault, config, notes) };
+  });
+  const { applied, unknown, notes, headerSum } = done;
+  let snapshot = done.snapshot;
+  if (headerSum !== undefined && config.embed.enabled) {
+    try {
+      await embedVault(vault, config, headerSum, { notes, offline: true });
+    } catch (err) {
+      snapshot = `not updated (${err instanceof Error ? err.message : String(err)})`;
+    }
   }
-  if (action.action !== "skip") insideVault(vault, action.action === "create" ? action.folder : action.target);
-
-  let applied;
-  try {
-    applied = applyAction(action, { vault, cards, offered, sessionId: ctx.sessionId, date: (ctx.now ?? new Date()).toISOString().slice(0, 10), dryRun: false, synonymsNote: "", hintsProperty: config.index.hintsProperty, relatedHeading: heading });
-  } catch (err) {
-    if (err instanceof AnswerError) throw new CardRefused(toolWords(err.message));
-    throw err;
-  }
-  const snapshot = await updateSnapshot(vault, config, notes);
   return { action: applied.action === "created" ? "created" : "extended", path: applied.path, linked: applied.linked, unknown, redacted, snapshot };
 }
 
@@ -178,7 +206,7 @@ function oneLine(s: string, what: string, max: number): string {
  * no link, not an overview or vault page (the digest rewrites those), UTF-8 (so that the text
  * written back is the person's, byte for byte), and its time then, so a change before the write is seen.
  */
-function extendTarget(vault: string, config: VaultMemoryConfig, given: string): { path: string; mtime: number } {
+function extendTarget(vault: string, config: VaultMemoryConfig, given: string): { path: string; mtime: number; hadFrontmatter: boolean } {
   const text = given.trim();
   if (!text || text.length > 1000 || text.includes("\0")) throw new CardRefused("path is not a card path: give it as search_memory or recent_cards listed it.");
   const root = resolve(vault);
@@ -207,8 +235,9 @@ function extendTarget(vault: string, config: VaultMemoryConfig, given: string): 
       if (n === 0) break;
       got += n;
     }
-    if (!Buffer.from(bytes.toString("utf8"), "utf8").equals(bytes)) throw new CardRefused(`${rel} is not UTF-8 text; it is not extended, so that none of it is changed.`);
-    return { path: rel, mtime: opened.st.mtimeMs };
+    const text = bytes.toString("utf8");
+    if (!Buffer.from(text, "utf8").equals(bytes)) throw new CardRefused(`${rel} is not UTF-8 text; it is not extended, so that none of it is changed.`);
+    return { path: rel, mtime: opened.st.mtimeMs, hadFrontmatter: opensWithFrontmatter(text) };
   } catch (err) {
     if (err instanceof FileRefused) {
       throw new CardRefused(err.why === "missing" ? `${rel} does not exist: to make a new card, leave path out.` : err.why === "not-regular" ? `${rel} is not a regular file; it is not extended.` : `${rel} is a link or cannot be read; it is not extended.`);
@@ -265,21 +294,21 @@ function mostSimilar(vault: string, config: VaultMemoryConfig, notes: NoteCache,
 const MAX_OVERLAY_CARDS = 200;
 
 /**
- * The snapshot brought up to the files, the cards just written included: an overlay of the cards
- * changed since (see refresh.ts), or, when that cannot be, a whole snapshot and, with semantic
- * recall on, the cards' vectors from the cache (a card it lacks is found by its words until the
+ * The snapshot brought up to the files, the cards just written included, under the card lock so
+ * that two sessions' snapshots each hold the other's card: an overlay of the cards changed since
+ * (see refresh.ts), or, when that cannot be, a whole snapshot, whose `headerSum` the cards'
+ * vectors are then written for, from the cache (a card it lacks is found by its words until the
  * next index). A failure is said, not thrown: the card is written either way.
  */
-async function updateSnapshot(vault: string, config: VaultMemoryConfig, notes: NoteCache): Promise<string> {
+function updateSnapshot(vault: string, config: VaultMemoryConfig, notes: NoteCache): { snapshot: string; headerSum?: string } {
   try {
     const r = refreshSnapshot(vault, config, { maxChanged: MAX_OVERLAY_CARDS });
-    if (r.kind === "overlay" || r.kind === "current") return "overlay";
+    if (r.kind === "overlay" || r.kind === "current") return { snapshot: "overlay" };
     notes.refresh();
     const { index, scan } = buildIndexFromDisk(vault, config, undefined, notes);
     const header = writeSnapshot(vaultFiles.snapshot(vault), index, recallRulesOf(config), new Date(), scan);
-    if (config.embed.enabled) await embedVault(vault, config, header.headerSum ?? "", { notes, offline: true });
-    return "full";
+    return { snapshot: "full", headerSum: header.headerSum ?? "" };
   } catch (err) {
-    return `not updated (${err instanceof Error ? err.message : String(err)})`;
+    return { snapshot: `not updated (${err instanceof Error ? err.message : String(err)})` };
   }
 }

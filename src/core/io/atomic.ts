@@ -1,7 +1,8 @@
 /** Writes that a crash or a concurrent reader never sees half-done: temp file, fsync, rename. */
 
-import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { readRegularFile } from "./read-file";
 
 let counter = 0;
 
@@ -16,6 +17,50 @@ export function tempPathFor(path: string): string {
  * them for the umask's default.
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[], opts: { mode?: number } = {}): void {
+  writeThen(path, data, opts, (tmp) => renameSync(tmp, path));
+}
+
+/**
+ * Writes `data` at `path` only when nothing is there, whole or not at all: false when something
+ * is (a file, a folder, a link, even one that leads nowhere). Two processes creating the same
+ * path each get a file of their own by trying the next name on false; a rename would let the
+ * second replace the first.
+ */
+export function writeFileExclusive(path: string, data: string): boolean {
+  let placed = true;
+  writeThen(path, data, {}, (tmp) => {
+    try {
+      linkSync(tmp, path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      placed = false;
+    }
+    unlinkSync(tmp);
+  });
+  return placed;
+}
+
+/** The file at the path no longer holds what it held when it was read: someone wrote it since. */
+export class ChangedSince extends Error {}
+
+/**
+ * Replaces the file at `path` with `next` only while it still holds `expected`, byte for byte:
+ * the new text is written whole beside it first, then the file is read again and compared just
+ * before the rename, so a person's save in between is never overwritten by text made from an
+ * earlier read (their editor's time alone cannot say so: a save within the same tick keeps it).
+ * Throws ChangedSince, leaving the file as it is, when it changed.
+ */
+export function replaceIfUnchanged(path: string, expected: string, next: string, maxBytes = 8 << 20): void {
+  const want = Buffer.from(expected, "utf8");
+  writeThen(path, next, {}, (tmp) => {
+    const now = readRegularFile(path, { maxBytes, noFollow: true });
+    if (!now.equals(want)) throw new ChangedSince(`${path} changed since it was read`);
+    renameSync(tmp, path);
+  });
+}
+
+/** The temporary file written and synced, then handed to `place`; removed if anything fails. */
+function writeThen(path: string, data: string | Uint8Array | readonly Uint8Array[], opts: { mode?: number }, place: (tmp: string) => void): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = tempPathFor(path);
   try {
@@ -28,7 +73,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array | readon
     } finally {
       closeSync(fd);
     }
-    renameSync(tmp, path);
+    place(tmp);
   } catch (err) {
     // The temp file is ours and holds nothing the user wrote: a full disk must not keep it.
     try {

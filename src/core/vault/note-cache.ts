@@ -76,6 +76,11 @@ export class NoteCache {
     return out;
   }
 
+  /** The note's text as this run last read it, without looking at the disk again; undefined if it was never read. */
+  lastRead(path: string): string | undefined {
+    return this.held.get(path)?.text;
+  }
+
   /**
    * Lists the vault again after writes (the night's cards, links and hints): the walk and its stats
    * are repeated, but a note is read again only if its size or time changed.

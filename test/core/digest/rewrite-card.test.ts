@@ -1,0 +1,62 @@
+/**
+ * A card the digest or a session changes while its person edits it: never rewritten from a stale,
+ * empty or partial read. The edit function runs between the read and the write, which is where a
+ * person's save lands in a race; here it lands there every time.
+ */
+
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { rewriteCard } from "../../../src/core/digest/apply";
+import { AnswerError } from "../../../src/core/llm/answer";
+import { tempDir } from "../../helpers";
+
+const CARD = "---\nname: Busy\ntype: debugging\n---\n# Busy\n\nSet busy_timeout.\n";
+const made: string[] = [];
+afterEach(() => {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function card(text = CARD): string {
+  const d = tempDir("vm-rewrite-");
+  made.push(d);
+  writeFileSync(join(d, "busy.md"), text);
+  return join(d, "busy.md");
+}
+
+describe("rewriteCard", () => {
+  it("keeps a person's save that came between the read and the write, and adds to it", () => {
+    const p = card();
+    let saves = 0;
+    rewriteCard(p, "busy.md", (text) => {
+      // The person saves while the link is being made, twice.
+      if (saves < 2) writeFileSync(p, `${readFileSync(p, "utf8")}Person's edit ${saves++}.\n`);
+      return `${text}\n## Related\n- [[other]]\n`;
+    }, true);
+    const text = readFileSync(p, "utf8");
+    expect(text).toContain("Person's edit 0.\nPerson's edit 1.\n");
+    expect(text).toContain("## Related\n- [[other]]");
+  });
+
+  it("does not write a card that is empty, being saved in place", () => {
+    const p = card("");
+    expect(() => rewriteCard(p, "busy.md", (t) => `${t}\n## Related\n- [[other]]\n`, true)).toThrow(/busy\.md is empty now/);
+    expect(readFileSync(p, "utf8")).toBe("");
+  });
+
+  it("does not write a card whose frontmatter is gone since it was read", () => {
+    const p = card("Set busy_timeout.\n");
+    expect(() => rewriteCard(p, "busy.md", (t) => `${t}\n## Related\n- [[other]]\n`, true)).toThrow(AnswerError);
+    expect(readFileSync(p, "utf8")).toBe("Set busy_timeout.\n");
+    // A note that never had frontmatter is linked as before.
+    rewriteCard(p, "busy.md", (t) => `${t}\n## Related\n- [[other]]\n`, false);
+    expect(readFileSync(p, "utf8")).toContain("[[other]]");
+  });
+
+  it("gives up with a reason when the card changes on every try", () => {
+    const p = card();
+    let n = 0;
+    expect(() => rewriteCard(p, "busy.md", (t) => (writeFileSync(p, `${CARD}edit ${n++}\n`), `${t}x`), true)).toThrow(/kept changing/);
+    expect(readFileSync(p, "utf8")).toBe(`${CARD}edit ${n - 1}\n`);
+  });
+});
