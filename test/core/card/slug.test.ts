@@ -27,8 +27,15 @@ describe("slugify", () => {
     expect(long.length).toBeLessThanOrEqual(80);
     expect(long).not.toMatch(/-$/);
     const cjk = slugify("𠮷".repeat(120));
-    expect(Array.from(cjk)).toHaveLength(80);
+    // Four bytes each: cut by bytes before characters, whole characters still.
+    expect(Array.from(cjk)).toHaveLength(45);
     // No lone surrogate: the string survives a round trip through UTF-8.
     expect(Buffer.from(cjk, "utf8").toString("utf8")).toBe(cjk);
+  });
+
+  it("keeps a long Chinese name within the file name's bytes, so a title of 120 characters is a card", () => {
+    const slug = slugify("排程任務找不到指令".repeat(13));
+    expect(Buffer.byteLength(slug, "utf8")).toBeLessThanOrEqual(180);
+    expect(Array.from(slug)).toHaveLength(60);
   });
 });
