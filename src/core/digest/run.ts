@@ -98,6 +98,11 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
     if ("error" in llm) return await finish(opts, { ...report, ok: false, error: llm.error });
     const run = startRun(opts, report, now, say, llm.command);
     await digestQueue(run);
+    // Nothing came of the queue at all: the night did not do its work, whatever the reasons.
+    if (report.ok && report.failures.length > 0 && report.results.length === 0) {
+      report.ok = false;
+      report.error = `every conversation tried failed (${report.failures.length}); the first: ${report.failures[0].reason}`;
+    }
     report.left = listPending(opts.vault).length - (opts.dryRun ? report.results.length : 0);
     await enrichAfterQueue(run);
     if (!opts.dryRun) {

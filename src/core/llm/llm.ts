@@ -103,14 +103,15 @@ function isExecutable(path: string): boolean {
 
 /**
  * What a failed call looks like from here. Quota, authentication and connection failures end the
- * run: every later call would fail the same way, each after the CLI's own retries (about three
- * minutes a call with the API unreachable).
+ * run, and so does a call that got no answer at all in its time: every later call would fail the
+ * same way, each after the CLI's own retries (about three minutes a call with the API
+ * unreachable), and a night that waits out each of them reports nothing for hours.
  */
 export type FailureKind = "quota" | "auth" | "connection" | "timeout" | "other";
 
 /** Whether a failure of this kind ends the night rather than only its entry. */
 export function endsRun(kind: FailureKind): boolean {
-  return kind === "quota" || kind === "auth" || kind === "connection";
+  return kind === "quota" || kind === "auth" || kind === "connection" || kind === "timeout";
 }
 
 /** What the claude CLI's JSON says of a turn that failed: its message, and the API's status and error. */
