@@ -1,6 +1,6 @@
 /** The nightly digest: queue → cards, then tidy, snapshot, commit and report. Run by the plugin and by cron. */
 
-import { existsSync, statSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { baseName } from "../card/card";
 import { isCard, recallRulesOf, type VaultMemoryConfig } from "../config";
@@ -9,7 +9,7 @@ import { buildIndexFromDisk } from "../index/build-from-disk";
 import { writeFileAtomic } from "../io/atomic";
 import { formatReport, lintScope, lintVault, recallHistory } from "../lint/lint";
 import { vaultFiles } from "../paths";
-import { listPending, markHandled, readInbox, type QueueEntry } from "../queue/queue-store";
+import { listPending, markHandled, pendingPath, readInbox, type QueueEntry } from "../queue/queue-store";
 import { entrySubject, summarize } from "../queue/review";
 import { similarCards, type SimilarCard } from "../recall/similar";
 import { similarWithMeaning } from "../recall/similar-meaning";
@@ -20,7 +20,7 @@ import { NoteCache } from "../vault/note-cache";
 import { MAX_NOTE_BYTES, readNote } from "../vault/scan";
 import { FileRefused, readRegularFile, readTextIfAny } from "../io/read-file";
 import { escapeControl } from "../text/visible";
-import { validateAnswer } from "./answer";
+import { validateAnswer, type DigestAction } from "./answer";
 import { AnswerError, extractJson } from "../llm/answer";
 import { applyAction, opensWithFrontmatter, vaultRelatedHeading, withCardsLock, type Applied } from "./apply";
 import { commitVault, type GitOutcome } from "./git";
@@ -168,6 +168,15 @@ async function digestQueue(run: DigestRun): Promise<void> {
 /** One conversation: asked of the LLM with its similar cards; says whether the vault changed or the run must stop. */
 async function digestEntry(run: DigestRun, entry: QueueEntry, state: VaultState): Promise<"wrote" | "unchanged" | "stop"> {
   const { opts, report } = run;
+  const earlier = opts.dryRun ? undefined : unfinished(opts.vault, entry);
+  if (earlier) {
+    try {
+      return applyAndHandle(run, entry, earlier.action, state.cards, earlier.offered, true);
+    } catch (err) {
+      report.failures.push({ sessionId: entry.sessionId, reason: err instanceof Error ? err.message : String(err) });
+      return "unchanged";
+    }
+  }
   const conversation = conversationOf(opts.vault, entry);
   // Each offered card as it is now on disk; one gone since the vault was read is not offered.
   const offered = new Map<string, number>();
@@ -197,11 +206,26 @@ async function digestEntry(run: DigestRun, entry: QueueEntry, state: VaultState)
 
 /** Checks the LLM's answer and applies it; throws when the answer is refused. */
 function applyAnswer(run: DigestRun, entry: QueueEntry, stdout: string, cards: string[], offered: Map<string, number>): "wrote" | "unchanged" {
-  const { opts, now } = run;
   const action = validateAnswer(extractJson(stdout));
   if (action.action === "skip" && entry.wanted) throw new AnswerError("the person asked to remember this conversation; it cannot be skipped");
-  const apply = (): Applied =>
-    applyAction(action, {
+  return applyAndHandle(run, entry, action, cards, offered, false);
+}
+
+/**
+ * Writes the answer's card and marks its entry handled, as one step a crash or a held lock can
+ * interrupt and the next run completes: the answer is kept beside the entry (its journal) before
+ * any card is written, and a run that finds it applies it again only where it is not already on
+ * disk (a card of this session with its name, a section already in its card), then marks the
+ * entry handled without asking the LLM again. So a conversation never becomes two cards.
+ */
+function applyAndHandle(run: DigestRun, entry: QueueEntry, action: DigestAction, cards: string[], offered: Map<string, number>, recovering: boolean): "wrote" | "unchanged" {
+  const { opts, now } = run;
+  const journal = journalPath(opts.vault, entry.sessionId);
+  if (!opts.dryRun && !recovering && action.action !== "skip") writeFileAtomic(journal, JSON.stringify({ version: entryVersion(entry), action, offered: [...offered] }) + "\n");
+  const apply = (): Applied => {
+    const done = recovering ? alreadyApplied(run, entry, action) : undefined;
+    if (done) return done;
+    return applyAction(action, {
       vault: opts.vault,
       cards,
       offered,
@@ -214,15 +238,73 @@ function applyAnswer(run: DigestRun, entry: QueueEntry, stdout: string, cards: s
       // As the night read it: a card that has lost its frontmatter since is being saved.
       hadFrontmatter: (p) => opensWithFrontmatter(run.notes.lastRead(p) ?? ""),
     });
+  };
   // One writer of cards at a time, beside sessions writing through the MCP server.
   const outcome = opts.dryRun ? apply() : withCardsLock(opts.vault, apply);
-  if (!opts.dryRun) markHandled(opts.vault, entry.sessionId, { action: outcome.action, detail: outcome.path || outcome.detail }, now, entry);
   const wrote = !opts.dryRun && outcome.action !== "skipped";
   if (wrote) run.notes.refresh();
   run.report.results.push({ sessionId: entry.sessionId, outcome });
   // A dry run wrote nothing, and must not read as if it had.
-  run.say(`  ${opts.dryRun ? WOULD[outcome.action] ?? `would be ${outcome.action}` : outcome.action} ${outcome.path || outcome.detail}`);
+  run.say(`  ${opts.dryRun ? (WOULD[outcome.action] ?? `would be ${outcome.action}`) : outcome.action} ${outcome.path || outcome.detail}${recovering ? " (finishing an earlier run)" : ""}`);
+  if (!opts.dryRun) {
+    try {
+      markHandled(opts.vault, entry.sessionId, { action: outcome.action, detail: outcome.path || outcome.detail }, now, entry);
+      rmSync(journal, { force: true });
+    } catch (err) {
+      // The card stands; the journal lets the next run mark the entry without writing it again.
+      const reason = `${outcome.action} ${outcome.path || "it"}, but its queue entry could not be marked handled (${err instanceof Error ? err.message : String(err)}); the next run finishes it without asking again`;
+      run.report.failures.push({ sessionId: entry.sessionId, reason });
+      run.say(`  ${reason}`);
+    }
+  }
   return wrote ? "wrote" : "unchanged";
+}
+
+/** Where a digest keeps an answer while it writes it (see applyAndHandle). */
+function journalPath(vault: string, sessionId: string): string {
+  return `${pendingPath(vault, sessionId)}.applying`;
+}
+
+const entryVersion = (e: QueueEntry): string => `${e.updatedAt} ${e.prompts}`;
+
+/**
+ * An earlier run's answer for this entry, when it began writing it and did not finish: the same
+ * version of the entry (one that grew since is asked about anew), its answer checked again.
+ */
+function unfinished(vault: string, entry: QueueEntry): { action: DigestAction; offered: Map<string, number> } | undefined {
+  try {
+    const j = JSON.parse(readTextIfAny(journalPath(vault, entry.sessionId), { maxBytes: 1 << 20 }) ?? "null") as { version?: unknown; action?: unknown; offered?: unknown } | null;
+    if (!j || j.version !== entryVersion(entry) || !Array.isArray(j.offered)) return undefined;
+    const offered = new Map(j.offered.filter((o): o is [string, number] => Array.isArray(o) && typeof o[0] === "string" && typeof o[1] === "number"));
+    return { action: validateAnswer(j.action), offered };
+  } catch {
+    return undefined;
+  }
+}
+
+/** What an interrupted run already wrote of `action`: the card of this session with its name, or the section in its card. */
+function alreadyApplied(run: DigestRun, entry: QueueEntry, action: DigestAction): Applied | undefined {
+  if (action.action === "skip") return undefined;
+  const source = `session ${entry.sessionId}`;
+  if (action.action === "create") {
+    for (const f of run.notes.list((p) => isCard(p, run.opts.config))) {
+      let card: Card;
+      try {
+        card = run.notes.card(f);
+      } catch {
+        continue;
+      }
+      if (card.frontmatter.source === source && card.name === action.frontmatter.name) return { action: "created", path: f.path, detail: action.frontmatter.description, linked: [], synonyms: [] };
+    }
+    return undefined;
+  }
+  let text: string;
+  try {
+    text = readNote(join(run.opts.vault, action.target));
+  } catch {
+    return undefined;
+  }
+  return text.includes(action.section.trim()) && text.includes(`_From ${source}._`) ? { action: "extended", path: action.target, detail: action.section.split("\n")[0].slice(0, 120), linked: [], synonyms: [] } : undefined;
 }
 
 /**
