@@ -5,6 +5,7 @@
  * plugin take the whole config from here.
  */
 
+import { insideVaultProblem } from "./io/program-path";
 import * as z from "zod/mini";
 import { ignoredVaultKeys, machineKeysOf, overlay, readSettingsFile, userFileOf, userSettingsFor, withoutMachineKeys } from "./machine-config";
 import { vaultFiles } from "./paths";
@@ -113,6 +114,10 @@ export function loadVaultConfig(vault: string, sources: SettingsSources = {}, pr
       problems.push(`${(err as Error).message}; its settings are not used`);
     }
     mine = userSettingsFor(user, vault);
+    // A file reached inside the vault (a link to it, XDG_CONFIG_HOME there) is as much the vault's
+    // other writers' as the vault's own config.json.
+    const inVault = insideVaultProblem(userFile, vault);
+    if (inVault) shared = `${inVault}, which others may write`;
     // A file another account can write must not choose what runs as this one.
     if (shared && Object.keys(machineKeysOf(mine)).length > 0) {
       problems.push(`${shared}; its settings that run a program or send text elsewhere are not used`);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { captureSession, DEFAULT_QUEUE_RULES } from "../../src/core/queue/capture";
@@ -82,6 +82,53 @@ describe("digest settings found only in the vault", () => {
     const r = runBridge(["digest", "--vault", vault], "", env);
     expect(existsSync(marker), r.stderr).toBe(true);
     expect(r.stderr).not.toMatch(/not used/);
+  });
+
+  it("refuses to trust a program inside the vault, which the vault's writers could change, and never runs one", () => {
+    const vault = vaultWithQueue(1);
+    const marker = join(tempDir(), "ran");
+    const inVault = join(vault, "scripts", "llm.sh");
+    mkdirSync(join(vault, "scripts"));
+    writeFileSync(inVault, `#!/bin/sh\ntouch "${marker}"\n`, { mode: 0o755 });
+    mkdirSync(vaultFiles.dir(vault), { recursive: true });
+    writeFileSync(vaultFiles.config(vault), JSON.stringify({ digest: { binary: inVault, reportCommand: `sh ${join(vault, "scripts", "llm.sh")}` } }));
+    const home = tempDir();
+    const env = { ...NO_CLAUDE, HOME: home, XDG_CONFIG_HOME: join(home, ".config") };
+    const r = runBridge(["trust", "--vault", vault, "--yes"], "", env);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^trust: refused, nothing was written/);
+    expect(r.stderr).toContain(`digest.binary: ${inVault} is inside the vault`);
+    expect(r.stderr).toContain(`digest.reportCommand: ${inVault} is inside the vault`);
+    expect(existsSync(join(home, ".config", "vault-memory", "config.json"))).toBe(false);
+    // Set by hand in this computer's own file, it is still not run.
+    const mine = join(home, "mine.json");
+    writeFileSync(mine, JSON.stringify({ digest: { binary: inVault } }), { mode: 0o600 });
+    const night = runBridge(["digest", "--vault", vault, "--config", mine], "", env);
+    expect(night.status).toBe(1);
+    expect(night.stderr).toMatch(/the LLM command is not run: .*llm\.sh is inside the vault/);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("does not take this computer's settings from a file inside the vault, however it is reached", () => {
+    const vault = vaultWithQueue(1);
+    const marker = join(tempDir(), "ran");
+    const llm = join(tempDir(), "llm.sh");
+    writeFileSync(llm, `#!/bin/sh\ntouch "${marker}"\n`, { mode: 0o755 });
+    // XDG_CONFIG_HOME inside the vault: its vault-memory/config.json is the vault's writers' file.
+    mkdirSync(join(vault, ".config", "vault-memory"), { recursive: true });
+    writeFileSync(join(vault, ".config", "vault-memory", "config.json"), JSON.stringify({ digest: { binary: llm } }), { mode: 0o600 });
+    const home = tempDir();
+    const r = runBridge(["digest", "--vault", vault], "", { ...NO_CLAUDE, HOME: home, XDG_CONFIG_HOME: join(vault, ".config") });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/is inside the vault .*, which others may write; its settings that run a program or send text elsewhere are not used/);
+    expect(existsSync(marker)).toBe(false);
+    // A link to it from the person's own folder is the same file.
+    mkdirSync(join(home, ".config", "vault-memory"), { recursive: true });
+    symlinkSync(join(vault, ".config", "vault-memory", "config.json"), join(home, ".config", "vault-memory", "config.json"));
+    const linked = runBridge(["trust", "--vault", vault, "--yes"], "", { ...NO_CLAUDE, HOME: home, XDG_CONFIG_HOME: join(home, ".config") });
+    expect(runBridge(["digest", "--vault", vault], "", { ...NO_CLAUDE, HOME: home, XDG_CONFIG_HOME: join(home, ".config") }).stderr).toMatch(/is inside the vault/);
+    expect(linked.status).toBe(0);
+    expect(existsSync(marker)).toBe(false);
   });
 
   it("are named once at a session start on this computer, with what to do", () => {

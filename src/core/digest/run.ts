@@ -20,6 +20,7 @@ import { NoteCache } from "../vault/note-cache";
 import { MAX_NOTE_BYTES, readNote } from "../vault/scan";
 import { FileRefused, readRegularFile, readTextIfAny } from "../io/read-file";
 import { escapeControl } from "../text/visible";
+import { commandProblem, shellWords } from "../io/program-path";
 import { validateAnswer, type DigestAction } from "./answer";
 import { AnswerError, extractJson } from "../llm/answer";
 import { applyAction, opensWithFrontmatter, vaultRelatedHeading, withCardsLock, type Applied } from "./apply";
@@ -94,7 +95,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
     if (!lock.ok) return finish(opts, { ...report, ok: false, error: `another digest is running (${lock.holder.host}, pid ${lock.holder.pid}, since ${lock.holder.startedAt})` }, false);
   }
   try {
-    const llm = settingsCommand(opts.config.digest, opts.env);
+    const llm = settingsCommand(opts.config.digest, opts.env, opts.vault);
     if ("error" in llm) return await finish(opts, { ...report, ok: false, error: llm.error });
     const run = startRun(opts, report, now, say, llm.command);
     await digestQueue(run);
@@ -460,7 +461,9 @@ async function finish(opts: DigestOptions, report: DigestReport, writeStatus = t
     });
   }
   const cmd = opts.config.digest.reportCommand.trim();
-  if (cmd) {
+  const refused = cmd ? commandProblem(shellWords(cmd), opts.vault, opts.env) : "";
+  if (refused) report.notify = `report command not run: ${refused}; put the program outside the vault, in a folder only you can write`;
+  else if (cmd) {
     // The same runner and deadline as an LLM call: a hung mailer holds the lock no longer than a
     // hung model would, and what it started is killed with it.
     const secs = opts.config.digest.timeoutSec;

@@ -1,5 +1,6 @@
 /** Semantic recall's settings: a local embedding model the person runs, off unless they turn it on. */
 
+import { insideVaultProblem } from "../io/program-path";
 import { readSettingsFile, userFileOf, userSettingsFor } from "../machine-config";
 
 export type EmbedProvider = "ollama" | "openai";
@@ -132,6 +133,9 @@ export function machineEmbed(vault: string, configFlag?: string, env: NodeJS.Pro
   const url = typeof e.url === "string" && e.url.trim() !== "" ? e.url.trim() : DEFAULT_EMBED.url;
   const model = typeof e.model === "string" && e.model.trim() !== "" ? e.model.trim() : DEFAULT_EMBED.model;
   if (provider !== "ollama" && provider !== "openai") return `embed.provider in ${file} is not "ollama" or "openai"`;
+  // A settings file reached inside the vault (a link, XDG_CONFIG_HOME there) is the vault's writers', not this computer's.
+  const inVault = insideVaultProblem(file, vault);
+  if (inVault) return `${inVault}; settings that send text elsewhere are read only from outside it, so no embedding server is used`;
   return { provider, url, model, allowRemote: e.allowRemote === true, file };
 }
 

@@ -41,7 +41,7 @@ export async function enrichVault(opts: EnrichVaultOptions): Promise<EnrichRepor
     if (!lock.ok) return await stopped(`a digest or another enrich is running (${lock.holder.host}, pid ${lock.holder.pid}, since ${lock.holder.startedAt})`);
   }
   try {
-    const llm = settingsCommand(settings, opts.env);
+    const llm = settingsCommand(settings, opts.env, opts.vault);
     if ("error" in llm) return await stopped(llm.error);
     return await enrichCards({
       store,

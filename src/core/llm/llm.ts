@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { basename, delimiter, isAbsolute, join } from "node:path";
 import type { CommandResult } from "./run-command";
+import { commandProblem } from "../io/program-path";
 
 /** The settings that name the LLM command: the digest's, which enrich uses too. */
 export interface LlmSettings {
@@ -53,7 +54,7 @@ export function llmCommand(binary: string, command: readonly string[], model: st
  * The command line the settings ask for, or why there is none: the digest and enrich stop on the
  * same missing binary and the same refused flags, with the same words.
  */
-export function settingsCommand(settings: LlmSettings, env?: NodeJS.ProcessEnv): { command: string[] } | { error: string } {
+export function settingsCommand(settings: LlmSettings, env?: NodeJS.ProcessEnv, vault?: string): { command: string[] } | { error: string } {
   // A binary the person set is checked like a found one: used as given, a missing one failed
   // every entry one by one while the run still reported success.
   const binary = resolveBinary(settings.binary || settings.command[0], env);
@@ -65,7 +66,11 @@ export function settingsCommand(settings: LlmSettings, env?: NodeJS.ProcessEnv):
     };
   }
   try {
-    return { command: llmCommand(binary, settings.command, settings.model) };
+    const command = llmCommand(binary, settings.command, settings.model);
+    // Whoever can write the vault must not choose what runs as the person every night.
+    const why = vault ? commandProblem(command, vault, env) : "";
+    if (why) return { error: `the LLM command is not run: ${why}; put the program outside the vault, in a folder only you can write` };
+    return { command };
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }
