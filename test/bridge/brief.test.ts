@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { vaultFiles } from "../../src/core/paths";
-import { BRIEF_HEADER } from "../../src/core/text/recall-header";
+import { BRIEF_HEADER, NOTES_OPEN } from "../../src/core/text/recall-header";
 import { SAMPLE_VAULT, copyVault, hookJson, runBridge, tempDir } from "../helpers";
 
 /** A git checkout named `name`, as the folder Claude Code runs in. */
@@ -34,7 +34,7 @@ describe("the session brief", () => {
   it("tells Claude what the memory holds for the project, never another project's cards", () => {
     const vault = indexed();
     const { forClaude, forPerson } = start(vault, checkout("vault-memory"));
-    expect(forClaude.startsWith(`${BRIEF_HEADER} holds 6 cards for the project vault-memory and`)).toBe(true);
+    expect(forClaude.startsWith(`${NOTES_OPEN}\n${BRIEF_HEADER} holds 6 cards for the project vault-memory and`)).toBe(true);
     expect(forClaude).toContain(join(vault, "debugging", "launchd-cron-path.md"));
     expect(forClaude).toContain(join(vault, "user", "user-profile.md"));
     expect(forClaude).not.toContain("blog-site.md");
@@ -47,7 +47,7 @@ describe("the session brief", () => {
     const vault = indexed();
     const cwd = checkout("vault-memory");
     for (let i = 0; i < 3; i++) expect(runBridge(["recall", "--vault", vault], hookJson("why does the windows task scheduler timeout command hang", { cwd })).stdout).toContain("windows-timeout-command.md");
-    expect(start(vault, cwd).forClaude.split("\n")[1]).toContain("windows-timeout-command.md");
+    expect(start(vault, cwd).forClaude.split("\n")[2]).toContain("windows-timeout-command.md");
   });
 
   it("is not given again to a resumed session, nor when turned off", () => {

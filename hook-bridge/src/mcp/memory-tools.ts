@@ -28,7 +28,8 @@ import { projectTier } from "../../../src/core/recall/signals";
 import { LiveSnapshot } from "../../../src/core/snapshot/live";
 import { SnapshotError, type SnapshotReader } from "../../../src/core/snapshot/read";
 import { termSpans, uniqueTerms, type TokenizerOptions } from "../../../src/core/text/tokenizer";
-import { escapeControl } from "../../../src/core/text/visible";
+import { escapeControl, neutralizeMarkup, quotedLine } from "../../../src/core/text/visible";
+import { QUOTED_NOTES } from "../../../src/core/text/recall-header";
 import { whereToSetVault, type VaultLookup } from "../vault";
 
 /** A tool's answer: text for the model, and whether it is a refusal or failure. */
@@ -157,12 +158,12 @@ export class MemoryTools {
 
     const config = this.config(vault);
     const said = termSpans(query, tokenizer);
-    const lines = [`${cards.length} card${cards.length === 1 ? "" : "s"} for "${clipLine(query, 80)}", best first; open one with read_card(path):`];
+    const lines = [`${cards.length} card${cards.length === 1 ? "" : "s"} for "${clipLine(query, 80)}", best first; open one with read_card(path). ${QUOTED_NOTES}`];
     // Each card on its own lines, whatever its path, name or description hold (see clipLine).
     cards.forEach((c, i) => {
       const card = this.cardMeta(vault, c.path, config);
       const facts = [clipLine(c.type, 80) || "note", c.project ? `project ${clipLine(c.project, 80)}` : "", c.updated > 0 ? `updated ${new Date(c.updated).toISOString().slice(0, 10)}` : ""].filter(Boolean);
-      lines.push(`${i + 1}. ${escapeControl(c.path)} — ${card?.name ? clipLine(card.name, 200) : escapeControl(c.path)} (${facts.join(", ")})`);
+      lines.push(`${i + 1}. ${quotedLine(c.path)} — ${card?.name ? clipLine(card.name, 200) : quotedLine(c.path)} (${facts.join(", ")})`);
       if (c.description) lines.push(`   ${clipLine(c.description, 200)}`);
       const hint = c.hint && card ? hintsOf(card, hintsProperty)[c.hint.index] : undefined;
       if (hint) lines.push(`   answers: ${clipLine(hint, 200)}`);
@@ -198,12 +199,13 @@ export class MemoryTools {
     const end = pieceEnd(text, start, MAX_READ_CHARS);
     const more = text.length - end;
     // The card's own lines are its text; the line that names it is one line, whatever its name holds.
-    const head = start === 0 && more === 0 ? escapeControl(found.rel) : `${escapeControl(found.rel)} (characters ${start} to ${end} of ${text.length})`;
+    const head = start === 0 && more === 0 ? quotedLine(found.rel) : `${quotedLine(found.rel)} (characters ${start} to ${end} of ${text.length})`;
     const tail = [
       ...(more > 0 ? [`[… ${more} more characters: call read_card with offset=${end}]`] : []),
       ...(read.cut && more === 0 ? [`[… the card is longer than ${MAX_CARD_BYTES >> 20} MB; the rest is not read]`] : []),
     ];
-    return { text: [head, "", text.slice(start, end), ...(tail.length ? ["", ...tail] : [])].join("\n") };
+    // A tag in the card cannot pose as a section of what Claude reads; offsets stay the file's own.
+    return { text: [head, QUOTED_NOTES, "", neutralizeMarkup(text.slice(start, end)), ...(tail.length ? ["", ...tail] : [])].join("\n") };
   }
 
   /** Cards changed in the last `days`, newest first, in the scope search_memory uses. */
@@ -232,10 +234,10 @@ export class MemoryTools {
       .sort((a, b) => b.when - a.when || (a.card.path < b.card.path ? -1 : 1));
     const scope = everywhere ? "" : ` in ${clipLine(project, 80)} or no project`;
     if (found.length === 0) return { text: `No card${scope} was written or changed in the last ${days} day${days === 1 ? "" : "s"}.` };
-    const lines = [`${found.length} card${found.length === 1 ? "" : "s"}${scope} written or changed in the last ${days} day${days === 1 ? "" : "s"}, newest first; open one with read_card(path):`];
+    const lines = [`${found.length} card${found.length === 1 ? "" : "s"}${scope} written or changed in the last ${days} day${days === 1 ? "" : "s"}, newest first; open one with read_card(path). ${QUOTED_NOTES}`];
     for (const { card, when } of found.slice(0, MAX_RECENT_LISTED)) {
       const facts = [new Date(when).toISOString().slice(0, 10), clipLine(card.type, 80) || "note", card.project ? `project ${clipLine(card.project, 80)}` : ""].filter(Boolean);
-      lines.push(`- ${escapeControl(card.path)} — ${clipLine(card.description || card.name, 200)} (${facts.join(", ")})`);
+      lines.push(`- ${quotedLine(card.path)} — ${clipLine(card.description || card.name, 200)} (${facts.join(", ")})`);
     }
     if (found.length > MAX_RECENT_LISTED) lines.push(`… and ${found.length - MAX_RECENT_LISTED} more; ask for fewer days or one project.`);
     return { text: lines.join("\n") };
@@ -272,7 +274,7 @@ export class MemoryTools {
       w.action === "created" ? `Created ${path}.` : `Extended ${path}: a dated section was added after its text, which is unchanged.`,
       ...(w.linked.length ? [`Links to ${w.linked.map(escapeControl).join(", ")}; those cards are not changed (Obsidian lists the link among their backlinks).`] : []),
       ...(w.unknown.length ? [`No card is named ${w.unknown.map((u) => clipLine(u, 80)).join(", ")}; not linked.`] : []),
-      ...(w.redacted ? ["Secrets or private passages were taken out before it was written."] : []),
+      ...(w.removed.length ? [`Taken out before it was written: ${w.removed.join(", ")}.`] : []),
       w.snapshot === "overlay" || w.snapshot === "full"
         ? "Recall and search_memory find it from the next prompt on."
         : `The recall index could not be updated (${clipLine(w.snapshot, 200)}), so recall finds it after the next index; the card is written.`,
@@ -442,7 +444,7 @@ function clipLine(text: string, max: number): string {
   const one = text.replace(/\s+/g, " ").trim();
   const chars = Array.from(one);
   // Cut before escaping, so that no escape is cut in half.
-  return escapeControl(chars.length <= max ? one : chars.slice(0, max - 1).join("") + "…");
+  return quotedLine(chars.length <= max ? one : chars.slice(0, max - 1).join("") + "…");
 }
 
 /**

@@ -16,7 +16,7 @@ import { embedVault } from "../embed/embed-vault";
 import { buildIndexFromDisk } from "../index/build-from-disk";
 import { FileRefused, openRegularFile } from "../io/read-file";
 import { vaultFiles } from "../paths";
-import { sanitize } from "../privacy/redact";
+import { sanitize, whatSanitizeRemoves } from "../privacy/redact";
 import { similarCards } from "../recall/similar";
 import { SnapshotError, SnapshotReader } from "../snapshot/read";
 import { refreshSnapshot } from "../snapshot/refresh";
@@ -68,8 +68,8 @@ export interface CardWritten {
   linked: string[];
   /** Related names no card has. */
   unknown: string[];
-  /** Whether sanitising took something out (a secret, a private passage). */
-  redacted: boolean;
+  /** What sanitising took out, in words ("secrets", "private passages", "Vault Memory's own recall lines"); empty when nothing. */
+  removed: string[];
   /** How the snapshot was brought up to the card: "overlay" or "full"; otherwise why it was not. */
   snapshot: string;
 }
@@ -83,7 +83,12 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
   const raw = [req.title, req.description, req.body, req.project, ...(req.tags ?? []), ...(req.related ?? [])];
   // Before anything is checked or written: secrets and private passages never reach a card.
   const clean = (s: string | undefined): string => (s === undefined ? "" : sanitize(s).trim());
-  const redacted = raw.some((s) => s !== undefined && sanitize(s).trim() !== s.trim());
+  const found = raw.filter((s): s is string => s !== undefined).map(whatSanitizeRemoves);
+  const removed = [
+    ...(found.some((f) => f.secrets) ? ["secrets"] : []),
+    ...(found.some((f) => f.private) ? ["private passages"] : []),
+    ...(found.some((f) => f.recall) ? ["Vault Memory's own recall lines"] : []),
+  ];
   const related = (req.related ?? []).map(clean).filter(Boolean);
   // Checked before the lock is taken: a request refused for its fields waits for no one.
   const fields = req.path === undefined ? createFields(req, clean, ctx.project) : undefined;
@@ -145,7 +150,7 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
       snapshot = `not updated (${err instanceof Error ? err.message : String(err)})`;
     }
   }
-  return { action: applied.action === "created" ? "created" : "extended", path: applied.path, linked: applied.linked, unknown, redacted, snapshot };
+  return { action: applied.action === "created" ? "created" : "extended", path: applied.path, linked: applied.linked, unknown, removed, snapshot };
 }
 
 /** Every field within its bound as given, before any work is done on it. */

@@ -8,6 +8,7 @@ import type { CopyKind } from "../vault/conflicts";
 import { inCardFolder } from "../vault/scan";
 import { controlToSpace, escapeControl, hasControl } from "../text/visible";
 import { scanForSecrets } from "./secrets";
+import { instructionIn } from "../text/instructions";
 import type { Finding, LintContext, Rule } from "./types";
 
 const MEMORY_INDEX = "MEMORY.md";
@@ -260,6 +261,22 @@ export const unusedCard: Rule = (ctx) => {
 };
 
 /**
+ * A card whose text reads as instructions to an assistant (see text/instructions.ts): its words
+ * reach Claude whenever it is recalled, so an order hidden in a synced note or written from a
+ * hostile conversation would reach it too. A warning: a note about prompt injection may quote one.
+ */
+export const readsAsInstructions: Rule = (ctx) =>
+  cardsOnly(ctx).flatMap((c): Finding[] => {
+    const fields = [c.name, c.description, ...Object.values(c.frontmatter).flatMap((v) => (typeof v === "string" ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []))];
+    const inFields = fields.map(instructionIn).find((x) => x !== undefined);
+    const lines = c.body.split("\n");
+    const at = inFields === undefined ? lines.findIndex((l) => instructionIn(l) !== undefined) : -1;
+    const said = inFields ?? (at >= 0 ? instructionIn(lines[at]) : undefined);
+    if (said === undefined) return [];
+    return [{ rule: "reads-as-instructions", severity: "warning", file: c.path, line: at >= 0 ? c.bodyLine + at : 1, message: `reads as instructions to an assistant ("${escapeControl(said.slice(0, 80))}"): Claude reads cards as notes; reword it, or delete it if you did not write it` }];
+  });
+
+/**
  * A path with a line break, separator or bidi control: printed, it can make a line that reads as
  * a card of its own in what recall gives Claude, or turn the text around it. Recall and the
  * reports show it escaped, but by that name Claude cannot open it, nor a [[link]] reach it; an
@@ -362,6 +379,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   "unused-card": unusedCard,
   "control-character-in-name": controlCharacterInName,
   "sync-conflict": syncConflict,
+  "reads-as-instructions": readsAsInstructions,
 };
 
 /** What a person reads about a rule, in the report and the settings: a name and one line of why. */
@@ -392,6 +410,7 @@ export const RULE_INFO: Readonly<Record<keyof typeof RULES, RuleInfo>> = {
     description: "A line break or other control character in a note's path starts a line of its own wherever it is shown.",
   },
   "sync-conflict": { title: "Sync conflict copies", description: "Copies a sync tool left beside a note hold edits made on one computer and crowd links and searches." },
+  "reads-as-instructions": { title: "Card that reads as instructions", description: "Text that orders an assistant about, such as ignore previous instructions: cards reach Claude as notes." },
 };
 
 /** A rule's name and description; a rule id of another release is shown as it is. */

@@ -1,6 +1,6 @@
 /** Keeps secrets and private passages out of everything Vault Memory writes or sends. */
 
-import { BRIEF_HEADER, RECALL_HEADER } from "../text/recall-header";
+import { BRIEF_HEADER, NOTES_CLOSE, NOTES_OPEN, RECALL_HEADER } from "../text/recall-header";
 import { isInvisibleCode, keyish, looksLikeValue, looksRandom, looksRandomAfterPrefix, normalizeInvisible, TOKEN_CODE, wrapsIn } from "./generic";
 
 export const REDACTED = "[REDACTED]";
@@ -638,18 +638,45 @@ export function stripPrivateFrom(text: string, depth: number): { text: string; d
   return { text: depth === 0 ? out + text.slice(from) : out, depth };
 }
 
-/** Removes what our own hooks added (recall's cards, the session brief), so the queue never stores our injected lines. */
+/**
+ * Removes what our own hooks added (recall's cards, the session brief), so the queue never stores
+ * our injected lines: exactly a framed block, from a line that is the opening marker to the next
+ * line that is the closing one (see recall-header.ts), and an earlier release's unframed block, a
+ * line that is a whole header followed by card lines (`- ` and an absolute path). A person's text
+ * that quotes a header or a marker inside a line is left as it is.
+ */
 export function stripRecallBlock(text: string): string {
-  for (const header of [RECALL_HEADER, BRIEF_HEADER]) {
-    const at = text.indexOf(header);
-    if (at < 0) continue;
-    // The rest of the header's line, then its card lines.
-    const lines = text.slice(at + header.length).split("\n");
-    let i = 1;
-    while (i < lines.length && lines[i].startsWith("- ")) i++;
-    return stripRecallBlock(text.slice(0, at) + lines.slice(i).join("\n"));
+  if (!text.includes(NOTES_OPEN) && !text.includes(RECALL_HEADER) && !text.includes(BRIEF_HEADER)) return text;
+  const lines = text.split("\n");
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].replace(/\r$/, "");
+    if (line === NOTES_OPEN) {
+      let end = i + 1;
+      while (end < lines.length && lines[end].replace(/\r$/, "") !== NOTES_CLOSE) end++;
+      if (end < lines.length) {
+        i = end;
+        continue;
+      }
+    }
+    if (line === RECALL_HEADER || (line.startsWith(BRIEF_HEADER) && line.endsWith("read_card opens one:"))) {
+      let end = i + 1;
+      while (end < lines.length && /^- (?:\/|[A-Za-z]:\\|\\\\)/.test(lines[end])) end++;
+      if (end > i + 1) {
+        i = end - 1;
+        continue;
+      }
+    }
+    out.push(lines[i]);
   }
-  return text;
+  return out.join("\n");
+}
+
+/** What sanitize took out of `text`, by kind, for a tool that must say so truly: our own recall lines, private passages, secrets. */
+export function whatSanitizeRemoves(text: string): { recall: boolean; private: boolean; secrets: boolean } {
+  const kept = stripPrivate(text);
+  const ours = stripRecallBlock(kept);
+  return { private: kept !== text, recall: ours !== kept, secrets: redactSecrets(ours) !== ours };
 }
 
 /** Everything that must happen to text before it is cut, stored or sent. */

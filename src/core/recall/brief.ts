@@ -8,6 +8,7 @@
 import type { DocInfo } from "../index/postings";
 import { formatCardLines } from "./recall";
 import { BRIEF_HEADER } from "../text/recall-header";
+import { instructionIn } from "../text/instructions";
 
 /**
  * A card as the brief sees it: what picks and counts it, and its row, read only for the few it
@@ -70,11 +71,16 @@ export function sessionBrief(cards: Iterable<BriefCard>, opts: BriefOptions): st
     for (const card of list) {
       if (out.length >= max) break;
       const row = card.row();
-      if (row && (!opts.exists || opts.exists(row.path))) out.push(row);
+      // A card that reads as orders to an assistant is not handed to every session (lint says why).
+      if (row && (!opts.exists || opts.exists(row.path)) && instructionIn(`${row.path}\n${row.description}`) === undefined) out.push(row);
     }
     return out;
   };
-  return formatCardLines(header, [...there(own, MAX_PROJECT_CARDS), ...there(shared, MAX_SHARED_CARDS)], opts.vaultRoot, opts.maxChars);
+  // A card of no project reaches every session of every project: one that has just arrived (a
+  // sync, a teammate's push, a card written from a hostile conversation) is named there only once
+  // a prompt has recalled it, unless it says how the person wants things done. Counted all the same.
+  const everywhere = project ? shared.filter((c) => c.uses > 0 || c.type === "user" || c.type === "feedback") : shared;
+  return formatCardLines(header, [...there(own, MAX_PROJECT_CARDS), ...there(everywhere, MAX_SHARED_CARDS)], opts.vaultRoot, opts.maxChars);
 }
 
 /** Brief cards from cards whose rows are at hand (a live index, a test). */

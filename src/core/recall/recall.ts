@@ -6,12 +6,12 @@ import type { DocInfo, PostingSource } from "../index/postings";
 import { applyThresholds, byScore, idfOf, scoreGroups, withHintCoverage, type Scored } from "../index/scorer";
 import { isAcknowledgement } from "../text/chitchat";
 import { clip } from "../text/clip";
-import { escapeControl } from "../text/visible";
+import { quotedLine } from "../text/visible";
 import type { RecallRules } from "./rules";
 import type { SemanticRules } from "../embed/settings";
 import type { EmbedResult } from "../embed/client";
 import { buildQuery, requiredMatches, withCorrections } from "./query";
-import { RECALL_HEADER } from "../text/recall-header";
+import { NOTES_CLOSE, NOTES_OPEN, QUOTED_NOTES, RECALL_HEADER } from "../text/recall-header";
 import { projectTier, recencyWeight, typeWeight } from "./signals";
 
 export interface RecalledCard {
@@ -323,41 +323,42 @@ export function formatRecall(cards: readonly Pick<RecalledCard, "path" | "descri
 }
 
 /**
- * Header plus one line per card, never longer than `maxChars`: cards that do not fit are dropped
- * whole. Each card is one line whatever its name and description hold: white space runs become
- * one space, and what is left of control, separator and bidi characters is shown escaped, so a
- * note named `x\n- do this.md` cannot print a line that reads as a card of its own.
+ * Header plus one line per card, framed as quoted notes (see recall-header.ts), never longer than
+ * `maxChars`: cards that do not fit are dropped whole. Each card is one line whatever its name and
+ * description hold: white space runs become one space, what is left of control, separator and
+ * bidi characters is shown escaped, so a note named `x\n- do this.md` cannot print a line that
+ * reads as a card of its own, and a tag in it is written so it cannot close the frame.
  */
 export function formatCardLines(header: string, cards: readonly Pick<RecalledCard, "path" | "description">[], vaultRoot: string, maxChars: number): string {
-  const lines = [header];
-  // Each line costs its length plus the newline that ends it.
-  let used = header.length + 1;
+  const lines = [NOTES_OPEN, `${header} ${QUOTED_NOTES}`];
+  // Each line costs its length plus the newline that ends it; the closing line is kept room for.
+  let used = lines[0].length + lines[1].length + 2 + NOTES_CLOSE.length + 1;
   for (const card of cards) {
-    const abs = escapeControl(join(vaultRoot, card.path));
+    const abs = quotedLine(join(vaultRoot, card.path));
     const raw = card.description.replace(/\s+/g, " ").trim();
     // Cut before escaping, so no escape is cut in half.
-    const description = escapeControl(clip(raw, MAX_DESCRIPTION_CHARS));
+    const description = quotedLine(clip(raw, MAX_DESCRIPTION_CHARS));
     let line = description ? `- ${abs} — ${description}` : `- ${abs}`;
     if (used + line.length + 1 > maxChars) {
       // The best card is worth printing with a shorter description rather than not at all.
       const room = maxChars - used - `- ${abs} — `.length - 1;
-      if (lines.length > 1 || room < 20) break;
+      if (lines.length > 2 || room < 20) break;
       line = `- ${abs} — ${shownWithin(raw, room)}`;
     }
     lines.push(line);
     used += line.length + 1;
   }
-  return lines.length === 1 ? "" : lines.join("\n") + "\n";
+  return lines.length === 2 ? "" : [...lines, NOTES_CLOSE].join("\n") + "\n";
 }
 
 /** The text cut to fit `room` characters once escaped. */
 function shownWithin(text: string, room: number): string {
   let max = room;
-  let shown = escapeControl(clip(text, max));
+  let shown = quotedLine(clip(text, max));
   // Escapes are longer than what they show: cut by what they overran until it fits.
   while (shown.length > room && max > 1) {
     max = Math.max(1, max - (shown.length - room));
-    shown = escapeControl(clip(text, max));
+    shown = quotedLine(clip(text, max));
   }
   return shown;
 }

@@ -88,3 +88,17 @@ export function hasControl(text: string): boolean {
 export function controlToSpace(text: string): string {
   return text.replace(CONTROL_RUNS, " ").trim();
 }
+
+/**
+ * Text from the vault as Claude may read it: a note's words can say anything, and a tag in them
+ * (`</system-reminder>`, our own `</vault-memory-notes>`) must not close or open a section of what
+ * Claude reads. The `<` that would open a tag is written `&lt;`; nothing else changes.
+ */
+export function neutralizeMarkup(text: string): string {
+  return text.includes("<") ? text.replace(/<(?=[/!?]?[A-Za-z])/g, "&lt;") : text;
+}
+
+/** escapeControl, then neutralizeMarkup: a name, path or description of the vault's on one line, as data for Claude. */
+export function quotedLine(text: string): string {
+  return neutralizeMarkup(escapeControl(text));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RECALL_HEADER } from "../../../src/core/text/recall-header";
+import { NOTES_CLOSE, NOTES_OPEN, QUOTED_NOTES, RECALL_HEADER } from "../../../src/core/text/recall-header";
 import { findSecrets, hintsIn, redactSecrets, sanitize, SECRET_PATTERNS, stripPrivate, stripRecallBlock } from "../../../src/core/privacy/redact";
 import { NOT_SECRETS, SECRET_CASES, type SecretCase } from "../../fixtures/secrets";
 import { NEW_NOT_SECRETS, NEW_SECRET_CASES } from "../../fixtures/secrets-new";
@@ -119,13 +119,26 @@ describe("stripPrivate and stripRecallBlock", () => {
     expect(stripPrivate("stray </private> closing")).toBe("stray  closing");
   });
 
-  it("drops our injected recall block and keeps the rest", () => {
-    const text = `before\n${RECALL_HEADER}\n- /v/a.md — desc\n- /v/b.md — other\nafter`;
-    expect(stripRecallBlock(text)).toBe("before\nafter");
+  it("drops our injected recall block, framed or an earlier release's, and keeps the rest", () => {
+    const framed = `before\n${NOTES_OPEN}\n${RECALL_HEADER} ${QUOTED_NOTES}\n- /v/a.md — desc\n- /v/b.md — other\n${NOTES_CLOSE}\nafter`;
+    expect(stripRecallBlock(framed)).toBe("before\nafter");
+    const legacy = `before\n${RECALL_HEADER}\n- /v/a.md — desc\n- /v/b.md — other\nafter`;
+    expect(stripRecallBlock(legacy)).toBe("before\nafter");
+  });
+
+  it("keeps a person's text that quotes the header or a marker inside a line, and an unclosed frame", () => {
+    const quoted = `It prints "${RECALL_HEADER}" and then:\n- /v/a.md — desc\nand more.`;
+    expect(stripRecallBlock(quoted)).toBe(quoted);
+    const inline = `The block opens with ${NOTES_OPEN} and closes with ${NOTES_CLOSE}.\n- /v/a.md — x`;
+    expect(stripRecallBlock(inline)).toBe(inline);
+    const open = `${NOTES_OPEN}\nnever closed\nstill mine`;
+    expect(stripRecallBlock(open)).toBe(open);
+    // A header line with no card lines after it is the person's too.
+    expect(stripRecallBlock(`${RECALL_HEADER}\nplain text`)).toBe(`${RECALL_HEADER}\nplain text`);
   });
 
   it("sanitize does all three", () => {
-    const out = sanitize(`x <private>p</private> ${RECALL_HEADER}\n- /v/a.md — d\nDB_PASSWORD=hunter2hunter2`);
+    const out = sanitize(`x <private>p</private>\n${NOTES_OPEN}\n${RECALL_HEADER}\n- /v/a.md — d\n${NOTES_CLOSE}\nDB_PASSWORD=hunter2hunter2`);
     expect(out).not.toMatch(/hunter2|a\.md|<private>/);
   });
 });
