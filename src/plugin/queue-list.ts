@@ -1,5 +1,6 @@
 /** The queue sidebar's list: the conversations waiting for review, newest first, and those handled. */
 
+import { escapeControl } from "../core/text/visible";
 import { setIcon } from "obsidian";
 import { clip } from "../core/text/clip";
 import { listHandled, restoreHandled, type QueueEntry } from "../core/queue/queue-store";
@@ -54,6 +55,8 @@ function renderItem(list: HTMLElement, e: QueueEntry, ctx: QueueContext): void {
   timeSpan(meta, e.lastTimestamp || e.updatedAt);
   meta.appendText(` · ${plural(e.prompts, "prompt")}${e.wanted ? " · wanted" : ""}`);
   inner.createDiv({ text: clip(s.firstPrompt, 140), cls: "vault-memory-queue-first" });
+  // Held by the digest: its answer read as orders to an assistant; the person makes the card, or skips it.
+  if (e.held) inner.createDiv({ text: clip(escapeControl(e.held.reason.replace(/^held for review: /, "Held for your review: ")), 200), cls: "vault-memory-queue-held" });
   const counts = inner.createDiv({ cls: "vault-memory-queue-counts" });
   for (const kind of CANDIDATE_KINDS) {
     if (s.counts[kind] > 0) counts.createSpan({ text: `${kind} ${s.counts[kind]}`, cls: `vault-memory-kind mod-${kind}` });

@@ -158,6 +158,6 @@ describe("enrich's hints for work on a vault of several projects", () => {
     expect(runBridge(["index", "--vault", vault]).status).toBe(0);
     const after = ask(task);
     expect(before.stdout).not.toContain(path);
-    expect(after.stdout.split("\n")[1]).toContain(join(vault, path));
+    expect(after.stdout.split("\n")[2]).toContain(join(vault, path));
   });
 });

@@ -94,7 +94,7 @@ describe("semantic recall in the prompt hook", () => {
     const requests = stub.requests;
     const r = await recall(on);
     expect(r.status).toBe(0);
-    expect(r.stdout.split("\n")[1]).toContain(join(on, CARD));
+    expect(r.stdout.split("\n")[2]).toContain(join(on, CARD));
     expect(stub.requests).toBe(requests + 1);
     expect(stub.texts.at(-1)).toBe(PROMPT);
   });
@@ -206,7 +206,7 @@ describe("semantic recall in the prompt hook", () => {
     expect(key()).toMatch(/ part [0-9a-f]{8}$/);
     stub.mode = "ok";
     const expected = await run();
-    expect(expected.split("\n")[1]).toContain(CARD);
+    expect(expected.split("\n")[2]).toContain(CARD);
     const build = /^\/\/vault-memory-build (\w+)\n/.exec(readFileSync(join(dir, "vault-memory-semantic.cjs"), "utf8"))![1];
     expect(key()).toMatch(new RegExp(`^${build} ${process.version} ${process.arch} full [0-9a-f]{8}$`));
     const full = readFileSync(cache);
@@ -228,7 +228,7 @@ describe("semantic recall in the prompt hook", () => {
     expect(stub.requests).toBe(before);
     expect(log(vault)).toMatch(/rebuilt the recall snapshot[\s\S]*semantic recall: 0 texts embedded, \d+ from the cache, \d+ cards/);
     const r = await recall(vault);
-    expect(r.stdout.split("\n")[1]).toContain(join(vault, CARD));
+    expect(r.stdout.split("\n")[2]).toContain(join(vault, CARD));
     expect(log(vault)).not.toMatch(/answered from words alone/);
   });
 

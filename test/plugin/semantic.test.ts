@@ -54,7 +54,7 @@ describe("semantic recall from Obsidian", () => {
     };
     await until(() => base() !== "" && vectorsBase() === base());
     const r = await runBridgeAsync(["recall", "--vault", vault], hookJson("how should I get rid of teapot limescale buildup?"));
-    expect(r.stdout.split("\n")[1]).toContain(CARD);
+    expect(r.stdout.split("\n")[2]).toContain(CARD);
 
     // Preview recall shows the same, and says when it had to do without meaning.
     const modal = new PreviewRecallModal(plugin.app, (p) => plugin!.indexService!.preview(p), (p) => plugin!.indexService!.previewWithMeaning(p));

@@ -9,7 +9,8 @@ import { buildIndexFromDisk } from "../index/build-from-disk";
 import { writeFileAtomic } from "../io/atomic";
 import { formatReport, lintScope, lintVault, recallHistory } from "../lint/lint";
 import { vaultFiles } from "../paths";
-import { listPending, markHandled, pendingPath, readInbox, type QueueEntry } from "../queue/queue-store";
+import { holdEntry, listPending, markHandled, pendingPath, readInbox, type QueueEntry } from "../queue/queue-store";
+import { instructionIn } from "../text/instructions";
 import { entrySubject, summarize } from "../queue/review";
 import { similarCards, type SimilarCard } from "../recall/similar";
 import { similarWithMeaning } from "../recall/similar-meaning";
@@ -152,7 +153,8 @@ function startRun(opts: DigestOptions, report: DigestReport, now: Date, say: (li
 async function digestQueue(run: DigestRun): Promise<void> {
   const { opts } = run;
   const settings = opts.config.digest;
-  const pending = listPending(opts.vault).filter((e) => !opts.sessionIds || opts.sessionIds.includes(e.sessionId));
+  // An entry held for the person's review waits for them, unless they ask for it by name.
+  const pending = listPending(opts.vault).filter((e) => (opts.sessionIds ? opts.sessionIds.includes(e.sessionId) : !e.held));
   const take = Math.min(settings.maxEntries, opts.limit ?? Infinity);
   // The vault is read once, and again only after a night's write changed it.
   let vaultState: VaultState | undefined;
@@ -209,7 +211,31 @@ async function digestEntry(run: DigestRun, entry: QueueEntry, state: VaultState)
 function applyAnswer(run: DigestRun, entry: QueueEntry, stdout: string, cards: string[], offered: Map<string, number>): "wrote" | "unchanged" {
   const action = validateAnswer(extractJson(stdout));
   if (action.action === "skip" && entry.wanted) throw new AnswerError("the person asked to remember this conversation; it cannot be skipped");
+  // A conversation can be steered: text that orders an assistant about is not written into a card,
+  // where it would reach Claude on every recall; the person decides in the queue sidebar.
+  const orders = ordersIn(action);
+  if (orders !== undefined) {
+    const reason = `held for review: the answer would write text that reads as instructions to an assistant ("${escapeControl(orders.slice(0, 80))}") into ${action.action === "append" ? action.target : "a new card"}`;
+    if (!run.opts.dryRun) holdEntry(run.opts.vault, entry.sessionId, reason, run.now);
+    run.report.failures.push({ sessionId: entry.sessionId, reason });
+    run.say(`  ${reason}`);
+    return "unchanged";
+  }
   return applyAndHandle(run, entry, action, cards, offered, false);
+}
+
+/** The first text of an answer that reads as instructions to an assistant: what it would write into a card. */
+function ordersIn(action: DigestAction): string | undefined {
+  if (action.action === "skip") return undefined;
+  const texts =
+    action.action === "append"
+      ? [action.section, ...(action.questions ?? [])]
+      : [action.body, action.frontmatter.name, action.frontmatter.description, ...(action.frontmatter.aliases ?? []), ...(action.questions ?? [])];
+  for (const t of texts) {
+    const found = typeof t === "string" ? instructionIn(t) : undefined;
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /**

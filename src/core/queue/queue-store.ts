@@ -40,6 +40,11 @@ export interface QueueEntry {
   note?: string;
   /** The card they want it kept in, if they named one. */
   noteCard?: string;
+  /**
+   * Set by a digest whose answer would have written text that reads as instructions to an
+   * assistant: the entry waits for the person in the queue sidebar, and later nights pass it by.
+   */
+  held?: { reason: string; at: string };
 }
 
 export interface HandledEntry extends QueueEntry {
@@ -131,6 +136,15 @@ export function markHandled(vault: string, sessionId: string, outcome: HandledEn
     writeFileAtomic(handledPath(vault, sessionId), JSON.stringify(handled, null, 2) + "\n");
     if (grew) writeFileAtomic(pendingPath(vault, sessionId), JSON.stringify({ ...entry, resumedAfter: handled.handledAt }, null, 2) + "\n");
     else renameSync(pendingPath(vault, sessionId), pendingPath(vault, sessionId) + ".handled");
+  });
+}
+
+/** Marks a pending entry as held for the person's review, with why (see QueueEntry.held). */
+export function holdEntry(vault: string, sessionId: string, reason: string, now = new Date()): void {
+  withSessionLock(vault, sessionId, () => {
+    const entry = readEntry(pendingPath(vault, sessionId));
+    if (!entry) throw new Error(`no pending entry for session ${sessionId}`);
+    writeFileAtomic(pendingPath(vault, sessionId), JSON.stringify({ ...entry, held: { reason, at: now.toISOString() } }, null, 2) + "\n");
   });
 }
 

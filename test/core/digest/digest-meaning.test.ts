@@ -92,7 +92,7 @@ describe("the nightly digest with semantic recall on", () => {
     const vectorsHead = JSON.parse(readFileSync(vectorsPathOf(snapshot), "utf8").split("\n")[0]) as { base: string };
     expect(vectorsHead.base).toBe(reader.header.headerSum);
     const r = await runBridgeAsync(["recall", "--vault", vault], hookJson(QUESTION));
-    expect(r.stdout.split("\n")[1]).toContain(join(vault, CARD));
+    expect(r.stdout.split("\n")[2]).toContain(join(vault, CARD));
     const log = existsSync(vaultFiles.log(vault)) ? readFileSync(vaultFiles.log(vault), "utf8") : "";
     expect(log).not.toMatch(/semantic recall:/);
   });
