@@ -1,7 +1,7 @@
 /** Writes that a crash or a concurrent reader never sees half-done: temp file, fsync, rename. */
 
-import { closeSync, fchmodSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { closeSync, fchmodSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { readRegularFile } from "./read-file";
 
 let counter = 0;
@@ -9,6 +9,43 @@ let counter = 0;
 /** pid + counter + time: two processes, or two writes in one process, never share a temp name. */
 export function tempPathFor(path: string): string {
   return `${path}.${process.pid}.${counter++}.${Date.now().toString(36)}.tmp`;
+}
+
+/**
+ * Removes the temporary files beside `path` that a writer killed mid-write left (kill -9, a
+ * power cut): ours by their name (tempPathFor), each of a process of this computer that has
+ * ended. A snapshot's are megabytes, and nothing else would ever remove them. They hold nothing
+ * anyone wrote: a whole copy of the file is at `path`, or was never made.
+ */
+export function sweepTemps(path: string): void {
+  const name = basename(path);
+  let entries: string[];
+  try {
+    entries = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    if (!e.startsWith(`${name}.`) || !e.endsWith(".tmp")) continue;
+    const m = /^\.(\d+)\.\d+\.[0-9a-z]+\.tmp$/.exec(e.slice(name.length));
+    if (!m || !ended(Number(m[1]))) continue;
+    try {
+      unlinkSync(join(dirname(path), e));
+    } catch {
+      /* another sweeper took it */
+    }
+  }
+}
+
+/** Whether no process of this computer has this id any more (another account's still counts as running). */
+function ended(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ESRCH";
+  }
 }
 
 /**

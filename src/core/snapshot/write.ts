@@ -6,7 +6,7 @@ import { idfOf } from "../index/scorer";
 import { TOKENIZER_VERSION } from "../text/tokenizer";
 import { fnv1aBytes, fnv1aString, fnv1aWords } from "../io/hash";
 import { firstLine } from "../io/first-line";
-import { writeFileAtomic } from "../io/atomic";
+import { sweepTemps, writeFileAtomic } from "../io/atomic";
 import { writeFileAtomicAsync } from "../io/atomic-async";
 import { unlinkSync } from "node:fs";
 import { checksumLabel } from "./checksum";
@@ -376,6 +376,9 @@ function catalogOf(docs: readonly IndexedDoc[]): CatalogSegment {
 }
 
 export function writeSnapshot(path: string, index: MemoryIndex, rules: RecallRules, now = new Date(), scan?: ScanInfo): SnapshotHeader {
+  // What an earlier writer killed mid-write left beside them, megabytes each.
+  sweepTemps(path);
+  sweepTemps(overlayPathOf(path));
   const parts = serializeSnapshot(index, rules, now, scan);
   writeFileAtomic(path, parts);
   dropOverlay(path);

@@ -80,3 +80,22 @@ describe("withFileLock", () => {
     expect(readdirSync(d).filter((f) => f.startsWith("x.lock.stale-")).length).toBe(2);
   });
 });
+
+describe("sweepTemps", () => {
+  it("removes the temporary files a killed writer left, and no one else's", async () => {
+    const { sweepTemps, tempPathFor } = await import("../../../src/core/io/atomic");
+    const d = dir();
+    const file = join(d, "snapshot.jsonl");
+    writeFileSync(file, "whole");
+    const gone = Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
+    const left = `snapshot.jsonl.${gone}.3.m2abc.tmp`;
+    writeFileSync(join(d, left), "half a snapshot");
+    // Another writer's, still at work (this process), another file's, and a person's file named alike.
+    const mine = tempPathFor(file);
+    writeFileSync(mine, "being written");
+    writeFileSync(join(d, `other.jsonl.${gone}.3.m2abc.tmp`), "x");
+    writeFileSync(join(d, "snapshot.jsonl.notes.tmp"), "x");
+    sweepTemps(file);
+    expect(readdirSync(d).sort()).toEqual([mine.slice(d.length + 1), `other.jsonl.${gone}.3.m2abc.tmp`, "snapshot.jsonl", "snapshot.jsonl.notes.tmp"].sort());
+  });
+});
