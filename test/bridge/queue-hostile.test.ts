@@ -11,9 +11,11 @@ import { jsonl, line } from "../fixtures/transcript";
 import { SECRET_CASES as FIRST_CASES } from "../fixtures/secrets";
 import { NEW_SECRET_CASES } from "../fixtures/secrets-new";
 import { HELDOUT_SECRET_CASES } from "../fixtures/secrets-heldout";
+import { FAMILY_SECRET_CASES } from "../fixtures/secrets-families";
+import { BLIND_FAMILY_SECRET_CASES } from "../fixtures/secrets-blind-families";
 
-// The first table and the two sets written blind (each file says where it came from).
-const SECRET_CASES = [...FIRST_CASES, ...NEW_SECRET_CASES, ...HELDOUT_SECRET_CASES];
+// The first table, the sets written blind and the families of issue 36 (each file says where it came from).
+const SECRET_CASES = [...FIRST_CASES, ...NEW_SECRET_CASES, ...HELDOUT_SECRET_CASES, ...FAMILY_SECRET_CASES, ...BLIND_FAMILY_SECRET_CASES];
 
 const LONG = "A reply long enough to count as real work in this conversation, with details.";
 

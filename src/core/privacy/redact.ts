@@ -78,7 +78,12 @@ const p = (id: string, source: string, hints?: readonly string[], flags = "g", n
 // The words that name a secret, in any case, as the generic shapes look for them.
 const SECRET_WORDS = ["secret", "token", "pass", "pwd", "key", "credential", "auth", "sig"];
 // What a value in a secret's place must not be: a placeholder, a variable, a path.
-const NOT_A_VALUE = String.raw`(?!\[REDACTED\]|\{\{|\$\{|\$[A-Za-z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|\.{0,2}/|~/|-)`;
+const NOT_A_VALUE = String.raw`(?!\[REDACTED\]|\{\{|\$\{|\$[A-Za-z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|\.{0,2}/|~/|-|(?:env|file|fd):|stdin\b)`;
+// What stands where a secret goes in examples and templates: changeme, YOUR_API_KEY, xxxx.
+const PLACEHOLDER_WORD = /^(?:changeme|change_me|changeit|password\d*|secret\d*|example\w*|test\w*|dummy\w*|placeholder\w*|todo|tbd|none|null|empty|redacted|(?:your|my)[_ -]\w*|x{4,}|\*+|•+)["',;}]?$/i;
+// An environment variable's name in capitals (P12_PASSWORD, YOUR_API_KEY): a reference, not a value.
+const PLACEHOLDER_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+["',;}]?$/;
+const PLACEHOLDER = { test: (v: string): boolean => PLACEHOLDER_WORD.test(v) || PLACEHOLDER_NAME.test(v) };
 const valueAccept = (v: string): boolean => looksLikeValue(v) && !/^(?:YOUR|your|my|MY)[_-]|[_-](?:HERE|here)$|^(?:changeme|password\d*|secret\d*|example\w*|test\w*|dummy\w*|placeholder\w*)$/i.test(v) && !/\.(?:pem|key|json|txt|crt|p12|env|ya?ml)$/i.test(v);
 // Tokens that are digests, encodings or public material by what stands just before them.
 const NOT_SECRET_BEFORE = /(?:sha\d*|md5|h1|blake\w*|integrity|checksum|digest|hash|etag|nonce|oid|base64|fingerprint|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\w+|commit|revision|rev)\W{0,6}$/i;
@@ -130,9 +135,67 @@ function candidateIn(text: string, from: number, end: number): [number, number] 
 }
 
 
+// Names that end in one of these say what kind of secret it is, not the secret: token_type,
+// password_format, secret_name, api_key_header.
+const NOT_SECRET_NAME_END = /(?:type|format|kind|mode|name|id|length|len|size|ttl|expires?(?:_?in|_?at)?|url|uri|endpoint|header|prefix|scope|field|policy|hint|label|path|file|env|var|source)["']?\s*[:=]\s*["']?$/i;
+// What stands in a secret's place when it names a scheme or a kind, not a value.
+const SCHEME_VALUE = /^(?:Bearer|Basic|Digest|Negotiate|JWT|MAC|HMAC|OAuth|bearer|basic|password|string|secret|required|optional)["',;\s}]?$/;
+/**
+ * The KEY=value assignment's last check: not a name that says what kind of secret it is
+ * ("token_type": "Bearer"), and not inside a shell parameter's braces (${DB_PASSWORD:?missing},
+ * where what follows the name is the shell's own syntax).
+ */
+function assignmentAccept(v: string, text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 96), at);
+  if (NOT_SECRET_NAME_END.test(before)) return false;
+  if (SCHEME_VALUE.test(v) || PLACEHOLDER.test(v)) return false;
+  const brace = before.lastIndexOf("${");
+  return !(brace >= 0 && !before.slice(brace).includes("}"));
+}
+
+/**
+ * Whether a run of base64 decodes to plain text (words and spaces): an encoded sentence, a
+ * header's readable value, not a key, whatever its letters look like.
+ */
+function decodesToText(v: string): boolean {
+  const body = v.replace(/=+$/, "");
+  if (body.length < 16 || !/^[A-Za-z0-9+/_-]+$/.test(body)) return false;
+  let bytes: Buffer;
+  try {
+    bytes = Buffer.from(body.replace(/-/g, "+").replace(/_/g, "/"), "base64");
+  } catch {
+    return false;
+  }
+  if (bytes.length < 12) return false;
+  let letters = 0;
+  let spaces = 0;
+  for (const b of bytes) {
+    if ((b >= 65 && b <= 90) || (b >= 97 && b <= 122)) letters++;
+    else if (b === 32) spaces++;
+    else if (b < 32 || b > 126) return false;
+  }
+  return spaces >= 2 && (letters + spaces) / bytes.length >= 0.85;
+}
+
+// Up to eight literals joined with +, each of token characters: a key split to slip past a scanner.
+const CONCAT_CHAIN = /(["'`])[A-Za-z0-9_+/=.~-]{1,256}\1(?:\s*\+\s*(["'`])[A-Za-z0-9_+/=.~-]{1,256}\2){1,7}/g;
+
+/** The chains of joined string literals that, joined, hold a secret: each whole chain, quotes and all. */
+function concatenatedSecrets(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  CONCAT_CHAIN.lastIndex = 0;
+  for (let m = CONCAT_CHAIN.exec(text); m; m = CONCAT_CHAIN.exec(text)) {
+    const joined = [...m[0].matchAll(/(["'`])([^"'`]*)\1/g)].map((x) => x[2]).join("");
+    // "sk_test_" + "xxxxxxxx…" is the template of a key, not one.
+    if (/x{8}|X{8}|0{12}|\*{4}/.test(joined)) continue;
+    if (secretSpans(joined).spans.length > 0) out.push([m.index, m.index + m[0].length]);
+  }
+  return out;
+}
+
 /** One scan for both generic token shapes: a provider-style prefix with a random body, or a random run of its own. */
 const tokenAccept = (v: string, text: string, at: number): boolean => (/^[A-Za-z][A-Za-z0-9]{0,9}[_-]/.test(v) && prefixedAccept(v, text, at)) || (v.length < 200 && standaloneAccept(v, text, at));
-const standaloneAccept = (v: string, text: string, at: number): boolean => looksRandom(v.replace(/=+$/, "")) && !DIGEST_VALUE.test(v) && !inUrl(text, at) && !NOT_SECRET_BEFORE.test(text.slice(Math.max(0, at - 24), at)) && !inPublicArmour(text, at);
+const standaloneAccept = (v: string, text: string, at: number): boolean => looksRandom(v.replace(/=+$/, "")) && !decodesToText(v) && !DIGEST_VALUE.test(v) && !inUrl(text, at) && !NOT_SECRET_BEFORE.test(text.slice(Math.max(0, at - 24), at)) && !inPublicArmour(text, at);
 // Prefixes that mark a digest, a build or an id rather than a key.
 const NOT_KEY_PREFIX = /^(?:sha\d*|md5|commit|rev|uuid|guid|id|v|git|build|chunk|asset|hash|blob|tree|node|release|feature|fix|test|tmp|temp|css|js|main|vendor|app|page|file|img|image|user|session|req|request|trace|span|order|run|job|msg|evt|event|ch|sub|cus|in|pi|pm|prod|price|acct|txn|inv)$/i;
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
@@ -177,7 +240,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("huggingface-token", String.raw`${B}hf_[A-Za-z0-9]{30,}`, ["hf_"]),
   // Code hosts and package registries.
   p("github-token", String.raw`${B}(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})`, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"]),
-  p("gitlab-token", String.raw`${B}(?:glpat|gldt|glrt|glptt|glft|glsoat|glcbt)-[A-Za-z0-9_-]{20,}|${B}GR1348941[A-Za-z0-9_-]{20,}`, ["glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-", "glcbt-", "GR1348941"]),
+  p("gitlab-token", String.raw`${B}(?:glpat|gldt|glrt|glptt|glft|glsoat|glcbt|gloas|glimt|glagent|glffct|glwt)-[A-Za-z0-9_-]{20,}|${B}GR1348941[A-Za-z0-9_-]{20,}`, ["glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-", "glcbt-", "gloas-", "glimt-", "glagent-", "glffct-", "glwt-", "GR1348941"]),
   p("bitbucket-token", String.raw`${B}ATBB[A-Za-z0-9_=.-]{28,}`, ["ATBB"]),
   p("npm-token", String.raw`${B}npm_[A-Za-z0-9]{36}`, ["npm_"]),
   p("pypi-token", String.raw`${B}pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}`, ["pypi-"]),
@@ -240,6 +303,16 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("dynatrace-token", String.raw`${B}dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}`, ["dt0c01."]),
   p("postman-key", String.raw`${B}PMAK-[a-f0-9]{24}-[a-f0-9]{34}`, ["PMAK-"]),
   p("onepassword-token", String.raw`${B}ops_eyJ[A-Za-z0-9+/=_-]{40,}`, ["ops_eyJ"]),
+  // CRM, banking aggregators, file hosts and social APIs: prefixes of their own.
+  p("hubspot-token", String.raw`${B}pat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`, ["pat-na", "pat-eu", "pat-ap"]),
+  p("plaid-token", String.raw`${B}(?:access|public|link|processor)-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`, ["-sandbox-", "-development-", "-production-"]),
+  p("dropbox-token", String.raw`${B}sl\.(?:u\.|[A-Za-z]\.)?[A-Za-z0-9_=-]{60,}|${B}[a-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=-]{43}`, ["sl.", "AAAAAAAAAA"]),
+  p("twitter-bearer-token", String.raw`${B}A{20,}[A-Za-z0-9%+/=_-]{30,}`, ["AAAAAAAAAAAAAAAAAAAA"]),
+  p("facebook-token", String.raw`${B}EAA[A-Za-z0-9]{80,}`, ["EAA"], "g", undefined, undefined, (v) => /\d/.test(v) && /[a-z]/.test(v) && /[A-Z].*[A-Z]/.test(v.slice(3))),
+  // ML experiment trackers: `wandb login <key>` (WANDB_API_KEY=… is an assignment below).
+  p("wandb-login", String.raw`(\bwandb\s+login\s+(?:--relogin\s+|--cloud\s+)*)[0-9a-f]{40}(?![0-9a-f])`, ["wandb"]),
+  // A kaggle.json's "key", and any JSON "key" whose value is a 32-character hexadecimal secret.
+  p("json-key-hex", String.raw`((?:^|[{,\s])["']key["']\s*:\s*["'])[0-9a-f]{32,64}(?=["'])`, ["key"]),
   // Identity, observability, networking, content and push services whose prefixes the families above lack.
   p("brevo-key", String.raw`${B}x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}`, ["keysib-", "smtpsib-"]),
   p("okta-token", String.raw`(\bSSWS\s+)[A-Za-z0-9_-]{20,}`, ["SSWS"]),
@@ -253,6 +326,9 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // Generic: a token with a provider-style prefix whose body looks random, and a run with no
   // prefix that looks random on its own (letters of both cases and digits, kinds changing often).
   Object.assign(p("random-token", String.raw`[A-Za-z0-9_+/=-]{20,}`), { find: randomTokens }),
+  // A key split into string literals joined with + ("sk_live_" + "51Hx…", "AKIA" + "Z7QX" + "…"):
+  // the pieces are read joined, and every piece of a chain that holds a secret is hidden.
+  Object.assign(p("concatenated-secret", String.raw`["'][^"'\n]{1,256}["']\s*\+\s*["']`, ["+"], "g", undefined, undefined, undefined, /["'`]\s*\+\s*["'`]/), { find: concatenatedSecrets }),
   // Shapes that need their context: a credential in a URL, a header, a command's flags.
   p("jwt", String.raw`${B}eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, ["eyJ"]),
   p("bearer-token", String.raw`(\b[Bb]earer\s+)[A-Za-z0-9._~+/=-]{12,}`, ["earer"]),
@@ -266,12 +342,27 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // Commands whose password flag is a letter: redis-cli -a, sqlcmd and zip -P, ldapsearch -w, 7z -p,
   // smbclient -U user%pass, htpasswd -b file user pass, openssl's pass:.
   p("cli-password", String.raw`(\b(?:redis-cli|sqlcmd|bcp|zip|unzip|ldapsearch|ldapmodify|ldapadd|ldapdelete|ldapwhoami|ldappasswd)\b[^\n]{0,200}?\s-[aPw]\s+["']?|\b(?:vsce|ovsx)\b[^\n]{0,200}?\s-p\s+["']?|\b7za?\b[^\n]{0,200}?\s-p|\bsmbclient\b[^\n]{0,200}?\s-U\s*["']?[^\s%"']{1,64}%|\bhtpasswd\b[^\n]{0,200}?\s-\w*b\w*\s+(?:-\w+\s+){0,4}(?:\S+\s+){2}|(?:^|\s)-pass(?:in|out)?\s+pass:)(?![-$]|\[REDACTED\])[^\s"'\x60]{4,256}`, ["redis-cli", "sqlcmd", "bcp", "zip", "ldap", "7z", "smbclient", "htpasswd", "pass:", "vsce", "ovsx"], "gm"),
+  // Oracle's user/password@service on its tools' command lines (sqlplus scott/tiger@orcl).
+  p("oracle-password", String.raw`(\b(?:sqlplus|rman|expdp|impdp|exp|imp|sqlldr|dgmgrl)\b(?:\s+-\w+)*\s+(?:target\s*=\s*|userid\s*=\s*)?["']?[A-Za-z0-9_$#]{1,64}/)(?!\[REDACTED\]|password\b)[^\s@/"']{1,128}`, ["sqlplus", "rman", "expdp", "impdp", "exp", "imp", "sqlldr", "dgmgrl"], "gi"),
+  // A broker's user commands: rabbitmqctl add_user NAME PASSWORD, change_password NAME PASSWORD.
+  p("rabbitmq-password", String.raw`(\brabbitmqctl\b[^\n]{0,80}?\s(?:add_user|change_password|authenticate_user)\s+["']?[^\s"']{1,128}["']?\s+["']?)(?!\[REDACTED\]|[$%<])[^\s"']{1,256}`, ["rabbitmqctl"]),
+  // Sybase and SQL Server's isql, osql, sqsh and tsql take -P PASSWORD; vsql -w, nzsql -pw.
+  p("sql-client-password", String.raw`(\b(?:isql|osql|sqsh|tsql)\b[^\n]{0,200}?\s-P\s*["']?|\bvsql\b[^\n]{0,200}?\s-w\s*["']?|\bnzsql\b[^\n]{0,200}?\s-pw\s+["']?)(?![-$]|\[REDACTED\])[^\s"'\x60]{1,256}`, ["isql", "osql", "sqsh", "tsql", "vsql", "nzsql"]),
+  // A user and password handed as one flag: -u user,password (nzsql, hydra-style tools).
+  p("user-comma-password", String.raw`((?:^|\s)-u\s+[A-Za-z0-9_.@-]{1,64},)(?!\[REDACTED\])[^\s,"']{4,128}`, [" -u "], "gm", undefined, undefined, valueAccept),
+  // SQL that sets a password: IDENTIFIED BY pw, WITH PASSWORD 'pw', PASSWORD = 'pw'.
+  p("sql-password", String.raw`(\bidentified\s+by\s+(?:values\s+)?["']?)(?![<$:]|\[REDACTED\]|password\b)[^\s;"']{1,128}|(\b(?:with\s+|encrypted\s+|unencrypted\s+)?password\s*=?\s*')(?![<$:]|\[REDACTED\])[^'\n]{1,128}(?=')`, undefined, "gi", undefined, ["identified", "password"], (v) => v.length >= 4 && !/^(?:password|secret|changeme|\?|%s|\*+)$/i.test(v)),
+  // A password after "user NAME using" in prose ("connect with user app using Qw3rty!9").
+  p("using-password", String.raw`((?:\buser(?:name)?\s+[A-Za-z0-9_.@-]{1,64}\s+using|\busing\s+(?:the\s+)?password)\s+["']?)(?!\[REDACTED\])[!-~]{6,128}`, undefined, "gi", undefined, ["using"], (v) => /[0-9!@#$%^&*]/.test(v) && /[A-Za-z]/.test(v)),
+  // Key tools' passphrase flags: keytool and jarsigner -storepass/-keypass, ssh-keygen -N.
+  p("keytool-password", String.raw`((?:^|\s)-(?:storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass|new)\s+["']?)(?![-$]|\[REDACTED\]|:env|:file)[^\s"'\x60]{1,256}`, ["storepass", "keypass", "-new "], "gm"),
+  p("ssh-keygen-passphrase", String.raw`(\bssh-keygen\b[^\n]{0,200}?\s-[NP]\s+["']?)(?!["'\s]|\[REDACTED\])[^\s"']{1,256}`, ["ssh-keygen"]),
   // IRC's PASS oauth:… (Twitch chat), and oauth:… tokens handed over as they are.
   p("oauth-colon-token", String.raw`(\boauth:)[a-z0-9]{24,}`, ["oauth:"]),
   // A positional key after a command that takes one: ngrok's add-authtoken, and the like.
   p("token-argument", String.raw`(\b(?:add-authtoken|authtoken|set-token|set-key)\s+)${NOT_A_VALUE}[A-Za-z0-9_.+/=-]{16,256}`, ["authtoken", "set-token", "set-key"], "g", undefined, undefined, valueAccept),
   // An argument next to one that names a secret: page.fill('#password', 'x'), setField("api_key", "x").
-  p("secret-argument", String.raw`(['"][^'"\n]{0,40}(?:password|passwd|pwd|secret|token|api[_-]?key|passphrase)[^'"\n]{0,40}['"]\s*(?:,|\)\s*\.\s*(?:send_keys|sendKeys|type|fill|setValue)\()\s*['"])(?!\[REDACTED\])[^'"\n]{4,256}(?=['"])`, undefined, "gi", undefined, SECRET_WORDS, (v) => looksLikeValue(v) || v.length >= 8),
+  p("secret-argument", String.raw`(['"][^'"\n]{0,40}(?:password|passwd|pwd|secret|token|api[_-]?key|passphrase)[^'"\n]{0,40}['"]\s*(?:,|\)\s*\.\s*(?:send_keys|sendKeys|type|fill|setValue)\()\s*['"])(?!\[REDACTED\])[^'"\n]{4,256}(?=['"](?!\s*:))`, undefined, "gi", undefined, SECRET_WORDS, (v) => (looksLikeValue(v) || v.length >= 8) && !PLACEHOLDER.test(v)),
   // A .pgpass line: host:port:database:user:password.
   p("pgpass-line", String.raw`((?<!\S)[^\s:#]{1,253}:(?:\d{1,5}|\*):[^\s:]{1,64}:[^\s:]{1,64}:)(?!\[REDACTED\])\S{1,256}(?=\s|$)`, [":"], "gm", undefined, undefined, valueAccept, /:(?:\d{1,5}|\*):[^\s:]{1,64}:[^\s:]{1,64}:\S/),
   // Every run below is bounded: an unbounded one restarts at each word of a long pasted line and
@@ -288,21 +379,32 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // written (密码, Пароль), since hints fold only ASCII letters' case.
   p(
     "prose-password",
-    String.raw`((?:\bpassword|\bpassphrase|\bpasscode|\bmot de passe|\bpasswort|\bkennwort|\bcontraseña|\bsenha|\bclave|\bhasło|\bwachtwoord|\blösenord|\bsalasana|şifre(?:si)?|\bparola|\bkata sandi)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s))\s{0,8}["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\])(?:(?!["',;])[!-~]){6,128}`,
+    String.raw`((?:\bpassword|\bpassphrase|\bpasscode|\bmot de passe|\bpasswort|\bkennwort|\bcontraseña|\bsenha|\bclave|\bhasło|\bwachtwoord|\blösenord|\bsalasana|şifre(?:si)?|\bparola|\bkata sandi)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s))\s{0,8}["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\]|[*•]{3,}(?:\s|$))(?:(?!["',;])[!-~]){6,128}`,
     undefined,
     "gi",
     undefined,
     // ASCII pieces where a word has other letters (contraseña, hasło, şifre).
     ["assword", "assphrase", "asscode", "mot de passe", "asswort", "ennwort", "contrase", "senha", "clave", "has", "wachtwoord", "senord", "salasana", "ifre", "parola", "sandi"],
+    (v) => !PLACEHOLDER.test(v),
   ),
   p(
     "prose-password-intl",
-    String.raw`((?:密码|密碼|口令|パスワード|暗証番号|비밀번호|암호|пароль|mật khẩu)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s))\s{0,8}["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\])(?:(?!["',;])[!-~]){6,128}`,
-    ["密码", "密碼", "口令", "パスワード", "暗証番号", "비밀번호", "암호", "пароль", "Пароль", "ПАРОЛЬ", "mật khẩu", "Mật khẩu", "MẬT KHẨU"],
+    String.raw`((?:密码|密碼|口令|秘钥|秘鑰|密钥|密鑰|パスワード|暗証番号|비밀번호|암호|пароль|mật khẩu)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s)|[^\S\n]{1,3}(?=[!-~]{6}))\s{0,8}["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\]|[*•]{3,}(?:\s|$))(?:(?!["',;])[!-~]){6,128}`,
+    ["密码", "密碼", "口令", "秘钥", "秘鑰", "密钥", "密鑰", "パスワード", "暗証番号", "비밀번호", "암호", "пароль", "Пароль", "ПАРОЛЬ", "mật khẩu", "Mật khẩu", "MẬT KHẨU"],
     "gi",
   ),
+  // An account and its password given together: 账号密码 admin / P@ss, 用户名和密码：root/x.
+  p("account-password-pair", String.raw`((?:账号|帐号|賬號|帳號|用户名|用戶名|用户|帐户|账户)(?:和|与|與|及|/)?(?:密码|密碼|口令)[^\S\n]{0,3}[:：]?[^\S\n]{0,3}[!-~]{1,64}[^\S\n]{0,3}[/／][^\S\n]{0,3})(?!\[REDACTED\])[!-~]{4,128}`, ["密码", "密碼", "口令"], "g", undefined, undefined, (v) => /[0-9!@#$%^&*]/.test(v)),
 
 
+  // Configuration that names its secret in a tag or a block rather than in a key: an HCL
+  // variable's default, a settings.xml <password>, a wpa_supplicant psk, a Bundler credential.
+  p("hcl-secret-default", String.raw`(\bvariable\s+"[^"\n]{0,64}(?:password|passwd|secret|token|api_key|apikey|private_key)[^"\n]{0,64}"\s*\{[^}]{0,300}?\bdefault\s*=\s*")(?![<$]|\[REDACTED\])[^"\n]{1,256}(?=")`, undefined, "gi", undefined, ["variable"]),
+  p("xml-secret-element", String.raw`(<(?:password|passwd|passphrase|secret|token|apiKey|api-key|api_key|privateKey|storePassword|keyPassword|keystorePassword|clientSecret)>)(?![<$]|\[REDACTED\]|\{)[^<\n]{1,256}(?=</)`, undefined, "gi", undefined, ["password", "passwd", "passphrase", "secret", "token", "key"]),
+  p("wifi-psk", String.raw`(\b(?:psk|wpa_passphrase|sae_password)\s*=\s*")(?![<$]|\[REDACTED\])[^"\n]{8,63}(?=")|(\b(?:psk|wpa_psk)\s*=\s*)[0-9a-fA-F]{64}(?![0-9a-fA-F])`, ["psk", "wpa_passphrase", "sae_password"], "g", undefined, undefined, (v) => !PLACEHOLDER.test(v)),
+  p("bundler-credential", String.raw`(\bBUNDLE_[A-Z0-9_]{1,128}__[A-Z0-9_]{1,64}\s*[=:]\s*["']?[^\s:'"]{1,128}:)(?!\[REDACTED\])[^\s'"]{1,256}`, ["BUNDLE_"]),
+  // A URL-encoded assignment (password%3D…, client_secret%3D… in a query or a form body).
+  p("url-encoded-secret", String.raw`((?:password|passwd|pwd|secret|token|api_?key|access_?key|client_secret|auth)%3D)(?!\[REDACTED\])(?:[^&\s%"'<>]|%(?!26|3[Dd]|3[Ff]|23)[0-9A-Fa-f]{2}){4,256}`, undefined, "gi", undefined, ["%3d"], (v) => !PLACEHOLDER.test(v)),
   // KEY=value and KEY: value where the name says it is secret (.env files, shell exports, YAML,
   // JSON, connection strings). The word must end the name or a part of it, so "Author",
   // "tokenizer" and "passwordless" are not names of secrets; and a template placeholder
@@ -318,6 +420,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     "gi",
     undefined,
     ["secret", "token", "pass", "pwd", "key", "credential", "auth", "sig"],
+    assignmentAccept,
   ),
   // Any .env-style assignment, on its own line or inline ("run it with FOO=…"), whose value is
   // long and random-looking: letters and digits both, and not a path.

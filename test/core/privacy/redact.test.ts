@@ -4,10 +4,12 @@ import { findSecrets, hintsIn, redactSecrets, sanitize, SECRET_PATTERNS, stripPr
 import { NOT_SECRETS, SECRET_CASES, type SecretCase } from "../../fixtures/secrets";
 import { NEW_NOT_SECRETS, NEW_SECRET_CASES } from "../../fixtures/secrets-new";
 import { HELDOUT_NOT_SECRETS, HELDOUT_SECRET_CASES } from "../../fixtures/secrets-heldout";
+import { FAMILY_NOT_SECRETS, FAMILY_SECRET_CASES } from "../../fixtures/secrets-families";
+import { BLIND_FAMILY_NOT_SECRETS, BLIND_FAMILY_SECRET_CASES } from "../../fixtures/secrets-blind-families";
 
 // Every case of every set: the first table, then the two written blind (see each file's origin).
-const ALL_CASES: readonly SecretCase[] = [...SECRET_CASES, ...NEW_SECRET_CASES, ...HELDOUT_SECRET_CASES];
-const ALL_NOT_SECRETS: readonly string[] = [...NOT_SECRETS, ...NEW_NOT_SECRETS, ...HELDOUT_NOT_SECRETS];
+const ALL_CASES: readonly SecretCase[] = [...SECRET_CASES, ...NEW_SECRET_CASES, ...HELDOUT_SECRET_CASES, ...FAMILY_SECRET_CASES, ...BLIND_FAMILY_SECRET_CASES];
+const ALL_NOT_SECRETS: readonly string[] = [...NOT_SECRETS, ...NEW_NOT_SECRETS, ...HELDOUT_NOT_SECRETS, ...FAMILY_NOT_SECRETS, ...BLIND_FAMILY_NOT_SECRETS];
 // What a reader sees of the output: invisible characters and line breaks do not hide a key.
 const seen = (s: string): string => s.replace(/[\u00AD\u180E\u200B-\u200D\u2060\uFEFF\u202A-\u202E\u2066-\u2069]/g, "").replace(/\s*\n\s*/g, "");
 
@@ -67,7 +69,7 @@ describe("hintsIn", () => {
     const texts = ["", "g", "gh", "=", "xghp_", "sk-ant-", "ask-ant-x", "the 密码是 here", "パスワード", "a\nmachine", "patsk-gl", "x://", "KEY", "Api_Key", "sIg", "ſig", "aUTHORIZATION:", "\u212Aey", "my \u212AEY and İ token", "İpassword"];
     for (const text of texts) expect(found(text), text).toEqual(bySearch(text));
     expect(found("sk-ant-").exact).toEqual(["sk-", "sk-ant-"]);
-    expect(found("My_PassWord").anyCase).toEqual(["assword", "pass"]);
+    expect(found("My_PassWord").anyCase).toEqual(["assword", "pass", "password"]);
   });
 
   it("finds the same in a text too long to search hint by hint", () => {
