@@ -150,6 +150,10 @@ describe("a session extending a card the person is editing", () => {
     }
   });
 
+  // A save by rename that lands in the instant between the comparison and the rename is
+  // overwritten, then written back with the section added; an editor that reloads the file in
+  // that instant can still lose it (no system call compares and renames at once), so this race
+  // holds the frontmatter and the answers, not every save.
   it("never takes the frontmatter off a card saved by a rename", async () => {
     const { text } = await raceEditor("atomic", made);
     expect(text.startsWith("---\nname: ")).toBe(true);

@@ -53,6 +53,12 @@ export interface ApplyContext {
    * is never rewritten under them: Obsidian lists the link in its backlinks anyway.
    */
   linkBack?: boolean;
+  /**
+   * Whether a card offered to extend must be as it was when offered (the digest: the LLM read it).
+   * A session's write_card adds a section that does not depend on the card's text, so a save
+   * since is no reason to refuse it; the section is added to the text as it is then.
+   */
+  checkOffered?: boolean;
   /** Whether a card had frontmatter when the run read it: one that has lost it since is being saved, and is not written. */
   hadFrontmatter?: (path: string) => boolean;
 }
@@ -86,18 +92,32 @@ export function opensWithFrontmatter(text: string): boolean {
  * AnswerError, saying why, when it cannot be done; nothing is written then.
  */
 export function rewriteCard(abs: string, rel: string, edit: (text: string) => string, hadFrontmatter: boolean): void {
+  // `base` is the person's text the change is made to; `current` what the file holds, which may be
+  // our own text when a save came in just as it was replaced (see replaceIfUnchanged).
+  let base: string | undefined;
+  let current = "";
   for (let tries = 0; tries < REWRITE_TRIES; tries++) {
-    const text = readNote(abs);
-    if (text.trim() === "") throw new AnswerError(`${rel} is empty now (perhaps being saved); it was not written`);
-    if (hadFrontmatter && !opensWithFrontmatter(text)) throw new AnswerError(`${rel} has lost its frontmatter since it was read (perhaps being saved); it was not written`);
-    const next = edit(text);
-    if (next === text) return;
+    if (base === undefined) {
+      current = base = readNote(abs);
+      if (base.trim() === "") throw new AnswerError(`${rel} is empty now (perhaps being saved); it was not written`);
+      if (hadFrontmatter && !opensWithFrontmatter(base)) throw new AnswerError(`${rel} has lost its frontmatter since it was read (perhaps being saved); it was not written`);
+    }
+    const next = edit(base);
+    if (next === current) return;
+    let saved: string | undefined;
     try {
-      replaceIfUnchanged(abs, text, next);
-      return;
+      saved = replaceIfUnchanged(abs, current, next);
     } catch (err) {
       if (!(err instanceof ChangedSince)) throw err;
+      base = undefined;
+      continue;
     }
+    if (saved === undefined) return;
+    // A save landed as ours replaced the file: its text is made the base again, and ours, now on
+    // disk, is what the next replace must still find there.
+    current = next;
+    base = saved.trim() === "" || (hadFrontmatter && !opensWithFrontmatter(saved)) ? undefined : saved;
+    if (base === undefined) throw new AnswerError(`${rel} was being saved as it was written; it holds the new text, check it`);
   }
   throw new AnswerError(`${rel} kept changing while it was being written; it was not written`);
 }
@@ -118,7 +138,7 @@ export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
     if (when === undefined) throw new AnswerError(`target ${a.target} was not one of the cards offered`);
     const abs = join(ctx.vault, a.target);
     if (!existsSync(abs)) throw new AnswerError(`target ${a.target} no longer exists`);
-    if (statSync(abs).mtimeMs !== when) throw new AnswerError(`target ${a.target} was edited since it was suggested`);
+    if (ctx.checkOffered !== false && statSync(abs).mtimeMs !== when) throw new AnswerError(`target ${a.target} was edited since it was suggested`);
     const synonyms = addSynonyms();
     // Extended cards link to what the LLM named; a card already linked keeps its links as they are.
     const linked = related.filter((r) => r !== a.target);

@@ -133,6 +133,7 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
         hintsProperty: config.index.hintsProperty,
         relatedHeading: heading,
         linkBack: false,
+        checkOffered: false,
         hadFrontmatter: () => hadFrontmatter,
       });
     } catch (err) {

@@ -1,8 +1,8 @@
 /** Writes that a crash or a concurrent reader never sees half-done: temp file, fsync, rename. */
 
-import { closeSync, fchmodSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fstatSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { readRegularFile } from "./read-file";
+import { openRegularFile, readRegularFile } from "./read-file";
 
 let counter = 0;
 
@@ -86,14 +86,57 @@ export class ChangedSince extends Error {}
  * before the rename, so a person's save in between is never overwritten by text made from an
  * earlier read (their editor's time alone cannot say so: a save within the same tick keeps it).
  * Throws ChangedSince, leaving the file as it is, when it changed.
+ *
+ * No system call compares and renames at once, so a save can still land between the comparison
+ * and the rename. What was at the path just before the rename is held by a second name, and the
+ * file compared is kept open: when either turns out to be not what was compared (an editor that
+ * saves by rename put a new file there, or one that saves in place wrote into the old one), the
+ * text saved is returned, for the caller to make its change to that text and replace its own
+ * with it. Undefined when nothing came in between.
  */
-export function replaceIfUnchanged(path: string, expected: string, next: string, maxBytes = 8 << 20): void {
+export function replaceIfUnchanged(path: string, expected: string, next: string, opts: { maxBytes?: number; afterCompare?: () => void } = {}): string | undefined {
+  const maxBytes = opts.maxBytes ?? 8 << 20;
   const want = Buffer.from(expected, "utf8");
+  let saved: string | undefined;
   writeThen(path, next, {}, (tmp) => {
-    const now = readRegularFile(path, { maxBytes, noFollow: true });
-    if (!now.equals(want)) throw new ChangedSince(`${path} changed since it was read`);
-    renameSync(tmp, path);
+    const { fd, st } = openRegularFile(path, { noFollow: true });
+    try {
+      if (st.size > maxBytes || !readAll(fd, st.size).equals(want)) throw new ChangedSince(`${path} changed since it was read`);
+      // A test's save just after the comparison; nothing otherwise.
+      opts.afterCompare?.();
+      const hold = `${tmp}.held`;
+      try {
+        linkSync(path, hold);
+      } catch (err) {
+        // The file compared was replaced just now (a link to a file that is gone fails): read again.
+        if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new ChangedSince(`${path} changed since it was read`);
+        throw err;
+      }
+      try {
+        renameSync(tmp, path);
+        const held = statSync(hold);
+        const after = fstatSync(fd);
+        if (held.ino !== st.ino || held.dev !== st.dev) saved = readRegularFile(hold, { maxBytes, noFollow: true }).toString("utf8");
+        else if (after.size !== st.size || after.mtimeMs !== st.mtimeMs) saved = readAll(fd, Math.min(after.size, maxBytes)).toString("utf8");
+      } finally {
+        unlinkSync(hold);
+      }
+    } finally {
+      closeSync(fd);
+    }
   });
+  return saved;
+}
+
+function readAll(fd: number, size: number): Buffer {
+  const buf = Buffer.alloc(size);
+  let got = 0;
+  while (got < size) {
+    const n = readSync(fd, buf, got, size - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
 }
 
 /** The temporary file written and synced, then handed to `place`; removed if anything fails. */

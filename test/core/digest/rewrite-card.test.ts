@@ -4,8 +4,8 @@
  * person's save lands in a race; here it lands there every time.
  */
 
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { rewriteCard } from "../../../src/core/digest/apply";
 import { AnswerError } from "../../../src/core/llm/answer";
@@ -58,5 +58,37 @@ describe("rewriteCard", () => {
     let n = 0;
     expect(() => rewriteCard(p, "busy.md", (t) => (writeFileSync(p, `${CARD}edit ${n++}\n`), `${t}x`), true)).toThrow(/kept changing/);
     expect(readFileSync(p, "utf8")).toBe(`${CARD}edit ${n - 1}\n`);
+  });
+});
+
+describe("replaceIfUnchanged when a save lands between the comparison and the rename", () => {
+  it("hands back what an editor saved by rename, which the rename replaced", async () => {
+    const { replaceIfUnchanged } = await import("../../../src/core/io/atomic");
+    const p = card();
+    const theirs = `${CARD}Person's edit.\n`;
+    const saved = replaceIfUnchanged(p, CARD, `${CARD}ours\n`, {
+      afterCompare: () => {
+        writeFileSync(`${p}.editor`, theirs);
+        renameSync(`${p}.editor`, p);
+      },
+    });
+    expect(saved).toBe(theirs);
+    // The caller writes it back with its change; nothing is left beside the card.
+    expect(readdirSync(dirname(p))).toEqual(["busy.md"]);
+  });
+
+  it("hands back what an editor wrote in place into the file compared", async () => {
+    const { replaceIfUnchanged } = await import("../../../src/core/io/atomic");
+    const p = card();
+    const theirs = `${CARD}Saved in place.\n`;
+    const saved = replaceIfUnchanged(p, CARD, `${CARD}ours\n`, { afterCompare: () => writeFileSync(p, theirs) });
+    expect(saved).toBe(theirs);
+  });
+
+  it("hands back nothing when nothing came in between", async () => {
+    const { replaceIfUnchanged } = await import("../../../src/core/io/atomic");
+    const p = card();
+    expect(replaceIfUnchanged(p, CARD, `${CARD}ours\n`)).toBeUndefined();
+    expect(readFileSync(p, "utf8")).toBe(`${CARD}ours\n`);
   });
 });
