@@ -17,6 +17,19 @@ const disk = tempDir("vm-full-disk-");
 const mounted = process.platform === "linux" && spawnSync("mount", ["-t", "tmpfs", "-o", "size=512k", "tmpfs", disk]).status === 0;
 if (!mounted) console.log(`skipped: cannot mount a small tmpfs at ${disk} (needs root on Linux) to fill a disk`);
 
+/** Fills what is left of the disk, a block at a time until it refuses, in a folder to remove after. */
+function fill(name: string): string {
+  const filler = join(disk, name);
+  mkdirSync(filler);
+  for (let i = 0; ; i++) {
+    try {
+      writeFileSync(join(filler, String(i)), Buffer.alloc(64 * 1024));
+    } catch {
+      return filler;
+    }
+  }
+}
+
 describe.skipIf(!mounted)("a vault on a full disk", () => {
   afterAll(() => {
     spawnSync("umount", [disk]);
@@ -34,16 +47,7 @@ describe.skipIf(!mounted)("a vault on a full disk", () => {
     // The queue's folders are there already, as in any vault that has queued before.
     const pending = join(vault, ".vault-memory", "queue", "pending");
     mkdirSync(pending, { recursive: true });
-    // Fill what is left, a block at a time until the disk refuses.
-    const filler = join(disk, "filler");
-    mkdirSync(filler);
-    for (let i = 0; ; i++) {
-      try {
-        writeFileSync(join(filler, String(i)), Buffer.alloc(64 * 1024));
-      } catch {
-        break;
-      }
-    }
+    const filler = fill("filler");
     const full = runBridge(["recall", "--vault", vault], payload);
     expect(full.status).toBe(0);
     expect(full.stdout).toMatch(/did not keep this conversation, nothing was queued: the queue could not be written \(ENOSPC/);
@@ -57,15 +61,7 @@ describe.skipIf(!mounted)("a vault on a full disk", () => {
   it("never leaves an empty lock that the next hook would wait on", () => {
     const vault = join(disk, "locks");
     mkdirSync(join(vault, ".vault-memory", "queue", "pending"), { recursive: true });
-    const filler = join(disk, "filler2");
-    mkdirSync(filler);
-    for (let i = 0; ; i++) {
-      try {
-        writeFileSync(join(filler, String(i)), Buffer.alloc(64 * 1024));
-      } catch {
-        break;
-      }
-    }
+    const filler = fill("filler2");
     expect(() => withSessionLock(vault, "s-1", () => "ran")).toThrow(/ENOSPC/);
     expect(readdirSync(join(vault, ".vault-memory", "queue", "pending"))).toEqual([]);
     rmSync(filler, { recursive: true });

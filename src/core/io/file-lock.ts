@@ -34,7 +34,7 @@ export function withFileLock<T>(path: string, fn: () => T, opts: FileLockOptions
   // Ours alone, so that release never removes a lock another process holds.
   const token = `${process.pid} ${host} ${started} ${Math.random().toString(36).slice(2)}`;
   for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
-    if (place(path, token)) break;
+    if (placeWhole(path, token)) break;
     let held: string;
     let age: number;
     try {
@@ -74,8 +74,11 @@ export function withFileLock<T>(path: string, fn: () => T, opts: FileLockOptions
   }
 }
 
-/** Makes `path` hold `token` if nothing is there; false if something is. Throws, leaving nothing, when it cannot be written. */
-function place(path: string, token: string): boolean {
+/**
+ * Makes `path` hold `token` if nothing is there, whole or not at all (written beside it, then
+ * linked into place); false if something is. Throws, leaving nothing, when it cannot be written.
+ */
+export function placeWhole(path: string, token: string): boolean {
   const draft = `${path}.${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
     const fd = openSync(draft, "wx");

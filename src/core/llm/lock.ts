@@ -1,7 +1,8 @@
 /** One digest or enrich run at a time, across Obsidian windows and synced machines: a lock file that goes stale. */
 
 import { hostname } from "node:os";
-import { linkSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, unlinkSync } from "node:fs";
+import { placeWhole } from "../io/file-lock";
 import { readTextFile } from "../io/read-file";
 import { dirname } from "node:path";
 
@@ -78,17 +79,7 @@ function release(path: string, who: Pick<LockInfo, "pid" | "host">): void {
 
 /** Makes `path` hold `info` if nothing is there, whole or not at all; false if something is. */
 function place(path: string, info: LockInfo): boolean {
-  const draft = `${path}.${process.pid}-${Math.random().toString(36).slice(2)}`;
-  writeFileSync(draft, JSON.stringify(info), { flag: "wx" });
-  try {
-    linkSync(draft, path);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    return false;
-  } finally {
-    unlinkSync(draft);
-  }
+  return placeWhole(path, JSON.stringify(info));
 }
 
 function isStale(holder: LockInfo, now: number): boolean {
