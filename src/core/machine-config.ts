@@ -20,7 +20,7 @@ import { editJsonText } from "./io/json-text";
 /** Per room, the keys that name a program, a command line, or a destination for the person's text. */
 export const MACHINE_KEYS = {
   digest: ["command", "binary", "model", "reportCommand"],
-  embed: ["enabled", "provider", "url", "model", "allowRemote"],
+  embed: ["enabled", "provider", "url", "model", "allowRemote", "queryPrefix", "passagePrefix", "inputType"],
 } as const;
 
 type Raw = Record<string, unknown>;

@@ -5,6 +5,7 @@ import { setImmediate } from "node:timers";
 import { msSinceStart } from "../io/clock";
 import { collect, requestHead, type Posted } from "./http";
 import { bareHost, endpointProblem, type EmbedSettings } from "./settings";
+import { profileOf, type EmbedRole } from "./profile";
 
 export type EmbedResult = { vectors: Float32Array[]; ms: number } | { error: string; ms: number };
 
@@ -17,6 +18,8 @@ const MAX_DIMENSIONS = 16_384;
 export interface PostOptions {
   /** Told once the request has left: the hook scores words after it, while the server works. */
   sent?: () => void;
+  /** Which side the texts are on: a question (the default) or a card's text (see profile.ts). */
+  role?: EmbedRole;
   /**
    * The prompt hook's way: the deadline's timer is set once this turn's work is done (see
    * collect), so the request leaves first, and the connection is let go of after the answer has
@@ -88,13 +91,19 @@ function postTls(url: URL, body: string, timeoutMs: number, sent?: () => void): 
   });
 }
 
-/** The request each provider takes, and where it goes. */
-function requestFor(settings: Pick<EmbedSettings, "provider" | "url" | "model">, texts: readonly string[]): { url: URL; body: string } {
+/** What embedTexts and embedEach need of the settings: the server, and the model's marks (see profile.ts). */
+export type ClientSettings = Pick<EmbedSettings, "provider" | "url" | "model" | "allowRemote"> & Partial<Pick<EmbedSettings, "queryPrefix" | "passagePrefix" | "inputType">>;
+
+/** The request each provider takes, and where it goes: the texts with the model's mark for their side. */
+function requestFor(settings: ClientSettings, texts: readonly string[], role: EmbedRole): { url: URL; body: string } {
   const base = settings.url.replace(/\/+$/, "");
-  if (settings.provider === "ollama") return { url: new URL(`${base}/api/embed`), body: JSON.stringify({ model: settings.model, input: texts, truncate: true }) };
+  const profile = profileOf(settings);
+  const prefix = role === "passage" ? profile.passagePrefix : profile.queryPrefix;
+  const input = prefix ? texts.map((t) => prefix + t) : texts;
+  if (settings.provider === "ollama") return { url: new URL(`${base}/api/embed`), body: JSON.stringify({ model: settings.model, input, truncate: true }) };
   // OpenAI-compatible servers are mounted at /v1 or given with it.
   const path = /\/v1$/.test(base) ? `${base}/embeddings` : `${base}/v1/embeddings`;
-  return { url: new URL(path), body: JSON.stringify({ model: settings.model, input: texts, encoding_format: "float" }) };
+  return { url: new URL(path), body: JSON.stringify({ model: settings.model, input, encoding_format: "float", ...(profile.inputType ? { input_type: role } : {}) }) };
 }
 
 /**
@@ -102,7 +111,7 @@ function requestFor(settings: Pick<EmbedSettings, "provider" | "url" | "model">,
  * is down, slow, or answers anything but one usable vector per text of one dimension gives an
  * error saying which, and nothing is cached from it.
  */
-export function embedTexts(settings: Pick<EmbedSettings, "provider" | "url" | "model" | "allowRemote">, texts: readonly string[], timeoutMs: number, options: PostOptions = {}): Promise<EmbedResult> {
+export function embedTexts(settings: ClientSettings, texts: readonly string[], timeoutMs: number, options: PostOptions = {}): Promise<EmbedResult> {
   return embedEach(settings, texts, timeoutMs, options).then((r) => {
     if ("error" in r) return r;
     const refused = r.each.find((v): v is string => typeof v === "string");
@@ -119,13 +128,13 @@ export function embedTexts(settings: Pick<EmbedSettings, "provider" | "url" | "m
  * text (all zeros, not finite) is refused on its own, saying why, and the others are kept.
  * An answer that is not a list of one vector per text is an error, as for embedTexts.
  */
-export function embedEach(settings: Pick<EmbedSettings, "provider" | "url" | "model" | "allowRemote">, texts: readonly string[], timeoutMs: number, options: PostOptions = {}): Promise<EachResult> {
+export function embedEach(settings: ClientSettings, texts: readonly string[], timeoutMs: number, options: PostOptions = {}): Promise<EachResult> {
   const started = msSinceStart();
   const ms = (): number => Math.round(msSinceStart() - started);
   const problem = endpointProblem(settings.url, settings.allowRemote);
   if (problem) return Promise.resolve({ error: problem, ms: 0 });
   if (texts.length === 0) return Promise.resolve({ each: [], ms: 0 });
-  const { url, body } = requestFor(settings, texts);
+  const { url, body } = requestFor(settings, texts, options.role ?? "query");
   return post(url, body, timeoutMs, options).then((r) => {
     if ("error" in r) return { error: r.error, ms: ms() };
     if (r.status >= 400) return { error: `HTTP ${r.status}: ${r.text.slice(0, 200).trim()}`, ms: ms() };

@@ -85,7 +85,7 @@ export async function embedCards(cards: readonly Card[], settings: EmbedSettings
     }
     const batch = missing.slice(i, i + settings.batchSize);
     const byBudget = left < BATCH_TIMEOUT_MS;
-    const r = await embedEach(settings, batch.map((k) => texts.get(k)!), Math.max(1, Math.min(BATCH_TIMEOUT_MS, left)));
+    const r = await embedEach(settings, batch.map((k) => texts.get(k)!), Math.max(1, Math.min(BATCH_TIMEOUT_MS, left)), { role: "passage" });
     if ("error" in r) {
       report.ok = false;
       report.error = byBudget && r.error.startsWith("no answer within") ? `no answer within the ${seconds} budget, with ${i} of ${missing.length} texts asked for` : r.error;

@@ -6,6 +6,7 @@ import { NoteCache } from "../vault/note-cache";
 import { isCard, type ScopeRules } from "../vault/scan";
 import type { EmbedSettings } from "./settings";
 import { VectorCache, type Quantized } from "./cache";
+import { passageIdentity } from "./profile";
 import { embedCards, type EmbedReport } from "./embed-cards";
 import { escapeControl } from "../text/visible";
 import { vectorsPathOf, writeVectors } from "./vectors";
@@ -35,7 +36,8 @@ export async function embedVault(vault: string, config: EmbedVaultSettings, base
   const notes = opts.notes ?? new NoteCache(vault);
   const cards = notes.cards(notes.list((p) => isCard(p, config)));
   const path = vaultFiles.embeddings(vault);
-  const cache = VectorCache.open(path, e.model);
+  // Kept by the model and how its passages are marked: vectors of two kinds are never mixed.
+  const cache = VectorCache.open(path, passageIdentity(e));
   const budgetSec = opts.budgetSec ?? e.runBudgetSec;
   const report = await embedCards(cards, e, config.index.hintsProperty, cache, { onProgress: opts.onProgress, offline: opts.offline, budgetMs: budgetSec * 1000 });
   cache.save(path);

@@ -18,4 +18,7 @@ export const EMBED_SCHEMA = z.object({
   runBudgetSec: setting(z.number().check(z.minimum(1), z.maximum(86_400)), DEFAULT_EMBED.runBudgetSec, "a number of seconds from 1 to 86400"),
   floor: setting(z.number().check(z.minimum(0), z.lt(1)), DEFAULT_EMBED.floor, "a number from 0 to under 1"),
   weight: setting(nonNegative, DEFAULT_EMBED.weight, "a non-negative number"),
+  queryPrefix: setting(z.string().check(z.maxLength(64)), DEFAULT_EMBED.queryPrefix, '"auto" or a string of at most 64 characters'),
+  passagePrefix: setting(z.string().check(z.maxLength(64)), DEFAULT_EMBED.passagePrefix, '"auto" or a string of at most 64 characters'),
+  inputType: setting(z.enum(["auto", "send", "omit"]), DEFAULT_EMBED.inputType, '"auto", "send" or "omit"'),
 }) satisfies z.ZodMiniType<EmbedSettings, unknown>;

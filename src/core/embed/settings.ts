@@ -16,6 +16,9 @@ export interface SemanticRules {
   floor: number;
   /** How much meaning counts against words (see fuseSemantic in recall/recall.ts). */
   weight: number;
+  /** This machine's mark for a question, when its settings name one (see profile.ts); never the snapshot's. */
+  queryPrefix?: string;
+  inputType?: "auto" | "send" | "omit";
 }
 
 export interface EmbedSettings {
@@ -40,6 +43,12 @@ export interface EmbedSettings {
   floor: number;
   /** A card at the floor gains this many times the minimum score, and twice that at cosine 1. */
   weight: number;
+  /** What goes before a question's text ("query: " for e5); "auto" for the model's preset (see profile.ts). */
+  queryPrefix: string;
+  /** What goes before a card's text ("passage: " for e5); "auto" for the model's preset. */
+  passagePrefix: string;
+  /** Whether a request says which side its texts are on (`input_type`), for a server that marks them itself; "auto" by the model. */
+  inputType: "auto" | "send" | "omit";
 }
 
 export const DEFAULT_EMBED: EmbedSettings = {
@@ -54,6 +63,9 @@ export const DEFAULT_EMBED: EmbedSettings = {
   runBudgetSec: 120,
   floor: 0.55,
   weight: 1,
+  queryPrefix: "auto",
+  passagePrefix: "auto",
+  inputType: "auto",
 };
 
 /**
@@ -110,6 +122,9 @@ export interface MachineEmbed {
   url: string;
   model: string;
   allowRemote: boolean;
+  /** The question's mark and whether to say which side it is on (see profile.ts): part of what is sent. */
+  queryPrefix?: string;
+  inputType?: "auto" | "send" | "omit";
   /** The file it was read from, for the log. */
   file: string;
 }
@@ -136,7 +151,9 @@ export function machineEmbed(vault: string, configFlag?: string, env: NodeJS.Pro
   // A settings file reached inside the vault (a link, XDG_CONFIG_HOME there) is the vault's writers', not this computer's.
   const inVault = insideVaultProblem(file, vault);
   if (inVault) return `${inVault}; settings that send text elsewhere are read only from outside it, so no embedding server is used`;
-  return { provider, url, model, allowRemote: e.allowRemote === true, file };
+  const queryPrefix = typeof e.queryPrefix === "string" && e.queryPrefix.length <= 64 ? e.queryPrefix : undefined;
+  const inputType = e.inputType === "send" || e.inputType === "omit" ? e.inputType : undefined;
+  return { provider, url, model, allowRemote: e.allowRemote === true, file, ...(queryPrefix !== undefined ? { queryPrefix } : {}), ...(inputType ? { inputType } : {}) };
 }
 
 /**
@@ -146,9 +163,9 @@ export function machineEmbed(vault: string, configFlag?: string, env: NodeJS.Pro
  */
 export function semanticOn(fromSnapshot: SemanticRules, machine: MachineEmbed | string): SemanticRules | string {
   if (typeof machine === "string") return machine;
-  const { provider, url, model, allowRemote, file } = machine;
+  const { provider, url, model, allowRemote, file, queryPrefix, inputType } = machine;
   if (model !== fromSnapshot.model) return `the snapshot's vectors are of ${fromSnapshot.model}, but ${file} sets ${model}: index again`;
-  return { ...fromSnapshot, provider, url, model, allowRemote };
+  return { ...fromSnapshot, provider, url, model, allowRemote, ...(queryPrefix !== undefined ? { queryPrefix } : {}), ...(inputType ? { inputType } : {}) };
 }
 
 /** semanticOn with this machine's settings read now: for the MCP server, which asks per search. */

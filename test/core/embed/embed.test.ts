@@ -146,6 +146,12 @@ describe("index with semantic recall on", () => {
     withEmbedding(vault, { model: "another-model" });
     const fourth = await runBridgeAsync(["index", "--vault", vault]);
     expect(fourth.stdout).toMatch(new RegExp(`semantic recall: ${embedded} texts embedded, 0 from the cache`));
+
+    // The same model with its cards' texts marked otherwise: vectors of another kind, made again.
+    withEmbedding(vault, { model: "another-model", passagePrefix: "passage: " });
+    const fifth = await runBridgeAsync(["index", "--vault", vault]);
+    expect(fifth.stdout).toMatch(new RegExp(`semantic recall: ${embedded} texts embedded, 0 from the cache`));
+    expect(stub.texts.at(-1)).toMatch(/^passage: /);
   });
 
   it("leaves word recall complete and says why once, when the server is down, failing or wrong", async () => {
