@@ -158,6 +158,12 @@ export class VectorCache {
     return q;
   }
 
+  /** Drops every vector: the model that made them is not the one answering now (see checkModel). */
+  clear(dim: number): void {
+    this.vectors.clear();
+    this.dim = dim;
+  }
+
   /** Keeps only `keys` (the texts of cards that still exist), so the file does not grow forever. */
   keepOnly(keys: ReadonlySet<string>): void {
     for (const k of [...this.vectors.keys()]) if (!keys.has(k)) this.vectors.delete(k);

@@ -3,7 +3,7 @@
 import type { Card } from "../card/card";
 import { hintsOf } from "../card/hints";
 import { sanitize } from "../privacy/redact";
-import { textKey, type Quantized, type VectorCache } from "./cache";
+import { cosine, quantize, textKey, type Quantized, type VectorCache } from "./cache";
 import { embedEach } from "./client";
 import { msSinceStart } from "../io/clock";
 import type { EmbedSettings } from "./settings";
@@ -14,6 +14,17 @@ export const MAX_CHUNKS = 3;
 // A batch's whole request, including the server loading its model the first time; within the
 // run's budget, which bounds them all.
 const BATCH_TIMEOUT_MS = 120_000;
+
+/**
+ * A text asked for at the start of every run that asks the server anything, kept in the cache
+ * beside the cards' (a key no card's text has): when the server's vector for it is not the one
+ * kept, the model answering is not the one that made the cache, whatever its name (a tag moved to
+ * new weights, another server on the same address), and every card is embedded again.
+ */
+export const PROBE_TEXT = "Vault Memory's probe text: is this still the model that embedded these cards? 这还是同一个模型吗？";
+const PROBE_KEY = textKey(`\u0000${PROBE_TEXT}`);
+// Two runs of one model give one vector, give or take the int8 rounding.
+const SAME_MODEL_COSINE = 0.995;
 
 /**
  * The texts a card is embedded as: its title, description and recall hints with the start of its
@@ -41,6 +52,8 @@ export interface EmbedReport {
   vectors: Map<string, Quantized[]>;
   /** Cards a vector was refused for (all zeros, not finite, another dimension), and why; none of it is cached. */
   refused: { path: string; reason: string }[];
+  /** The model answered otherwise than when the cache was made: the cache was dropped and every card asked for again. */
+  modelChanged?: boolean;
 }
 
 export interface EmbedCardsOptions {
@@ -70,11 +83,27 @@ export async function embedCards(cards: readonly Card[], settings: EmbedSettings
     });
     return { path: c.path, keys };
   });
-  cache.keepOnly(new Set(texts.keys()));
-  const missing = offline ? [] : [...texts.keys()].filter((k) => cache.get(k) === undefined);
-  const report: EmbedReport = { ok: true, embedded: 0, reused: offline ? [...texts.keys()].filter((k) => cache.peek(k) !== undefined).length : texts.size - missing.length, vectors: new Map(), refused: [] };
+  cache.keepOnly(new Set([...texts.keys(), PROBE_KEY]));
+  // The model is asked about first; a server that cannot answer leaves the cache as the vectors
+  // there are, as a run with no server does.
+  const uncached = (): string[] => [...texts.keys()].filter((k) => cache.peek(k) === undefined);
+  const before = offline ? [] : uncached();
+  onProgress?.(0, before.length);
+  const probe = !offline && texts.size > 0 ? await checkModel(settings, cache, deadline, opts.budgetMs, before.length) : false;
+  const asking = !offline && typeof probe !== "string";
+  const missing = asking ? [...texts.keys()].filter((k) => cache.get(k) === undefined) : [];
+  // Another model: everything is to be asked for, not what the count above said.
+  if (probe === true) onProgress?.(0, missing.length);
+  const report: EmbedReport = {
+    ok: typeof probe !== "string",
+    ...(typeof probe === "string" ? { error: probe } : {}),
+    embedded: 0,
+    reused: asking ? texts.size - missing.length : [...texts.keys()].filter((k) => cache.peek(k) !== undefined).length,
+    vectors: new Map(),
+    refused: [],
+    ...(probe === true ? { modelChanged: true } : {}),
+  };
   const refused = new Map<string, string>();
-  onProgress?.(0, missing.length);
   for (let i = 0; i < missing.length; i += settings.batchSize) {
     const left = deadline - msSinceStart();
     const seconds = `${Math.round((opts.budgetMs ?? 0) / 1000)} s`;
@@ -109,4 +138,31 @@ export async function embedCards(cards: readonly Card[], settings: EmbedSettings
   }
   if (report.refused.length > 0) report.ok = false;
   return report;
+}
+
+/**
+ * Asks for the probe's vector and holds it against the one kept: true when the model changed (the
+ * cache is emptied then, and the probe's new vector kept), false when it is the same or nothing
+ * was kept yet; a string saying why when the server did not answer usably.
+ */
+async function checkModel(settings: EmbedSettings, cache: VectorCache, deadline: number, budgetMs: number | undefined, texts: number): Promise<boolean | string> {
+  const left = deadline - msSinceStart();
+  const seconds = `${Math.round((budgetMs ?? 0) / 1000)} s`;
+  if (left <= 0) return `the ${seconds} budget ran out with 0 of ${texts} texts asked for`;
+  const r = await embedEach(settings, [PROBE_TEXT], Math.max(1, Math.min(BATCH_TIMEOUT_MS, left)), { role: "passage" });
+  if ("error" in r) return left < BATCH_TIMEOUT_MS && r.error.startsWith("no answer within") ? `no answer within the ${seconds} budget, with 0 of ${texts} texts asked for` : r.error;
+  const v = r.each[0];
+  if (typeof v === "string") return `the server's vector for a plain sentence is ${v}`;
+  const kept = cache.peek(PROBE_KEY);
+  const fresh = quantize(v);
+  // Each side's rounding taken out: the same vector compares at exactly 1.
+  const same = (a: Quantized, b: Quantized): number => cosine(a, b) / Math.sqrt(cosine(a, a) * cosine(b, b));
+  const changed = kept !== undefined && (kept.values.length !== v.length || same(kept, fresh) < SAME_MODEL_COSINE);
+  if (changed || (kept === undefined && cache.dim !== 0 && cache.dim !== v.length)) {
+    cache.clear(v.length);
+    cache.set(PROBE_KEY, v);
+    return true;
+  }
+  cache.set(PROBE_KEY, v);
+  return false;
 }

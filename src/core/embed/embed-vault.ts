@@ -62,8 +62,9 @@ function summaryOf(report: EmbedReport, counted: number, e: EmbedSettings): stri
   const what = `${report.embedded} ${report.embedded === 1 ? "text" : "texts"} embedded, ${report.reused} from the cache`;
   const server = `${e.model} at ${e.url}`;
   const refused = report.refused.length === 0 ? "" : `; ${report.refused.length} ${report.refused.length === 1 ? "card" : "cards"} not embedded, ${refusedText(report.refused)}`;
-  if (report.error !== undefined) return `semantic recall: stopped (${report.error}; ${server}); ${what}, ${counted} cards with vectors${refused}. Word recall is complete.`;
-  return `semantic recall: ${what}, ${counted} cards with ${server}${refused}${refused ? ". Word recall is complete." : ""}`;
+  const changed = report.modelChanged ? `; ${e.model} answered otherwise than the model that made the cached vectors, so every card was embedded again` : "";
+  if (report.error !== undefined) return `semantic recall: stopped (${report.error}; ${server}); ${what}, ${counted} cards with vectors${changed}${refused}. Word recall is complete.`;
+  return `semantic recall: ${what}, ${counted} cards with ${server}${changed}${refused}${refused ? ". Word recall is complete." : ""}`;
 }
 
 /** The refused cards by reason: "the server's vector is all zeros for a.md, b.md". */

@@ -9,7 +9,7 @@ import { DEFAULT_EMBED, endpointProblem, isLoopback } from "../../../src/core/em
 import { vaultFiles } from "../../../src/core/paths";
 import { startEmbedStub, STUB_DIM, type EmbedStub } from "../../e2e/embed-stub";
 import { CORPUS, HAS_CORPUS, NO_CORPUS, SAMPLE_VAULT, copyVault, runBridgeAsync, runBridgeMeasured, withMachineSettings } from "../../helpers";
-import { cardTexts } from "../../../src/core/embed/embed-cards";
+import { cardTexts, PROBE_TEXT } from "../../../src/core/embed/embed-cards";
 import { parseCard } from "../../../src/core/card/card";
 
 let stub: EmbedStub;
@@ -124,24 +124,27 @@ describe("index with semantic recall on", () => {
     stub.mode = "ok";
     const vault = copyVault(SAMPLE_VAULT, "Embedded vault");
     withEmbedding(vault);
-    const before = stub.texts.length;
+    // The cards' texts the stub was sent, less the probe each run asks first (see checkModel).
+    const sent = (): string[] => stub.texts.filter((t) => t !== PROBE_TEXT);
+    const before = sent().length;
     const first = await runBridgeAsync(["index", "--vault", vault]);
     expect(first.status).toBe(0);
-    const embedded = stub.texts.length - before;
+    const embedded = sent().length - before;
     expect(embedded).toBeGreaterThanOrEqual(15);
     expect(first.stdout).toMatch(new RegExp(`semantic recall: ${embedded} texts embedded, 0 from the cache, 1[45] cards with stub-model`));
     const cache = VectorCache.open(vaultFiles.embeddings(vault), "stub-model");
-    expect([cache.size, cache.dim]).toEqual([embedded, STUB_DIM]);
+    // And the probe's, kept to know the model again.
+    expect([cache.size, cache.dim]).toEqual([embedded + 1, STUB_DIM]);
 
     const second = await runBridgeAsync(["index", "--vault", vault]);
     expect(second.stdout).toMatch(new RegExp(`semantic recall: 0 texts embedded, ${embedded} from the cache`));
-    expect(stub.texts.length - before).toBe(embedded);
+    expect(sent().length - before).toBe(embedded);
 
     const card = join(vault, "debugging", "launchd-cron-path.md");
     writeFileSync(card, readFileSync(card, "utf8").replace(/^description: .*$/m, "description: launchd and cron run with a short PATH"));
     const third = await runBridgeAsync(["index", "--vault", vault]);
     expect(third.stdout).toMatch(/semantic recall: 1 text embedded/);
-    expect(stub.texts.at(-1)).toMatch(/launchd and cron run with a short PATH/);
+    expect(sent().at(-1)).toMatch(/launchd and cron run with a short PATH/);
 
     withEmbedding(vault, { model: "another-model" });
     const fourth = await runBridgeAsync(["index", "--vault", vault]);
@@ -152,6 +155,27 @@ describe("index with semantic recall on", () => {
     const fifth = await runBridgeAsync(["index", "--vault", vault]);
     expect(fifth.stdout).toMatch(new RegExp(`semantic recall: ${embedded} texts embedded, 0 from the cache`));
     expect(stub.texts.at(-1)).toMatch(/^passage: /);
+  });
+
+  it("embeds every card again when another model answers under the same name, and never mixes the two", async () => {
+    stub.mode = "ok";
+    const vault = copyVault(SAMPLE_VAULT, "Replaced model");
+    withEmbedding(vault);
+    const first = await runBridgeAsync(["index", "--vault", vault]);
+    const embedded = Number(/semantic recall: (\d+) texts embedded/.exec(first.stdout)?.[1]);
+    expect(embedded).toBeGreaterThanOrEqual(15);
+    // Same address kind, same name, same dimension: other weights (its words land elsewhere).
+    const other = await startEmbedStub({ probe: "zebra", model: "zebra", this: "zebra", still: "zebra" });
+    try {
+      withEmbedding(vault, { url: other.url });
+      const second = await runBridgeAsync(["index", "--vault", vault]);
+      expect(second.stdout).toMatch(new RegExp(`semantic recall: ${embedded} texts embedded, 0 from the cache, 1[45] cards with stub-model at ${other.url}; stub-model answered otherwise than the model that made the cached vectors, so every card was embedded again`));
+      // And the same one again: nothing to do.
+      const third = await runBridgeAsync(["index", "--vault", vault]);
+      expect(third.stdout).toMatch(new RegExp(`semantic recall: 0 texts embedded, ${embedded} from the cache`));
+    } finally {
+      await other.close();
+    }
   });
 
   it("leaves word recall complete and says why once, when the server is down, failing or wrong", async () => {
@@ -170,9 +194,13 @@ describe("index with semantic recall on", () => {
       expect(r.status, mode).toBe(0);
       expect(r.stdout).toMatch(/^indexed 1[45] cards/);
       expect(existsSync(vaultFiles.snapshot(vault))).toBe(true);
-      // A server answering another dimension has its vectors refused, card by card; the others stop the run.
-      expect(r.stderr.match(mode === "wrong-dimension" ? /semantic recall: .*not embedded, the server answered 67 dimensions where 64 were stored for stub-model/g : /semantic recall: stopped/g), mode).toHaveLength(1);
-      expect(r.stderr).toMatch(/Word recall is complete/);
+      // A server answering another dimension is another model under the same name: every card is
+      // embedded again, never mixed with the old vectors; the others stop the run.
+      if (mode === "wrong-dimension") expect(r.stdout).toMatch(/semantic recall: \d+ texts embedded, 0 from the cache, 1[45] cards with stub-model .*answered otherwise than the model that made the cached vectors, so every card was embedded again/);
+      else {
+        expect(r.stderr.match(/semantic recall: stopped/g), mode).toHaveLength(1);
+        expect(r.stderr).toMatch(/Word recall is complete/);
+      }
     }
     stub.mode = "ok";
     const down = copyVault(SAMPLE_VAULT, "Down");
