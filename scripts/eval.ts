@@ -26,6 +26,7 @@ import { VectorCache, cosine, quantize, type Quantized } from "../src/core/embed
 import { embedTexts } from "../src/core/embed/client";
 import { embedCards } from "../src/core/embed/embed-cards";
 import { DEFAULT_EMBED, type EmbedSettings } from "../src/core/embed/settings";
+import { passageIdentity } from "../src/core/embed/profile";
 import { sanitize } from "../src/core/privacy/redact";
 import { isCard } from "../src/core/vault/scan";
 import { parseCard } from "../src/core/card/card";
@@ -128,7 +129,7 @@ async function cardVectors(vault: string, index: MemoryIndex, e: EmbedSettings):
     .filter((f) => isCard(f.path, cfg))
     .map((f) => parseCard(f.path, readFileSync(f.abs, "utf8"), f.mtime));
   const cachePath = join(tmpdir(), `vm-eval-vectors-${e.model.replace(/\W+/g, "_")}-${vault.replace(/\W+/g, "_").slice(-60)}.bin`);
-  const cache = VectorCache.open(cachePath, e.model);
+  const cache = VectorCache.open(cachePath, passageIdentity(e));
   const report = await embedCards(cards, e, cfg.index.hintsProperty, cache);
   cache.save(cachePath);
   if (!report.ok) throw new Error(`embedding ${vault} stopped: ${report.error}`);
@@ -140,29 +141,40 @@ async function cardVectors(vault: string, index: MemoryIndex, e: EmbedSettings):
   return out;
 }
 
-/** The current ranking with meaning fused in as the hook fuses it; every prompt's vector asked for up front. */
-async function meaningRanker(vault: string, index: MemoryIndex, e: EmbedSettings, prompts: readonly string[]): Promise<Ranker> {
-  const vectors = await cardVectors(vault, index, e);
-  const rules = defaultConfig().recall;
-  const asked = prompts.filter((p) => wantsRecall(p, index));
-  const queryVectors = new Map<string, Quantized>();
+/** Each prompt's vector that recall would ask for (chit-chat asks nothing), asked for up front. */
+async function promptVectors(index: MemoryIndex, e: EmbedSettings, prompts: readonly string[]): Promise<Map<string, Quantized>> {
+  const asked = [...new Set(prompts.filter((p) => wantsRecall(p, index)))];
+  const out = new Map<string, Quantized>();
   for (let i = 0; i < asked.length; i += 32) {
     const batch = asked.slice(i, i + 32);
     const r = await embedTexts(e, batch.map(sanitize), 120_000);
     if ("error" in r) throw new Error(`embedding the questions stopped: ${r.error}`);
-    r.vectors.forEach((v, j) => queryVectors.set(batch[j], quantize(v)));
+    r.vectors.forEach((v, j) => out.set(batch[j], quantize(v)));
   }
+  return out;
+}
+
+/** Each card's best cosine with the prompt's vector, where it reaches the floor: what the hook fuses. */
+function similarities(q: Quantized, vectors: ReadonlyMap<number, Quantized[]>, floor: number): Map<number, number> {
+  const sims = new Map<number, number>();
+  for (const [doc, vs] of vectors) {
+    const best = Math.max(...vs.map((v) => cosine(q, v)));
+    if (best >= floor) sims.set(doc, best);
+  }
+  return sims;
+}
+
+/** The current ranking with meaning fused in as the hook fuses it; every prompt's vector asked for up front. */
+async function meaningRanker(vault: string, index: MemoryIndex, e: EmbedSettings, prompts: readonly string[]): Promise<Ranker> {
+  const vectors = await cardVectors(vault, index, e);
+  const rules = defaultConfig().recall;
+  const queryVectors = await promptVectors(index, e, prompts);
   return (prompt) => {
     const words = scoreWords(prompt, index, rules, vault);
     if (!words) return [];
     const q = queryVectors.get(prompt);
     if (!q) return finishRecall(words).cards.map((c) => c.path);
-    const sims = new Map<number, number>();
-    for (const [doc, vs] of vectors) {
-      const best = Math.max(...vs.map((v) => cosine(q, v)));
-      if (best >= e.floor) sims.set(doc, best);
-    }
-    return finishRecall(words, { sims, floor: e.floor, weight: e.weight }).cards.map((c) => c.path);
+    return finishRecall(words, { sims: similarities(q, vectors, e.floor), floor: e.floor, weight: e.weight }).cards.map((c) => c.path);
   };
 }
 
@@ -282,6 +294,20 @@ function workRanker(vault: string, index: MemoryIndex, adjust: (rules: ReturnTyp
   };
 }
 
+/** workRanker with meaning fused in as the hook fuses it, each prompt in its project. */
+async function workMeaningRanker(vault: string, index: MemoryIndex, e: EmbedSettings, prompts: readonly WorkPrompt[]): Promise<WorkRanker> {
+  const vectors = await cardVectors(vault, index, e);
+  const rules = defaultConfig().recall;
+  const queryVectors = await promptVectors(index, e, prompts.map((p) => p.q));
+  return (p) => {
+    const words = scoreWords(p.q, index, rules, vault, { project: resolveProject(p.cwd) });
+    if (!words) return { paths: [], projects: [], text: "" };
+    const q = queryVectors.get(p.q);
+    const r = q ? finishRecall(words, { sims: similarities(q, vectors, e.floor), floor: e.floor, weight: e.weight }) : finishRecall(words);
+    return { paths: r.cards.map((c) => c.path), projects: r.cards.map((c) => c.project), text: r.text };
+  };
+}
+
 function measureWork(rank: WorkRanker, prompts: readonly WorkPrompt[]): WorkMetrics {
   const m: WorkMetrics = { answered: 0, hit1: 0, hit5: 0, mrr: 0, quiet: 0, silent: 0, otherProject: 0, injected: 0, chars: 0, misses: [] };
   let unanswered = 0;
@@ -367,6 +393,7 @@ for (const v of workSets) {
     ["gate: 3 words", workRanker(vault, index, (r) => (r.thresholds.minMatchedTerms = 3))],
     ...[0.8, 1.2, 1.6].map((x) => [`gate: about ${x} words`, workRanker(vault, index, (r) => (r.thresholds.minAboutWords = x))] as const),
     ...(await enrichedRows(v)),
+    ...(embed ? ([["current + meaning", await workMeaningRanker(vault, index, embed, prompts)]] as const) : []),
   ] as const) {
     const m = measureWork(ranker, prompts);
     const counts = `${m.answered}/${prompts.filter((p) => p.kind === "unanswered").length}/${prompts.filter((p) => p.kind === "chitchat").length}`;
