@@ -65,16 +65,53 @@ export function writeFileAtomic(path: string, data: string | Uint8Array | readon
  */
 export function writeFileExclusive(path: string, data: string): boolean {
   let placed = true;
+  let linkless = false;
   writeThen(path, data, {}, (tmp) => {
     try {
       linkSync(tmp, path);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      placed = false;
+      if (noHardLinks(err)) linkless = true;
+      else if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      else placed = false;
     }
     unlinkSync(tmp);
   });
-  return placed;
+  return linkless ? createExclusive(path, data) : placed;
+}
+
+/**
+ * Whether a hard link failed because the file system has none (FAT and exFAT drives, some network
+ * and cloud-drive mounts): the writers then create in place, exclusively, which every file system has.
+ */
+export function noHardLinks(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" || code === "ENOSYS" || code === "EXDEV" || code === "EMLINK";
+}
+
+/**
+ * Creates `path` holding `data` only when nothing is there (false when something is), without a
+ * hard link: the file appears empty for a moment, and is removed again if it cannot be written whole.
+ */
+export function createExclusive(path: string, data: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, "wx");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw err;
+  }
+  try {
+    try {
+      writeAll(fd, Buffer.from(data, "utf8"));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    unlinkSync(path);
+    throw err;
+  }
+  return true;
 }
 
 /** The file at the path no longer holds what it held when it was read: someone wrote it since. */
@@ -104,22 +141,24 @@ export function replaceIfUnchanged(path: string, expected: string, next: string,
       if (st.size > maxBytes || !readAll(fd, st.size).equals(want)) throw new ChangedSince(`${path} changed since it was read`);
       // A test's save just after the comparison; nothing otherwise.
       opts.afterCompare?.();
-      const hold = `${tmp}.held`;
+      let hold: string | undefined = `${tmp}.held`;
       try {
         linkSync(path, hold);
       } catch (err) {
         // The file compared was replaced just now (a link to a file that is gone fails): read again.
         if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new ChangedSince(`${path} changed since it was read`);
-        throw err;
+        // A file system without hard links: the file held open still tells of a save in place.
+        if (!noHardLinks(err)) throw err;
+        hold = undefined;
       }
       try {
         renameSync(tmp, path);
-        const held = statSync(hold);
+        const held = hold === undefined ? undefined : statSync(hold);
         const after = fstatSync(fd);
-        if (held.ino !== st.ino || held.dev !== st.dev) saved = readRegularFile(hold, { maxBytes, noFollow: true }).toString("utf8");
+        if (held && (held.ino !== st.ino || held.dev !== st.dev)) saved = readRegularFile(hold!, { maxBytes, noFollow: true }).toString("utf8");
         else if (after.size !== st.size || after.mtimeMs !== st.mtimeMs) saved = readAll(fd, Math.min(after.size, maxBytes)).toString("utf8");
       } finally {
-        unlinkSync(hold);
+        if (hold !== undefined) unlinkSync(hold);
       }
     } finally {
       closeSync(fd);

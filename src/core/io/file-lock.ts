@@ -8,6 +8,7 @@ import { closeSync, linkSync, mkdirSync, openSync, renameSync, statSync, unlinkS
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { readTextFile } from "./read-file";
+import { createExclusive, noHardLinks } from "./atomic";
 
 export interface FileLockOptions {
   /** A lock older than this was left by a process that died. */
@@ -90,6 +91,8 @@ export function placeWhole(path: string, token: string): boolean {
     linkSync(draft, path);
     return true;
   } catch (err) {
+    // A file system without hard links: made in place, exclusively (see createExclusive).
+    if (noHardLinks(err)) return createExclusive(path, token);
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     return false;
   } finally {
