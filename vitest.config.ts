@@ -3,6 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+
+// Every temporary folder of a run (the tests', the bridges' and CLIs' they start, the browser's)
+// inside one of its own, which the global setup removes when the run ends: a run leaves nothing in
+// the system's temporary folder. Set before anything else asks for tmpdir(), and inherited by the
+// test workers and every process they start.
+if (!process.env.VM_TEST_RUN_DIR) {
+  process.env.VM_TEST_RUN_DIR = mkdtempSync(join(tmpdir(), "vm-run-"));
+  process.env.TMPDIR = process.env.VM_TEST_RUN_DIR;
+}
 import { watModuleSource } from "./scripts/wat.mjs";
 
 export default defineConfig({

@@ -1,12 +1,26 @@
 /** Says once per run, not once per test file, which tests are skipped and why. */
 
-import { existsSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FETCH_HINT, findClaude } from "./e2e/claude-bin";
 
-export default function setup(): void {
+export default function setup(): () => void {
   const corpus = resolve(fileURLToPath(new URL("..", import.meta.url)), "..", "shared", "corpora", "obsidian-help");
   if (!existsSync(corpus)) console.warn(`${corpus} is missing (the shared corpus of real vaults): corpus-scale tests are skipped; all others run on the sample vault and generated vaults`);
   if (!findClaude().ok) console.warn(FETCH_HINT);
+  // The run's temporary folder (vitest.config.ts), removed whole when the run ends; a file system
+  // a test mounted inside it and could not unmount is unmounted first, so that nothing stays.
+  return () => {
+    const run = process.env.VM_TEST_RUN_DIR;
+    if (!run || !run.includes("vm-run-")) return;
+    if (existsSync("/proc/mounts")) {
+      for (const line of readFileSync("/proc/mounts", "utf8").split("\n")) {
+        const at = line.split(" ")[1] ?? "";
+        if (at.startsWith(`${run}/`)) spawnSync("umount", [at]);
+      }
+    }
+    rmSync(run, { recursive: true, force: true });
+  };
 }

@@ -1,11 +1,11 @@
 /** The session brief through the SessionStart hook, as Claude Code runs it. */
 
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { vaultFiles } from "../../src/core/paths";
 import { BRIEF_HEADER, NOTES_OPEN } from "../../src/core/text/recall-header";
-import { SAMPLE_VAULT, copyVault, hookJson, runBridge, tempDir } from "../helpers";
+import { SAMPLE_VAULT, hookJson, runBridge, tempDir } from "../helpers";
 
 /** A git checkout named `name`, as the folder Claude Code runs in. */
 function checkout(name: string): string {
@@ -15,8 +15,11 @@ function checkout(name: string): string {
   return dir;
 }
 
+// The brief is held to 1,500 characters, absolute paths included: the vault sits at a path as
+// short as a person's, so that what fits is what the brief chooses, not how deep the test's folder is.
 function indexed(): string {
-  const vault = copyVault(SAMPLE_VAULT, "Brief vault");
+  const vault = join(tempDir("b"), "v");
+  cpSync(SAMPLE_VAULT, vault, { recursive: true, filter: (p) => !p.includes(".vault-memory") });
   expect(runBridge(["index", "--vault", vault]).status).toBe(0);
   return vault;
 }

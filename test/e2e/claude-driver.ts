@@ -48,7 +48,7 @@ export async function claudeRig(vault: string, hooks: ("recall" | "queue" | "rem
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(CLAUDE, [...(opts.args ?? []), ...args], {
         cwd: project,
-        env: { PATH: process.env.PATH, HOME: home, ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_KEY: "test-key-not-real", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" },
+        env: { PATH: process.env.PATH, HOME: home, TMPDIR: process.env.TMPDIR, ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_KEY: "test-key-not-real", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" },
         stdio: ["ignore", "pipe", "pipe"],
       });
       let stdout = "";

@@ -90,6 +90,7 @@ function attack(n: Night): ToolCall[] {
 const env = (home: string): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH,
   HOME: home,
+  TMPDIR: process.env.TMPDIR,
   ANTHROPIC_BASE_URL: stub.url,
   ANTHROPIC_API_KEY: "test-key-not-real",
   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",

@@ -65,7 +65,7 @@ function config(): VaultMemoryConfig {
   return c;
 }
 
-const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: home, ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_KEY: "test-key-not-real", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" });
+const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: home, TMPDIR: process.env.TMPDIR, ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_KEY: "test-key-not-real", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" });
 const git = (...args: string[]) => spawnSync("git", ["-C", vault, ...args], { encoding: "utf8" });
 
 describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI", () => {
