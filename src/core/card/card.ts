@@ -73,9 +73,22 @@ export interface NoteMetadata {
  * links are used, the body's prose is still read here; the bridge, which runs without Obsidian,
  * parses everything itself, and a test holds the two together on the help vaults.
  */
-export function parseCard(path: string, text: string, mtime = 0, meta?: NoteMetadata): Card {
+/** The text as the parser reads it: no byte-order mark, and Unix line ends. */
+function normalized(text: string): string {
   const unmarked = text.replace(/^\uFEFF/, "");
-  const clean = unmarked.includes("\r") ? unmarked.replace(/\r\n?/g, "\n") : unmarked;
+  return unmarked.includes("\r") ? unmarked.replace(/\r\n?/g, "\n") : unmarked;
+}
+
+/**
+ * Whether a note opens with a whole frontmatter block, opened and closed, as parseCard reads one:
+ * a writer that finds a card's frontmatter gone, or cut off, is reading a save in progress.
+ */
+export function hasFrontmatterBlock(text: string): boolean {
+  return FRONTMATTER_RE.test(normalized(text));
+}
+
+export function parseCard(path: string, text: string, mtime = 0, meta?: NoteMetadata): Card {
+  const clean = normalized(text);
   const split = splitFrontmatter(clean, meta);
   const { data, body, bodyLine, has, error } = split;
   const read = readBody(body);

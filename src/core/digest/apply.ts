@@ -3,7 +3,7 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { LinkResolver } from "../card/links";
-import { parseCard } from "../card/card";
+import { hasFrontmatterBlock, parseCard } from "../card/card";
 import { composeCard } from "../card/compose";
 import { DEFAULT_RELATED_HEADING, relatedHeading } from "../card/related-heading";
 import { FrontmatterError } from "../card/frontmatter-edit";
@@ -79,11 +79,6 @@ export function withCardsLock<T>(vault: string, fn: () => T): T {
   return withFileLock(vaultFiles.cardsLock(vault), fn, { staleMs: CARDS_LOCK_STALE_MS, waitMs: CARDS_LOCK_WAIT_MS, what: "the vault's cards" });
 }
 
-/** Whether a note opens with a frontmatter block (after a byte-order mark). */
-export function opensWithFrontmatter(text: string): boolean {
-  return /^\uFEFF?---[ \t]*\r?\n/.test(text);
-}
-
 /**
  * Rewrites the card at `abs` by `edit`, never from a stale or partial read: the text is read,
  * edited and written only while the file still holds what was read (replaceIfUnchanged), tried
@@ -100,7 +95,7 @@ export function rewriteCard(abs: string, rel: string, edit: (text: string) => st
     if (base === undefined) {
       current = base = readNote(abs);
       if (base.trim() === "") throw new AnswerError(`${rel} is empty now (perhaps being saved); it was not written`);
-      if (hadFrontmatter && !opensWithFrontmatter(base)) throw new AnswerError(`${rel} has lost its frontmatter since it was read (perhaps being saved); it was not written`);
+      if (hadFrontmatter && !hasFrontmatterBlock(base)) throw new AnswerError(`${rel} has lost its frontmatter since it was read (perhaps being saved); it was not written`);
     }
     const next = edit(base);
     if (next === current) return;
@@ -116,7 +111,7 @@ export function rewriteCard(abs: string, rel: string, edit: (text: string) => st
     // A save landed as ours replaced the file: its text is made the base again, and ours, now on
     // disk, is what the next replace must still find there.
     current = next;
-    base = saved.trim() === "" || (hadFrontmatter && !opensWithFrontmatter(saved)) ? undefined : saved;
+    base = saved.trim() === "" || (hadFrontmatter && !hasFrontmatterBlock(saved)) ? undefined : saved;
     if (base === undefined) throw new AnswerError(`${rel} was being saved as it was written; it holds the new text, check it`);
   }
   throw new AnswerError(`${rel} kept changing while it was being written; it was not written`);

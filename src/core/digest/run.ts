@@ -2,7 +2,7 @@
 
 import { existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { baseName } from "../card/card";
+import { baseName, hasFrontmatterBlock } from "../card/card";
 import { isCard, recallRulesOf, type VaultMemoryConfig } from "../config";
 import type { MemoryIndex } from "../index/memory-index";
 import { buildIndexFromDisk } from "../index/build-from-disk";
@@ -24,7 +24,7 @@ import { escapeControl } from "../text/visible";
 import { commandProblem, shellWords } from "../io/program-path";
 import { validateAnswer, type DigestAction } from "./answer";
 import { AnswerError, extractJson } from "../llm/answer";
-import { applyAction, opensWithFrontmatter, vaultRelatedHeading, withCardsLock, type Applied } from "./apply";
+import { applyAction, vaultRelatedHeading, withCardsLock, type Applied } from "./apply";
 import { commitVault, type GitOutcome } from "./git";
 import { callFailed, classifyFailure, endsRun, failureReason, settingsCommand } from "../llm/llm";
 import { acquireLock, releaseLock } from "../llm/lock";
@@ -263,7 +263,7 @@ function applyAndHandle(run: DigestRun, entry: QueueEntry, action: DigestAction,
       hintsProperty: opts.config.index.hintsProperty,
       relatedHeading: run.heading,
       // As the night read it: a card that has lost its frontmatter since is being saved.
-      hadFrontmatter: (p) => opensWithFrontmatter(run.notes.lastRead(p) ?? ""),
+      hadFrontmatter: (p) => hasFrontmatterBlock(run.notes.lastRead(p) ?? ""),
     });
   };
   // One writer of cards at a time, beside sessions writing through the MCP server.

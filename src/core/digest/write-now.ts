@@ -8,6 +8,7 @@
 
 import { closeSync, existsSync, readSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { hasFrontmatterBlock } from "../card/card";
 import { LinkResolver, linkTarget } from "../card/links";
 import { CARD_TYPES, FOLDER_OF_TYPE } from "../card/schema";
 import { slugify } from "../card/slug";
@@ -24,7 +25,7 @@ import { writeSnapshot } from "../snapshot/write";
 import { NoteCache } from "../vault/note-cache";
 import { AnswerError } from "../llm/answer";
 import { MAX_BODY_CHARS, safePath, validateAnswer, type DigestAction } from "./answer";
-import { applyAction, opensWithFrontmatter, vaultRelatedHeading, withCardsLock } from "./apply";
+import { applyAction, vaultRelatedHeading, withCardsLock } from "./apply";
 
 export const MAX_TITLE_CHARS = 120;
 export const MAX_DESCRIPTION_CHARS = 500;
@@ -243,7 +244,7 @@ function extendTarget(vault: string, config: VaultMemoryConfig, given: string): 
     }
     const text = bytes.toString("utf8");
     if (!Buffer.from(text, "utf8").equals(bytes)) throw new CardRefused(`${rel} is not UTF-8 text; it is not extended, so that none of it is changed.`);
-    return { path: rel, mtime: opened.st.mtimeMs, hadFrontmatter: opensWithFrontmatter(text) };
+    return { path: rel, mtime: opened.st.mtimeMs, hadFrontmatter: hasFrontmatterBlock(text) };
   } catch (err) {
     if (err instanceof FileRefused) {
       throw new CardRefused(err.why === "missing" ? `${rel} does not exist: to make a new card, leave path out.` : err.why === "not-regular" ? `${rel} is not a regular file; it is not extended.` : `${rel} is a link or cannot be read; it is not extended.`);
