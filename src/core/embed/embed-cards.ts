@@ -86,8 +86,7 @@ export async function embedCards(cards: readonly Card[], settings: EmbedSettings
   cache.keepOnly(new Set([...texts.keys(), PROBE_KEY]));
   // The model is asked about first; a server that cannot answer leaves the cache as the vectors
   // there are, as a run with no server does.
-  const uncached = (): string[] => [...texts.keys()].filter((k) => cache.peek(k) === undefined);
-  const before = offline ? [] : uncached();
+  const before = offline ? [] : [...texts.keys()].filter((k) => cache.peek(k) === undefined);
   onProgress?.(0, before.length);
   const probe = !offline && texts.size > 0 ? await checkModel(settings, cache, deadline, opts.budgetMs, before.length) : false;
   const asking = !offline && typeof probe !== "string";
@@ -117,7 +116,7 @@ export async function embedCards(cards: readonly Card[], settings: EmbedSettings
     const r = await embedEach(settings, batch.map((k) => texts.get(k)!), Math.max(1, Math.min(BATCH_TIMEOUT_MS, left)), { role: "passage" });
     if ("error" in r) {
       report.ok = false;
-      report.error = byBudget && r.error.startsWith("no answer within") ? `no answer within the ${seconds} budget, with ${i} of ${missing.length} texts asked for` : r.error;
+      report.error = byBudget ? overBudget(r.error, seconds, i, missing.length) : r.error;
       break;
     }
     r.each.forEach((v, j) => {
@@ -150,7 +149,7 @@ async function checkModel(settings: EmbedSettings, cache: VectorCache, deadline:
   const seconds = `${Math.round((budgetMs ?? 0) / 1000)} s`;
   if (left <= 0) return `the ${seconds} budget ran out with 0 of ${texts} texts asked for`;
   const r = await embedEach(settings, [PROBE_TEXT], Math.max(1, Math.min(BATCH_TIMEOUT_MS, left)), { role: "passage" });
-  if ("error" in r) return left < BATCH_TIMEOUT_MS && r.error.startsWith("no answer within") ? `no answer within the ${seconds} budget, with 0 of ${texts} texts asked for` : r.error;
+  if ("error" in r) return left < BATCH_TIMEOUT_MS ? overBudget(r.error, seconds, 0, texts) : r.error;
   const v = r.each[0];
   if (typeof v === "string") return `the server's vector for a plain sentence is ${v}`;
   const kept = cache.peek(PROBE_KEY);
@@ -165,4 +164,9 @@ async function checkModel(settings: EmbedSettings, cache: VectorCache, deadline:
   }
   cache.set(PROBE_KEY, v);
   return false;
+}
+
+/** A request's error when the run's budget, not the request's own time, cut it short: said as the budget. */
+function overBudget(error: string, seconds: string, asked: number, total: number): string {
+  return error.startsWith("no answer within") ? `no answer within the ${seconds} budget, with ${asked} of ${total} texts asked for` : error;
 }
