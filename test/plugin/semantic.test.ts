@@ -22,7 +22,9 @@ import { entrySubject } from "../../src/core/queue/review";
 import { listPending } from "../../src/core/queue/queue-store";
 
 const CARD = "reference/kettle-descaling.md";
-const CONCEPTS = { teapot: "kettle", limescale: "descale", buildup: "citric", rid: "monthly", get: "rinse", should: "acid" };
+// Every word of the prompt lands on one of the card's: the stand-in's hashed vectors spread
+// widely over a vault, so a likeness must be near whole to stand out (embed/calibration.ts).
+const CONCEPTS = { teapot: "kettle", limescale: "descale", buildup: "citric", rid: "monthly", get: "rinse", should: "acid", how: "with", i: "the", of: "twice" };
 
 let stub: EmbedStub;
 let plugin: VaultMemoryPlugin | undefined;

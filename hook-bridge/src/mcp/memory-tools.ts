@@ -108,7 +108,7 @@ export class MemoryTools {
   private withMeaning(query: string, reader: SnapshotReader, rules: RecallRules, semantic: SemanticRules, vault: string, ctx: RecallContext): Promise<Recall> {
     return recallWithMeaning(query, reader, rules, vault, ctx, semantic, {
       asked: embedTexts(semantic, [sanitize(query)], Math.max(semantic.budgetMs, PATIENT_EMBED_MS)),
-      search: (vector) => searchVectors(vectorsPathOf(vaultFiles.snapshot(vault)), reader.header.headerSum ?? "", semantic.model, vector, semantic.floor),
+      search: (vector, _, words) => searchVectors(vectorsPathOf(vaultFiles.snapshot(vault)), reader.header.headerSum ?? "", semantic.model, vector, words),
       fellBack: (reason) => this.log(`search: semantic recall: ${reason}; words alone`),
     });
   }

@@ -11,39 +11,17 @@ import { closeSync, readSync } from "node:fs";
 import { writeFileAtomic } from "../io/atomic";
 import { openRegularFile } from "../io/read-file";
 import { fnv1aWords } from "../io/hash";
+import { quantize, type Quantized } from "./quantized";
+
+export { cosine, quantize, type Quantized } from "./quantized";
 
 const FORMAT = "vault-memory-embeddings";
 const VERSION = 1;
 const KEY_BYTES = 16;
 
-export interface Quantized {
-  scale: number;
-  values: Int8Array;
-}
-
 /** The key of a text: its SHA-256, cut to 16 bytes, as hex. */
 export function textKey(text: string): string {
   return createHash("sha256").update(text).digest("hex").slice(0, KEY_BYTES * 2);
-}
-
-/** Unit length, then int8: `values[i] * scale` is the unit vector's i-th part. */
-export function quantize(v: Float32Array): Quantized {
-  let norm = 0;
-  for (const x of v) norm += x * x;
-  norm = Math.sqrt(norm) || 1;
-  let max = 0;
-  for (const x of v) max = Math.max(max, Math.abs(x / norm));
-  const scale = max / 127 || 1;
-  const values = new Int8Array(v.length);
-  for (let i = 0; i < v.length; i++) values[i] = Math.round(v[i] / norm / scale);
-  return { scale, values };
-}
-
-/** Cosine similarity of two quantized unit vectors. */
-export function cosine(a: Quantized, b: Quantized): number {
-  let dot = 0;
-  for (let i = 0; i < a.values.length; i++) dot += a.values[i] * b.values[i];
-  return dot * a.scale * b.scale;
 }
 
 interface CacheHeader {

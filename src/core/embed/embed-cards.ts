@@ -4,6 +4,8 @@ import type { Card } from "../card/card";
 import { hintsOf } from "../card/hints";
 import { sanitize } from "../privacy/redact";
 import { cosine, quantize, textKey, type Quantized, type VectorCache } from "./cache";
+import { BACKGROUND_PROMPTS } from "./calibration";
+import { profileOf } from "./profile";
 import { embedEach } from "./client";
 import { msSinceStart } from "../io/clock";
 import type { EmbedSettings } from "./settings";
@@ -54,6 +56,18 @@ export interface EmbedReport {
   refused: { path: string; reason: string }[];
   /** The model answered otherwise than when the cache was made: the cache was dropped and every card asked for again. */
   modelChanged?: boolean;
+  /** The background prompts' vectors, asked for as questions (see calibration.ts); empty when not all could be had. */
+  background: Quantized[];
+}
+
+/**
+ * The cache's keys of the background prompts: by how a question is marked too, since they are
+ * asked for as questions, and a key no card's text has.
+ */
+function backgroundKeys(settings: EmbedSettings): string[] {
+  const p = profileOf(settings);
+  const marks = JSON.stringify({ query: p.queryPrefix, inputType: p.inputType });
+  return BACKGROUND_PROMPTS.map((t) => textKey(`\u0001${marks}\u0000${t}`));
 }
 
 export interface EmbedCardsOptions {
@@ -83,7 +97,8 @@ export async function embedCards(cards: readonly Card[], settings: EmbedSettings
     });
     return { path: c.path, keys };
   });
-  cache.keepOnly(new Set([...texts.keys(), PROBE_KEY]));
+  const bgKeys = backgroundKeys(settings);
+  cache.keepOnly(new Set([...texts.keys(), PROBE_KEY, ...bgKeys]));
   // The model is asked about first; a server that cannot answer leaves the cache as the vectors
   // there are, as a run with no server does.
   const before = offline ? [] : [...texts.keys()].filter((k) => cache.peek(k) === undefined);
@@ -101,7 +116,17 @@ export async function embedCards(cards: readonly Card[], settings: EmbedSettings
     vectors: new Map(),
     refused: [],
     ...(probe === true ? { modelChanged: true } : {}),
+    background: [],
   };
+  // The background first: a few short questions, which calibration needs however many cards this
+  // run's budget leaves without vectors.
+  if (asking && bgKeys.some((k) => cache.get(k) === undefined)) {
+    const left = deadline - msSinceStart();
+    const r = left > 0 ? await embedEach(settings, [...BACKGROUND_PROMPTS], Math.max(1, Math.min(BATCH_TIMEOUT_MS, left)), { role: "query" }) : undefined;
+    if (r && !("error" in r)) r.each.forEach((v, j) => typeof v !== "string" && cache.set(bgKeys[j], v));
+  }
+  const background = bgKeys.map((k) => cache.peek(k)).filter((v): v is Quantized => v !== undefined);
+  if (background.length === bgKeys.length) report.background = background;
   const refused = new Map<string, string>();
   for (let i = 0; i < missing.length; i += settings.batchSize) {
     const left = deadline - msSinceStart();

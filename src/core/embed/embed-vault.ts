@@ -10,12 +10,15 @@ import { passageIdentity } from "./profile";
 import { embedCards, type EmbedReport } from "./embed-cards";
 import { escapeControl } from "../text/visible";
 import { vectorsPathOf, writeVectors } from "./vectors";
+import { calibrate, describeCalibration, type Calibration } from "./calibration";
 
 export interface VaultEmbedding extends EmbedReport {
   /** Cards with vectors, of those the snapshot holds. */
   cards: number;
   /** One line saying what was done, for a log or a terminal. */
   summary: string;
+  /** The vault's calibration for the model (see calibration.ts), when it could be measured. */
+  calibration?: Calibration;
 }
 
 /**
@@ -52,19 +55,20 @@ export async function embedVault(vault: string, config: EmbedVaultSettings, base
   } finally {
     reader.close();
   }
-  writeVectors(vectorsPathOf(snapshot), base, e.model, cache.dim, byId);
+  const calibration = calibrate(byId.filter((v): v is Quantized[] => v !== undefined), report.background);
+  writeVectors(vectorsPathOf(snapshot), base, e.model, cache.dim, byId, calibration);
   const counted = byId.filter((v) => v !== undefined).length;
-  return { ...report, cards: counted, summary: summaryOf(report, counted, e) };
+  return { ...report, cards: counted, summary: summaryOf(report, counted, e, describeCalibration(calibration, counted)), ...(calibration ? { calibration } : {}) };
 }
 
 /** The one line a run ends with: what was embedded, and what stopped it or was refused, naming the server. */
-function summaryOf(report: EmbedReport, counted: number, e: EmbedSettings): string {
+function summaryOf(report: EmbedReport, counted: number, e: EmbedSettings, calibration: string): string {
   const what = `${report.embedded} ${report.embedded === 1 ? "text" : "texts"} embedded, ${report.reused} from the cache`;
   const server = `${e.model} at ${e.url}`;
   const refused = report.refused.length === 0 ? "" : `; ${report.refused.length} ${report.refused.length === 1 ? "card" : "cards"} not embedded, ${refusedText(report.refused)}`;
   const changed = report.modelChanged ? `; ${e.model} answered otherwise than the model that made the cached vectors, so every card was embedded again` : "";
-  if (report.error !== undefined) return `semantic recall: stopped (${report.error}; ${server}); ${what}, ${counted} cards with vectors${changed}${refused}. Word recall is complete.`;
-  return `semantic recall: ${what}, ${counted} cards with ${server}${changed}${refused}${refused ? ". Word recall is complete." : ""}`;
+  if (report.error !== undefined) return `semantic recall: stopped (${report.error}; ${server}); ${what}, ${counted} cards with vectors${changed}${refused}; ${calibration}. Word recall is complete.`;
+  return `semantic recall: ${what}, ${counted} cards with ${server}${changed}${refused}; ${calibration}${refused ? ". Word recall is complete." : ""}`;
 }
 
 /** The refused cards by reason: "the server's vector is all zeros for a.md, b.md". */

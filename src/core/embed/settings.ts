@@ -12,8 +12,10 @@ export interface SemanticRules {
   model: string;
   budgetMs: number;
   allowRemote: boolean;
-  /** Cosine under this adds nothing. */
-  floor: number;
+  /** The stand-out (see embed/calibration.ts) a card words found needs to be shown; what its words add lowers it. */
+  gate: number;
+  /** The stand-out at which a card is shown on meaning alone, sharing no words with the prompt. */
+  alone: number;
   /** How much meaning counts against words (see fuseSemantic in recall/recall.ts). */
   weight: number;
   /** This machine's mark for a question, when its settings name one (see profile.ts); never the snapshot's. */
@@ -39,9 +41,14 @@ export interface EmbedSettings {
    * what was embedded by then is kept and the next run goes on from there.
    */
   runBudgetSec: number;
-  /** Cosine similarity under which a card's meaning adds nothing to its score. */
-  floor: number;
-  /** A card at the floor gains this many times the minimum score, and twice that at cosine 1. */
+  /**
+   * How far above the rest of the vault, in spreads (its calibration's), a card's likeness to the
+   * prompt must be for a card words found to be shown: meaning's veto on a shared stray word.
+   */
+  gate: number;
+  /** The same for a card that shares too few words to be found by them: shown on meaning alone. */
+  alone: number;
+  /** A card at `alone` gains this many times the minimum score (see fuseSemantic). */
   weight: number;
   /** What goes before a question's text ("query: " for e5); "auto" for the model's preset (see profile.ts). */
   queryPrefix: string;
@@ -61,7 +68,10 @@ export const DEFAULT_EMBED: EmbedSettings = {
   batchSize: 16,
   // The old single request's allowance (a model's first load fits), now for the whole run.
   runBudgetSec: 120,
-  floor: 0.55,
+  // Chosen on the development work sets with multilingual-e5-small (docs/semantic-recall.md); in
+  // spreads, the same measure whatever the model.
+  gate: 3,
+  alone: 4,
   weight: 1,
   queryPrefix: "auto",
   passagePrefix: "auto",
@@ -113,7 +123,7 @@ export function isIPv4(host: string): boolean {
 /** The recall rules a snapshot records: the settings' own, with semantic recall's only when it is on. */
 export function semanticRulesOf(e: EmbedSettings): SemanticRules | undefined {
   if (!e.enabled) return undefined;
-  return { provider: e.provider, url: e.url, model: e.model, budgetMs: e.budgetMs, allowRemote: e.allowRemote, floor: e.floor, weight: e.weight };
+  return { provider: e.provider, url: e.url, model: e.model, budgetMs: e.budgetMs, allowRemote: e.allowRemote, gate: e.gate, alone: e.alone, weight: e.weight };
 }
 
 /** The embedding server this machine sets for a vault: the per-user settings file's, never the vault's. */

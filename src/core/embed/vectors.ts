@@ -6,21 +6,25 @@
  * their cosine.
  *
  * Line 1: header JSON. Then, in order: Uint32 card id per piece, Float32 scale per piece, the
- * sign bits (dim/8 bytes per piece, padded to 4), the int8 vectors (dim bytes per piece).
+ * sign bits (dim/8 bytes per piece, padded to 4), the int8 vectors (dim bytes per piece), and,
+ * when the vault is calibrated (see calibration.ts), the centroid: dim Float32s.
  */
 
 import { closeSync, readSync } from "node:fs";
 import { openRegularFile } from "../io/read-file";
 import { writeFileAtomic } from "../io/atomic";
 import { fnv1aWords } from "../io/hash";
-import type { Quantized } from "./cache";
+import type { Quantized } from "./quantized";
 import { pieceSearch, type PieceSearch } from "./nearest";
+import { standOuts, type Calibration } from "./calibration";
 
 const FORMAT = "vault-memory-vectors";
-const VERSION = 1;
+// 2: the calibration, and the centroid after the vectors.
+const VERSION = 2;
 // Pieces whose int8 vectors are read for the exact cosine, from the best by sign bits (and up
 // to as many again tied with the last): each is a read of its own, after the prompt's vector has come.
 export const RESCORE = 32;
+const MAX_ROWS = RESCORE * 2;
 
 export interface VectorsHeader {
   format: typeof FORMAT;
@@ -33,12 +37,14 @@ export interface VectorsHeader {
   pieces: number;
   /** FNV-1a of the pieces' card ids and scales. */
   checksum: number;
+  /** The vault's calibration for this model, when it has one; its centroid follows the vectors. */
+  calibration?: { prompts: number; spread: number; bias: number };
 }
 
 const bitBytes = (dim: number): number => Math.ceil(dim / 32) * 4;
 
 /** Writes the vectors of the snapshot's cards (by its ids); cards without vectors have no pieces. */
-export function writeVectors(path: string, base: string, model: string, dim: number, byId: readonly (readonly Quantized[] | undefined)[]): VectorsHeader {
+export function writeVectors(path: string, base: string, model: string, dim: number, byId: readonly (readonly Quantized[] | undefined)[], calibration?: Calibration): VectorsHeader {
   const ids: number[] = [];
   const qs: Quantized[] = [];
   byId.forEach((vs, id) => {
@@ -59,8 +65,20 @@ export function writeVectors(path: string, base: string, model: string, dim: num
     int8.set(new Uint8Array(q.values.buffer, q.values.byteOffset, dim), p * dim);
   });
   const whole = Buffer.concat([idBuf, scaleBuf, bits]);
-  const header: VectorsHeader = { format: FORMAT, version: VERSION, base, model, dim, cards: byId.length, pieces: n, checksum: fnv1aWords(whole, 0, 8 * n) };
-  writeFileAtomic(path, [Buffer.from(JSON.stringify(header) + "\n", "utf8"), whole, int8]);
+  const cal = calibration && calibration.centroid.length === dim ? calibration : undefined;
+  const header: VectorsHeader = {
+    format: FORMAT,
+    version: VERSION,
+    base,
+    model,
+    dim,
+    cards: byId.length,
+    pieces: n,
+    checksum: fnv1aWords(whole, 0, 8 * n),
+    ...(cal ? { calibration: { prompts: cal.prompts, spread: cal.spread, bias: cal.bias } } : {}),
+  };
+  const centroid = cal ? [Buffer.from(new Float32Array(cal.centroid).buffer)] : [];
+  writeFileAtomic(path, [Buffer.from(JSON.stringify(header) + "\n", "utf8"), whole, int8, ...centroid]);
   return header;
 }
 
@@ -82,6 +100,8 @@ export interface OpenVectors {
   int8At: number;
   /** The search, made ready when the file is opened (see nearest.ts). */
   search: PieceSearch;
+  /** The vault's calibration for this model; without it meaning is not used (see calibration.ts). */
+  calibration?: Pick<Calibration, "spread" | "bias" | "centroid">;
 }
 
 /**
@@ -107,12 +127,23 @@ export function openVectors(path: string, base: string, model: string): OpenVect
     const wholeBytes = n * (8 + bb);
     // Sizes from the header are checked against the file before anything is allocated by them:
     // a header naming a billion pieces would otherwise take the hook's memory.
-    if (st.size !== nl + 1 + wholeBytes + n * h.dim) throw new Error("the vectors file is damaged");
+    const cal = h.calibration;
+    const calibrated = cal !== undefined && Number.isFinite(cal.spread) && cal.spread > 0 && Number.isFinite(cal.bias);
+    if (cal !== undefined && !calibrated) throw new Error("the vectors file is damaged");
+    const centroidAt = nl + 1 + wholeBytes + n * h.dim;
+    if (st.size !== centroidAt + (calibrated ? 4 * h.dim : 0)) throw new Error("the vectors file is damaged");
     const whole = Buffer.allocUnsafe(wholeBytes);
     // Card ids and scales are checked (a wrong id would name another card); a damaged sign bit
     // only moves a piece in the first, rough ranking, which the exact cosine then corrects.
     if (readSync(fd, whole, 0, wholeBytes, nl + 1) !== wholeBytes || fnv1aWords(whole, 0, 8 * n) !== h.checksum) throw new Error("the vectors file is damaged");
     const bits = new Uint32Array(whole.buffer, whole.byteOffset + 8 * n, (n * bb) / 4);
+    let calibration: OpenVectors["calibration"];
+    if (calibrated) {
+      const centroid = new Float32Array(h.dim);
+      const bytes = new Uint8Array(centroid.buffer);
+      if (readSync(fd, bytes, 0, bytes.length, centroidAt) !== bytes.length) throw new Error("the vectors file is damaged");
+      calibration = { spread: cal.spread, bias: cal.bias, centroid };
+    }
     return {
       fd,
       dim: h.dim,
@@ -122,7 +153,8 @@ export function openVectors(path: string, base: string, model: string): OpenVect
       scales: new Float32Array(whole.buffer, whole.byteOffset + 4 * n, n),
       bits,
       int8At: nl + 1 + wholeBytes,
-      search: pieceSearch(bits, bb / 4, n, h.dim, RESCORE * 2),
+      search: pieceSearch(bits, bb / 4, n, h.dim, MAX_ROWS),
+      ...(calibration ? { calibration } : {}),
     };
   } catch (err) {
     closeSync(fd);
@@ -134,13 +166,30 @@ export function closeVectors(v: OpenVectors): void {
   closeSync(v.fd);
 }
 
-/** The best cards for `query` by cosine, best piece per card, at least `floor`. */
-export function searchOpen(v: OpenVectors, query: Float32Array, floor: number, limit = 24): Map<number, number> {
+/**
+ * The best cards for `query` by cosine, best piece per card (`limit` of them), and every card of
+ * `also` that has a vector: by card id, each as its stand-out (see calibration.ts). Throws when
+ * the vault has no calibration for this model: a cosine means nothing without one.
+ */
+export function searchOpen(v: OpenVectors, query: Float32Array, also: Iterable<number> = [], limit = 24): Map<number, number> {
   if (query.length !== v.dim) throw new Error(`the prompt's vector has ${query.length} dimensions, the cards' ${v.dim}`);
-  const picked = v.search.nearest(query, RESCORE);
-  const dots = v.search.dots(query, picked, (into, p) => {
+  if (!v.calibration) throw new Error("the vectors have no calibration yet: run index with the embedding server up");
+  const nearest = v.search.nearest(query, RESCORE);
+  // The cards words found are scored too, wherever their pieces rank by sign bits: the gate
+  // weighs each of them by its meaning (see fuseSemantic).
+  const wanted = new Set(also);
+  const extra: number[] = [];
+  if (wanted.size > 0) {
+    const have = new Set(nearest);
+    for (let p = 0; p < v.pieces; p++) if (wanted.has(v.ids[p]) && !have.has(p)) extra.push(p);
+  }
+  const picked = extra.length === 0 ? nearest : Int32Array.from([...nearest, ...extra]);
+  const read = (into: Uint8Array, p: number): void => {
     if (readSync(v.fd, into, 0, v.dim, v.int8At + p * v.dim) !== v.dim) throw new Error("the vectors file is cut short");
-  });
+  };
+  // The search takes as many rows at a time as it was made ready for.
+  const dots = new Float64Array(picked.length);
+  for (let at = 0; at < picked.length; at += MAX_ROWS) dots.set(v.search.dots(query, picked.subarray(at, at + MAX_ROWS), read), at);
   let norm = 0;
   for (let i = 0; i < query.length; i++) norm += query[i] * query[i];
   norm = Math.sqrt(norm) || 1;
@@ -148,16 +197,18 @@ export function searchOpen(v: OpenVectors, query: Float32Array, floor: number, l
   picked.forEach((p, r) => {
     const cos = (dots[r] * v.scales[p]) / norm;
     const id = v.ids[p];
-    if (id < v.cards && cos >= floor && cos > (best.get(id) ?? -Infinity)) best.set(id, cos);
+    if (id < v.cards && cos > (best.get(id) ?? -Infinity)) best.set(id, cos);
   });
-  return new Map([...best.entries()].sort((a, b) => b[1] - a[1]).slice(0, limit));
+  const ranked = [...best.entries()].sort((a, b) => b[1] - a[1]);
+  const kept = new Map([...ranked.slice(0, limit), ...ranked.filter(([id]) => wanted.has(id))]);
+  return standOuts(kept, query, v.calibration);
 }
 
 /** openVectors, searchOpen and closeVectors in one: for callers that have the vector already. */
-export function searchVectors(path: string, base: string, model: string, query: Float32Array, floor: number, limit = 24): Map<number, number> {
+export function searchVectors(path: string, base: string, model: string, query: Float32Array, also: Iterable<number> = [], limit = 24): Map<number, number> {
   const v = openVectors(path, base, model);
   try {
-    return searchOpen(v, query, floor, limit);
+    return searchOpen(v, query, also, limit);
   } finally {
     closeVectors(v);
   }

@@ -13,6 +13,7 @@ import type { EmbedResult } from "../embed/client";
 import { buildQuery, requiredMatches, withCorrections } from "./query";
 import { NOTES_CLOSE, NOTES_OPEN, QUOTED_NOTES, RECALL_HEADER } from "../text/recall-header";
 import { projectTier, recencyWeight, typeWeight } from "./signals";
+import { writtenInCjk } from "../text/tokenizer";
 
 export interface RecalledCard {
   /** Vault-relative path. */
@@ -43,7 +44,7 @@ export interface RecallContext {
   deadline?: number;
   /** How many of text's best cards signals may reorder; a search that lists more than the hook prints needs a larger pool. */
   pool?: number;
-  /** Semantic recall's answer for this prompt: cosine by card id (at least the floor), and how to fuse it. */
+  /** Semantic recall's answer for this prompt: stand-out by card id, and how to fuse it. */
   semantic?: SemanticMatches;
   /**
    * Every project's cards, not only `project`'s and the cards of no project (a search asked to
@@ -60,10 +61,24 @@ export interface RecallContext {
 }
 
 export interface SemanticMatches {
-  sims: ReadonlyMap<number, number>;
-  floor: number;
+  /**
+   * By card id, how far the card's likeness to the prompt stands above the vault's other cards'
+   * (see embed/calibration.ts): the nearest cards, and every card words found that has a vector.
+   */
+  standOut: ReadonlyMap<number, number>;
+  /** The stand-out a card words found must reach, less what its words vouch for it. */
+  gate: number;
+  /** The stand-out at which a card is shown on meaning alone. */
+  alone: number;
   weight: number;
 }
+
+// How far words vouch for a card, in spreads of stand-out, for each e-fold its word score lies
+// above the minimum: a card that matches many of a pasted error's rare words needs less meaning.
+// Chosen with the gate on the development work sets (docs/semantic-recall.md).
+const WORDS_VOUCH = 1;
+// How far, in spreads, a card brought by meaning alone must stand above the next card.
+const ALONE_LEAD = 1;
 
 // Signals only reorder cards that text already found; the best dozen by text are plenty.
 const RERANK_POOL = 12;
@@ -134,7 +149,12 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
   const { source, rules, ctx, ranked, t, need } = w;
   const now = ctx.now ?? Date.now();
   const candidates: Candidate[] = [];
-  const words = semantic ? fuseSemantic(ranked, semantic, t.minScore, need) : ranked;
+  let words: readonly Scored[] = ranked;
+  if (semantic) {
+    const cjk = writtenInCjk(w.said);
+    const alone = Math.max(semantic.alone, chanceStandOut(source.docCount) + 1);
+    words = fuseSemantic(ranked, { ...semantic, alone }, t.minScore, need, (doc) => writtenInCjk(source.doc(doc)?.description ?? "") !== cjk);
+  }
   const inScope = scopeOf(ctx, w.said);
   const aboutFloor = (t.minAboutWords ?? 0) * idfOf(1, Math.max(source.docCount, 2));
   for (const s of words) {
@@ -226,26 +246,58 @@ function namesWord(text: string, name: string): boolean {
 }
 
 /**
- * Adds meaning to words. A card at or above the similarity floor gains the minimum score, and up
- * to twice it as its cosine goes from the floor to 1 (times `weight`); under the floor, nothing.
- * In the word score's own units, so a card without a vector, or a prompt without semantic
- * recall, scores exactly as before; a card found by meaning alone (no word in common) just
- * reaches the minimum score at the floor, so the floor is the gate, and the share of the top card
- * and the card cap then keep a strong word match ahead of a mere likeness. Such a card counts as
- * matching the prompt's words.
+ * Adds meaning to words, and lets it veto them. Every card with a vector has a stand-out: how far
+ * its likeness to the prompt lies above the vault's other cards', in spreads (see
+ * embed/calibration.ts). A card words found is kept only when its stand-out, with what its words
+ * vouch for it, reaches the gate: a card that shares a stray word with the prompt but is about
+ * something else is dropped, which is how a prompt no card answers stays quiet. A card at `alone`
+ * or above is kept without words too (a paraphrase, a question in another language), and counts
+ * as matching the prompt's words. Above the gate meaning adds to the word score, in its units: the
+ * minimum score (times `weight`) at `alone`, at most twice that. A card without a vector (written
+ * since the last index, or refused) is judged by its words as before; so is a card in another
+ * language than the prompt (`acrossLanguages`): a small multilingual model likens texts in one
+ * language more than a question to its answer in another, so its veto there would drop the
+ * pairs words found across languages.
  */
-export function fuseSemantic<T extends Pick<Scored, "doc" | "score" | "matched">>(ranked: readonly T[], m: SemanticMatches, minScore: number, need: number): (T | Scored)[] {
-  const bonus = (cos: number): number => (cos < m.floor ? 0 : m.weight * minScore * (1 + (cos - m.floor) / (1 - m.floor)));
-  const out: (T | Scored)[] = ranked.map((s) => {
-    const cos = m.sims.get(s.doc);
-    // A card close in meaning is about the prompt: the gate on words does not apply to it.
-    if (cos === undefined) return s;
-    const fused = { ...s, score: s.score + bonus(cos), matched: Math.max(s.matched, need) };
-    return bonus(cos) > 0 ? { ...fused, about: Infinity } : fused;
-  });
+export function fuseSemantic<T extends Pick<Scored, "doc" | "score" | "matched">>(ranked: readonly T[], m: SemanticMatches, minScore: number, need: number, acrossLanguages: (doc: number) => boolean = () => false): (T | Scored)[] {
+  const span = Math.max(m.alone - m.gate, 0.5);
+  const lift = (x: number): number => m.weight * minScore * Math.min(2, Math.max(0, (x - m.gate) / span));
+  const out: (T | Scored)[] = [];
+  for (const s of ranked) {
+    const x = m.standOut.get(s.doc);
+    if (x === undefined) {
+      out.push(s);
+      continue;
+    }
+    const vouched = s.score > 0 && minScore > 0 ? WORDS_VOUCH * Math.log(s.score / minScore) : 0;
+    if (x < m.alone && x + vouched < m.gate && !acrossLanguages(s.doc)) continue;
+    out.push(x >= m.alone ? { ...s, score: s.score + lift(x), matched: Math.max(s.matched, need), about: Infinity } : { ...s, score: s.score + lift(x) });
+  }
+  // On meaning alone, only the card the prompt points to above every other, by a clear lead: a
+  // prompt about nothing in particular (chit-chat in a language the vault is not written in) is
+  // near many cards at once, and lifts none of them clear of the rest.
   const have = new Set(ranked.map((s) => s.doc));
-  for (const [doc, cos] of m.sims) if (!have.has(doc) && bonus(cos) > 0) out.push({ doc, score: bonus(cos), matched: need, about: Infinity });
+  let best: [number, number] | undefined;
+  let runnerUp = -Infinity;
+  for (const [doc, x] of m.standOut) {
+    if (!best || x > best[1]) {
+      runnerUp = best ? best[1] : runnerUp;
+      best = [doc, x];
+    } else runnerUp = Math.max(runnerUp, x);
+  }
+  if (best && !have.has(best[0]) && best[1] >= m.alone && best[1] - runnerUp >= ALONE_LEAD) out.push({ doc: best[0], score: lift(best[1]), matched: need, about: Infinity });
   return out.sort(byScore);
+}
+
+/**
+ * The stand-out the likeliest card of `cards` reaches by chance: the largest of that many draws
+ * of a normal variable is about the square root of twice the log of their number (2.3 spreads
+ * for 15 cards, 3.1 for 126, 4.2 for 6,300). A card brought by meaning alone must stand out a
+ * spread more than that, or a large vault would answer chit-chat with whichever card chance
+ * lifted.
+ */
+export function chanceStandOut(cards: number): number {
+  return Math.sqrt(2 * Math.log(Math.max(cards, 2)));
 }
 
 /** Where a recall with meaning gets it: the hook, the MCP server and Preview recall each their own way. */
@@ -256,8 +308,11 @@ export interface MeaningSource<P> {
   sent?: Promise<unknown>;
   /** What the search needs, read while the server works (the hook reads the cards' vectors). */
   prepare?: () => P;
-  /** Cosine by card id of `source`, at least the floor; throws with a reason when it cannot. */
-  search: (vector: Float32Array, prepared: P | undefined) => ReadonlyMap<number, number>;
+  /**
+   * Stand-out by card id of `source` (see SemanticMatches): the nearest cards and every card of
+   * `words` (the cards words found) that has a vector; throws with a reason when it cannot.
+   */
+  search: (vector: Float32Array, prepared: P | undefined, words: readonly number[]) => ReadonlyMap<number, number>;
   /** Lets go of what prepare took, when the search will not run. */
   release?: (prepared: P) => void;
   /** Told why the words alone answered. */
@@ -289,7 +344,8 @@ export async function recallWithMeaning<P>(prompt: string, source: PostingSource
     return fallBack(r.error);
   }
   try {
-    return finishRecall(words, { sims: m.search(r.vectors[0], prepared), floor: semantic.floor, weight: semantic.weight });
+    const standOut = m.search(r.vectors[0], prepared, words.ranked.map((s) => s.doc));
+    return finishRecall(words, { standOut, gate: semantic.gate, alone: semantic.alone, weight: semantic.weight });
   } catch (err) {
     return fallBack(err);
   }

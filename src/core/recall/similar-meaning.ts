@@ -16,15 +16,22 @@ import { effectiveMinScore } from "./recall";
 import type { RecallRules } from "./rules";
 import { fuseSimilar, similarCards, type SimilarCard } from "./similar";
 
-/** Cosine by card path, from the vectors beside the vault's snapshot on disk; throws with the reason when they cannot be read. */
-export function cosineByPath(vault: string, model: string, query: Float32Array, floor: number): Map<string, { cos: number; description: string }> {
+/**
+ * Stand-out by card path (see embed/calibration.ts), of the nearest cards and of the cards at
+ * `paths`, from the vectors beside the vault's snapshot on disk; throws with the reason when they
+ * cannot be read.
+ */
+export function standOutByPath(vault: string, model: string, query: Float32Array, paths: Iterable<string> = []): Map<string, { standOut: number; description: string }> {
   const snapshot = vaultFiles.snapshot(vault);
   const reader = SnapshotReader.open(snapshot);
   try {
-    const out = new Map<string, { cos: number; description: string }>();
-    for (const [id, cos] of searchVectors(vectorsPathOf(snapshot), reader.header.headerSum ?? "", model, query, floor)) {
+    const out = new Map<string, { standOut: number; description: string }>();
+    const wanted = [...paths];
+    const live = wanted.length > 0 ? reader.layout().live : new Map<string, number>();
+    const also = wanted.map((p) => live.get(p)).filter((id): id is number => id !== undefined);
+    for (const [id, standOut] of searchVectors(vectorsPathOf(snapshot), reader.header.headerSum ?? "", model, query, also)) {
       const info = reader.doc(id);
-      if (info) out.set(info.path, { cos, description: info.description });
+      if (info) out.set(info.path, { standOut, description: info.description });
     }
     return out;
   } finally {
@@ -57,7 +64,7 @@ export async function similarWithMeaning(a: SimilarAsk): Promise<SimilarCard[] |
   if ("error" in r) return { error: r.error };
   let found;
   try {
-    found = cosineByPath(a.vault, semantic.model, r.vectors[0], semantic.floor);
+    found = standOutByPath(a.vault, semantic.model, r.vectors[0]);
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }
@@ -65,5 +72,5 @@ export async function similarWithMeaning(a: SimilarAsk): Promise<SimilarCard[] |
   // More word suggestions than are kept, so that a card meaning lifts can pass one it does not.
   const words = similarCards(a.text, a.source, a.limit * 3, a.config.recall.scoring.hintBonus);
   const scale = effectiveMinScore(a.config.recall, a.source.docCount, a.text);
-  return fuseSimilar(words, found, { floor: semantic.floor, weight: semantic.weight, scale }, a.limit);
+  return fuseSimilar(words, found, { gate: semantic.gate, alone: semantic.alone, weight: semantic.weight, scale }, a.limit);
 }

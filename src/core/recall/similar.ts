@@ -40,14 +40,16 @@ function isFilable(path: string): boolean {
 }
 
 /**
- * Similar cards with meaning fused in as recall fuses it: a card's cosine at the floor adds
- * `scale` (recall's minimum score for this vault), twice that at cosine 1, times `weight`. Cards
- * found by meaning alone join the list; `sims` is cosine by path.
+ * Similar cards with meaning fused in: a card whose stand-out (see embed/calibration.ts) reaches
+ * the gate adds `scale` (recall's minimum score for this vault), up to twice that at `alone`,
+ * times `weight`. Unlike recall, meaning vetoes nothing here: a conversation to file always
+ * deserves its nearest cards. Cards found by meaning alone join the list; `sims` is stand-out by path.
  */
-export function fuseSimilar(words: readonly SimilarCard[], sims: ReadonlyMap<string, { cos: number; description: string }>, m: { floor: number; weight: number; scale: number }, limit: number): SimilarCard[] {
-  const bonus = (cos: number): number => (cos < m.floor ? 0 : m.weight * m.scale * (1 + (cos - m.floor) / (1 - m.floor)));
+export function fuseSimilar(words: readonly SimilarCard[], sims: ReadonlyMap<string, { standOut: number; description: string }>, m: { gate: number; alone: number; weight: number; scale: number }, limit: number): SimilarCard[] {
+  const span = Math.max(m.alone - m.gate, 0.5);
+  const bonus = (x: number): number => (x < m.gate ? 0 : m.weight * m.scale * (1 + Math.min(1, (x - m.gate) / span)));
   const out = new Map(words.map((w) => [w.path, { ...w }]));
-  for (const [path, { cos, description }] of sims) {
+  for (const [path, { standOut: cos, description }] of sims) {
     if (!isFilable(path) || bonus(cos) === 0) continue;
     const had = out.get(path);
     if (had) had.score += bonus(cos);

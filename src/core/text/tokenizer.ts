@@ -126,6 +126,26 @@ function forEachTerm(text: string, options: TokenizerOptions, emit: Emit, onRegi
   return cased ?? s;
 }
 
+/**
+ * Whether `text` is written in Han, kana or Hangul: a quarter of its letters, or a short phrase
+ * of them whatever else it holds, so that a line of Chinese above a pasted English stack trace
+ * counts as Chinese. For telling a prompt and a card in two languages apart (see fuseSemantic).
+ */
+const CJK_PHRASE = 6;
+
+export function writtenInCjk(text: string): boolean {
+  let cjk = 0;
+  let letters = 0;
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i) as number;
+    const k = classify(cp);
+    if (k === CJK) cjk++;
+    if (k !== BREAK) letters++;
+    i += cp > 0xffff ? 2 : 1;
+  }
+  return cjk >= CJK_PHRASE || (letters > 0 && cjk * 4 >= letters);
+}
+
 function isAscii(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
   return true;

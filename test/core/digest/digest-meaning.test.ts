@@ -23,7 +23,9 @@ const machine = withMachineSettings();
 const CARD = "reference/kettle-descaling.md";
 const CARD_TEXT = "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [home]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n";
 const QUESTION = "how should I get rid of teapot limescale buildup?";
-const CONCEPTS = { teapot: "kettle", limescale: "descale", buildup: "citric", rid: "monthly", get: "rinse", should: "acid" };
+// Every word of the prompt lands on one of the card's: the stand-in's hashed vectors spread
+// widely over a vault, so a likeness must be near whole to stand out (embed/calibration.ts).
+const CONCEPTS = { teapot: "kettle", limescale: "descale", buildup: "citric", rid: "monthly", get: "rinse", should: "acid", how: "with", i: "the", of: "twice" };
 const reply = "Here is a long enough reply about the teapot limescale buildup to keep it.";
 
 let stub: EmbedStub;

@@ -10,6 +10,7 @@ import { vaultFiles } from "../../../src/core/paths";
 import { startEmbedStub, STUB_DIM, type EmbedStub } from "../../e2e/embed-stub";
 import { CORPUS, HAS_CORPUS, NO_CORPUS, SAMPLE_VAULT, copyVault, runBridgeAsync, runBridgeMeasured, withMachineSettings } from "../../helpers";
 import { cardTexts, PROBE_TEXT } from "../../../src/core/embed/embed-cards";
+import { BACKGROUND_PROMPTS } from "../../../src/core/embed/calibration";
 import { parseCard } from "../../../src/core/card/card";
 
 let stub: EmbedStub;
@@ -124,8 +125,9 @@ describe("index with semantic recall on", () => {
     stub.mode = "ok";
     const vault = copyVault(SAMPLE_VAULT, "Embedded vault");
     withEmbedding(vault);
-    // The cards' texts the stub was sent, less the probe each run asks first (see checkModel).
-    const sent = (): string[] => stub.texts.filter((t) => t !== PROBE_TEXT);
+    // The cards' texts the stub was sent, less the probe each run asks first (see checkModel) and
+    // the background prompts calibration asks for once (see calibration.ts).
+    const sent = (): string[] => stub.texts.filter((t) => t !== PROBE_TEXT && !BACKGROUND_PROMPTS.includes(t));
     const before = sent().length;
     const first = await runBridgeAsync(["index", "--vault", vault]);
     expect(first.status).toBe(0);
@@ -133,8 +135,8 @@ describe("index with semantic recall on", () => {
     expect(embedded).toBeGreaterThanOrEqual(15);
     expect(first.stdout).toMatch(new RegExp(`semantic recall: ${embedded} texts embedded, 0 from the cache, 1[45] cards with stub-model`));
     const cache = VectorCache.open(vaultFiles.embeddings(vault), "stub-model");
-    // And the probe's, kept to know the model again.
-    expect([cache.size, cache.dim]).toEqual([embedded + 1, STUB_DIM]);
+    // And the probe's, kept to know the model again, and the background's.
+    expect([cache.size, cache.dim]).toEqual([embedded + 1 + BACKGROUND_PROMPTS.length, STUB_DIM]);
 
     const second = await runBridgeAsync(["index", "--vault", vault]);
     expect(second.stdout).toMatch(new RegExp(`semantic recall: 0 texts embedded, ${embedded} from the cache`));

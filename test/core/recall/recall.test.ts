@@ -4,7 +4,7 @@ import { defaultConfig } from "../../../src/core/config";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import { MemoryIndex } from "../../../src/core/index/memory-index";
 import { parseCard } from "../../../src/core/card/card";
-import { RECALL_HEADER, formatRecall, fuseSemantic, recall } from "../../../src/core/recall/recall";
+import { RECALL_HEADER, chanceStandOut, formatRecall, fuseSemantic, recall } from "../../../src/core/recall/recall";
 import { NOTES_CLOSE, NOTES_OPEN, QUOTED_NOTES } from "../../../src/core/text/recall-header";
 import { SAMPLE_VAULT } from "../../helpers";
 
@@ -110,19 +110,64 @@ describe("formatRecall", () => {
 });
 
 describe("fusing meaning into word scores", () => {
-  const m = { sims: new Map([[1, 0.9], [2, 0.5], [3, 0.55]]), floor: 0.55, weight: 1 };
-  it("adds the minimum score at the floor, twice it at cosine 1, nothing under the floor", () => {
-    const fused = fuseSemantic([{ doc: 1, score: 40, matched: 3 }, { doc: 2, score: 20, matched: 2 }], m, 10, 2);
+  // Stand-outs: how far each card's likeness lies above the vault's other cards', in spreads.
+  const m = { standOut: new Map([[1, 4.5], [2, 3.5], [3, 6], [4, 2], [5, 1], [6, 3.2]]), gate: 3, alone: 5, weight: 1 };
+  it("adds meaning above the gate, the minimum score at alone, and brings the card the prompt points to on meaning alone", () => {
+    const fused = fuseSemantic([{ doc: 1, score: 40, matched: 3 }, { doc: 2, score: 10, matched: 2 }], m, 10, 2);
     expect(fused).toEqual([
-      // A card close in meaning passes the gate on words it is about.
-      { doc: 1, score: 40 + 10 * (1 + 0.35 / 0.45), matched: 3, about: Infinity },
-      { doc: 2, score: 20, matched: 2 },
-      { doc: 3, score: 10, matched: 2, about: Infinity },
+      { doc: 1, score: 40 + 10 * (1.5 / 2), matched: 3 },
+      // Found by meaning alone, 1.5 spreads ahead of the next card.
+      { doc: 3, score: 10 * 1.5, matched: 2, about: Infinity },
+      { doc: 2, score: 10 + 10 * 0.25, matched: 2 },
     ]);
+    // A card at alone or above that words found too passes the gate on words it is about.
+    expect(fuseSemantic([{ doc: 3, score: 20, matched: 1 }], m, 10, 2)).toEqual([{ doc: 3, score: 20 + 15, matched: 2, about: Infinity }]);
   });
-  it("leaves word scores as they are without meaning", () => {
+  it("brings nothing on meaning alone when no card leads the rest by a spread", () => {
+    const flat = { ...m, standOut: new Map([[7, 5.5], [8, 5]]) };
+    expect(fuseSemantic([], flat, 10, 2)).toEqual([]);
+    expect(fuseSemantic([], { ...flat, standOut: new Map([[7, 6], [8, 5]]) }, 10, 2).map((s) => s.doc)).toEqual([7]);
+  });
+  it("vetoes a card words found that meaning does not bear out, unless its words vouch for it", () => {
+    // Card 4 stands out 2 spreads, card 5 one: under the gate of 3. Card 4's words score e times
+    // the minimum (one spread's worth), card 5's e cubed (three spreads' worth).
+    const fused = fuseSemantic([{ doc: 4, score: 10 * Math.E, matched: 2 }, { doc: 5, score: 10 * Math.E ** 3, matched: 4 }, { doc: 7, score: 12, matched: 2 }], m, 10, 2);
+    // Both are kept; card 7 has no vector and is judged by its words; 3 comes by meaning alone.
+    expect(new Set(fused.map((s) => s.doc))).toEqual(new Set([4, 5, 7, 3]));
+    const weak = fuseSemantic([{ doc: 4, score: 10 * Math.E ** 0.9, matched: 2 }, { doc: 6, score: 10, matched: 2 }], m, 10, 2);
+    // Card 4 falls short by a tenth of a spread; card 6, at 3.2 with words at the minimum, passes.
+    expect(weak.map((s) => s.doc)).not.toContain(4);
+    expect(weak.map((s) => s.doc)).toContain(6);
+  });
+  it("never vetoes a card in another language than the prompt: a small model likens one language more than a question to its answer", () => {
+    const ranked = [{ doc: 4, score: 10, matched: 2 }, { doc: 5, score: 10, matched: 2 }];
+    // Card 5 is in the prompt's language and falls under the gate; card 4 is not, and stays.
+    const fused = fuseSemantic(ranked, m, 10, 2, (doc) => doc === 4);
+    expect(fused.map((s) => s.doc)).toContain(4);
+    expect(fused.map((s) => s.doc)).not.toContain(5);
+    // Finding a card on meaning alone still takes `alone`, whatever the language.
+    expect(fuseSemantic([], { ...m, standOut: new Map([[9, 4.9]]) }, 10, 2, () => true)).toEqual([]);
+  });
+
+  it("asks more of a card brought by meaning alone in a large vault, where chance lifts some card far", () => {
+    // The largest of n normal draws: about 2.3 for 15 cards, 3.1 for 126, 4.2 for 6,300.
+    expect(chanceStandOut(15)).toBeCloseTo(2.33, 1);
+    expect(chanceStandOut(126)).toBeCloseTo(3.11, 1);
+    expect(chanceStandOut(6300)).toBeCloseTo(4.18, 1);
+    // Checked against chance: of 6,300 draws, the largest stands about there.
+    let seed = 7;
+    const normal = (): number => {
+      const u = (): number => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+      return Math.sqrt(-2 * Math.log(u())) * Math.cos(2 * Math.PI * u());
+    };
+    const maxima = Array.from({ length: 20 }, () => Math.max(...Array.from({ length: 6300 }, normal)));
+    const mean = maxima.reduce((a, x) => a + x, 0) / maxima.length;
+    expect(Math.abs(mean - chanceStandOut(6300))).toBeLessThan(0.6);
+  });
+
+  it("judges a card without a vector by its words alone", () => {
     const words = [{ doc: 7, score: 12, matched: 2 }];
-    expect(fuseSemantic(words, { sims: new Map(), floor: 0.5, weight: 1 }, 10, 2)).toEqual(words);
+    expect(fuseSemantic(words, { standOut: new Map(), gate: 3, alone: 5, weight: 1 }, 10, 2)).toEqual(words);
   });
 });
 

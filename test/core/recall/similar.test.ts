@@ -65,18 +65,19 @@ describe("similarCards", () => {
 });
 
 describe("similar cards with meaning", () => {
-  it("adds recall's minimum score at the floor, twice it at cosine 1, and lets meaning alone bring a card", () => {
+  it("adds recall's minimum score at the gate, twice it at alone, vetoes nothing, and lets meaning alone bring a card", () => {
     const words = [
       { path: "a.md", description: "A", score: 30 },
       { path: "b.md", description: "B", score: 10 },
     ];
     const sims = new Map([
-      ["b.md", { cos: 1, description: "B" }],
-      ["c.md", { cos: 0.55, description: "C" }],
-      ["d.md", { cos: 0.4, description: "D" }],
-      ["moc/index.md", { cos: 0.9, description: "an overview page" }],
+      ["a.md", { standOut: -2, description: "A" }],
+      ["b.md", { standOut: 9, description: "B" }],
+      ["c.md", { standOut: 3, description: "C" }],
+      ["d.md", { standOut: 2.9, description: "D" }],
+      ["moc/index.md", { standOut: 8, description: "an overview page" }],
     ]);
-    expect(fuseSimilar(words, sims, { floor: 0.55, weight: 1, scale: 15 }, 5)).toEqual([
+    expect(fuseSimilar(words, sims, { gate: 3, alone: 5, weight: 1, scale: 15 }, 5)).toEqual([
       { path: "b.md", description: "B", score: 40 },
       { path: "a.md", description: "A", score: 30 },
       { path: "c.md", description: "C", score: 15 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { camelParts, DEFAULT_TOKENIZER, PLAIN_TOKENIZER, termSpans, tokenize, tokenizeQuery, uniqueTerms } from "../../../src/core/text/tokenizer";
+import { camelParts, DEFAULT_TOKENIZER, PLAIN_TOKENIZER, termSpans, tokenize, tokenizeQuery, uniqueTerms, writtenInCjk } from "../../../src/core/text/tokenizer";
 
 describe("tokenize", () => {
   it.each([
@@ -117,5 +117,18 @@ describe("termSpans", () => {
     for (const text of ["why does my nightly job fail under launchd?", "为什么排程跑不起来", "ＦＵＬＬ width and İstanbul", "ファイルを保存する", "parseJSONResponse useEffect"]) {
       expect(termSpans(text).spans.map((s) => s.term)).toEqual(tokenizeQuery(text).terms);
     }
+  });
+});
+
+describe("writtenInCjk", () => {
+  it("tells Chinese, Japanese and Korean from the rest, a line of it above a pasted English trace included", () => {
+    expect(writtenInCjk("两个会话同时写数据库时报错")).toBe(true);
+    expect(writtenInCjk("このエラーの意味を教えて")).toBe(true);
+    expect(writtenInCjk("이 오류가 무슨 뜻이야")).toBe(true);
+    expect(writtenInCjk(`部署又失败了，看一下\n${"Error: connect ECONNREFUSED 127.0.0.1:5432 at TCPConnectWrap.afterConnect ".repeat(4)}`)).toBe(true);
+    expect(writtenInCjk("why does the nightly job fail under launchd?")).toBe(false);
+    // A name or two in another script does not make a sentence of it.
+    expect(writtenInCjk("deploy the 東京 region first, then the rest of the fleet")).toBe(false);
+    expect(writtenInCjk("")).toBe(false);
   });
 });

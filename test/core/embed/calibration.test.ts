@@ -1,0 +1,137 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { calibrate, describeCalibration, MIN_CALIBRATION_CARDS, standOuts } from "../../../src/core/embed/calibration";
+import { cosine, quantize, type Quantized } from "../../../src/core/embed/quantized";
+import { openVectors, searchOpen, searchVectors, writeVectors, closeVectors } from "../../../src/core/embed/vectors";
+import { tempDir } from "../../helpers";
+
+const DIM = 128;
+
+/** Deterministic numbers from a seed, for vectors a test can make again. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s = Math.imul(s ^ (s >>> 15), 2246822507) >>> 0;
+    s = Math.imul(s ^ (s >>> 13), 3266489909) >>> 0;
+    return ((s ^= s >>> 16) >>> 0) / 4294967296 - 0.5;
+  };
+}
+/** A random direction: two of them are all but orthogonal in this many dimensions. */
+function direction(seed: number): Float32Array {
+  const r = rng(seed);
+  return Float32Array.from({ length: DIM }, () => r());
+}
+function mix(parts: [Float32Array, number][]): Float32Array {
+  const out = new Float32Array(DIM);
+  for (const [v, w] of parts) for (let i = 0; i < DIM; i++) out[i] += v[i] * w;
+  return out;
+}
+
+/**
+ * A model's vectors: each text is its topic, a little noise, and `common` of one direction every
+ * text shares. e5 is such a model (common large: unrelated texts at cosine 0.7 to 0.9), bge-m3
+ * one with common small. The calibrated stand-out must read the same for both.
+ */
+function model(common: number): { card: (topic: number, seed: number) => Float32Array; query: (topic: number, seed: number) => Float32Array } {
+  const shared = direction(999);
+  const text = (topic: number, seed: number): Float32Array => mix([[direction(topic), 1], [direction(10_000 + seed), 0.6], [shared, common]]);
+  return { card: text, query: text };
+}
+
+function setup(common: number): { cards: Quantized[][]; background: Quantized[]; m: ReturnType<typeof model> } {
+  const m = model(common);
+  // 30 cards on 30 topics; the background asks about 40 other topics.
+  const cards = Array.from({ length: 30 }, (_, i) => [quantize(m.card(i + 1, i))]);
+  const background = Array.from({ length: 40 }, (_, i) => quantize(m.query(500 + i, 700 + i)));
+  return { cards, background, m };
+}
+
+function standOutOf(common: number, topic: number): { own: number; others: number[] } {
+  const { cards, background, m } = setup(common);
+  const c = calibrate(cards, background)!;
+  const q = m.query(topic, 4242);
+  const qq = quantize(q);
+  const cos = new Map(cards.map((vs, id) => [id, cosine(qq, vs[0])]));
+  const x = standOuts(cos, q, c);
+  return { own: topic <= 30 ? x.get(topic - 1)! : NaN, others: [...x].filter(([id]) => id !== topic - 1).map(([, v]) => v) };
+}
+
+describe("calibration", () => {
+  it("reads a card's likeness in the same units whatever the model's level of cosine", () => {
+    // A prompt on card 7's topic: raw cosines differ wholly between the two models...
+    const { cards: low } = setup(0.2);
+    const { cards: high } = setup(3);
+    const { m: ml } = setup(0.2);
+    const { m: mh } = setup(3);
+    const cosLow = cosine(quantize(ml.query(7, 4242)), low[6][0]);
+    const cosHigh = cosine(quantize(mh.query(7, 4242)), high[6][0]);
+    const unrelatedLow = cosine(quantize(ml.query(7, 4242)), low[20][0]);
+    const unrelatedHigh = cosine(quantize(mh.query(7, 4242)), high[20][0]);
+    expect(unrelatedHigh).toBeGreaterThan(cosLow);
+    expect(unrelatedHigh).toBeGreaterThan(0.7);
+    expect(unrelatedLow).toBeLessThan(0.3);
+    expect(cosHigh).toBeGreaterThan(0.8);
+    // ...while the stand-out of the card that answers is far above the rest in both.
+    for (const common of [0.2, 3]) {
+      const { own, others } = standOutOf(common, 7);
+      expect(own).toBeGreaterThan(5);
+      expect(Math.max(...others)).toBeLessThan(3);
+    }
+  });
+
+  it("gives no card of the vault a stand-out for a prompt on none of its topics", () => {
+    for (const common of [0.2, 3]) {
+      const { others } = standOutOf(common, 777);
+      expect(Math.max(...others)).toBeLessThan(3);
+      // Centred: the vault's cards average about nothing.
+      expect(Math.abs(others.reduce((a, x) => a + x, 0) / others.length)).toBeLessThan(1);
+    }
+  });
+
+  it("is not measured on too few cards, or without the background, and says so", () => {
+    const { cards, background } = setup(1);
+    expect(calibrate(cards.slice(0, MIN_CALIBRATION_CARDS - 1), background)).toBeUndefined();
+    expect(calibrate(cards, [])).toBeUndefined();
+    // Cards that are all one text spread nothing.
+    expect(calibrate(Array.from({ length: 8 }, () => cards[0]), background)).toBeUndefined();
+    expect(describeCalibration(undefined, 3)).toMatch(/not calibrated: 3 cards with vectors, at least 5/);
+    expect(describeCalibration(calibrate(cards, background), 30)).toMatch(/^calibrated on 40 background prompts \(a prompt's cosines spread 0\.\d{4} over the cards\)$/);
+  });
+});
+
+describe("the vectors file with its calibration", () => {
+  it("keeps the calibration beside the vectors, and rates the cards words found wherever they rank", () => {
+    const { cards, background, m } = setup(3);
+    const c = calibrate(cards, background)!;
+    const path = join(tempDir(), "snapshot-vectors.bin");
+    writeVectors(path, "base", "model-a", DIM, cards, c);
+    const q = m.query(7, 4242);
+    const v = openVectors(path, "base", "model-a");
+    try {
+      expect(v.calibration?.spread).toBeCloseTo(c.spread, 6);
+      // The nearest two, and card 20, which words found, though it is far from the prompt.
+      const found = searchOpen(v, q, [20], 2);
+      expect(found.has(6) && found.has(20)).toBe(true);
+      expect(found.size).toBe(3);
+      expect(found.get(6)!).toBeGreaterThan(5);
+      expect(found.get(20)!).toBeLessThan(3);
+    } finally {
+      closeVectors(v);
+    }
+  });
+
+  it("refuses to rate without a calibration, and holds a damaged one for damage", () => {
+    const { cards, background, m } = setup(3);
+    const path = join(tempDir(), "snapshot-vectors.bin");
+    writeVectors(path, "base", "model-a", DIM, cards);
+    expect(() => searchVectors(path, "base", "model-a", m.query(7, 1))).toThrow(/no calibration yet: run index with the embedding server up/);
+    writeVectors(path, "base", "model-a", DIM, cards, calibrate(cards, background));
+    const bytes = readFileSync(path);
+    // A spread of zero would divide by nothing; a file cut short loses the centroid.
+    writeFileSync(path, Buffer.from(bytes.toString("latin1").replace(/"spread":[0-9.e-]+/, '"spread":0'), "latin1"));
+    expect(() => openVectors(path, "base", "model-a")).toThrow(/damaged/);
+    writeFileSync(path, bytes.subarray(0, bytes.length - 4));
+    expect(() => openVectors(path, "base", "model-a")).toThrow(/damaged/);
+  });
+});
