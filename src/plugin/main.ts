@@ -14,6 +14,7 @@ import { DigestScheduler, type BridgeRunner } from "./digest-scheduler";
 import { writeBridge } from "../core/install/install";
 import { EnrichRunner } from "./enrich-command";
 import { EmbedRunner } from "./embed-runner";
+import { vectorsStatus } from "../core/embed/vectors-status";
 import { join } from "node:path";
 import { LINT_VIEW_TYPE, LintReportView } from "./lint-view";
 import { LintNotes } from "./lint-notes";
@@ -99,6 +100,7 @@ export default class VaultMemoryPlugin extends Plugin {
       settings: this.settings,
       saveSettings: () => this.saveSettings(),
       connect: (mode: "install" | "uninstall") => new ConnectModal(this.app, this.connectContext, mode).open(),
+      semanticStatus: () => vectorsStatus(vaultFiles.snapshot(this.vaultPath), this.settings.embed.model),
     };
     // A getter, since settings are replaced when they change on disk.
     Object.defineProperty(host, "settings", { get: () => this.settings });

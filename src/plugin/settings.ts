@@ -13,6 +13,8 @@ export interface SettingsHost {
   settings: VaultMemoryConfig;
   saveSettings(): Promise<void>;
   connect(mode: "install" | "uninstall"): void;
+  /** Semantic recall's vectors and calibration in a sentence (see embed/vectors-status.ts). */
+  semanticStatus?(): Promise<string>;
 }
 
 export class VaultMemorySettingTab extends PluginSettingTab {
@@ -171,6 +173,13 @@ export class VaultMemorySettingTab extends PluginSettingTab {
     this.text("Model", "The embedding model's name on that server.", e.model, (v) => {
       if (v.trim() !== "") e.model = v.trim();
     });
+    const status = new Setting(this.containerEl).setName("Status").setDesc(e.enabled ? "Checking…" : "Off.");
+    if (e.enabled && this.host.semanticStatus) {
+      void this.host.semanticStatus().then(
+        (said) => status.setDesc(said),
+        (err: unknown) => status.setDesc(`Could not read the vectors: ${err instanceof Error ? err.message : String(err)}`),
+      );
+    }
     this.number("Time for each prompt", "Milliseconds the prompt hook waits for the prompt's vector before it answers from words alone (10 to 5000).", e.budgetMs, (n) => {
       if (n >= 10 && n <= 5000) e.budgetMs = n;
     });

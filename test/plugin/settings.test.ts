@@ -19,6 +19,18 @@ function openTab() {
 }
 
 describe("settings tab", () => {
+  it("says, with semantic recall on, which model made the vectors and whether the vault is calibrated", async () => {
+    const settings = defaultConfig();
+    settings.embed.enabled = true;
+    const app = new App(tempDir());
+    const plugin = new Plugin(app, { id: "vault-memory", name: "Vault Memory", version: "0" });
+    const said = "12 of 12 cards embedded by multilingual-e5-small-q4; calibrated on 56 background prompts.";
+    const tab = new VaultMemorySettingTab(app as never, { plugin: plugin as never, settings, saveSettings: async () => {}, connect: () => {}, semanticStatus: async () => said });
+    tab.display();
+    const status = [...tab.containerEl.querySelectorAll(".setting-item")].find((s) => s.querySelector(".setting-item-name")?.textContent === "Status")!;
+    await until(() => status.querySelector(".setting-item-description")?.textContent === said);
+  });
+
   it("shows every section, in sentence case, and saves what is changed", async () => {
     const { settings, tab, saves } = openTab();
     const headings = [...tab.containerEl.querySelectorAll(".setting-item-heading .setting-item-name")].map((h) => h.textContent);

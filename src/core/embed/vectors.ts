@@ -39,6 +39,8 @@ export interface VectorsHeader {
   checksum: number;
   /** The vault's calibration for this model, when it has one; its centroid follows the vectors. */
   calibration?: { prompts: number; spread: number; bias: number };
+  /** Cards with vectors, of `cards`: for the settings tab's status. */
+  embedded?: number;
 }
 
 const bitBytes = (dim: number): number => Math.ceil(dim / 32) * 4;
@@ -75,6 +77,7 @@ export function writeVectors(path: string, base: string, model: string, dim: num
     cards: byId.length,
     pieces: n,
     checksum: fnv1aWords(whole, 0, 8 * n),
+    embedded: new Set(ids).size,
     ...(cal ? { calibration: { prompts: cal.prompts, spread: cal.spread, bias: cal.bias } } : {}),
   };
   const centroid = cal ? [Buffer.from(new Float32Array(cal.centroid).buffer)] : [];

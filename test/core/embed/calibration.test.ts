@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { calibrate, describeCalibration, MIN_CALIBRATION_CARDS, standOuts } from "../../../src/core/embed/calibration";
 import { cosine, quantize, type Quantized } from "../../../src/core/embed/quantized";
 import { openVectors, searchOpen, searchVectors, writeVectors, closeVectors } from "../../../src/core/embed/vectors";
+import { vectorsStatus } from "../../../src/core/embed/vectors-status";
 import { tempDir } from "../../helpers";
 
 const DIM = 128;
@@ -133,5 +134,20 @@ describe("the vectors file with its calibration", () => {
     expect(() => openVectors(path, "base", "model-a")).toThrow(/damaged/);
     writeFileSync(path, bytes.subarray(0, bytes.length - 4));
     expect(() => openVectors(path, "base", "model-a")).toThrow(/damaged/);
+  });
+});
+
+describe("the settings tab's status line", () => {
+  it("says which model made the vectors, for how many cards, and whether the vault is calibrated", async () => {
+    const { cards, background } = setup(3);
+    const snapshot = join(tempDir(), "snapshot.jsonl");
+    const vectors = snapshot.replace(/\.jsonl$/, "-vectors.bin");
+    expect(await vectorsStatus(snapshot, "model-a")).toMatch(/^No vectors yet/);
+    // Two cards of 32 ids have none.
+    writeVectors(vectors, "base", "model-a", DIM, [...cards, [], []]);
+    expect(await vectorsStatus(snapshot, "model-a")).toBe("30 of 32 cards embedded by model-a; not calibrated yet, so meaning is not used: index again with the server up.");
+    writeVectors(vectors, "base", "model-a", DIM, cards, calibrate(cards, background));
+    expect(await vectorsStatus(snapshot, "model-a")).toBe("30 of 30 cards embedded by model-a; calibrated on 40 background prompts.");
+    expect(await vectorsStatus(snapshot, "model-b")).toBe("The vectors were made by model-a, and model-b is set: recall uses words alone until the next full index.");
   });
 });
