@@ -13,7 +13,7 @@
  * and stops it after. `--sets PREFIX` keeps the sets whose label starts with it (e.g. `--sets sample`).
  */
 
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -80,6 +80,15 @@ function currentRanker(vault: string, index: MemoryIndex, unfiltered = false): R
   return (prompt) => recall(prompt, index, rules, vault).cards.map((c) => c.path);
 }
 
+// The copies' folders, removed when the run ends; the cards' vectors are kept (see cardVectors).
+const scratches: string[] = [];
+process.on("exit", () => scratches.forEach((d) => rmSync(d, { recursive: true, force: true })));
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), "vm-eval-"));
+  scratches.push(dir);
+  return dir;
+}
+
 /**
  * A temporary copy of `vault` with hints written by `enrich`, the LLM stood in for by a script
  * that answers from the recorded file; undefined when there is no recording for it.
@@ -88,7 +97,7 @@ async function enrichedCopy(vault: string): Promise<string | undefined> {
   const lang = vault.slice(corpus.length + 1);
   const answers = join(recordedHints, `${lang}.jsonl`);
   if (!vault.startsWith(corpus) || !existsSync(answers)) return undefined;
-  const copy = join(mkdtempSync(join(tmpdir(), "vm-eval-")), lang);
+  const copy = join(scratch(), lang);
   cpSync(vault, copy, { recursive: true });
   const config = defaultConfig();
   config.digest.command = [process.execPath, join(root, "eval", "hints-llm.mjs"), "--answers", answers];
@@ -473,7 +482,7 @@ async function enrichedRows(v: string): Promise<(readonly [string, WorkRanker])[
 async function workEnrichedCopy(v: string): Promise<string | undefined> {
   const answers = join(root, "eval", "hints", `work-${v.replace(/-work$/, "")}.jsonl`);
   if (!existsSync(answers)) return undefined;
-  const copy = join(mkdtempSync(join(tmpdir(), "vm-eval-")), v);
+  const copy = join(scratch(), v);
   cpSync(join(workDir, v), copy, { recursive: true });
   const config = defaultConfig();
   for (const { abs: file } of listNotes(copy, config)) {
