@@ -1,6 +1,7 @@
 /** What each command takes, as `--help` and a refused command line print it. */
 
 import { flagsOf } from "./args";
+import { MCP_TOOLS } from "../../src/core/install/mcp-tools";
 
 export const USAGE = `usage: vault-memory <command> --vault DIR [options]
 
@@ -29,7 +30,7 @@ commands:
            user timer (Linux), a launchd agent (macOS) or a crontab line, catching up a missed
            night; remove [--yes]: disable it and move it aside; status: is it installed, when
            did the digest last run and how did it end, when is the next run
-  mcp      MCP server over stdio: search_memory, read_card, remember (runs until stdin closes)
+  mcp      MCP server over stdio: ${MCP_TOOLS.join(", ")} (runs until stdin closes)
 
 Settings that run a program or name a server come from this computer only:
   ~/.config/vault-memory/config.json (or $XDG_CONFIG_HOME/vault-memory/config.json), or --config FILE.

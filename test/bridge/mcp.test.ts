@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync,
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { vaultFiles } from "../../src/core/paths";
+import { MCP_TOOLS } from "../../src/core/install/mcp-tools";
 import { NOTES_CLOSE, NOTES_OPEN, QUOTED_NOTES, RECALL_HEADER } from "../../src/core/text/recall-header";
 import { overlayPathOf } from "../../src/core/snapshot/format";
 import { generateVault } from "../fixtures/generated-vault";
@@ -50,9 +51,10 @@ describe("MCP server", () => {
   });
   afterAll(async () => server?.close());
 
-  it("offers its tools, each described for the model", async () => {
+  it("offers its tools, each described for the model: the list install and `mcp --help` name", async () => {
     const { tools } = await server.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["read_card", "recent_cards", "remember", "search_memory", "write_card"]);
+    expect(tools.map((t) => t.name)).toEqual([...MCP_TOOLS]);
+    expect(runBridge(["mcp", "--help"]).stdout).toContain(MCP_TOOLS.join(", "));
     for (const t of tools) expect((t.description ?? "").length).toBeGreaterThan(150);
   });
 

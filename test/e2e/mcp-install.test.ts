@@ -34,7 +34,7 @@ describe.skipIf(!claudeAvailable)("the MCP server, registered by install with th
     expect(runBridge(["index", "--vault", vault]).status).toBe(0);
     const look = bridge(["install", "--vault", vault, "--settings", settings]);
     expect(look.status, look.stderr).toBe(0);
-    expect(look.stdout).toContain("is registered at Claude Code's user scope: claude mcp add --scope user vault-memory -- ");
+    expect(look.stdout).toContain("would be registered at Claude Code's user scope: claude mcp add --scope user vault-memory -- ");
     expect(look.stdout).toContain("Would register the MCP server with `claude mcp`");
     expect(file().mcpServers["vault-memory"]).toBeUndefined();
 
@@ -64,7 +64,7 @@ describe.skipIf(!claudeAvailable)("the MCP server, registered by install with th
     const second = copyVault(SAMPLE_VAULT, "Second Vault");
     const other = bridge(["install", "--vault", second, "--settings", settings, "--yes"]);
     expect(other.status, other.stderr).toBe(0);
-    expect(other.stdout).toContain(`The MCP server vault-memory runs ${process.execPath} ${server} --vault '${vault}'; it is replaced`);
+    expect(other.stdout).toContain(`The MCP server vault-memory runs ${process.execPath} ${server} --vault '${vault}'; it would be replaced`);
     expect(file().mcpServers["vault-memory"].args[2]).toBe(second);
     const firstOut = bridge(["uninstall", "--vault", vault, "--settings", settings, "--yes"]);
     expect(firstOut.stdout).toContain("not this vault's; it is left as it is");

@@ -5,6 +5,7 @@
  * is the one writer that knows its format and locks. We only read it, to see what is there.
  */
 
+import { MCP_TOOLS } from "./mcp-tools";
 import { isAbsolute, join } from "node:path";
 import { FileRefused, readRegularFile } from "../io/read-file";
 import { runCommand } from "../llm/run-command";
@@ -118,13 +119,13 @@ export function planMcp(mode: "install" | "uninstall", target: McpTarget, claude
     if (found.state === "unknown") return { ...base, action: "none", lines: [remove], description: `Cannot tell whether Claude Code has the MCP server ${MCP_NAME} (${found.why}); to remove it, run: ${remove}` };
     if (!current) return { ...base, action: "none", lines: [], description: `Claude Code has no MCP server named ${MCP_NAME}.` };
     if (!thisVaultsServer(current, target)) return { ...base, action: "none", lines: [], description: `The MCP server ${MCP_NAME} runs ${describeEntry(current)}, not this vault's; it is left as it is.` };
-    return { ...base, action: "remove", lines: [remove], description: `The MCP server ${MCP_NAME} is removed from Claude Code's user scope: ${remove}` };
+    return { ...base, action: "remove", lines: [remove], description: `The MCP server ${MCP_NAME} would be removed from Claude Code's user scope: ${remove}` };
   }
   if (current && sameServer(current, target)) return { ...base, action: "none", lines: [], description: `The MCP server ${MCP_NAME} is registered in Claude Code already.` };
   if (current) {
-    return { ...base, action: "replace", lines: [remove, add], description: `The MCP server ${MCP_NAME} runs ${describeEntry(current)}; it is replaced, at Claude Code's user scope, by: ${add}` };
+    return { ...base, action: "replace", lines: [remove, add], description: `The MCP server ${MCP_NAME} runs ${describeEntry(current)}; it would be replaced, at Claude Code's user scope, by: ${add}` };
   }
-  return { ...base, action: "add", lines: [add], description: `The MCP server ${MCP_NAME} (search_memory, read_card, remember) is registered at Claude Code's user scope: ${add}` };
+  return { ...base, action: "add", lines: [add], description: `The MCP server ${MCP_NAME} (${MCP_TOOLS.join(", ")}) would be registered at Claude Code's user scope: ${add}` };
 }
 
 export interface McpOutcome {

@@ -33,7 +33,7 @@ describe("the MCP server's registration plan", () => {
     const other = { type: "stdio", command: "node", args: ["/old/vault-memory-mcp.cjs"], env: { VAULT_MEMORY_VAULT: "/old" } };
     const plan = planMcp("install", target, "/bin/claude", claudeDir({ mcpServers: { "vault-memory": other } }));
     expect(plan.action).toBe("replace");
-    expect(plan.description).toContain("runs node /old/vault-memory-mcp.cjs; it is replaced");
+    expect(plan.description).toContain("runs node /old/vault-memory-mcp.cjs; it would be replaced");
     expect(plan.lines[0]).toBe("claude mcp remove --scope user vault-memory");
   });
 
