@@ -53,6 +53,9 @@ function lenient(argv: readonly string[], options: ParseArgsOptionsConfig): Pars
   return parseNodeArgs({ args: [...argv], options, strict: false, allowPositionals: true });
 }
 
+/** A mistake in the command line: the command exits 2 and shows its usage. */
+export class UsageError extends Error {}
+
 export function stringFlag(args: Args, name: string): string | undefined {
   const v = args.flags.get(name);
   return typeof v === "string" ? v : undefined;
@@ -62,7 +65,7 @@ export function numberFlag(args: Args, name: string): number | undefined {
   const v = stringFlag(args, name);
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} takes a non-negative number, not "${v}"`);
+  if (v.trim() === "" || !Number.isFinite(n) || n < 0) throw new UsageError(`--${name} takes a non-negative number, not "${v}"`);
   return n;
 }
 

@@ -2,10 +2,10 @@
 
 import { accessSync, constants, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { stringFlag, type Args } from "./args";
+import { stringFlag, UsageError, type Args } from "./args";
 import { homeDir } from "../../src/core/io/home";
 
-export class UsageError extends Error {}
+export { UsageError } from "./args";
 
 /** The vault, or why there is none: "unset" when nothing names one, "unusable" when the folder named cannot be used. */
 export type VaultLookup = { vault: string } | { problem: "unset" | "unusable"; message: string; why: string };

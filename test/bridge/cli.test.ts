@@ -185,6 +185,16 @@ describe("the command line refuses what it does not take", () => {
     expect(r.stderr).toContain(message);
   });
 
+  it.each([
+    [["digest", "--dry-run", "--limit", "ten"], '--limit takes a non-negative number, not "ten"', "usage: vault-memory digest"],
+    [["index", "--embed-budget-sec", "abc"], '--embed-budget-sec takes a non-negative number, not "abc"', "usage: vault-memory index"],
+  ])("exits 2 with the usage when %j gives a number flag something else", (argv, message, usage) => {
+    const r = runBridge([...argv, "--vault", vault]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).toContain(usage);
+  });
+
   it("says which --only id waits nowhere", () => {
     const r = runBridge(["digest", "--dry-run", "--vault", vault, "--only", "nosuchid"]);
     expect(r.status).toBe(2);

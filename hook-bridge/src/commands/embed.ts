@@ -1,7 +1,7 @@
 /** `embed`: the cards' vectors for semantic recall, for the snapshot on disk (Obsidian runs it after it writes one). */
 
 import { writeSync } from "node:fs";
-import { numberFlag, type Args } from "../args";
+import { numberFlag, UsageError, type Args } from "../args";
 import { vaultFlag } from "../vault";
 import { configOf } from "../settings";
 import { skippedLine } from "../skipped";
@@ -30,7 +30,7 @@ export async function embedCommand(args: Args): Promise<number> {
 /** `--embed-budget-sec N`: the run's embedding budget for this once, over the setting. */
 export function budgetFlag(args: Args): number | undefined {
   const n = numberFlag(args, "embed-budget-sec");
-  if (n !== undefined && n <= 0) throw new Error("--embed-budget-sec takes a number of seconds above 0");
+  if (n !== undefined && n <= 0) throw new UsageError("--embed-budget-sec takes a number of seconds above 0");
   return n;
 }
 
