@@ -542,7 +542,7 @@ async function benchSemantic(vault: string): Promise<SemanticResult> {
   }
 }
 
-/** The semantic row's sentence, as the README quotes it. */
+/** The semantic row's sentence, as docs/speed.md quotes it. */
 function semanticLine(name: string, m: SemanticResult): string {
   return `Semantic recall on, ${name}, English prompt, the stand-in embedding server answering after ${m.delayMs} ms with ${m.dim}-dimension vectors (a process of its own; request in to answer out it measured ${duration(m.endpointMs)}, median): bare ${duration(m.wallBareMs)}, recall ${duration(m.wallRecallMs)}; the hook costs ${duration(m.overBareMs)} over bare Node plus the endpoint's time (median over ${wallRuns} interleaved pairs of hook − bare − that request's endpoint time; less the nominal ${m.delayMs} ms instead, ${duration(m.overDelayMs)})${m.printed ? "" : "; **it printed nothing**"}. The least a Node hook that asks over \`net\` can do (the bench's NET_FLOOR: the payload and the settings read, the request sent, the answer read and parsed, a line printed; interleaved with the hook's runs, measured the same way) costs ${duration(m.floorMs)}. With semantic recall off the rows above are the hook's cost: the snapshot and every answer are byte for byte what they are without the setting (test/bridge/semantic-recall.test.ts).`;
 }

@@ -61,7 +61,7 @@ interface Metrics {
   misses: string[];
 }
 
-// The user's own share of the top card; the shipped default moved to 0.55 (see the README).
+// The user's own share of the top card; the shipped default moved to 0.55 (see docs/recall-quality.md).
 const USER_RELATIVE_TO_TOP = 0.5;
 
 /** The read path exactly as the user ran it: plain tokens, BM25 + title bonus, fixed thresholds. */

@@ -1,5 +1,5 @@
 // Runs the prompt hook's tests under each Node the bridge supports (20, 22, 24): every mechanism
-// in the hook must work on all three (README, "Speed"). Each Node comes from npm's
+// in the hook must work on all three (docs/speed.md). Each Node comes from npm's
 // node-<platform>-<arch> package, fetched once into node_modules/.cache/node-versions.
 //
 //   node scripts/node-versions.mjs [--no-build] [--refresh] [20 22 24]

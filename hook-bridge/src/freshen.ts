@@ -18,7 +18,7 @@ import { refreshSnapshot, type RefreshResult } from "../../src/core/snapshot/ref
 
 /**
  * Changed cards a session start takes on itself: about a second's work in a vault of 50,000 notes
- * (see the README's Speed section). Past it a whole index is cheaper than card by card.
+ * (see docs/speed.md). Past it a whole index is cheaper than card by card.
  */
 export const MAX_REFRESH_CARDS = 50;
 

@@ -84,7 +84,7 @@ export const DEFAULT_EMBED: EmbedSettings = {
  */
 export const PATIENT_EMBED_MS = 2000;
 
-/** How to get the suggested model, for the settings and the README. */
+/** How to get the suggested model, for the settings and the docs. */
 export const SUGGESTED_PULL = "ollama pull bge-m3";
 
 /** Why `url` cannot be used, or "" when it can: http(s) only, and this computer unless allowed. */

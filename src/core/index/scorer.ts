@@ -32,7 +32,7 @@ export interface ThresholdRules {
    * And at least this share of them, never all: a long prompt (a pasted error, an instruction with
    * its context) shares two words with many cards by chance. 0 by default: it silences more
    * unanswered prompts, but a Chinese question's many character pairs make it cost recall (see
-   * the README's evaluation).
+   * docs/recall-quality.md).
    */
   minMatchedShare: number;
   /**
@@ -41,7 +41,7 @@ export interface ThresholdRules {
    * one card alone (IDF units, so the gate means the same in a vault of any size). Sharing common
    * words with a card's body is not evidence a person would accept. 0, the default, turns it off:
    * on cards with enrich's hints, 1.2 leaves twice as many unanswered work prompts quiet for about
-   * 0.03 of hit@5, but it costs questions about long notes much more (see the README's evaluation).
+   * 0.03 of hit@5, but it costs questions about long notes much more (see docs/recall-quality.md).
    */
   minAboutWords: number;
   maxCards: number;

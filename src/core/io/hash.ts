@@ -36,7 +36,7 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
  * every recall computes for what it reads, and the check of the prompt hook's code cache (about
  * 100 KB). A cold process would run a JavaScript loop in V8's interpreter, tens of instructions a
  * step; the same loop in WebAssembly (hash.wat) runs at a few per word: measured in the whole
- * prompt hook, about a tenth of its instructions (README, "Speed"). The JavaScript loop stays
+ * prompt hook, about a tenth of its instructions (docs/speed.md). The JavaScript loop stays
  * for where WebAssembly is unavailable.
  */
 export function fnv1aWords(bytes: Uint8Array, start = 0, end = bytes.length): number {

@@ -76,7 +76,7 @@ function alphabetOf(s: string, r: Randomness): number {
  * Whether a token with no known prefix looks like a key: long, letters of both cases and digits,
  * kinds changing often (identifiers, words and hex digests change seldom or lack a kind), and
  * nearly as many distinct characters as a random draw would give. Measured on every corpus vault
- * (see the README's privacy section).
+ * (see docs/reliability.md).
  */
 export function looksRandom(s: string): boolean {
   if (s.length < 24) return false;

@@ -1,6 +1,6 @@
 /**
  * The generic detector against real notes: every note of every corpus vault (Obsidian's help in
- * 30+ languages) and the sample vault, none of which holds a secret. The figure is the README's.
+ * 30+ languages) and the sample vault, none of which holds a secret. The figure is docs/reliability.md's.
  */
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
