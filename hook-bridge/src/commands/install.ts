@@ -14,6 +14,7 @@ import { applyMcp, planMcp } from "../../../src/core/install/mcp";
 import { saveUserSettings, userFileOf } from "../../../src/core/machine-config";
 import { planTrust } from "./trust";
 import { homeDir } from "../../../src/core/io/home";
+import { firstRecall } from "./install-check";
 
 /**
  * Exit 0 when everything asked for is done, or the MCP server is left for the person to register
@@ -63,6 +64,7 @@ export async function installCommand(args: Args, mode: "install" | "uninstall"):
   // Last: the hooks work whatever the claude CLI does.
   const outcome = await applyMcp(mcp);
   if (outcome.status !== "nothing") writeSync(outcome.status === "failed" ? 2 : 1, `\n${outcome.message}\n`);
+  if (mode === "install" && change.changed) await firstRecall(args, vault, node, bridge);
   return outcome.status === "failed" ? 1 : 0;
 }
 

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, lstatSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hookCommand } from "../../../src/core/install/hook-commands";
@@ -178,6 +178,9 @@ describe("install from the bridge", () => {
     expect(readFileSync(settings, "utf8")).toBe('{\n  "model": "opus"\n}\n');
     const r = runBridge(["install", "--vault", vault, "--settings", settings, "--yes"]);
     expect(r.stdout).toMatch(/Connected: .*backup: /);
+    // It ends by indexing the vault and running the installed hook on a prompt from one of its cards.
+    expect(r.stdout).toMatch(/Indexing the vault, so the hooks have cards to recall:\nindexed 15 cards/);
+    expect(r.stdout).toMatch(/The installed hook, asked "[^"]+" \(from feedback\/commit-messages\.md\), gives Claude:\n\n<vault-memory-notes>\n[^\n]+\n- .*feedback\/commit-messages\.md — /);
     const cmd = (JSON.parse(readFileSync(settings, "utf8")) as { hooks: { UserPromptSubmit: { hooks: { command: string }[] }[] } }).hooks.UserPromptSubmit[0].hooks[0].command;
     // In the person's own data folder, not the vault: the hooks run it on every prompt.
     const copy = join(bridgeHome(vault), "vault-memory.cjs");
@@ -193,6 +196,22 @@ describe("install from the bridge", () => {
     // The same bytes as before install, and one backup: the file as it was before the latest change.
     expect(readFileSync(settings, "utf8")).toBe('{\n  "model": "opus"\n}\n');
     expect(readdirSync(join(settings, "..")).sort()).toEqual(["settings.json", "settings.json.vault-memory-backup"]);
+  });
+
+  it("says why the installed hook printed nothing, or that the vault has no card yet", () => {
+    const strict = copyVault(SAMPLE_VAULT, "Strict Vault");
+    mkdirSync(join(strict, ".vault-memory"), { recursive: true });
+    writeFileSync(join(strict, ".vault-memory", "config.json"), JSON.stringify({ recall: { thresholds: { minScore: 1e9 } } }));
+    const settings = join(tempDir(), "settings.json");
+    const r = runBridge(["install", "--vault", strict, "--settings", settings, "--yes"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/The installed hook, asked "[^"]+" \(from [^)]+\), printed nothing\. No card cleared recall's thresholds for it/);
+    const empty = join(tempDir(), "Empty Vault");
+    mkdirSync(empty);
+    const other = join(tempDir(), "settings.json");
+    const e = runBridge(["install", "--vault", empty, "--settings", other, "--yes"]);
+    expect(e.status).toBe(0);
+    expect(e.stdout).toContain("The vault has no card yet: the hooks print nothing until the digest or Claude writes some.");
   });
 
   it("without --yes writes nothing anywhere, not even the bridge copy, and says it would copy it", () => {
