@@ -3,8 +3,8 @@
  * server, showing the change first.
  */
 
-import { writeSync } from "node:fs";
-import { join } from "node:path";
+import { lstatSync, writeSync } from "node:fs";
+import { join, sep } from "node:path";
 import { stringFlag, type Args } from "../args";
 import { vaultFlag } from "../vault";
 import { applyChange, bridgeHome, bridgeIsCurrent, planConnect, readBridge, writeBridge } from "../../../src/core/install/install";
@@ -15,6 +15,8 @@ import { saveUserSettings, userFileOf } from "../../../src/core/machine-config";
 import { planTrust } from "./trust";
 import { homeDir } from "../../../src/core/io/home";
 import { firstRecall } from "./install-check";
+import { planCleanup } from "./uninstall-cleanup";
+import { moveAside, removedDir } from "../../../src/core/install/schedule";
 
 /**
  * Exit 0 when everything asked for is done, or the MCP server is left for the person to register
@@ -40,13 +42,19 @@ export async function installCommand(args: Args, mode: "install" | "uninstall"):
   const userFile = userFileOf(stringFlag(args, "config"));
   const trust = mode === "install" ? planTrust(vault, userFile) : { settings: {}, lines: [] };
   if (trust.lines.length > 0) writeSync(1, `\nThe vault's config.json sets what runs and where your text goes; on this computer these are read only from ${userFile}:\n${trust.lines.join("\n")}\n`);
-  if (!change.changed && !copy && trust.lines.length === 0 && mcp.action === "none") return 0;
+  const cleanup = mode === "uninstall" ? planCleanup(home, vault) : undefined;
+  // A settings file uninstall leaves holding nothing but {} goes aside, as if install had never made it.
+  const emptied = mode === "uninstall" && change.changed && change.after.trim() === "{}" && isPlainFile(settingsPath);
+  const tidy = (cleanup?.lines ?? []).some((l) => l.startsWith("Would "));
+  if (!change.changed && !copy && trust.lines.length === 0 && mcp.action === "none" && !tidy) return 0;
   if (!args.flags.has("yes") || args.flags.has("dry-run")) {
     const would = [
       copy ? `Would copy the bridge to ${bridge}, and the MCP server beside it` : "",
       trust.lines.length > 0 ? `Would copy those settings to ${userFile}` : "",
       change.changed && change.backup ? `Would keep ${settingsPath} as it is now in ${change.backup}` : "",
       mcp.action !== "none" ? `Would ${mcp.action === "remove" ? "remove" : "register"} the MCP server ${mcp.claude ? "with" : "by printing the line for"} \`claude mcp\`` : "",
+      emptied ? `Would move ${settingsPath}, then holding nothing but {}, to ${removedDir()}${sep}` : "",
+      ...(cleanup?.lines ?? []),
     ].filter(Boolean);
     writeSync(1, `\n${would.join("\n")}${would.length > 0 ? "\n" : ""}Nothing was written. Run again with --yes to ${mode === "install" ? "connect" : "disconnect"} Claude Code.\n`);
     return 0;
@@ -60,11 +68,14 @@ export async function installCommand(args: Args, mode: "install" | "uninstall"):
   if (change.changed) {
     const backup = applyChange(change);
     writeSync(1, `\n${mode === "install" ? "Connected" : "Disconnected"}: ${settingsPath}${backup ? ` (backup: ${backup})` : ""}\n`);
+    if (emptied) writeSync(1, `Moved ${settingsPath}, now holding nothing but {}, to ${moveAside(settingsPath)}: Claude Code reads no file as it reads {}\n`);
   }
   // Last: the hooks work whatever the claude CLI does.
   const outcome = await applyMcp(mcp);
   if (outcome.status !== "nothing") writeSync(outcome.status === "failed" ? 2 : 1, `\n${outcome.message}\n`);
   if (mode === "install" && change.changed) await firstRecall(args, vault, node, bridge);
+  const tidied = cleanup?.apply() ?? [];
+  if (tidied.length > 0) writeSync(1, `\n${tidied.join("\n")}\n`);
   return outcome.status === "failed" ? 1 : 0;
 }
 
@@ -73,4 +84,13 @@ export function selfPath(): string {
   const self = process.argv[1];
   if (!self) throw new Error("cannot tell where this bridge file is; run it as `node <path>/vault-memory.cjs install`");
   return self;
+}
+
+/** Whether `path` is a regular file, not a link to one (a dotfiles repository's), which uninstall leaves where it is. */
+function isPlainFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
 }

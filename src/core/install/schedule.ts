@@ -136,7 +136,8 @@ export function removedDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(userDataDir(env), "removed");
 }
 
-function moveAside(path: string, env: NodeJS.ProcessEnv): string {
+/** Moves `path` into removedDir, under its name and the time: what Vault Memory takes away is never deleted. */
+export function moveAside(path: string, env: NodeJS.ProcessEnv = process.env): string {
   const dir = removedDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const to = join(dir, `${basename(path)}.${new Date().toISOString().replace(/[:.]/g, "-")}`);

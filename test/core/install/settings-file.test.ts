@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, lstatSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hookCommand } from "../../../src/core/install/hook-commands";
+import { BRIDGE_FILES, hookCommand } from "../../../src/core/install/hook-commands";
 import { applyChange, describeChange, planChange, SettingsFileError, type SettingsChange } from "../../../src/core/install/settings-file";
-import { bridgeHome } from "../../../src/core/install/install";
+import { bridgeHome, userDataDir } from "../../../src/core/install/install";
+import { cacheDir, cacheName } from "../../../hook-bridge/src/code-cache";
 import { runBridge, SAMPLE_VAULT, copyVault, tempDir } from "../../helpers";
 
 // Modes, links and backslashes in names are POSIX matters.
@@ -196,6 +197,31 @@ describe("install from the bridge", () => {
     // The same bytes as before install, and one backup: the file as it was before the latest change.
     expect(readFileSync(settings, "utf8")).toBe('{\n  "model": "opus"\n}\n');
     expect(readdirSync(join(settings, "..")).sort()).toEqual(["settings.json", "settings.json.vault-memory-backup"]);
+  });
+
+  it("uninstall takes away what install added: the bridge copy and its code cache moved or removed, no {} left where there was no file", () => {
+    const vault = copyVault(SAMPLE_VAULT, "Tidy Vault");
+    const settings = join(tempDir(), "settings.json");
+    expect(runBridge(["install", "--vault", vault, "--settings", settings, "--yes"]).status).toBe(0);
+    const home = bridgeHome(vault);
+    // Install's check ran the installed hook, which wrote its code cache.
+    const cached = () => readdirSync(cacheDir()).filter((f) => f.startsWith("vault-memory") && BRIDGE_FILES.some((b) => f === cacheName(join(home, b))));
+    expect(cached().length).toBeGreaterThan(0);
+    const look = runBridge(["uninstall", "--vault", vault, "--settings", settings]);
+    expect(look.stdout).toContain(`Would move ${settings}, then holding nothing but {}, to `);
+    expect(look.stdout).toContain(`Would move the bridge copy ${home} to `);
+    expect(look.stdout).toMatch(/Would remove the hooks' code cache \(\d+ files?/);
+    expect(existsSync(home)).toBe(true);
+    const r = runBridge(["uninstall", "--vault", vault, "--settings", settings, "--yes"]);
+    expect(r.status).toBe(0);
+    // Nothing is deleted: the emptied settings file and the bridge copy are moved into the data folder's removed/.
+    expect(existsSync(settings)).toBe(false);
+    expect(existsSync(home)).toBe(false);
+    const removed = readdirSync(join(userDataDir(), "removed"));
+    expect(removed.some((f) => f.startsWith("settings.json."))).toBe(true);
+    expect(removed.some((f) => f.startsWith(`${basename(home)}.`))).toBe(true);
+    expect(cached()).toEqual([]);
+    expect(r.stdout).toMatch(/Removed the hooks' code cache/);
   });
 
   it("says why the installed hook printed nothing, or that the vault has no card yet", () => {
