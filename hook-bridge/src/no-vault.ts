@@ -1,5 +1,6 @@
 /** What the hooks do when no usable vault is set: say so once to the person, and log why wherever they can. */
 
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { appendLog } from "../../src/core/io/log";
 import { vaultFiles } from "../../src/core/paths";
@@ -36,6 +37,13 @@ export { vaultAdvice as adviceFor };
  */
 export function logRefusedHook(args: Args, bad: string): void {
   const found = findVault(args);
-  if ("vault" in found) appendLog(vaultFiles.log(found.vault), args.command, `${bad}; did nothing`);
-  else logWithoutVault(args.command, { ...found, message: `${bad}; did nothing` });
+  if (!("vault" in found)) return logWithoutVault(args.command, { ...found, message: `${bad}; did nothing` });
+  appendLog(vaultFiles.log(found.vault), args.command, `${bad}; did nothing`);
+  // For the next session start to tell the person once (see remind's refusedNotice). A plain
+  // write: a torn one only garbles a notice, and the hook loads no more code for it.
+  try {
+    writeFileSync(vaultFiles.refusedHook(found.vault), `${args.command}: ${bad}`.slice(0, 500));
+  } catch {
+    /* the log has it */
+  }
 }

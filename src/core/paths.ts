@@ -15,6 +15,8 @@ export const vaultFiles = {
   dir: (vault: string): string => join(vault, HIDDEN_DIR),
   snapshot: (vault: string): string => join(vault, HIDDEN_DIR, "snapshot.jsonl"),
   log: (vault: string): string => join(vault, HIDDEN_DIR, "vault-memory.log"),
+  /** The last command line a hook refused, which the next session start tells the person once. */
+  refusedHook: (vault: string): string => join(vault, HIDDEN_DIR, "refused-hook.txt"),
   config: (vault: string): string => join(vault, HIDDEN_DIR, "config.json"),
   sessions: (vault: string): string => join(vault, HIDDEN_DIR, "sessions"),
   usageLog: (vault: string): string => join(vault, HIDDEN_DIR, "recall-log.jsonl"),

@@ -227,6 +227,11 @@ describe("the command line refuses what it does not take", () => {
     const r = runBridge(["recall", "--vault", v, "--max-card", "3"], hookJson("why does my nightly job fail under launchd?"));
     expect([r.status, r.stdout]).toEqual([0, ""]);
     expect(logOf(v)).toContain("recall has no flag --max-card; did nothing");
+    // The next session start tells the person, once.
+    const start = () => runBridge(["remind", "--vault", v], JSON.stringify({ hook_event_name: "SessionStart", source: "startup", session_id: "s1" })).stdout;
+    const said = (out: string): string => (out ? ((JSON.parse(out) as { systemMessage?: string }).systemMessage ?? "") : "");
+    expect(said(start())).toContain("a hook was given a command line it does not take and did nothing (recall: recall has no flag --max-card)");
+    expect(said(start())).not.toContain("does not take");
   });
 });
 

@@ -68,7 +68,7 @@ export async function remindCommand(args: Args, now = new Date()): Promise<numbe
     }
     // The queue is the person's to review, not Claude's to act on: a systemMessage shows it to the
     // person and keeps it out of the conversation (plain stdout would be context for Claude).
-    const text = [reminder(vault, now), indexing, settingsNotice(vault, args, (m) => appendLog(log, "remind", m))].filter(Boolean).join("\n");
+    const text = [reminder(vault, now), indexing, settingsNotice(vault, args, (m) => appendLog(log, "remind", m)), refusedNotice(vault)].filter(Boolean).join("\n");
     // A resumed session has its first brief in the history it replays.
     const brief = str(payload, "source") === "resume" ? "" : briefFor(vault, str(payload, "cwd"), config, (m) => appendLog(log, "remind", m));
     if (text || brief) writeSync(1, hookJson("SessionStart", text, brief) + "\n");
@@ -195,6 +195,32 @@ function settingsNotice(vault: string, args: Args, log: (m: string) => void): st
     // Said at every start, then, rather than never.
   }
   return `Vault Memory: ${message}.`;
+}
+
+/**
+ * Once for each refusal: a hook that was given a command line it does not take (a flag mistyped
+ * in settings.json) did nothing and printed nothing, as hooks must; the person hears of it here.
+ */
+function refusedNotice(vault: string): string {
+  let refused: string;
+  try {
+    refused = readRegularFile(vaultFiles.refusedHook(vault), { maxBytes: 1 << 12, noFollow: true }).toString("utf8").trim();
+  } catch {
+    return "";
+  }
+  const dir = privateCacheDir();
+  const marker = dir ? join(dir, cacheName(join(vault, "refused-noticed"))) : "";
+  try {
+    if (!refused || (marker && readRegularFile(marker, { maxBytes: 1 << 12, noFollow: true }).toString("utf8") === refused)) return "";
+  } catch {
+    /* not said yet */
+  }
+  try {
+    if (marker) writeFileAtomic(marker, refused, { mode: 0o600 });
+  } catch {
+    // Said at every start, then, rather than never.
+  }
+  return `Vault Memory: a hook was given a command line it does not take and did nothing (${escapeControl(refused)}); fix its entry in Claude Code's settings, or run install again.`;
 }
 
 export function reminder(vault: string, now: Date): string {
