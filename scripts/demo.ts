@@ -1,6 +1,7 @@
 /** `npm run demo`: index the sample vault with the built bridge and show what Claude would receive. */
 
 import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -46,3 +47,17 @@ PROMPTS.forEach((prompt, i) => {
   console.log(`\n── prompt: ${prompt}   (hook process: ${ms.toFixed(0)} ms; starting a bare Node takes about ${bareMs.toFixed(0)} ms here)`);
   console.log(stdout.trimEnd() || "(nothing added to Claude's context)");
 });
+
+// The demo asks from no project's folder, where every card is recalled. In Claude Code a card of a
+// project is recalled only in that project's folder: say which, so that trying the prompts there
+// does not look like a broken install.
+const projects = new Map<string, number>();
+for (const file of readdirSync(vault, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".md"))) {
+  const name = /^project: *(.+)$/m.exec(readFileSync(join(vault, file), "utf8"))?.[1]?.trim();
+  if (name) projects.set(name, (projects.get(name) ?? 0) + 1);
+}
+if (projects.size > 0) {
+  const list = [...projects].map(([name, n]) => `${name} (${n})`).join(", ");
+  console.log(`\nIn Claude Code, a card of a project is recalled only in that project's folder (a folder, or git repository, of that name), and cards of no project everywhere. The sample cards' projects: ${list}; to try these prompts in Claude Code, run it in a folder named after one of them.`);
+}
+
