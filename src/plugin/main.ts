@@ -133,6 +133,8 @@ export default class VaultMemoryPlugin extends Plugin {
     this.registerEvent(this.app.metadataCache.on("changed", (f) => service.onCreateOrModify(f)));
     // An open lint report follows the vault, as the index does.
     const relint = debounce(() => this.refreshLintViews(), 2000, true);
+    // A relint still waiting when the plugin unloads would render a view of a plugin that is gone.
+    this.register(() => relint.cancel());
     for (const name of ["create", "modify", "delete", "rename"] as const) {
       this.registerEvent(this.app.vault.on(name as "modify", () => relint()));
     }

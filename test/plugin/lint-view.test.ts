@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LINT_VIEW_TYPE, LintReportView, PAGE } from "../../src/plugin/lint-view";
 import { addRelatedLink } from "../../src/core/card/related";
 import VaultMemoryPlugin from "../../src/plugin/main";
@@ -203,6 +203,26 @@ describe("lint report view", () => {
     await app.vault.create("feedback/another.md", "---\nname: Another\ndescription: d\ntype: feedback\n---\n[[commit-messages]]\n");
     await until(() => findingRows(view, "missing-tags").length === before + 1);
     expect(plugin.lintNotes.lastReads).toBe(1);
+  });
+
+  it("forgets a relint still waiting when the plugin unloads", async () => {
+    const view = await openReport();
+    let refreshed = 0;
+    const refresh = view.refresh.bind(view);
+    view.refresh = () => {
+      refreshed++;
+      return refresh();
+    };
+    vi.useFakeTimers();
+    try {
+      // A change schedules a relint a moment later; the plugin unloads before it comes.
+      await app.vault.create("feedback/late.md", "---\nname: Late\ndescription: d\ntype: feedback\n---\n[[commit-messages]]\n");
+      plugin.unload();
+      vi.advanceTimersByTime(60_000);
+      expect(refreshed).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("pages a rule with thousands of findings, and fixes them all after showing what will change", async () => {
