@@ -15,7 +15,7 @@ import { appendLog } from "../../src/core/io/log";
 import { msSinceStart } from "../../src/core/io/clock";
 import { vaultFiles } from "../../src/core/paths";
 import { DeadlineExceeded } from "../../src/core/index/scorer";
-import { recall, recallWithMeaning, wantsRecall, type Recall, type RecallContext } from "../../src/core/recall/recall";
+import { readPrompt, recall, recallWithMeaning, wantsRecall, type ReadPrompt, type Recall, type RecallContext } from "../../src/core/recall/recall";
 import { SnapshotError, SnapshotReader } from "../../src/core/snapshot/read";
 import { noteSnapshotDamage } from "../../src/core/snapshot/damage";
 import { resolveProject } from "../../src/core/project";
@@ -70,11 +70,13 @@ export function recallFor(p: Prompted): number | Promise<number> {
       p.scored?.();
       return answerWith(result, run, p, { sessions, seen, started, deadline });
     };
-    const meaning = meaningFor(p, reader, rules, run);
-    if (meaning) return withMeaning(payload.prompt, reader, rules, ctx, meaning, run).then(answer).catch(run.failed);
+    // Read once: whether it is an acknowledgement, and its words, serve every step below.
+    const prompt = readPrompt(payload.prompt, reader, p.ack);
+    const meaning = meaningFor(p, prompt, reader, rules, run);
+    if (meaning) return withMeaning(prompt, reader, rules, ctx, meaning, run).then(answer).catch(run.failed);
     let result;
     try {
-      result = recall(payload.prompt, reader, rules, vault, ctx);
+      result = recall(prompt, reader, rules, vault, ctx);
     } finally {
       reader.close();
     }
@@ -89,7 +91,7 @@ export function recallFor(p: Prompted): number | Promise<number> {
  * model this machine asked with and recall searches for the prompt; otherwise nothing, and the
  * log says why when one of the two asks for meaning and the other cannot give it.
  */
-function meaningFor({ payload, meaning }: Prompted, reader: SnapshotReader, rules: RecallRules, run: Run): { asking: Asking; semantic: SemanticRules } | undefined {
+function meaningFor({ meaning }: Prompted, prompt: ReadPrompt, reader: SnapshotReader, rules: RecallRules, run: Run): { asking: Asking; semantic: SemanticRules } | undefined {
   // Most prompts, with semantic recall off: no rules and a reason, and nothing more to look at.
   if (meaning === undefined || (!rules.semantic && typeof meaning === "string")) return undefined;
   if (!rules.semantic) {
@@ -97,7 +99,7 @@ function meaningFor({ payload, meaning }: Prompted, reader: SnapshotReader, rule
     run.failOpen("semantic recall: this computer's settings turn it on, but the snapshot has no vectors yet (run index); answered from words alone");
     return undefined;
   }
-  if (!wantsRecall(payload.prompt, reader)) return undefined;
+  if (!wantsRecall(prompt, reader)) return undefined;
   const semantic = semanticOn(rules.semantic, typeof meaning === "string" ? meaning : meaning.machine);
   if (typeof semantic === "string") {
     run.failOpen(`semantic recall: ${semantic}; answered from words alone`);
@@ -154,7 +156,7 @@ function withinBudget({ asked, at }: Asking, budgetMs: number): Promise<EmbedRes
  * Scores the words while the server works, reads the cards' vectors meanwhile, then fuses the
  * two. Past the budget, or on any error, the words alone answer and the log says why.
  */
-function withMeaning(prompt: string, reader: SnapshotReader, rules: RecallRules, ctx: RecallContext, { asking, semantic }: { asking: Asking; semantic: SemanticRules }, run: Run): Promise<Recall> {
+function withMeaning(prompt: ReadPrompt, reader: SnapshotReader, rules: RecallRules, ctx: RecallContext, { asking, semantic }: { asking: Asking; semantic: SemanticRules }, run: Run): Promise<Recall> {
   const { code } = asking;
   return recallWithMeaning(prompt, reader, rules, run.vault, ctx, semantic, {
     asked: withinBudget(asking, semantic.budgetMs),

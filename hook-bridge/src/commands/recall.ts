@@ -74,6 +74,8 @@ export interface Prompted {
   deadline: number;
   /** The request for the prompt's vector; or why none was sent, told to the log if the snapshot asks for one; or nothing, for an acknowledgement. */
   meaning?: Asking | string;
+  /** Whether the prompt is an acknowledgement, when the first half has already asked. */
+  ack?: boolean;
   scored?: () => void;
 }
 
@@ -100,7 +102,7 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
     // Claude without the line that says whether it was kept.
     if (REMEMBER.test(payload.prompt)) keep = keepFirst(vault, payload, deps, (why) => void failOpen(why));
     const prompted: Prompted = { args, vault, payload, keep, deadline, scored: deps.scored };
-    prompted.meaning = askFirst(payload.prompt, vault, args, deadline, deps);
+    askFirst(prompted, deps);
     const score = (): number | Promise<number> => deps.scoring().recallFor(prompted);
     // The request leaves once this turn yields (net connects on the next tick): recall's code
     // loads and the words are scored while the server works.
@@ -115,22 +117,29 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
  * Asks this machine's embedding server for the prompt's vector when this machine turns semantic
  * recall on for the vault, before the snapshot is opened; whether the snapshot has vectors to
  * search is recall's to see. Never for an acknowledgement ("ok continue"), which recall does not
- * search for. Otherwise the reason none was asked, for the log.
+ * search for. Otherwise `meaning` holds the reason none was asked, for the log.
  */
-function askFirst(prompt: string, vault: string, args: Args, deadline: number, deps: RecallDeps): Asking | string | undefined {
+function askFirst(p: Prompted, deps: RecallDeps): void {
   // Where the prompt goes is this machine's setting, never the vault's (see embed/settings.ts).
-  const machine = machineEmbed(vault, stringFlag(args, "config"));
-  if (typeof machine === "string") return machine;
-  if (isAcknowledgement(prompt)) return undefined;
+  const machine = machineEmbed(p.vault, stringFlag(p.args, "config"));
+  if (typeof machine === "string") {
+    p.meaning = machine;
+    return;
+  }
+  // Asked once a prompt: recall reads the prompt with it (readPrompt).
+  p.ack = isAcknowledgement(p.payload.prompt);
+  if (p.ack) return;
   let code: SemanticCode;
   try {
     code = deps.semantic();
   } catch (err) {
-    return `its code could not be loaded (${err instanceof Error ? err.message : String(err)})`;
+    p.meaning = `its code could not be loaded (${err instanceof Error ? err.message : String(err)})`;
+    return;
   }
   const at = msSinceStart();
   // The hook's own deadline bounds the request; the snapshot's budget for it is recall's to apply.
-  return { code, machine, at, ...code.askVector(prompt, machine, deadline) };
+  const asking: Asking = { code, machine, at, ...code.askVector(p.payload.prompt, machine, p.deadline) };
+  p.meaning = asking;
 }
 
 /** Queues the session for "remember this"; Claude is told the outcome, so /remember can never confirm a keep that failed. */

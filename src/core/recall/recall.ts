@@ -11,6 +11,7 @@ import type { RecallRules } from "./rules";
 import type { SemanticRules } from "../embed/settings";
 import type { EmbedResult } from "../embed/client";
 import { buildQuery, requiredMatches, withCorrections } from "./query";
+import type { QueryGroup } from "../index/scorer";
 import { NOTES_CLOSE, NOTES_OPEN, QUOTED_NOTES, RECALL_HEADER } from "../text/recall-header";
 import { projectTier, recencyWeight, typeWeight } from "./signals";
 import { writtenInCjk } from "../text/tokenizer";
@@ -97,9 +98,28 @@ interface Candidate {
   hint?: number;
 }
 
-export function recall(prompt: string, source: PostingSource, rules: RecallRules, vaultRoot: string, ctx: RecallContext = {}): Recall {
+export function recall(prompt: string | ReadPrompt, source: PostingSource, rules: RecallRules, vaultRoot: string, ctx: RecallContext = {}): Recall {
   const words = scoreWords(prompt, source, rules, vaultRoot, ctx);
   return words ? finishRecall(words, ctx.semantic) : { cards: [], text: "" };
+}
+
+/**
+ * A prompt read once for a recall: whether it is an acknowledgement ("ok continue") and the words
+ * to look for. The prompt hook asks both before semantic recall's request, while scoring and when
+ * fusing; read once, each question is answered once a prompt.
+ */
+export interface ReadPrompt {
+  text: string;
+  ack: boolean;
+  /** Its words as written, with their prefixes and synonyms, for the source's index options. */
+  written: QueryGroup[];
+}
+
+/** Reads `prompt` for `source`'s index options; `ack` when the caller has already asked. */
+export function readPrompt(prompt: string | ReadPrompt, source: PostingSource, ack?: boolean): ReadPrompt {
+  if (typeof prompt !== "string") return prompt;
+  const options = source.indexOptions;
+  return { text: prompt, ack: ack ?? isAcknowledgement(prompt), written: buildQuery(prompt, options, synonymPhrases(options)) };
 }
 
 /** The word-scored part of a recall: what finishRecall ranks, with or without meaning. */
@@ -119,20 +139,18 @@ export interface WordScores {
  * Whether a prompt can be recalled for at all: not an acknowledgement ("ok continue") and with
  * words to look for. Semantic recall asks for no vector for a prompt that is not.
  */
-export function wantsRecall(prompt: string, source: PostingSource): boolean {
-  const options = source.indexOptions;
-  return !isAcknowledgement(prompt) && buildQuery(prompt, options, synonymPhrases(options)).length > 0;
+export function wantsRecall(prompt: string | ReadPrompt, source: PostingSource): boolean {
+  const read = readPrompt(prompt, source);
+  return !read.ack && read.written.length > 0;
 }
 
 /** The prompt's words scored against the cards; undefined when it has no words to look for. */
-export function scoreWords(prompt: string, source: PostingSource, rules: RecallRules, vaultRoot: string, ctx: RecallContext = {}): WordScores | undefined {
-  const options = source.indexOptions;
-  const written = buildQuery(prompt, options, synonymPhrases(options));
+export function scoreWords(prompt: string | ReadPrompt, source: PostingSource, rules: RecallRules, vaultRoot: string, ctx: RecallContext = {}): WordScores | undefined {
+  const { text, ack, written } = readPrompt(prompt, source);
   if (written.length === 0) return undefined;
-  const ack = isAcknowledgement(prompt);
   // An acknowledgement's words are not looked for harder than they are written.
   const groups = ack ? written : withCorrections(written, source);
-  const t = { ...rules.thresholds, minScore: effectiveMinScore(rules, source.docCount, prompt, ack) };
+  const t = { ...rules.thresholds, minScore: effectiveMinScore(rules, source.docCount, text, ack) };
   const need = requiredMatches(groups.length, t.minMatchedTerms, t.minMatchedShare ?? 0);
   // Signals can lift a card by at most their product, so cards that could not reach the floor are cut early.
   const liftCeiling = maxLift(rules);
@@ -141,7 +159,7 @@ export function scoreWords(prompt: string, source: PostingSource, rules: RecallR
     // An acknowledgement is not a question, so it cannot match one: hints add nothing to it.
     hintBonus: ack ? 0 : rules.scoring.hintBonus,
   }).slice(0, ctx.pool ?? (ctx.project && !ctx.allProjects ? SCOPED_POOL : RERANK_POOL));
-  return { source, rules, vaultRoot, ctx, ranked, t, need, said: prompt.toLowerCase() };
+  return { source, rules, vaultRoot, ctx, ranked, t, need, said: text.toLowerCase() };
 }
 
 /** Signals, meaning when given, thresholds and the text: the rest of a recall. */
@@ -320,7 +338,7 @@ export interface MeaningSource<P> {
 }
 
 /** recall() with meaning fused in; on any failure the words alone answer, and `fellBack` hears why. */
-export async function recallWithMeaning<P>(prompt: string, source: PostingSource, rules: RecallRules, vaultRoot: string, ctx: RecallContext, semantic: SemanticRules, m: MeaningSource<P>): Promise<Recall> {
+export async function recallWithMeaning<P>(prompt: string | ReadPrompt, source: PostingSource, rules: RecallRules, vaultRoot: string, ctx: RecallContext, semantic: SemanticRules, m: MeaningSource<P>): Promise<Recall> {
   if (m.sent) await Promise.race([m.sent, m.asked]);
   const words = scoreWords(prompt, source, rules, vaultRoot, ctx);
   if (!words) return { cards: [], text: "" };
