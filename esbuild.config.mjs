@@ -97,10 +97,10 @@ function markedForCache(name, text) {
 async function buildBridge() {
   const [commands, semantic, scoring, recall] = await Promise.all([
     esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/cli.ts"] }),
-    esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/semantic.ts"] }),
-    esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/scoring.ts"] }),
-    // The prompt hook's first file: the other files are loaded through the entry when a prompt needs them (recall-entry.ts).
-    esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/recall-entry.ts"] }),
+    esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/prompt-hook/meaning.ts"] }),
+    esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/prompt-hook/answer.ts"] }),
+    // The prompt hook's first file: the other files are loaded through the entry when a prompt needs them (prompt-hook/entry.ts).
+    esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/prompt-hook/entry.ts"] }),
   ]);
   const recallFile = markedForCache("the recall bundle", recall.outputFiles[0].text);
   const scoringFile = markedForCache("the scoring bundle", scoring.outputFiles[0].text);

@@ -9,7 +9,7 @@
 import { writeSync } from "node:fs";
 import { join } from "node:path";
 import { requireCached } from "./src/code-cache";
-import type { LoadedFile, RecallHook } from "./src/recall-entry";
+import type { LoadedFile, RecallHook } from "./src/prompt-hook/entry";
 
 /** Each file run through the code cache, by name, with its build (esbuild.config.mjs). */
 declare const __VM_BUILDS__: Record<string, string>;

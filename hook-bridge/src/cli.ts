@@ -12,9 +12,9 @@ import { enrichCommand } from "./commands/enrich";
 import { installCommand } from "./commands/install";
 import { lintCommand } from "./commands/lint";
 import { queueCommand } from "./commands/queue";
-import { recallCommand } from "./commands/recall";
-import * as semanticCode from "./semantic";
-import * as scoringCode from "./scoring";
+import { recallCommand } from "./prompt-hook/ask";
+import * as meaningCode from "./prompt-hook/meaning";
+import * as answerCode from "./prompt-hook/answer";
 import { remindCommand } from "./commands/remind";
 import { trustCommand } from "./commands/trust";
 import { scheduleCommand } from "./commands/schedule";
@@ -47,7 +47,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   try {
     switch (args.command) {
       case "recall":
-        return recallCommand(args, { recallWithoutVault, rememberReply, rememberSession, semantic: () => semanticCode, scoring: () => scoringCode });
+        return recallCommand(args, { recallWithoutVault, rememberReply, rememberSession, meaning: () => meaningCode, answer: () => answerCode });
       case "index":
         return await indexCommand(args);
       case "queue":

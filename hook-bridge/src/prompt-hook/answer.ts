@@ -1,33 +1,30 @@
 /**
- * Recall itself, the prompt hook's second half: the snapshot opened, the prompt's words scored
+ * The prompt hook's second half, its answer: the snapshot opened, the prompt's words scored
  * (while the embedding server works, when it was asked), meaning fused in, the cards printed and
  * recorded. Its own file in the build (vault-memory-scoring.cjs), loaded by the first half
- * (commands/recall.ts) once the request for the prompt's vector has left, so that its loading is
- * part of the server's wait rather than before it.
+ * (ask.ts) once the request for the prompt's vector has left, so that its loading is part of the
+ * server's wait rather than before it.
  */
 
 import { writeSync } from "node:fs";
 // Node's timers, named: this is a Node process, with no window whose timers the linter asks for.
 import { clearTimeout, setTimeout } from "node:timers";
-import { numberFlag, type Args } from "./args";
-import type { Asking, Payload, Prompted } from "./commands/recall";
-import { appendLog } from "../../src/core/io/log";
-import { msSinceStart } from "../../src/core/io/clock";
-import { vaultFiles } from "../../src/core/paths";
-import { DeadlineExceeded } from "../../src/core/index/scorer";
-import { readPrompt, recall, recallWithMeaning, wantsRecall, type ReadPrompt, type Recall, type RecallContext } from "../../src/core/recall/recall";
-import { SnapshotError, SnapshotReader } from "../../src/core/snapshot/read";
-import { noteSnapshotDamage } from "../../src/core/snapshot/damage";
-import { resolveProject } from "../../src/core/project";
-import { noteExists } from "../../src/core/vault/scan";
-import { loadSeen, rememberSeen } from "../../src/core/recall/session-store";
-import { appendUsage, promptHash } from "../../src/core/recall/usage-log";
-import type { RecallRules } from "../../src/core/recall/rules";
-import type { EmbedResult } from "../../src/core/embed/client";
-import { semanticOn, type SemanticRules } from "../../src/core/embed/settings";
-
-/** This file's functions as the first half is handed them. */
-export type ScoringCode = Pick<typeof import("./scoring"), "recallFor">;
+import { numberFlag, type Args } from "../args";
+import type { Asking, Payload, Prompted } from "./prompted";
+import { appendLog } from "../../../src/core/io/log";
+import { msSinceStart } from "../../../src/core/io/clock";
+import { vaultFiles } from "../../../src/core/paths";
+import { DeadlineExceeded } from "../../../src/core/index/scorer";
+import { readPrompt, recall, recallWithMeaning, wantsRecall, type ReadPrompt, type Recall, type RecallContext } from "../../../src/core/recall/recall";
+import { SnapshotError, SnapshotReader } from "../../../src/core/snapshot/read";
+import { noteSnapshotDamage } from "../../../src/core/snapshot/damage";
+import { resolveProject } from "../../../src/core/project";
+import { noteExists } from "../../../src/core/vault/scan";
+import { loadSeen, rememberSeen } from "../../../src/core/recall/session-store";
+import { appendUsage, promptHash } from "../../../src/core/recall/usage-log";
+import type { RecallRules } from "../../../src/core/recall/rules";
+import type { EmbedResult } from "../../../src/core/embed/client";
+import { semanticOn, type SemanticRules } from "../../../src/core/embed/settings";
 
 /** One run's way to fail open: the reason in the vault's log, exit 0, a "remember this" still told. */
 interface Run {

@@ -3,7 +3,7 @@
  *
  * This is its first half, all the prompt hook runs before the embedding request leaves: the vault,
  * the payload, "remember this", and, when this machine turns semantic recall on, the request for
- * the prompt's vector. Recall itself (the snapshot, the scoring, the answer) is scoring.ts, loaded
+ * the prompt's vector. The answer (the snapshot, the scoring, what is printed) is answer.ts, loaded
  * once the request is on its way, so the server works while it loads.
  */
 
@@ -11,75 +11,20 @@ import { writeSync } from "node:fs";
 import { numberFlag, stringFlag, type Args } from "../args";
 import { parseHookInput, str } from "../hook-input";
 import { readStdinSync } from "../stdin";
-import { findVault, type VaultLookup } from "../vault";
-import type { SemanticCode } from "../semantic";
-import type { ScoringCode } from "../scoring";
+import { findVault } from "../vault";
+import type { MeaningCode } from "./meaning";
+import type { Asking, Keep, Payload, Prompted, PromptHookDeps } from "./prompted";
 import { appendLog } from "../../../src/core/io/log";
 import { msSinceStart } from "../../../src/core/io/clock";
 import { vaultFiles } from "../../../src/core/paths";
 import { isAcknowledgement } from "../../../src/core/text/chitchat";
-import { machineEmbed, type MachineEmbed } from "../../../src/core/embed/settings";
-import type { EmbedResult } from "../../../src/core/embed/client";
+import { machineEmbed } from "../../../src/core/embed/settings";
 
 // Far inside Claude Code's hook timeout (we register 10 s; its default is 30 s). Every step is
 // synchronous, so the deadline is checked between steps rather than by a timer.
 const DEFAULT_DEADLINE_MS = 2000;
 
-/**
- * What recall needs from the rest of the bridge, handed in by whoever calls it: the prompt hook's
- * recall entry passes loaders of the bridge's other files (recall-entry.ts), the dispatcher its
- * own functions. Recall importing them itself would put them in every prompt's code.
- */
-export interface RecallDeps {
-  recallWithoutVault: (found: Exclude<VaultLookup, { vault: string }>, remember: RegExp) => number;
-  rememberReply: (recallText: string, outcome: string) => string;
-  rememberSession: (vault: string, hook: { sessionId: string; transcriptPath: string; cwd: string; prompt: string }) => string;
-  /** Semantic recall's code, asked for only when this machine turns it on (see semantic.ts). */
-  semantic: () => SemanticCode;
-  /** Recall itself, asked for once the request for the prompt's vector, if any, has left (see scoring.ts). */
-  scoring: () => ScoringCode;
-  /** Told once a prompt has been scored against a snapshot: the run took the common path. */
-  scored?: () => void;
-}
-
-export interface Payload {
-  prompt: string;
-  sessionId: string;
-  cwd: string;
-  transcriptPath: string;
-}
-
-/** A "remember this" already kept or refused; `tell` says which to Claude, once. */
-export interface Keep {
-  tell(recallText?: string): void;
-}
-
-/** The prompt's vector, asked for: the code that asked, this machine's server, the answer to come. */
-export interface Asking {
-  code: SemanticCode;
-  machine: MachineEmbed;
-  asked: Promise<EmbedResult>;
-  sent: Promise<void>;
-  /** When it was asked (msSinceStart): the snapshot's budget for the answer counts from here. */
-  at: number;
-}
-
-/** What the first half hands recall: the vault found and the payload read once, and the request, or why there is none. */
-export interface Prompted {
-  args: Args;
-  vault: string;
-  payload: Payload;
-  keep?: Keep;
-  /** Milliseconds since the process started past which nothing is printed (--deadline-ms). */
-  deadline: number;
-  /** The request for the prompt's vector; or why none was sent, told to the log if the snapshot asks for one; or nothing, for an acknowledgement. */
-  meaning?: Asking | string;
-  /** Whether the prompt is an acknowledgement, when the first half has already asked. */
-  ack?: boolean;
-  scored?: () => void;
-}
-
-export function recallCommand(args: Args, deps: RecallDeps): number | Promise<number> {
+export function recallCommand(args: Args, deps: PromptHookDeps): number | Promise<number> {
   let vault = "";
   let keep: Keep | undefined;
   const failOpen = (reason: string): number => {
@@ -103,7 +48,7 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
     if (REMEMBER.test(payload.prompt)) keep = keepFirst(vault, payload, deps, (why) => void failOpen(why));
     const prompted: Prompted = { args, vault, payload, keep, deadline, scored: deps.scored };
     askFirst(prompted, deps);
-    const score = (): number | Promise<number> => deps.scoring().recallFor(prompted);
+    const score = (): number | Promise<number> => deps.answer().recallFor(prompted);
     // The request leaves once this turn yields (net connects on the next tick): recall's code
     // loads and the words are scored while the server works.
     if (typeof prompted.meaning === "object") return Promise.race([prompted.meaning.sent, prompted.meaning.asked]).then(score).catch(failed);
@@ -116,34 +61,34 @@ export function recallCommand(args: Args, deps: RecallDeps): number | Promise<nu
 /**
  * Asks this machine's embedding server for the prompt's vector when this machine turns semantic
  * recall on for the vault, before the snapshot is opened; whether the snapshot has vectors to
- * search is recall's to see. Never for an acknowledgement ("ok continue"), which recall does not
- * search for. Otherwise `meaning` holds the reason none was asked, for the log.
+ * search is the answer's to see. Never for an acknowledgement ("ok continue"), which recall does
+ * not search for. Otherwise `meaning` holds the reason none was asked, for the log.
  */
-function askFirst(p: Prompted, deps: RecallDeps): void {
+function askFirst(p: Prompted, deps: PromptHookDeps): void {
   // Where the prompt goes is this machine's setting, never the vault's (see embed/settings.ts).
   const machine = machineEmbed(p.vault, stringFlag(p.args, "config"));
   if (typeof machine === "string") {
     p.meaning = machine;
     return;
   }
-  // Asked once a prompt: recall reads the prompt with it (readPrompt).
+  // Asked once a prompt: the answer reads the prompt with it (readPrompt).
   p.ack = isAcknowledgement(p.payload.prompt);
   if (p.ack) return;
-  let code: SemanticCode;
+  let code: MeaningCode;
   try {
-    code = deps.semantic();
+    code = deps.meaning();
   } catch (err) {
     p.meaning = `its code could not be loaded (${err instanceof Error ? err.message : String(err)})`;
     return;
   }
   const at = msSinceStart();
-  // The hook's own deadline bounds the request; the snapshot's budget for it is recall's to apply.
+  // The hook's own deadline bounds the request; the snapshot's budget for it is the answer's to apply.
   const asking: Asking = { code, machine, at, ...code.askVector(p.payload.prompt, machine, p.deadline) };
   p.meaning = asking;
 }
 
 /** Queues the session for "remember this"; Claude is told the outcome, so /remember can never confirm a keep that failed. */
-function keepFirst(vault: string, payload: Payload, deps: RecallDeps, log: (why: string) => void): Keep {
+function keepFirst(vault: string, payload: Payload, deps: PromptHookDeps, log: (why: string) => void): Keep {
   let outcome: string;
   try {
     outcome = deps.rememberSession(vault, payload);

@@ -1,20 +1,21 @@
 /**
- * The prompt hook's first file (vault-memory-recall.cjs), which the entry runs through its code
- * cache: the command line, the vault, the payload and, when this machine turns semantic recall
- * on, the request for the prompt's vector (commands/recall.ts). The bridge's other files are
- * loaded through `load`, which the entry hands in, when a prompt needs them: recall itself
- * (vault-memory-scoring.cjs) once the request has left, so that it loads while the server works;
- * semantic recall's (vault-memory-semantic.cjs) when this machine turns it on; every other
- * command's (vault-memory-commands.cjs) when no vault is set or "remember this" is asked.
+ * The prompt hook's first file (vault-memory-recall.cjs), which the bridge's entry runs through
+ * its code cache: the command line, the vault, the payload and, when this machine turns semantic
+ * recall on, the request for the prompt's vector (ask.ts). The bridge's other files are loaded
+ * through `load`, which the entry hands in, when a prompt needs them: the answer
+ * (vault-memory-scoring.cjs, answer.ts) once the request has left, so that it loads while the
+ * server works; semantic recall's (vault-memory-semantic.cjs, meaning.ts) when this machine turns
+ * it on; every other command's (vault-memory-commands.cjs) when no vault is set or "remember
+ * this" is asked.
  */
 
 import { writeSync } from "node:fs";
-import { readCommandLine } from "./args";
-import { logRefusedHook } from "./no-vault";
-import { commandUsage } from "./usage";
-import { recallCommand } from "./commands/recall";
-import type { SemanticCode } from "./semantic";
-import type { ScoringCode } from "./scoring";
+import { readCommandLine } from "../args";
+import { logRefusedHook } from "../no-vault";
+import { commandUsage } from "../usage";
+import { recallCommand } from "./ask";
+import type { MeaningCode } from "./meaning";
+import type { AnswerCode } from "./prompted";
 
 /** A file of the bridge, loaded; `complete` tells its code cache that the run used it all (see code-cache.ts). */
 export interface LoadedFile {
@@ -29,7 +30,7 @@ export interface RecallHook {
 }
 
 /** The dispatcher's functions recall uses when there is no vault, or to keep a conversation (cli.ts). */
-type Commands = Pick<typeof import("./cli"), "recallWithoutVault" | "rememberReply" | "rememberSession">;
+type Commands = Pick<typeof import("../cli"), "recallWithoutVault" | "rememberReply" | "rememberSession">;
 
 export function recall(argv: readonly string[], hook: RecallHook): number | Promise<number> {
   // The entry runs this for argv[0] === "recall": the command line's command is recall.
@@ -47,11 +48,11 @@ export function recall(argv: readonly string[], hook: RecallHook): number | Prom
     recallWithoutVault: (found, remember) => commands().recallWithoutVault(found, remember),
     rememberReply: (text, outcome) => commands().rememberReply(text, outcome),
     rememberSession: (vault, payload) => commands().rememberSession(vault, payload),
-    semantic: () => {
+    meaning: () => {
       const file = hook.load("vault-memory-semantic.cjs");
-      return { ...(file.exports as SemanticCode), used: file.complete };
+      return { ...(file.exports as MeaningCode), used: file.complete };
     },
-    scoring: () => hook.load("vault-memory-scoring.cjs").exports as ScoringCode,
+    answer: () => hook.load("vault-memory-scoring.cjs").exports as AnswerCode,
     scored: () => {
       hook.scored();
       hook.load("vault-memory-scoring.cjs").complete();

@@ -5,13 +5,13 @@
  * prompt is cleaned with are most of it).
  */
 
-import { embedTexts, type EmbedResult } from "../../src/core/embed/client";
-import { closeVectors, openVectors, searchOpen, vectorsPathOf, type OpenVectors } from "../../src/core/embed/vectors";
-import { sanitize } from "../../src/core/privacy/redact";
-import type { MachineEmbed } from "../../src/core/embed/settings";
+import { embedTexts, type EmbedResult } from "../../../src/core/embed/client";
+import { closeVectors, openVectors, searchOpen, vectorsPathOf, type OpenVectors } from "../../../src/core/embed/vectors";
+import { sanitize } from "../../../src/core/privacy/redact";
+import type { MachineEmbed } from "../../../src/core/embed/settings";
 
-/** This file's functions as recall is handed them; `used` tells a code cache the run used them all. */
-export type SemanticCode = Pick<typeof import("./semantic"), "askVector" | "openCards" | "closeCards" | "searchCards"> & { used?: () => void };
+/** This file's functions as the prompt hook is handed them; `used` tells a code cache the run used them all. */
+export type MeaningCode = Pick<typeof import("./meaning"), "askVector" | "openCards" | "closeCards" | "searchCards"> & { used?: () => void };
 
 /**
  * The prompt's vector from this machine's server, the prompt cleaned first as everything that
