@@ -63,13 +63,12 @@ function noCodeInYaml() {
 }
 
 /**
- * Escapes what esbuild leaves non-ASCII (it does not escape inside regular expressions): one such
- * character makes V8 hold the whole file as two-byte text, twice the memory and, for the file of
- * every other command, which is compiled afresh each run, twice the scanning. The files run
- * through the code cache are not scanned, but their text is still held: two-byte, they filled
- * the young heap enough for the semantic prompt's first garbage collection to come before its
- * request left. `\uXXXX` means the same code unit in a string, a template and a regular
- * expression; an escaped non-ASCII character (`\。`) is that character too.
+ * Escapes what esbuild leaves non-ASCII (it does not escape inside regular expressions) in the file
+ * of every other command, which is compiled afresh each run: one such character makes V8 hold the
+ * whole file as two-byte text, twice the scanning. The files run through the code cache are left
+ * as built: escaping them earned under 3% (docs/prompt-hook.md). `\uXXXX` means the same code unit
+ * in a string, a template and a regular expression; an escaped non-ASCII character (`\。`) is that
+ * character too.
  */
 function asciiOnly(text) {
   return text.replace(/(\\*)([^\0-\x7f])/g, (_m, slashes, c) => {
@@ -79,18 +78,15 @@ function asciiOnly(text) {
 }
 
 /**
- * The files the entry runs through its code cache (see code-cache.ts), each marked with its build
- * and wrapped as the function CommonJS runs a file in, so that the entry compiles the text as it
- * was read rather than a copy with the wrapper around it. They load Node's modules through the
- * entry's require, nothing else.
+ * The files the entry runs through its code cache (see code-cache.ts), each marked with its build.
+ * They load Node's modules through the entry's require, nothing else.
  */
 function markedForCache(name, text) {
   const foreign = [...text.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]).filter((name) => !name.startsWith("node:"));
   if (foreign.length > 0) throw new Error(`${name} requires ${foreign.join(", ")}: only node: modules can load through the entry's require`);
-  const wrapped = `(function (exports, require, module, __filename, __dirname) {${asciiOnly(text)}\n})`;
   // Names this build, so that a code cache written for another build is never used (see code-cache.ts).
-  const build = createHash("sha256").update(wrapped).digest("hex").slice(0, 16);
-  return { build, text: `//vault-memory-build ${build}\n${wrapped}` };
+  const build = createHash("sha256").update(text).digest("hex").slice(0, 16);
+  return { build, text: `//vault-memory-build ${build}\n${text}` };
 }
 
 /** The bridge's files by name, built in memory. */

@@ -35,8 +35,8 @@ export interface CachedModule<T> {
 }
 
 /**
- * Runs `file`, a bundle the build wrapped in CommonJS's function (esbuild.config.mjs), as Node
- * would run a CommonJS file. `require` is the caller's: the file must sit beside the caller and
+ * Runs `file`, a CommonJS bundle marked with its build (esbuild.config.mjs), as Node would run a
+ * CommonJS file. `require` is the caller's: the file must sit beside the caller and
  * need only what the caller's require finds (Node's own modules). Node's createRequire loads the
  * module system's internals that a prompt's run otherwise never compiles.
  */
@@ -66,8 +66,8 @@ export function requireCached<T>(file: string, build: string, require: NodeJS.Re
       /* no cache yet: this run writes one */
     }
   }
-  // The build wraps the file in CommonJS's function (esbuild.config.mjs): compiled as read, with no copy.
-  const script = new Script(source, { filename: file, cachedData: cached });
+  // Wrapped in the function CommonJS runs a file in, as Node's loader does.
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData: cached });
   const usable = cached !== undefined && !script.cachedDataRejected;
   const module = { exports: {} as T };
   const wrapper = script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: { exports: T }, f: string, d: string) => void;
