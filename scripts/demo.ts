@@ -37,7 +37,7 @@ const bareRuns = Array.from({ length: 5 }, () => {
 }).sort((a, b) => a - b);
 const bareMs = bareRuns[2];
 
-console.log(`$ node hook-bridge/dist/vault-memory.cjs index --vault sample-vault`);
+console.log(`$ npx vault-memory index --vault sample-vault`);
 process.stdout.write(run(["index", "--vault", vault]).stdout);
 PROMPTS.forEach((prompt, i) => {
   // Each prompt is a new session: within one session a card is shown only once, and the demo

@@ -82,7 +82,7 @@ export async function installCommand(args: Args, mode: "install" | "uninstall"):
 /** This bridge's entry, which install and schedule copy to the bridge's stable folder. */
 export function selfPath(): string {
   const self = process.argv[1];
-  if (!self) throw new Error("cannot tell where this bridge file is; run it as `node <path>/vault-memory.cjs install`");
+  if (!self) throw new Error("cannot tell where this bridge file is; run it as `vault-memory install` or `node <path>/vault-memory.cjs install`");
   return self;
 }
 
