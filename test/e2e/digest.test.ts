@@ -14,6 +14,7 @@ import { captureSession, DEFAULT_QUEUE_RULES } from "../../src/core/queue/captur
 import { listHandled, listPending } from "../../src/core/queue/queue-store";
 import { jsonl, line } from "../fixtures/transcript";
 import { SAMPLE_VAULT, copyVault, runBridge, tempDir } from "../helpers";
+import { until } from "../wait";
 import { CLAUDE, claudeAvailable } from "./claude-driver";
 import { startStub, type Stub } from "./messages-stub";
 
@@ -163,15 +164,20 @@ describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI"
     expect(lintVault(vault, defaultConfig().lint).filter((f) => f.severity === "error").map((f) => `${f.rule} ${f.file}: ${f.message}`)).toEqual([]);
   });
 
-  it("stops the night at the first call that gets no answer in its time, and keeps the queue", async () => {
+  it("stops the night at the first call that gets no answer, and keeps the queue", async () => {
     queue("s-hang", "hang", "2026-11-28T01:00:00Z");
-    const c = config();
-    // Only the hung call meets it: the stand-in answers every other call at once.
-    c.digest.timeoutSec = 2;
     const waiting = listPending(vault).length;
-    const r = await runDigest({ vault, config: c, env: env(), sessionIds: ["s-hang", "s-malformed"] });
+    const asked = stub.requests.length;
+    // The stand-in never answers this call. Once the CLI is waiting on it, the night is stopped
+    // the way the call's deadline would stop it, without waiting seconds for a deadline to pass
+    // (run-command.test.ts tests the deadline itself, and the digest's timeout message).
+    const stop = new AbortController();
+    const night = runDigest({ vault, config: config(), env: env(), sessionIds: ["s-hang", "s-malformed"], signal: stop.signal });
+    await until(() => stub.requests.slice(asked).some((body) => body.includes("CASE-hang")));
+    stop.abort();
+    const r = await night;
     expect(r.ok).toBe(false);
-    expect(r.error).toBe("stopped: no answer within 2 s");
+    expect(r.error).toBe("stopped: no answer before the run was stopped");
     expect(r.failures.map((f) => f.sessionId)).toEqual(["s-hang"]);
     // Nothing more was asked: not the next conversation, not enrich.
     expect(r.enriched).toBeUndefined();
@@ -187,11 +193,11 @@ describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI"
         srv.close(() => resolve(port));
       });
     });
-    const c = config();
-    c.digest.timeoutSec = 2;
-    const r = await runDigest({ vault, config: c, env: { ...env(), ANTHROPIC_BASE_URL: `http://127.0.0.1:${closed}` } });
+    // The CLI retries a refused connection for minutes, which the call's deadline would cut
+    // short; without its retries it says at once that it cannot connect, and that is what is read.
+    const r = await runDigest({ vault, config: config(), env: { ...env(), ANTHROPIC_BASE_URL: `http://127.0.0.1:${closed}`, CLAUDE_CODE_MAX_RETRIES: "0" } });
     expect(r.ok).toBe(false);
-    expect(r.error).toMatch(/^stopped: (no answer within 2 s|cannot reach the API)/);
+    expect(r.error).toMatch(/^stopped: cannot reach the API/);
     expect(r.failures).toHaveLength(1);
     expect(r.enriched).toBeUndefined();
   });

@@ -58,6 +58,12 @@ export interface DigestOptions {
   notes?: NoteCache;
   /** Said in the night's report: which of the vault's own settings were not used, and why (see machine-config.ts). */
   settingsNotice?: string;
+  /**
+   * Stops the night without waiting for a deadline: the LLM call or report command under way is
+   * killed with all it started, as at its deadline, and a stopped call ends the night as a call
+   * with no answer in its time does. What the night wrote is kept, and its report written.
+   */
+  signal?: AbortSignal;
 }
 
 export interface DigestReport {
@@ -139,7 +145,7 @@ interface DigestRun {
 /** Reads what a run needs once: the notes, the related heading and the card-writing rules. */
 function startRun(opts: DigestOptions, report: DigestReport, now: Date, say: (line: string) => void, command: string[]): DigestRun {
   const settings = opts.config.digest;
-  const ask = (prompt: string): Promise<CommandResult> => sendToCommand(command, prompt, { timeoutMs: settings.timeoutSec * 1000, cwd: opts.vault, env: opts.env });
+  const ask = (prompt: string): Promise<CommandResult> => sendToCommand(command, prompt, { timeoutMs: settings.timeoutSec * 1000, cwd: opts.vault, env: opts.env, signal: opts.signal });
   // Read once a night: the night's own cards follow it, so they cannot tip it.
   const notes = opts.notes ?? new NoteCache(opts.vault);
   const heading = vaultRelatedHeading(notes, opts.config);
@@ -493,8 +499,9 @@ async function finish(opts: DigestOptions, report: DigestReport, writeStatus = t
     // The same runner and deadline as an LLM call: a hung mailer holds the lock no longer than a
     // hung model would, and what it started is killed with it.
     const secs = opts.config.digest.timeoutSec;
-    const r = await sendToCommand(process.platform === "win32" ? ["cmd", "/c", cmd] : ["/bin/sh", "-c", cmd], text, { timeoutMs: secs * 1000, env: opts.env });
+    const r = await sendToCommand(process.platform === "win32" ? ["cmd", "/c", cmd] : ["/bin/sh", "-c", cmd], text, { timeoutMs: secs * 1000, env: opts.env, signal: opts.signal });
     if (r.timedOut) report.notify = `report command: no end within ${secs} s, stopped`;
+    else if (r.stopped) report.notify = "report command: stopped with the night";
     else if (r.code !== 0) report.notify = `report command failed (${r.code === null ? "no exit code" : `exit ${r.code}`}): ${(r.stderr || r.stdout).trim().slice(0, 300)}`;
   }
   return report;

@@ -110,13 +110,14 @@ function isExecutable(path: string): boolean {
  * What a failed call looks like from here. Quota, authentication and connection failures end the
  * run, and so does a call that got no answer at all in its time: every later call would fail the
  * same way, each after the CLI's own retries (about three minutes a call with the API
- * unreachable), and a night that waits out each of them reports nothing for hours.
+ * unreachable), and a night that waits out each of them reports nothing for hours. A call the
+ * run's own signal stopped ends it too: the run was asked to stop.
  */
-export type FailureKind = "quota" | "auth" | "connection" | "timeout" | "other";
+export type FailureKind = "quota" | "auth" | "connection" | "timeout" | "stopped" | "other";
 
 /** Whether a failure of this kind ends the night rather than only its entry. */
 export function endsRun(kind: FailureKind): boolean {
-  return kind === "quota" || kind === "auth" || kind === "connection" || kind === "timeout";
+  return kind === "quota" || kind === "auth" || kind === "connection" || kind === "timeout" || kind === "stopped";
 }
 
 /** What the claude CLI's JSON says of a turn that failed: its message, and the API's status and error. */
@@ -151,13 +152,14 @@ export function cliError(stdout: string): CliError | undefined {
   };
 }
 
-/** Whether the call failed: no answer in time, a non-zero exit, or a result the CLI marks as an error. */
+/** Whether the call failed: no answer in time or before a stop, a non-zero exit, or a result the CLI marks as an error. */
 export function callFailed(r: CommandResult): boolean {
-  return r.timedOut || r.code !== 0 || cliError(r.stdout) !== undefined;
+  return r.timedOut || r.stopped === true || r.code !== 0 || cliError(r.stdout) !== undefined;
 }
 
 export function classifyFailure(r: CommandResult): FailureKind {
   if (r.timedOut) return "timeout";
+  if (r.stopped) return "stopped";
   const cli = cliError(r.stdout);
   if (cli?.status === 401 || cli?.status === 403) return "auth";
   if (cli?.status === 429 || cli?.status === 529) return "quota";
@@ -172,6 +174,7 @@ export function classifyFailure(r: CommandResult): FailureKind {
 export function failureReason(r: CommandResult, timeoutSec: number): string {
   const kind = classifyFailure(r);
   if (kind === "timeout") return `no answer within ${timeoutSec} s`;
+  if (kind === "stopped") return "no answer before the run was stopped";
   const cli = cliError(r.stdout);
   const said = cli
     ? `${cli.message}${cli.status ? ` (HTTP ${cli.status})` : ""}`

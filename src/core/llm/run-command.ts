@@ -10,7 +10,21 @@ export interface CommandResult {
   stdout: string;
   stderr: string;
   timedOut: boolean;
+  /** Set when the caller's signal stopped it (see CommandOptions.signal). */
+  stopped?: boolean;
   ms: number;
+}
+
+export interface CommandOptions {
+  timeoutMs: number;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Stops the command before its deadline, the same way the deadline does: whatever it started
+   * is killed and the call returns at once. A run that is cancelled must not leave a model or a
+   * mailer running, nor wait for one.
+   */
+  signal?: AbortSignal;
 }
 
 // Every process the command starts inherits this variable, even one that left the process group
@@ -27,7 +41,7 @@ const DRAIN_MS = 1000;
  * they are captured, but a prompt also carries cards, candidates and rules written since, by
  * anyone who can write the vault.
  */
-export function sendToCommand(command: readonly string[], text: string, opts: { timeoutMs: number; cwd?: string; env?: NodeJS.ProcessEnv }): Promise<CommandResult> {
+export function sendToCommand(command: readonly string[], text: string, opts: CommandOptions): Promise<CommandResult> {
   return runCommand(command, sanitize(text), opts);
 }
 
@@ -35,12 +49,18 @@ export function sendToCommand(command: readonly string[], text: string, opts: { 
  * Runs `command` with `input` on stdin. The deadline covers the pipes as well as the process: a
  * detached child holding stdout open must not hold the digest. When the command exits or the
  * deadline passes, whatever it started is killed, with no external `timeout` program (Windows'
- * timeout.exe waits instead of limiting, and GNU timeout is not everywhere).
+ * timeout.exe waits instead of limiting, and GNU timeout is not everywhere). `opts.signal` ends it
+ * early by the same path.
  */
-export function runCommand(command: readonly string[], input: string, opts: { timeoutMs: number; cwd?: string; env?: NodeJS.ProcessEnv }): Promise<CommandResult> {
+export function runCommand(command: readonly string[], input: string, opts: CommandOptions): Promise<CommandResult> {
   const started = Date.now();
   const mark = randomUUID();
   return new Promise((resolve) => {
+    // Stopped before it began: nothing is started only to be killed.
+    if (opts.signal?.aborted) {
+      resolve({ code: null, stdout: "", stderr: "", timedOut: false, stopped: true, ms: Date.now() - started });
+      return;
+    }
     let child: ChildProcessWithoutNullStreams;
     try {
       child = spawn(command[0], command.slice(1), {
@@ -53,12 +73,13 @@ export function runCommand(command: readonly string[], input: string, opts: { ti
       });
     } catch (err) {
       // A setting holding a NUL byte, say: spawn refuses it before any process exists.
-      resolve({ code: null, stdout: "", stderr: String(err), timedOut: false, ms: Date.now() - started });
+      resolve({ code: null, stdout: "", stderr: String(err), timedOut: false, stopped: false, ms: Date.now() - started });
       return;
     }
     let stdout = "";
     let stderr = "";
     let timedOut = false;
+    let stopped = false;
     let code: number | null = null;
     let done = false;
     let drain: NodeJS.Timeout | undefined;
@@ -67,21 +88,31 @@ export function runCommand(command: readonly string[], input: string, opts: { ti
       done = true;
       clearTimeout(timer);
       clearTimeout(drain);
+      opts.signal?.removeEventListener("abort", onAbort);
       // A holder that escaped every search keeps its end of the pipes; ours are let go.
       child.stdout.destroy();
       child.stderr.destroy();
       child.stdin.destroy();
-      resolve({ code, stdout, stderr: stderr + extra, timedOut, ms: Date.now() - started });
+      resolve({ code, stdout, stderr: stderr + extra, timedOut, stopped, ms: Date.now() - started });
     };
     // Decoded across chunks: a pipe splits a long answer anywhere, Chinese characters included.
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     let exited = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
+    // The deadline and the caller's stop take one path, so what is proven of one holds for the other.
+    const end = (): void => {
       killAll(child.pid, mark, !exited);
       finish();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      end();
     }, opts.timeoutMs);
+    const onAbort = (): void => {
+      stopped = true;
+      end();
+    };
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
     child.on("error", (err) => finish(String(err)));
     child.on("exit", (c) => {
       code = c;

@@ -51,6 +51,14 @@ describe("runCommand", () => {
     // No answer at all in its time: the next call would wait as long for nothing.
     expect(endsRun("timeout")).toBe(true);
   });
+
+  it("reads a call its run stopped as the end of the night, and says so rather than a timeout", () => {
+    const stopped = { code: null, stdout: "", stderr: "", timedOut: false, stopped: true, ms: 1 };
+    expect(callFailed(stopped)).toBe(true);
+    expect(endsRun(classifyFailure(stopped))).toBe(true);
+    expect(failureReason(stopped, 300)).toBe("no answer before the run was stopped");
+    expect(failureReason({ ...stopped, stopped: false, timedOut: true }, 300)).toBe("no answer within 300 s");
+  });
 });
 
 describe("lock", () => {
