@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -5,7 +6,8 @@ import { captureSession, DEFAULT_QUEUE_RULES } from "../../src/core/queue/captur
 import { listPending } from "../../src/core/queue/queue-store";
 import { vaultFiles } from "../../src/core/paths";
 import { jsonl, line } from "../fixtures/transcript";
-import { copyVault, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
+import { BRIDGE, copyVault, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
+import { until } from "../wait";
 
 const LONG = "A reply long enough to count as real work in this conversation, with details.";
 
@@ -202,3 +204,42 @@ describe("digest when the LLM cannot be reached", () => {
     expect(r.stdout).not.toMatch(/\b(created|extended|skipped) /);
   });
 });
+
+describe.skipIf(process.platform === "win32")("digest stopped by its scheduler", () => {
+  it("stops the model call it waits on, keeps the queue and says so, when it is sent SIGTERM", async () => {
+    const vault = vaultWithQueue(2);
+    const pidFile = join(tempDir(), "llm.pid");
+    const llm = join(tempDir(), "llm.sh");
+    // A model that never answers: the call would hold the night until its deadline, an hour away.
+    writeFileSync(llm, `#!/bin/sh\necho $$ > "${pidFile}"\nexec sleep 3600\n`, { mode: 0o755 });
+    const home = tempDir();
+    const mine = join(home, "mine.json");
+    writeFileSync(mine, JSON.stringify({ digest: { binary: llm, timeoutSec: 3600 } }), { mode: 0o600 });
+    const child = spawn(process.execPath, [BRIDGE, "digest", "--vault", vault, "--config", mine], { env: { ...process.env, ...NO_CLAUDE, HOME: home }, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    const ended = new Promise<number | null>((resolve) => child.on("close", resolve));
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "");
+    const llmPid = Number(readFileSync(pidFile, "utf8"));
+    child.kill("SIGTERM");
+    expect(await ended).toBe(1);
+    expect(stderr).toMatch(/digest stopped: no answer before the run was stopped/);
+    await until(() => !alive(llmPid));
+    expect(listPending(vault)).toHaveLength(2);
+    expect(JSON.parse(readFileSync(join(vaultFiles.dir(vault), "digest-status.json"), "utf8"))).toMatchObject({ ok: false });
+  });
+});
+
+/** Alive and not a zombie. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return process.platform !== "linux";
+  }
+}

@@ -34,15 +34,29 @@ export async function digestCommand(args: Args): Promise<number> {
     const unknown = only.filter((id) => !waiting.has(id));
     if (only.length === 0 || unknown.length > 0) throw new UsageError(`--only: ${only.length === 0 ? "no id given" : `no conversation waits in the queue as ${unknown.join(", ")}`} (${waiting.size === 0 ? "the queue is empty" : `waiting: ${[...waiting].slice(0, 10).join(", ")}${waiting.size > 10 ? ", …" : ""}`})`);
   }
-  const report = await runDigest({
-    vault,
-    config,
-    dryRun,
-    sessionIds: only,
-    limit: numberFlag(args, "limit"),
-    settingsNotice: ignoredMessage(vault, loaded),
-    onProgress: (l) => (json ? say({ progress: l }) : writeSync(1, l + "\n")),
-  });
+  // A scheduler stopping the run (SIGTERM), Obsidian closing, or Ctrl-C stops the model call under
+  // way and what it started, and the night still ends with its report: killed outright, the
+  // digest would leave `claude -p` running on and the night unreported.
+  const stop = new AbortController();
+  const onSignal = (): void => stop.abort();
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
+  let report;
+  try {
+    report = await runDigest({
+      vault,
+      config,
+      dryRun,
+      sessionIds: only,
+      limit: numberFlag(args, "limit"),
+      settingsNotice: ignoredMessage(vault, loaded),
+      onProgress: (l) => (json ? say({ progress: l }) : writeSync(1, l + "\n")),
+      signal: stop.signal,
+    });
+  } finally {
+    process.off("SIGTERM", onSignal);
+    process.off("SIGINT", onSignal);
+  }
   if (json) {
     say({ protocol: DIGEST_CHILD_PROTOCOL, report });
     return report.ok ? 0 : 1;
