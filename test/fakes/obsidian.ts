@@ -810,11 +810,24 @@ export interface Debouncer<T extends unknown[], V> {
   run(): V | void;
 }
 
+/** Every debouncer with a call waiting, so a test can run them once the event it waits on has come. */
+const waiting = new Set<{ run: () => unknown }>();
+
+/**
+ * Test only, not Obsidian's: runs at once every debounced call still waiting, as its quiet spell
+ * ending would. A test that made a change runs what the change scheduled instead of waiting out
+ * the plugin's quiet spells on the clock.
+ */
+export function runPendingDebouncers(): void {
+  for (const d of [...waiting]) d.run();
+}
+
 export function debounce<T extends unknown[], V>(cb: (...args: T) => V, timeout = 0, resetTimer = false): Debouncer<T, V> {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let pending: T | null = null;
   const fire = (): V | void => {
     timer = null;
+    waiting.delete(d);
     if (!pending) return;
     const args = pending;
     pending = null;
@@ -822,6 +835,7 @@ export function debounce<T extends unknown[], V>(cb: (...args: T) => V, timeout 
   };
   const d = function (this: unknown, ...args: T) {
     pending = args;
+    waiting.add(d);
     if (timer && resetTimer) {
       clearTimeout(timer);
       timer = null;
@@ -833,6 +847,7 @@ export function debounce<T extends unknown[], V>(cb: (...args: T) => V, timeout 
     if (timer) clearTimeout(timer);
     timer = null;
     pending = null;
+    waiting.delete(d);
     return d;
   };
   d.run = () => {

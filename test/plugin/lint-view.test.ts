@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LINT_VIEW_TYPE, LintReportView, PAGE } from "../../src/plugin/lint-view";
 import { addRelatedLink } from "../../src/core/card/related";
 import VaultMemoryPlugin from "../../src/plugin/main";
-import { App } from "../fakes/obsidian";
+import { App, runPendingDebouncers } from "../fakes/obsidian";
 import { SAMPLE_VAULT, copyVault } from "../helpers";
 import { until } from "../wait";
 import { startPlugin } from "./start-plugin";
@@ -201,7 +201,7 @@ describe("lint report view", () => {
     const notes = app.vault.getMarkdownFiles().length;
     expect(plugin.lintNotes.lastReads).toBe(notes);
     await app.vault.create("feedback/another.md", "---\nname: Another\ndescription: d\ntype: feedback\n---\n[[commit-messages]]\n");
-    await until(() => findingRows(view, "missing-tags").length === before + 1);
+    await until(() => (runPendingDebouncers(), findingRows(view, "missing-tags").length === before + 1));
     expect(plugin.lintNotes.lastReads).toBe(1);
   });
 

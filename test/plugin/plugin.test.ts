@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { App, Notice } from "../fakes/obsidian";
+import { App, Notice, runPendingDebouncers } from "../fakes/obsidian";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { vaultFiles } from "../../src/core/paths";
 import { overlayPathOf } from "../../src/core/snapshot/format";
@@ -73,7 +73,8 @@ describe("the plugin", () => {
     await app.vault.delete(app.vault.getFileByPath("user/user-profile.md")!);
     // Nothing is written until the edits settle.
     expect(statSync(vaultFiles.snapshot(vault)).mtimeMs).toBe(before);
-    await until(() => existsSync(vaultFiles.snapshot(vault)) && snapshotPaths().includes("debugging/new-card.md"));
+    // The quiet spell ended by hand once the edits are in: the test waits for the write, not the clock.
+    await until(() => (runPendingDebouncers(), existsSync(vaultFiles.snapshot(vault)) && snapshotPaths().includes("debugging/new-card.md")));
     const paths = snapshotPaths();
     expect(paths).toContain("feedback/commit-style.md");
     expect(paths).not.toContain("feedback/commit-messages.md");

@@ -7,7 +7,7 @@ import { vaultFiles } from "../../src/core/paths";
 import { SnapshotReader } from "../../src/core/snapshot/read";
 import type VaultMemoryPlugin from "../../src/plugin/main";
 import { startEmbedStub, type EmbedStub } from "../e2e/embed-stub";
-import { App } from "../fakes/obsidian";
+import { App, runPendingDebouncers } from "../fakes/obsidian";
 import { SAMPLE_VAULT, copyVault, hookJson, runBridgeAsync, withMachineSettings } from "../helpers";
 import { until } from "../wait";
 
@@ -54,7 +54,7 @@ describe("semantic recall from Obsidian", () => {
       if (!existsSync(path)) return "?";
       return (JSON.parse(readFileSync(path, "utf8").split("\n")[0]) as { base: string }).base;
     };
-    await until(() => base() !== "" && vectorsBase() === base());
+    await until(() => (runPendingDebouncers(), base() !== "" && vectorsBase() === base()));
     const r = await runBridgeAsync(["recall", "--vault", vault], hookJson("how should I get rid of teapot limescale buildup?"));
     expect(r.stdout.split("\n")[2]).toContain(CARD);
 
@@ -76,7 +76,7 @@ describe("semantic recall from Obsidian", () => {
     writeFileSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"), "{}");
     machine.write({ embed: { enabled: true, url: "http://127.0.0.1:9", model: "stub-model" } });
     plugin = await startPlugin(new App(vault));
-    await until(() => existsSync(vaultFiles.log(vault)) && /semantic recall: stopped/.test(readFileSync(vaultFiles.log(vault), "utf8")));
+    await until(() => (runPendingDebouncers(), existsSync(vaultFiles.log(vault)) && /semantic recall: stopped/.test(readFileSync(vaultFiles.log(vault), "utf8"))));
     const r = await runBridgeAsync(["recall", "--vault", vault], hookJson("why does my nightly job fail under launchd?"));
     expect(r.stdout).toContain("launchd-cron-path.md");
   });
@@ -94,7 +94,7 @@ describe("semantic recall from Obsidian", () => {
     expect((await runBridgeAsync(["queue", "--vault", vault], JSON.stringify({ session_id: "kettle", transcript_path: transcript, cwd: "/work/errands", stop_hook_active: false }))).status).toBe(0);
     plugin = await startPlugin(new App(vault));
     const snapshot = vaultFiles.snapshot(vault);
-    await until(() => existsSync(vectorsPathOf(snapshot)));
+    await until(() => (runPendingDebouncers(), existsSync(vectorsPathOf(snapshot))));
     await plugin.openQueue();
     const view = plugin.app.workspace.getLeavesOfType(QUEUE_VIEW_TYPE)[0].view as unknown as QueueReviewView;
     view.open("kettle");
@@ -103,6 +103,6 @@ describe("semantic recall from Obsidian", () => {
     const entry = listPending(vault)[0];
     const wordsOnly = similarCards(entrySubject(entry, readFileSync(join(vault, entry.inbox), "utf8")), plugin.indexService!.source, 5).map((c) => c.path);
     expect(wordsOnly).not.toContain(CARD);
-    await until(() => suggested().includes(CARD));
+    await until(() => (runPendingDebouncers(), suggested().includes(CARD)));
   });
 });
