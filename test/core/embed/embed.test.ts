@@ -213,10 +213,12 @@ describe("index with semantic recall on", () => {
   });
 
   // The run's budget, not each request's two minutes, bounds the step: set by a flag here and
-  // by the setting there. The durations are not asserted; a run that did not end is killed.
+  // by the setting there, at the least the setting takes. The durations are not asserted; a run
+  // that did not end is killed. On a slow machine the budget may run out before the first
+  // request leaves, which is said too.
   it.each([
-    ["hang", ["--embed-budget-sec", "3"], {}],
-    ["trickle", [], { runBudgetSec: 3 }],
+    ["hang", ["--embed-budget-sec", "1"], {}],
+    ["trickle", [], { runBudgetSec: 1 }],
   ] as const)("ends index and embed within the budget when the server answers %s, saying which server and what happened", async (mode, flags, setting) => {
     const vault = copyVault(SAMPLE_VAULT, `Budget ${mode}`);
     withEmbedding(vault, setting);
@@ -226,12 +228,12 @@ describe("index with semantic recall on", () => {
       expect(index.status, index.stderr).toBe(0);
       expect(index.stdout).toMatch(/^indexed 1[45] cards/);
       expect(existsSync(vaultFiles.snapshot(vault))).toBe(true);
-      expect(index.stderr).toMatch(new RegExp(`semantic recall: stopped \\(no answer within the 3 s budget, with 0 of \\d+ texts asked for; stub-model at ${stub.url}\\)`));
+      expect(index.stderr).toMatch(new RegExp(`semantic recall: stopped \\((no answer within the 1 s budget, with|the 1 s budget ran out with) 0 of \\d+ texts asked for; stub-model at ${stub.url}\\)`));
       expect(index.stderr).toMatch(/warning: the snapshot is written and recall works by words; the meaning of the cards without vectors was skipped/);
-      expect(index.stderr).toMatch(/embedding \d+ texts with stub-model at .*, within 3 s/);
+      expect(index.stderr).toMatch(/embedding \d+ texts with stub-model at .*, within 1 s/);
       const embed = await runBridgeMeasured(["embed", "--vault", vault, ...flags]);
       expect(embed.status).toBe(1);
-      expect(embed.stderr).toMatch(new RegExp(`semantic recall: stopped \\(no answer within the 3 s budget.*stub-model at ${stub.url}\\)`));
+      expect(embed.stderr).toMatch(new RegExp(`semantic recall: stopped \\((no answer within the|the) 1 s budget.*stub-model at ${stub.url}\\)`));
     } finally {
       stub.mode = "ok";
     }
