@@ -13,7 +13,14 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 
 const DIST = "hook-bridge/dist";
 /** What a copy of the bridge is, in the order it is written: the entry last, so no hook runs half a copy. */
-export const BRIDGE_FILES = ["vault-memory-commands.cjs", "vault-memory-semantic.cjs", "vault-memory-scoring.cjs", "vault-memory-recall.cjs", "vault-memory.mjs", "vault-memory.cjs"];
+export const BRIDGE_FILES = [
+  "vault-memory-commands.cjs",
+  "vault-memory-semantic.cjs",
+  "vault-memory-scoring.cjs",
+  "vault-memory-recall.cjs",
+  "vault-memory.mjs",
+  "vault-memory.cjs",
+];
 
 /** Options every bridge bundle shares. @type {esbuild.BuildOptions} */
 const shared = {
@@ -104,7 +111,13 @@ async function buildBridge() {
   const entry = await esbuild.build({
     ...shared,
     entryPoints: ["hook-bridge/vault-memory.ts"],
-    define: { __VM_BUILDS__: JSON.stringify({ "vault-memory-recall.cjs": recallFile.build, "vault-memory-scoring.cjs": scoringFile.build, "vault-memory-semantic.cjs": semanticFile.build }) },
+    define: {
+      __VM_BUILDS__: JSON.stringify({
+        "vault-memory-recall.cjs": recallFile.build,
+        "vault-memory-scoring.cjs": scoringFile.build,
+        "vault-memory-semantic.cjs": semanticFile.build,
+      }),
+    },
     banner: { js: "#!/usr/bin/env node" },
   });
   return {
@@ -184,7 +197,10 @@ copyFileSync(mcp.outfile, "claude-plugin/scripts/vault-memory-mcp.cjs");
 if (watch) {
   // The bridge is rebuilt with the plugin, so main.js always carries the bridge of the same source.
   const rebuildBridge = { name: "rebuild-bridge", setup: (b) => b.onStart(() => writeBridgeFiles().then(() => undefined)) };
-  const contexts = await Promise.all([esbuild.context(mcp), esbuild.context({ ...plugin, plugins: [rebuildBridge, noCodeInYaml(), wasmFromText(), embedBridge()] })]);
+  const contexts = await Promise.all([
+    esbuild.context(mcp),
+    esbuild.context({ ...plugin, plugins: [rebuildBridge, noCodeInYaml(), wasmFromText(), embedBridge()] }),
+  ]);
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
   await esbuild.build(plugin);

@@ -65,7 +65,11 @@ const SOURCES = ["src/**/*.ts", "hook-bridge/**/*.ts"];
 const isFolder = (room) => !room.endsWith(".ts");
 const filesOf = (room) => (isFolder(room) ? `src/core/${room}/**/*.ts` : `src/core/${room}`);
 const ownFolder = (room) => (room.includes("/") ? room.slice(0, room.indexOf("/")) : room);
-const OUTSIDE_CORE = { target: ".", from: ["./src/plugin", "./hook-bridge"], message: "src/core imports neither the plugin nor the hook bridge (docs/architecture.md)." };
+const OUTSIDE_CORE = {
+  target: ".",
+  from: ["./src/plugin", "./hook-bridge"],
+  message: "src/core imports neither the plugin nor the hook bridge (docs/architecture.md).",
+};
 
 function restrictedPaths(room, allowed) {
   const listed = allowed.length ? allowed.join(", ") : "nothing of ours";
@@ -80,7 +84,12 @@ function restrictedPaths(room, allowed) {
   ];
   // A folder's files with rows of their own are as far from its other files as any other room.
   const split = Object.keys(ROOMS).filter((r) => r !== room && r.startsWith(`${ownFolder(room)}/`));
-  if (split.length) zones.push({ target: ".", from: split.map((r) => `./src/core/${r}`), message: `src/core/${room} may not import ${split.join(", ")}, which has a row of its own in docs/architecture.md's table.` });
+  if (split.length)
+    zones.push({
+      target: ".",
+      from: split.map((r) => `./src/core/${r}`),
+      message: `src/core/${room} may not import ${split.join(", ")}, which has a row of its own in docs/architecture.md's table.`,
+    });
   return ["error", { basePath: ROOT, zones }];
 }
 
@@ -88,7 +97,9 @@ const rows = ROOMS;
 // Each file gets one row: a folder's row leaves out its files that have rows of their own.
 const roomConfigs = Object.entries(rows).map(([room, allowed]) => ({
   files: [filesOf(room)],
-  ignores: Object.keys(rows).filter((r) => r !== room && r.startsWith(`${room}/`)).map(filesOf),
+  ignores: Object.keys(rows)
+    .filter((r) => r !== room && r.startsWith(`${room}/`))
+    .map(filesOf),
   rules: { "import-x/no-restricted-paths": restrictedPaths(room, allowed) },
 }));
 
@@ -112,7 +123,12 @@ const roomRules = [
         "error",
         {
           paths: [obsidian],
-          patterns: [{ regex: `^(?!node:|\\.|obsidian$|(${CORE_PACKAGES.join("|")})(/|$))`, message: `src/core imports node:* and ${CORE_PACKAGES.join(", ")} only (docs/architecture.md).` }],
+          patterns: [
+            {
+              regex: `^(?!node:|\\.|obsidian$|(${CORE_PACKAGES.join("|")})(/|$))`,
+              message: `src/core imports node:* and ${CORE_PACKAGES.join(", ")} only (docs/architecture.md).`,
+            },
+          ],
         },
       ],
     },
@@ -120,15 +136,41 @@ const roomRules = [
   {
     files: ["hook-bridge/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { paths: [obsidian], patterns: [{ regex: `^(?!node:|\\.|obsidian$|(${BRIDGE_PACKAGES.join("|")})(/|$))`, message: `The hook bridge imports src/core, node:* and ${BRIDGE_PACKAGES.join(", ")} only (docs/architecture.md).` }] }],
-      "import-x/no-restricted-paths": ["error", { basePath: ROOT, zones: [{ target: ".", from: "./src/plugin", message: "The hook bridge imports src/core, never the plugin (docs/architecture.md)." }] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [obsidian],
+          patterns: [
+            {
+              regex: `^(?!node:|\\.|obsidian$|(${BRIDGE_PACKAGES.join("|")})(/|$))`,
+              message: `The hook bridge imports src/core, node:* and ${BRIDGE_PACKAGES.join(", ")} only (docs/architecture.md).`,
+            },
+          ],
+        },
+      ],
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          basePath: ROOT,
+          zones: [{ target: ".", from: "./src/plugin", message: "The hook bridge imports src/core, never the plugin (docs/architecture.md)." }],
+        },
+      ],
     },
   },
   {
     files: ["src/plugin/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ regex: "^(?!node:|\\.|obsidian$)", message: "The plugin imports src/core, obsidian and node:* only (docs/architecture.md)." }] }],
-      "import-x/no-restricted-paths": ["error", { basePath: ROOT, zones: [{ target: ".", from: "./hook-bridge", message: "The plugin imports src/core and obsidian, never the hook bridge (docs/architecture.md)." }] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^(?!node:|\\.|obsidian$)", message: "The plugin imports src/core, obsidian and node:* only (docs/architecture.md)." }] },
+      ],
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          basePath: ROOT,
+          zones: [{ target: ".", from: "./hook-bridge", message: "The plugin imports src/core and obsidian, never the hook bridge (docs/architecture.md)." }],
+        },
+      ],
     },
   },
 ];

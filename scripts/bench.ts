@@ -156,7 +156,8 @@ function withPeakMemory(args: readonly string[], input = ""): { ms: number; peak
   } else {
     // The child reports its own peak as it exits: Node gives no resource usage of a child.
     const probe = join(temp, "peak-rss.cjs");
-    if (!existsSync(probe)) writeFileSync(probe, 'process.on("exit", () => require("fs").writeSync(2, "\\nvm-bench-peak-kb " + process.resourceUsage().maxRSS + "\\n"));\n');
+    if (!existsSync(probe))
+      writeFileSync(probe, 'process.on("exit", () => require("fs").writeSync(2, "\\nvm-bench-peak-kb " + process.resourceUsage().maxRSS + "\\n"));\n');
     r = mustRun(process.execPath, ["-r", probe, ...args], input);
     peakKb = Number(/vm-bench-peak-kb (\d+)/.exec(r.stderr)?.[1]);
   }
@@ -303,9 +304,14 @@ function benchFresh(vault: string): FreshResult {
   const reader = SnapshotReader.open(snapshot);
   const some = Array.from({ length: FRESH_CHANGED }, (_, i) => reader.doc(Math.floor(((i + 0.5) * reader.docCount) / FRESH_CHANGED))!.path);
   reader.close();
-  for (const p of some) writeFileSync(join(vault, p), readFileSync(join(vault, p), "utf8") + `
+  for (const p of some)
+    writeFileSync(
+      join(vault, p),
+      readFileSync(join(vault, p), "utf8") +
+        `
 A line added outside Obsidian about ${FRESH_WORD}.
-`);
+`,
+    );
   const logStart = logSize(vault);
   const changed: number[] = [];
   const recallable: number[] = [];
@@ -323,7 +329,14 @@ A line added outside Obsidian about ${FRESH_WORD}.
     recallable.push(Date.now() - t0);
     waitForIndex(vault);
   }
-  const did = readFileSync(vaultFiles.log(vault)).subarray(logStart).toString("utf8").trim().split("\n").filter((l) => /brought the snapshot up to date|background/.test(l)).slice(-2).join(" / ");
+  const did = readFileSync(vaultFiles.log(vault))
+    .subarray(logStart)
+    .toString("utf8")
+    .trim()
+    .split("\n")
+    .filter((l) => /brought the snapshot up to date|background/.test(l))
+    .slice(-2)
+    .join(" / ");
   if (!/brought the snapshot up to date: 10 card files changed/.test(did)) throw new Error(`the session start did not take the ten cards: ${did}`);
   return { unchangedMs: median(unchanged), tenChangedMs: median(changed), recallableMs: median(recallable), did };
 }
@@ -372,7 +385,15 @@ async function benchDigest(vault: string): Promise<DigestResult> {
   const turn = (role: "user" | "assistant", text: string): string =>
     JSON.stringify({ type: role, uuid: `${role}-${text.length}`, message: { role, content: role === "user" ? text : [{ type: "text", text }] } });
   const reply = "The nightly job failed under launchd because the PATH it runs with has no Homebrew folder; set it in the plist.";
-  writeFileSync(transcript, [turn("user", "why does the nightly job fail under launchd?"), turn("assistant", reply), turn("user", "and how do I fix it?"), turn("assistant", reply)].join("\n") + "\n");
+  writeFileSync(
+    transcript,
+    [
+      turn("user", "why does the nightly job fail under launchd?"),
+      turn("assistant", reply),
+      turn("user", "and how do I fix it?"),
+      turn("assistant", reply),
+    ].join("\n") + "\n",
+  );
   captureSession(vault, { sessionId: "bench-digest", transcriptPath: transcript, cwd: vault, stopHookActive: false }, DEFAULT_QUEUE_RULES);
   const answer = JSON.stringify({
     action: "create",
@@ -391,7 +412,8 @@ async function benchDigest(vault: string): Promise<DigestResult> {
   const report = await runDigestChild({ node: process.execPath, bridge, vault, config, env: childEnv });
   const totalMs = performance.now() - t0;
   delays.disable();
-  if (!report.ok || report.results[0]?.outcome.action !== "created") throw new Error(`the benchmark's digest did not create its card: ${JSON.stringify(report).slice(0, 500)}`);
+  if (!report.ok || report.results[0]?.outcome.action !== "created")
+    throw new Error(`the benchmark's digest did not create its card: ${JSON.stringify(report).slice(0, 500)}`);
   return { longestBlockMs: delays.max / 1e6, totalMs };
 }
 
@@ -473,8 +495,20 @@ socket.on("data", (chunk) => {
  */
 async function benchSemantic(vault: string): Promise<SemanticResult> {
   const stubFile = join(temp, "embed-stub.mjs");
-  await esbuild.build({ entryPoints: [join(root, "test", "e2e", "embed-stub-main.ts")], outfile: stubFile, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning", plugins: [wasmFromText()] });
-  const stub = spawn(process.execPath, [stubFile, "--delay", String(STUB_DELAY_MS), "--dim", String(STUB_DIM)], { env: childEnv, stdio: ["ignore", "pipe", "inherit"] });
+  await esbuild.build({
+    entryPoints: [join(root, "test", "e2e", "embed-stub-main.ts")],
+    outfile: stubFile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    logLevel: "warning",
+    plugins: [wasmFromText()],
+  });
+  const stub = spawn(process.execPath, [stubFile, "--delay", String(STUB_DELAY_MS), "--dim", String(STUB_DIM)], {
+    env: childEnv,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const served: number[] = [];
   let lines = "";
   try {
@@ -558,7 +592,10 @@ async function mainSemantic(): Promise<void> {
   progress(`${spec.name}: semantic recall`);
   const m = await benchSemantic(vault);
   console.log(semanticLine(spec.name, m));
-  for (const most of [12, 10]) console.log(`Goal, semantic recall on at 6.3k: hook ≤ bare Node + endpoint + ${most} ms: ${m.overBareMs <= most ? "met" : "**missed**"} (the net floor: + ${duration(m.floorMs)}).`);
+  for (const most of [12, 10])
+    console.log(
+      `Goal, semantic recall on at 6.3k: hook ≤ bare Node + endpoint + ${most} ms: ${m.overBareMs <= most ? "met" : "**missed**"} (the net floor: + ${duration(m.floorMs)}).`,
+    );
 }
 
 // ---------------------------------------------------------------- semantic recall, a real model
@@ -585,7 +622,16 @@ async function mainRealModel(url: string): Promise<void> {
   mkdirSync(vaultFiles.dir(vault), { recursive: true });
   mkdirSync(join(machineSettings, ".."), { recursive: true, mode: 0o700 });
   const stubFile = join(temp, "embed-stub.mjs");
-  await esbuild.build({ entryPoints: [join(root, "test", "e2e", "embed-stub-main.ts")], outfile: stubFile, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning", plugins: [wasmFromText()] });
+  await esbuild.build({
+    entryPoints: [join(root, "test", "e2e", "embed-stub-main.ts")],
+    outfile: stubFile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    logLevel: "warning",
+    plugins: [wasmFromText()],
+  });
   const stub = spawn(process.execPath, [stubFile, "--delay", "0", "--dim", String(REAL_DIM)], { env: childEnv, stdio: ["ignore", "pipe", "inherit"] });
   try {
     const stubUrl = await new Promise<string>((resolve, reject) => {
@@ -647,10 +693,14 @@ function askedIn(url: string, prompt: string): Promise<number> {
   const body = JSON.stringify({ model: REAL_MODEL, input: [prompt], input_type: "query" });
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL("/v1/embeddings", url), { method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on("end", () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`the server answered HTTP ${res.statusCode}`))));
-    });
+    const req = httpRequest(
+      new URL("/v1/embeddings", url),
+      { method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on("end", () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`the server answered HTTP ${res.statusCode}`))));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -757,7 +807,21 @@ async function benchVault(name: string, vault: string): Promise<VaultResult> {
     progress(`${name}: semantic recall`);
     semantic = await benchSemantic(vault);
   }
-  return { name, notes, snapshotBytes, indexMs: index.ms, indexPeakKb: index.peakKb, lintMs, edit, fresh, digest, semantic, recalls, recallLog, cacheRewritten };
+  return {
+    name,
+    notes,
+    snapshotBytes,
+    indexMs: index.ms,
+    indexPeakKb: index.peakKb,
+    lintMs,
+    edit,
+    fresh,
+    digest,
+    semantic,
+    recalls,
+    recallLog,
+    cacheRewritten,
+  };
 }
 
 // ---------------------------------------------------------------- queue
@@ -773,9 +837,28 @@ function bigTranscript(mb: number): string {
     const batch = [
       { ...common, type: "user", uuid: `p${i}`, message: { role: "user", content: `question ${i}: why does the nightly job fail with exit code ${i}?` } },
       { type: "api-request", body: "system prompt ".repeat(4000) },
-      { ...common, type: "assistant", uuid: `t${i}`, message: { id: `m${i}`, role: "assistant", content: [{ type: "tool_use", id: `tu${i}`, name: "Bash", input: { command: "cat log" } }] } },
-      { ...common, type: "user", uuid: `r${i}`, message: { role: "user", content: [{ type: "tool_result", tool_use_id: `tu${i}`, content: "log line\n".repeat(3000) }] } },
-      { ...common, type: "assistant", uuid: `a${i}`, message: { id: `m${i}`, role: "assistant", content: [{ type: "text", text: `We decided to set PATH in the plist; run \`launchctl load x.plist\` (turn ${i}).` }] } },
+      {
+        ...common,
+        type: "assistant",
+        uuid: `t${i}`,
+        message: { id: `m${i}`, role: "assistant", content: [{ type: "tool_use", id: `tu${i}`, name: "Bash", input: { command: "cat log" } }] },
+      },
+      {
+        ...common,
+        type: "user",
+        uuid: `r${i}`,
+        message: { role: "user", content: [{ type: "tool_result", tool_use_id: `tu${i}`, content: "log line\n".repeat(3000) }] },
+      },
+      {
+        ...common,
+        type: "assistant",
+        uuid: `a${i}`,
+        message: {
+          id: `m${i}`,
+          role: "assistant",
+          content: [{ type: "text", text: `We decided to set PATH in the plist; run \`launchctl load x.plist\` (turn ${i}).` }],
+        },
+      },
     ];
     for (const l of batch) {
       const s = JSON.stringify(l);
@@ -819,7 +902,11 @@ const times = (x: number): string => `${x.toFixed(2)}×`;
 const millions = (n: number): string => `${(n / 1e6).toFixed(1)} M`;
 
 function table(header: readonly string[], align: string, rows: readonly (readonly string[])[]): string {
-  return [`| ${header.join(" | ")} |`, `| ${[...align].map((a) => (a === "r" ? "---:" : "---")).join(" | ")} |`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
+  return [
+    `| ${header.join(" | ")} |`,
+    `| ${[...align].map((a) => (a === "r" ? "---:" : "---")).join(" | ")} |`,
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+  ].join("\n");
 }
 
 interface Goal {
@@ -860,9 +947,18 @@ function goals(at6k: VaultResult | undefined, at50k: VaultResult | undefined, ba
     ...[at6k, at50k].flatMap((v, i): Goal[] => {
       const label = i === 0 ? "6.3k" : "50k";
       return [
-        { goal: `session start at ${label}, no card changed: ≤ 300 ms`, measure: () => (v ? { text: duration(v.fresh.unchangedMs), met: v.fresh.unchangedMs <= 300 } : absent(label)) },
-        { goal: `session start at ${label}, 10 cards changed outside Obsidian: ≤ 1 s`, measure: () => (v ? { text: duration(v.fresh.tenChangedMs), met: v.fresh.tenChangedMs <= 1000 } : absent(label)) },
-        { goal: `10 cards changed outside Obsidian at ${label} recallable: ≤ 1 s after the session starts`, measure: () => (v ? { text: duration(v.fresh.recallableMs), met: v.fresh.recallableMs <= 1000 } : absent(label)) },
+        {
+          goal: `session start at ${label}, no card changed: ≤ 300 ms`,
+          measure: () => (v ? { text: duration(v.fresh.unchangedMs), met: v.fresh.unchangedMs <= 300 } : absent(label)),
+        },
+        {
+          goal: `session start at ${label}, 10 cards changed outside Obsidian: ≤ 1 s`,
+          measure: () => (v ? { text: duration(v.fresh.tenChangedMs), met: v.fresh.tenChangedMs <= 1000 } : absent(label)),
+        },
+        {
+          goal: `10 cards changed outside Obsidian at ${label} recallable: ≤ 1 s after the session starts`,
+          measure: () => (v ? { text: duration(v.fresh.recallableMs), met: v.fresh.recallableMs <= 1000 } : absent(label)),
+        },
       ];
     }),
     at50("full index at 50k ≤ 30 s", (v) => v.indexMs, duration, 30_000),
@@ -870,7 +966,13 @@ function goals(at6k: VaultResult | undefined, at50k: VaultResult | undefined, ba
     at50("lint at 50k ≤ 5 s", (v) => v.lintMs, duration, 5000),
     {
       goal: "semantic recall on at 6.3k, endpoint answering in 20 ms: hook ≤ bare Node + endpoint + 10 ms",
-      measure: () => (at6k?.semantic ? { text: `bare + endpoint + ${duration(at6k.semantic.overBareMs)} (the net floor: + ${duration(at6k.semantic.floorMs)})`, met: at6k.semantic.overBareMs <= 10 } : absent("6.3k")),
+      measure: () =>
+        at6k?.semantic
+          ? {
+              text: `bare + endpoint + ${duration(at6k.semantic.overBareMs)} (the net floor: + ${duration(at6k.semantic.floorMs)})`,
+              met: at6k.semantic.overBareMs <= 10,
+            }
+          : absent("6.3k"),
     },
     {
       goal: "a digest on the full help folder blocks Obsidian's main thread ≤ 50 ms at a time",
@@ -885,7 +987,9 @@ async function main(): Promise<void> {
   if (!existsSync(bridge)) throw new Error("run `npm run build` first");
   const say = (line = ""): void => console.log(line);
 
-  say(`node ${process.version}; ${extraCerts === undefined ? "NODE_EXTRA_CA_CERTS was not set" : `NODE_EXTRA_CA_CERTS (${extraCerts}) removed from the environment of every process measured, bare and hook alike`}.`);
+  say(
+    `node ${process.version}; ${extraCerts === undefined ? "NODE_EXTRA_CA_CERTS was not set" : `NODE_EXTRA_CA_CERTS (${extraCerts}) removed from the environment of every process measured, bare and hook alike`}.`,
+  );
   say(
     haveValgrind
       ? `Instructions: \`valgrind --tool=callgrind\`, the least of ${cgRuns} runs for each side, a new session each run; recall under valgrind runs with \`--deadline-ms ${VALGRIND_DEADLINE_MS}\` so the 2 s deadline does not cut it short.`
@@ -917,7 +1021,22 @@ async function main(): Promise<void> {
 
   say(
     table(
-      ["vault", "notes", "snapshot", "full index", "index peak RSS", "lint", "session start", "… 10 cards changed", "… recallable after", "edit: written", "edit: longest block", "edit: to current", "digest", "digest: longest block"],
+      [
+        "vault",
+        "notes",
+        "snapshot",
+        "full index",
+        "index peak RSS",
+        "lint",
+        "session start",
+        "… 10 cards changed",
+        "… recallable after",
+        "edit: written",
+        "edit: longest block",
+        "edit: to current",
+        "digest",
+        "digest: longest block",
+      ],
       "lrrrrrrrrrrrrr",
       results.map((r) => [
         r.name,
@@ -938,10 +1057,19 @@ async function main(): Promise<void> {
     ),
   );
   say();
-  say("- *full index*, *lint*: the `index` and `lint` commands, whole process; peak RSS from " + (existsSync(GNU_TIME) ? "`/usr/bin/time -f %M`." : "the child's own resource usage at exit."));
-  say(`- *session start*: the \`remind\` hook as Claude Code runs it, whole process, median of ${FRESH_RUNS}: it lists the card files to see whether any changed since the snapshot, writes the session brief and the queue line; *10 cards changed*: ten card files edited outside Obsidian since \`index\`, brought into an overlay by the same run up to 15,000 cards, past it by an \`index --changed\` the run starts detached (each run from the snapshot \`index\` wrote); *recallable after*: from the session start until that overlay is written.`);
-  say("- *digest*: as the plugin runs it, the bridge's `digest --json` in its own process with one queued conversation and a stand-in LLM command that creates a card (the call, the write, index pages, snapshot, lint); *longest block* is the waiting side's event-loop delay maximum. Not run at 50k.");
-  say(`- *edit*: as the plugin does it: after a full write, one card changed in the live index, then the write that follows (an overlay of the changed card beside the snapshot) in 12 ms slices with a \`setTimeout(0)\` pause between them; *written* is that write's bytes; *longest block* is the event-loop delay monitor's maximum; *to current* is the plugin's ${EDIT_QUIET_MS} ms quiet spell before it writes plus the write.`);
+  say(
+    "- *full index*, *lint*: the `index` and `lint` commands, whole process; peak RSS from " +
+      (existsSync(GNU_TIME) ? "`/usr/bin/time -f %M`." : "the child's own resource usage at exit."),
+  );
+  say(
+    `- *session start*: the \`remind\` hook as Claude Code runs it, whole process, median of ${FRESH_RUNS}: it lists the card files to see whether any changed since the snapshot, writes the session brief and the queue line; *10 cards changed*: ten card files edited outside Obsidian since \`index\`, brought into an overlay by the same run up to 15,000 cards, past it by an \`index --changed\` the run starts detached (each run from the snapshot \`index\` wrote); *recallable after*: from the session start until that overlay is written.`,
+  );
+  say(
+    "- *digest*: as the plugin runs it, the bridge's `digest --json` in its own process with one queued conversation and a stand-in LLM command that creates a card (the call, the write, index pages, snapshot, lint); *longest block* is the waiting side's event-loop delay maximum. Not run at 50k.",
+  );
+  say(
+    `- *edit*: as the plugin does it: after a full write, one card changed in the live index, then the write that follows (an overlay of the changed card beside the snapshot) in 12 ms slices with a \`setTimeout(0)\` pause between them; *written* is that write's bytes; *longest block* is the event-loop delay monitor's maximum; *to current* is the plugin's ${EDIT_QUIET_MS} ms quiet spell before it writes plus the write.`,
+  );
   say();
 
   const bareText = bare === undefined ? "" : ` (bare \`node -e ''\`: ${millions(bare)} instructions)`;
@@ -966,9 +1094,12 @@ async function main(): Promise<void> {
     ),
   );
   say();
-  say(`Prompts: ${PROMPTS.map((p) => `${p.label} "${p.text}"`).join(", ")}. *snapshot read*: bytes of the snapshot one recall reads, header included (\`SnapshotReader.bytesRead\`, in-process).`);
+  say(
+    `Prompts: ${PROMPTS.map((p) => `${p.label} "${p.text}"`).join(", ")}. *snapshot read*: bytes of the snapshot one recall reads, header included (\`SnapshotReader.bytesRead\`, in-process).`,
+  );
   for (const r of results) {
-    if (r.recallLog.trim()) say(`**Warning**, ${r.name}: measured recalls logged problems, so their figures may be low:\n\`\`\`\n${r.recallLog.trim()}\n\`\`\``);
+    if (r.recallLog.trim())
+      say(`**Warning**, ${r.name}: measured recalls logged problems, so their figures may be low:\n\`\`\`\n${r.recallLog.trim()}\n\`\`\``);
     if (r.cacheRewritten) say(`**Warning**, ${r.name}: the code cache was rewritten during measurement, so some runs compiled the recall code.`);
   }
   say();
@@ -977,7 +1108,8 @@ async function main(): Promise<void> {
     if (!r.semantic) continue;
     say(semanticLine(r.name, r.semantic));
     say();
-  }  say("Goals:");
+  }
+  say("Goals:");
   say();
   say(
     table(

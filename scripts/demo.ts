@@ -58,6 +58,7 @@ for (const file of readdirSync(vault, { recursive: true, encoding: "utf8" }).fil
 }
 if (projects.size > 0) {
   const list = [...projects].map(([name, n]) => `${name} (${n})`).join(", ");
-  console.log(`\nIn Claude Code, a card of a project is recalled only in that project's folder (a folder, or git repository, of that name), and cards of no project everywhere. The sample cards' projects: ${list}; to try these prompts in Claude Code, run it in a folder named after one of them.`);
+  console.log(
+    `\nIn Claude Code, a card of a project is recalled only in that project's folder (a folder, or git repository, of that name), and cards of no project everywhere. The sample cards' projects: ${list}; to try these prompts in Claude Code, run it in a folder named after one of them.`,
+  );
 }
-

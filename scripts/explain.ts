@@ -17,11 +17,13 @@ if (expected) {
   const at = ranked.findIndex((s) => index.doc(s.doc)?.path === expected);
   console.log("expected at", at + 1, at >= 0 ? ranked[at].score.toFixed(1) + " matched " + ranked[at].matched : "");
   for (const g of groups) {
-    const per = g.alternatives.map(([t]) => {
-      const list = index.postings(t) ?? [];
-      for (let i = 0; i < list.length; i += 2) if (index.doc(list[i])?.path === expected) return `${t}:${(list[i + 1] / 1000).toFixed(1)}`;
-      return null;
-    }).filter(Boolean);
+    const per = g.alternatives
+      .map(([t]) => {
+        const list = index.postings(t) ?? [];
+        for (let i = 0; i < list.length; i += 2) if (index.doc(list[i])?.path === expected) return `${t}:${(list[i + 1] / 1000).toFixed(1)}`;
+        return null;
+      })
+      .filter(Boolean);
     console.log("  ", g.term, "df", (index.postings(g.term)?.length ?? 0) / 2, per.join(" "));
   }
 }

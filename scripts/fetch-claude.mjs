@@ -37,20 +37,30 @@ export async function checkTarball(file, expected = PIN.integrity) {
 /** Whether `bin` runs and says it is the pinned version. */
 export function runsAsPinned(bin) {
   if (!existsSync(bin)) return false;
-  const r = spawnSync(bin, ["--version"], { encoding: "utf8", timeout: 60_000, env: { ...process.env, DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" } });
+  const r = spawnSync(bin, ["--version"], {
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
+  });
   return r.status === 0 && r.stdout.trim().startsWith(`${PIN.version} `);
 }
 
 function run(command, args, opts = {}) {
   const r = spawnSync(command, args, { encoding: "utf8", maxBuffer: 16 << 20, ...opts });
-  if (r.status !== 0) throw new Error(`${command} ${args.join(" ")} failed (${r.error ? r.error.message : `exit ${r.status}`}): ${(r.stderr || r.stdout || "").trim().slice(0, 500)}`);
+  if (r.status !== 0)
+    throw new Error(
+      `${command} ${args.join(" ")} failed (${r.error ? r.error.message : `exit ${r.status}`}): ${(r.stderr || r.stdout || "").trim().slice(0, 500)}`,
+    );
   return r.stdout;
 }
 
 async function fetchClaude() {
   const bin = cachedClaude();
   if (runsAsPinned(bin)) return bin;
-  if (process.platform !== "linux" || process.arch !== "x64") throw new Error(`${PIN.package} runs on linux-x64 only (this is ${process.platform}-${process.arch}); set CLAUDE_BIN to a Claude Code ${PIN.version} binary instead`);
+  if (process.platform !== "linux" || process.arch !== "x64")
+    throw new Error(
+      `${PIN.package} runs on linux-x64 only (this is ${process.platform}-${process.arch}); set CLAUDE_BIN to a Claude Code ${PIN.version} binary instead`,
+    );
   const dir = dirname(bin);
   mkdirSync(dirname(dir), { recursive: true });
   // Unpacked beside its final place and renamed there whole, so a fetch that stops half-way

@@ -34,7 +34,8 @@ function run(cmd, argv, options = {}) {
 
 /** The path of Node `major`'s binary, fetched with `npm pack` the first time. */
 function nodeOf(major) {
-  if (process.platform !== "linux" && process.platform !== "darwin") throw new Error(`npm has no node-${process.platform} package this script knows; run the tests under each Node by hand`);
+  if (process.platform !== "linux" && process.platform !== "darwin")
+    throw new Error(`npm has no node-${process.platform} package this script knows; run the tests under each Node by hand`);
   const dir = join(cache, major);
   const bin = join(dir, "package", "bin", "node");
   if (args.includes("--refresh")) rmSync(dir, { recursive: true, force: true });

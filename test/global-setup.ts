@@ -20,7 +20,10 @@ export default function setup(): () => void {
   const system = process.env.VM_TEST_RUN_DIR ? dirname(process.env.VM_TEST_RUN_DIR) : "";
   const before = system ? oursIn(system) : new Set<string>();
   const corpus = resolve(fileURLToPath(new URL("..", import.meta.url)), "..", "shared", "corpora", "obsidian-help");
-  if (!existsSync(corpus)) console.warn(`${corpus} is missing (the shared corpus of real vaults): corpus-scale tests are skipped; all others run on the sample vault and generated vaults`);
+  if (!existsSync(corpus))
+    console.warn(
+      `${corpus} is missing (the shared corpus of real vaults): corpus-scale tests are skipped; all others run on the sample vault and generated vaults`,
+    );
   if (!findClaude().ok) console.warn(FETCH_HINT);
   // The run's temporary folder (vitest.config.ts), removed whole when the run ends; a file system
   // a test mounted inside it and could not unmount is unmounted first, so that nothing stays.
@@ -37,7 +40,9 @@ export default function setup(): () => void {
     const left = [...oursIn(system)].filter((n) => !before.has(n));
     if (left.length > 0) {
       // A failure, though every test passed: vitest does not fail a run whose teardown throws.
-      console.error(`the run left ${left.length} ${left.length === 1 ? "entry" : "entries"} in ${system}, outside its own folder: ${left.slice(0, 5).join(", ")}`);
+      console.error(
+        `the run left ${left.length} ${left.length === 1 ? "entry" : "entries"} in ${system}, outside its own folder: ${left.slice(0, 5).join(", ")}`,
+      );
       process.exitCode = 1;
     }
   };

@@ -67,7 +67,13 @@ function patient(args: string[]): string[] {
 export function runBridge(args: string[], input = "", env: NodeJS.ProcessEnv = {}): RunResult {
   if (!existsSync(BRIDGE)) throw new Error(`${BRIDGE} is missing: run \`npm run build\` first`);
   // A lint report of a large vault runs to megabytes, past spawnSync's usual 1 MB.
-  const r = spawnSync(process.execPath, [BRIDGE, ...patient(args)], { input, encoding: "utf8", env: { ...process.env, ...env }, timeout: 300_000, maxBuffer: 256 * 2 ** 20 });
+  const r = spawnSync(process.execPath, [BRIDGE, ...patient(args)], {
+    input,
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+    timeout: 300_000,
+    maxBuffer: 256 * 2 ** 20,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

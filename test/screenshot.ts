@@ -106,7 +106,19 @@ function page(html: string, theme: Theme): string {
 function chromium(args: string[]): ReturnType<typeof spawnSync> {
   return spawnSync(
     CHROMIUM!,
-    ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars", `--user-data-dir=${tempDir("vm-chrome-")}`, ...args],
+    [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--hide-scrollbars",
+      `--user-data-dir=${tempDir("vm-chrome-")}`,
+      ...args,
+    ],
     { encoding: "utf8", timeout: 60_000, maxBuffer: 64 << 20 },
   );
 }
@@ -147,7 +159,13 @@ export function renderView(name: string, html: string, size = "900,1100"): Rende
     const dump = chromium([`--window-size=${size}`, "--dump-dom", `file://${htmlPath}`]);
     const m = /<pre id="vm-report"[^>]*>([\s\S]*?)<\/pre>/.exec(String(dump.stdout));
     if (!m) throw new Error(`the page's checks did not run: ${String(dump.stderr).slice(-500)}`);
-    check[theme] = JSON.parse(m[1].replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")) as PageCheck;
+    check[theme] = JSON.parse(
+      m[1]
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&amp;/g, "&"),
+    ) as PageCheck;
   }
   return { png, check };
 }

@@ -70,7 +70,21 @@ export function numberFlag(args: Args, name: string): number | undefined {
 }
 
 /** Flags that take a value, and flags that stand alone; every command also takes --help. */
-const VALUE = new Set(["vault", "config", "max-cards", "min-score", "max-chars", "deadline-ms", "limit", "only", "settings", "embed-budget-sec", "if-due", "at", "platform"]);
+const VALUE = new Set([
+  "vault",
+  "config",
+  "max-cards",
+  "min-score",
+  "max-chars",
+  "deadline-ms",
+  "limit",
+  "only",
+  "settings",
+  "embed-budget-sec",
+  "if-due",
+  "at",
+  "platform",
+]);
 
 /** The flags each command reads (see USAGE); any other is a typo that would otherwise be ignored. */
 export const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {

@@ -85,7 +85,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   } catch (err) {
     if (HOOKS.has(args.command)) return 0;
     const message = err instanceof Error ? err.message : String(err);
-    writeSync(2, err instanceof UsageError ? `${message}\n\n${flagsOf(args.command) ? commandUsage(args.command) : USAGE}` : `vault-memory ${args.command}: ${message}\n`);
+    writeSync(
+      2,
+      err instanceof UsageError ? `${message}\n\n${flagsOf(args.command) ? commandUsage(args.command) : USAGE}` : `vault-memory ${args.command}: ${message}\n`,
+    );
     return err instanceof UsageError ? 2 : 1;
   }
 }
@@ -117,7 +120,11 @@ async function mcpCommand(argv: readonly string[]): Promise<number> {
  */
 export function rememberSession(vault: string, hook: { sessionId: string; transcriptPath: string; cwd: string; prompt: string }): string {
   const config = loadVaultConfig(vault).config;
-  const r = captureSession(vault, { sessionId: hook.sessionId, transcriptPath: hook.transcriptPath, cwd: hook.cwd, stopHookActive: false }, config.queue, { wanted: true, prompt: hook.prompt, midTurn: true });
+  const r = captureSession(vault, { sessionId: hook.sessionId, transcriptPath: hook.transcriptPath, cwd: hook.cwd, stopHookActive: false }, config.queue, {
+    wanted: true,
+    prompt: hook.prompt,
+    midTurn: true,
+  });
   return r.queued ? "queued" : r.reason;
 }
 

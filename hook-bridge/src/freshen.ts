@@ -32,7 +32,14 @@ export interface Freshened {
  * Brings the snapshot up to date with the files; `bridge` is the entry to start an `index` with,
  * and `configFlag` the `--config` it was given, passed on.
  */
-export function freshen(vault: string, config: VaultMemoryConfig, log: (message: string) => void, bridge: string, configFlag?: string, maxInline = MAX_INLINE_CARDS): Freshened {
+export function freshen(
+  vault: string,
+  config: VaultMemoryConfig,
+  log: (message: string) => void,
+  bridge: string,
+  configFlag?: string,
+  maxInline = MAX_INLINE_CARDS,
+): Freshened {
   // Listing a large vault's card files takes longer than a session start should wait (about half
   // a second at 50,000): there the look is taken in a process of its own, and the first prompts
   // may come before it has brought a change in.
@@ -48,7 +55,9 @@ export function freshen(vault: string, config: VaultMemoryConfig, log: (message:
   log(`${result.reason}; ${started ? "started an index in the background" : "an index started earlier is still running"}`);
   return {
     result,
-    notice: started ? `Vault Memory: ${result.changed} cards changed since the last index; it is being rebuilt in the background, and recall uses the earlier one until then.` : "",
+    notice: started
+      ? `Vault Memory: ${result.changed} cards changed since the last index; it is being rebuilt in the background, and recall uses the earlier one until then.`
+      : "",
   };
 }
 
@@ -89,11 +98,22 @@ function startIndex(vault: string, bridge: string, configFlag?: string, extra: s
   try {
     const text = readTextIfAny(marker, { maxBytes: 1 << 12 });
     const running = text ? (JSON.parse(text) as Partial<Running>) : undefined;
-    if (running && typeof running.pid === "number" && typeof running.startedAt === "number" && Date.now() - running.startedAt < RUNNING_STALE_MS && alive(running.pid)) return false;
+    if (
+      running &&
+      typeof running.pid === "number" &&
+      typeof running.startedAt === "number" &&
+      Date.now() - running.startedAt < RUNNING_STALE_MS &&
+      alive(running.pid)
+    )
+      return false;
   } catch {
     /* unreadable: start one */
   }
-  const child = spawn(process.execPath, [bridge, "index", "--vault", vault, ...(configFlag ? ["--config", configFlag] : []), ...extra], { detached: true, stdio: "ignore", windowsHide: true });
+  const child = spawn(process.execPath, [bridge, "index", "--vault", vault, ...(configFlag ? ["--config", configFlag] : []), ...extra], {
+    detached: true,
+    stdio: "ignore",
+    windowsHide: true,
+  });
   child.unref();
   if (child.pid !== undefined) writeFileAtomic(marker, JSON.stringify({ pid: child.pid, startedAt: Date.now() } satisfies Running));
   return child.pid !== undefined;

@@ -21,7 +21,12 @@ export function findVault(args: Args, env: NodeJS.ProcessEnv = process.env): Vau
   const path = withHome(v, env);
   // A setting is read by hooks that run in whatever folder a session started in: a relative path
   // would name a different folder in each. Typed on the command line, it is the shell's folder.
-  if (!flag && !isAbsolute(path)) return { problem: "unusable", message: `the vault setting "${v}" is a relative path; give the vault's full path`, why: `the vault setting "${v}" is not a full path` };
+  if (!flag && !isAbsolute(path))
+    return {
+      problem: "unusable",
+      message: `the vault setting "${v}" is a relative path; give the vault's full path`,
+      why: `the vault setting "${v}" is not a full path`,
+    };
   const abs = resolve(path);
   let st;
   try {

@@ -58,7 +58,11 @@ export function readSettingsFile(path: string, opts: { private?: boolean; notPri
 function readSettingsText(path: string, opts: { private?: boolean; notPrivate?: (why: string) => void } = {}): { raw: Raw; text: string } | undefined {
   let bytes: Buffer;
   // `notPrivate`: told why the file is not the person's alone, rather than refusing to read it.
-  const check = opts.private ? (st: { uid: number; mode: number }) => notPrivate(path, st) : opts.notPrivate ? (st: { uid: number; mode: number }) => (opts.notPrivate?.(notPrivate(path, st)), "") : undefined;
+  const check = opts.private
+    ? (st: { uid: number; mode: number }) => notPrivate(path, st)
+    : opts.notPrivate
+      ? (st: { uid: number; mode: number }) => (opts.notPrivate?.(notPrivate(path, st)), "")
+      : undefined;
   try {
     bytes = readRegularFile(path, { maxBytes: MAX_CONFIG_BYTES, check });
   } catch (err) {
@@ -118,7 +122,7 @@ export function userSettingsFor(user: Raw | undefined, vault: string): Raw {
 /** `base` with `top`'s values on it, one level into each room. */
 export function overlay(base: Raw, top: Raw): Raw {
   const out: Raw = { ...base };
-  for (const [k, v] of Object.entries(top)) out[k] = isObject(v) && isObject(out[k]) ? { ...(out[k]), ...v } : v;
+  for (const [k, v] of Object.entries(top)) out[k] = isObject(v) && isObject(out[k]) ? { ...out[k], ...v } : v;
   return out;
 }
 
@@ -153,7 +157,7 @@ export function ignoredVaultKeys(vaultRaw: Raw, effective: Raw): string[] {
   const found: string[] = [];
   const m = machineKeysOf(vaultRaw);
   for (const [room, keys] of Object.entries(m)) {
-    const mine = isObject(effective[room]) ? (effective[room]) : {};
+    const mine = isObject(effective[room]) ? effective[room] : {};
     for (const [k, v] of Object.entries(keys as Raw)) if (JSON.stringify(mine[k]) !== JSON.stringify(v)) found.push(`${room}.${k}`);
   }
   return found;
@@ -186,7 +190,7 @@ export function saveUserSettings(path: string, vault: string, settings: Raw, def
         const was = isObject(base[room]) ? base[room][k] : undefined;
         if (JSON.stringify(was) !== JSON.stringify(v)) {
           const r = isObject(changed[room]) ? changed[room] : (changed[room] = {});
-          (r)[k] = v;
+          r[k] = v;
         }
       }
     }

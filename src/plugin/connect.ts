@@ -65,7 +65,10 @@ export class ConnectModal extends Modal {
     const bridge = join(this.ctx.pluginDir, BRIDGE_FILE);
     let plan: ReturnType<typeof planConnect>;
     try {
-      plan = planConnect({ settingsPath: claudeSettingsPath(this.ctx), vault: this.ctx.vaultPath, bridge, node, platform: process.platform as Platform }, this.mode);
+      plan = planConnect(
+        { settingsPath: claudeSettingsPath(this.ctx), vault: this.ctx.vaultPath, bridge, node, platform: process.platform as Platform },
+        this.mode,
+      );
     } catch (err) {
       contentEl.createEl("p", { text: err instanceof Error ? err.message : String(err), cls: "vault-memory-error" });
       return;
@@ -75,7 +78,10 @@ export class ConnectModal extends Modal {
     contentEl.createEl("p", { text: plan.change.changed ? `This change will be made${keep}.` : "Nothing to change in the settings file." });
     contentEl.createEl("pre", { text: plan.description, cls: "vault-memory-preview-text" });
     contentEl.createEl("p", { text: mcp.description, cls: "vault-memory-mcp-plan" });
-    if (mcp.action !== "none" && !mcp.claude) contentEl.createEl("p", { text: "Claude Code's command line was not found, so registering the server is left to you: the line to run is shown after you confirm." });
+    if (mcp.action !== "none" && !mcp.claude)
+      contentEl.createEl("p", {
+        text: "Claude Code's command line was not found, so registering the server is left to you: the line to run is shown after you confirm.",
+      });
     if (!plan.change.changed && mcp.action === "none") {
       contentEl.createEl("p", { text: "Nothing to change." });
       return;
@@ -97,11 +103,17 @@ export class ConnectModal extends Modal {
               this.close();
               return;
             }
-            const hooks = plan.change.changed ? `${this.mode === "install" ? "Connected" : "Disconnected"} Claude Code${backup ? `; backup at ${backup}` : ""}.` : "";
+            const hooks = plan.change.changed
+              ? `${this.mode === "install" ? "Connected" : "Disconnected"} Claude Code${backup ? `; backup at ${backup}` : ""}.`
+              : "";
             this.close();
             // The hooks are in place whatever the CLI does; its answer comes in a second notice.
             this.done = applyMcp(mcp).then(
-              (r) => void new Notice([hooks, r.status === "nothing" ? "" : r.message].filter(Boolean).join("\n"), r.status === "done" || r.status === "nothing" ? undefined : 0),
+              (r) =>
+                void new Notice(
+                  [hooks, r.status === "nothing" ? "" : r.message].filter(Boolean).join("\n"),
+                  r.status === "done" || r.status === "nothing" ? undefined : 0,
+                ),
               (err: unknown) => void new Notice(`${hooks}\nCould not change the MCP server: ${err instanceof Error ? err.message : String(err)}`, 0),
             );
           }),

@@ -42,8 +42,17 @@ export class EmbedRunner {
           const r = this.runner();
           // The window does not wait on it, so its budget is this bound, less a minute to report in.
           const budget = String(TIMEOUT_MS / 1000 - 60);
-          const out = await runCommand([r.node, r.bridge, "embed", "--vault", this.vaultPath, "--config", "-", "--embed-budget-sec", budget], JSON.stringify(this.config()), { timeoutMs: TIMEOUT_MS, env: r.env });
-          const said = `${out.stdout}\n${out.stderr}`.trim().split("\n").filter((l) => l.startsWith("semantic recall")).pop() ?? "";
+          const out = await runCommand(
+            [r.node, r.bridge, "embed", "--vault", this.vaultPath, "--config", "-", "--embed-budget-sec", budget],
+            JSON.stringify(this.config()),
+            { timeoutMs: TIMEOUT_MS, env: r.env },
+          );
+          const said =
+            `${out.stdout}\n${out.stderr}`
+              .trim()
+              .split("\n")
+              .filter((l) => l.startsWith("semantic recall"))
+              .pop() ?? "";
           if (out.code === 0) this.log(said || "semantic recall: embedded");
           else {
             const why = said || out.stderr.trim().split("\n").pop() || (out.timedOut ? "the embedding did not finish in time" : `exit ${String(out.code)}`);

@@ -244,7 +244,9 @@ export class IndexService {
     try {
       const pause = (): Promise<void> => this.pause();
       const rules = recallRulesOf(this.config());
-      const written = await (full ? this.writer.writeFull(this.index, rules, pause, WRITE_SLICE_MS) : this.writer.write(this.index, rules, pause, WRITE_SLICE_MS));
+      const written = await (full
+        ? this.writer.writeFull(this.index, rules, pause, WRITE_SLICE_MS)
+        : this.writer.write(this.index, rules, pause, WRITE_SLICE_MS));
       if (written.kind === "full") this.onFullWrite();
     } catch (err) {
       this.onError(`could not write the snapshot: ${err instanceof Error ? err.message : String(err)}`);

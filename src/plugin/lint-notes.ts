@@ -27,7 +27,11 @@ export class LintNotes {
   lastReads = 0;
 
   /** Brings the held notes up to `files`: new or changed ones read, gone ones dropped. */
-  async update(files: readonly TFile[], read: (f: TFile) => Promise<string>, meta: (f: TFile) => NoteMetadata | undefined = () => undefined): Promise<LintNotesState> {
+  async update(
+    files: readonly TFile[],
+    read: (f: TFile) => Promise<string>,
+    meta: (f: TFile) => NoteMetadata | undefined = () => undefined,
+  ): Promise<LintNotesState> {
     this.lastReads = 0;
     const seen = new Set<string>();
     for (const f of files) {

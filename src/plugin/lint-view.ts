@@ -12,7 +12,12 @@ import { yieldToUi } from "./yield-to-ui";
 export const LINT_VIEW_TYPE = "vault-memory-lint";
 
 const SEVERITY_NAME: Record<Severity, string> = { error: "Error", warning: "Warning", info: "Info", suggestion: "Suggestion" };
-const SEVERITY_PLURAL: Record<Severity, [string, string]> = { error: ["error", "errors"], warning: ["warning", "warnings"], info: ["info", "info"], suggestion: ["suggestion", "suggestions"] };
+const SEVERITY_PLURAL: Record<Severity, [string, string]> = {
+  error: ["error", "errors"],
+  warning: ["warning", "warnings"],
+  info: ["info", "info"],
+  suggestion: ["suggestion", "suggestions"],
+};
 export const FIX_LABEL: Record<LintFix["kind"], string> = {
   "add-empty-tags": "Add empty tags",
   "add-link-back": "Link back",
@@ -244,7 +249,11 @@ export class FixAllModal extends Modal {
       progress(i + 1);
       await yieldToUi();
     }
-    new Notice(failed.length === 0 ? `Fixed ${plural(fixed, "note")}.` : `Fixed ${plural(fixed, "note")}; ${failed.length} could not be fixed: ${failed.slice(0, 3).join("; ")}`);
+    new Notice(
+      failed.length === 0
+        ? `Fixed ${plural(fixed, "note")}.`
+        : `Fixed ${plural(fixed, "note")}; ${failed.length} could not be fixed: ${failed.slice(0, 3).join("; ")}`,
+    );
     return { fixed, failed };
   }
 }
@@ -269,7 +278,14 @@ function describeFix(f: Finding): string {
 }
 
 function fixIcon(fix: LintFix): string {
-  return { "add-empty-tags": "tag", "add-link-back": "link", "move-to-folder": "folder-input", rename: "pencil", archive: "archive", "move-aside": "folder-output" }[fix.kind];
+  return {
+    "add-empty-tags": "tag",
+    "add-link-back": "link",
+    "move-to-folder": "folder-input",
+    rename: "pencil",
+    archive: "archive",
+    "move-aside": "folder-output",
+  }[fix.kind];
 }
 
 /** A core-style icon button: `clickable-icon` with the icon and its label for tooltip and screen readers. */

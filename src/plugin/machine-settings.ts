@@ -7,7 +7,16 @@
 import { Modal, Setting, type App } from "obsidian";
 import { escapeControl } from "../core/text/visible";
 import { defaultConfig } from "../core/config";
-import { ignoredVaultKeys, machineKeysOf, overlay, readSettingsFile, saveUserSettings, userConfigPath, userSettingsFor, withoutMachineKeys } from "../core/machine-config";
+import {
+  ignoredVaultKeys,
+  machineKeysOf,
+  overlay,
+  readSettingsFile,
+  saveUserSettings,
+  userConfigPath,
+  userSettingsFor,
+  withoutMachineKeys,
+} from "../core/machine-config";
 
 type Raw = Record<string, unknown>;
 
@@ -101,7 +110,9 @@ export class TrustVaultSettingsModal extends Modal {
       const value = (this.offered[room] as Raw | undefined)?.[name];
       list.createEl("li", { text: `${key}: ${escapeControl(JSON.stringify(value))}` });
     }
-    contentEl.createEl("p", { text: "Until then the digest runs its default LLM command and semantic recall stays off on this computer. You can change either in the settings at any time." });
+    contentEl.createEl("p", {
+      text: "Until then the digest runs its default LLM command and semantic recall stays off on this computer. You can change either in the settings at any time.",
+    });
     new Setting(contentEl)
       .addButton((b) =>
         b.setButtonText("Not on this computer").onClick(() => {

@@ -58,25 +58,49 @@ export default class VaultMemoryPlugin extends Plugin {
       return;
     }
     this.vaultPath = adapter.getBasePath();
-    this.embedder = new EmbedRunner(this.vaultPath, () => this.settings, () => this.bridgeRunner(), (m) => this.log(m));
-    const service = new IndexService(this.app, this.vaultPath, () => this.settings, (m) => this.log(m), () => this.embedder?.soon());
+    this.embedder = new EmbedRunner(
+      this.vaultPath,
+      () => this.settings,
+      () => this.bridgeRunner(),
+      (m) => this.log(m),
+    );
+    const service = new IndexService(
+      this.app,
+      this.vaultPath,
+      () => this.settings,
+      (m) => this.log(m),
+      () => this.embedder?.soon(),
+    );
     this.indexService = service;
 
     this.addSettingTab(new VaultMemorySettingTab(this.app, this.settingsHost()));
     this.addCommand({ id: "rebuild-index", name: "Rebuild index", callback: () => void this.rebuild(true) });
     this.registerHoverLinkSource(LINT_VIEW_TYPE, { display: "Vault Memory lint report", defaultMod: true });
     this.registerHoverLinkSource(QUEUE_VIEW_TYPE, { display: "Vault Memory queue", defaultMod: true });
-    this.registerView(LINT_VIEW_TYPE, (leaf) => new LintReportView(leaf, () => this.lintNow(), () => this.settings.cards.relatedHeading));
+    this.registerView(
+      LINT_VIEW_TYPE,
+      (leaf) =>
+        new LintReportView(
+          leaf,
+          () => this.lintNow(),
+          () => this.settings.cards.relatedHeading,
+        ),
+    );
     this.registerView(QUEUE_VIEW_TYPE, (leaf) => new QueueReviewView(leaf, this.vaultPath, this.queueHost(service)));
     this.addRibbonIcon("inbox", "Open memory queue", () => void this.openQueue());
     this.addCommand({ id: "open-queue", name: "Open memory queue", callback: () => void this.openQueue() });
-    this.digest = new DigestScheduler(this.vaultPath, () => this.settings, () => this.bridgeRunner(), {
-      progress: (line) => {
-        this.digestLine = line;
-        this.updateStatusBar();
+    this.digest = new DigestScheduler(
+      this.vaultPath,
+      () => this.settings,
+      () => this.bridgeRunner(),
+      {
+        progress: (line) => {
+          this.digestLine = line;
+          this.updateStatusBar();
+        },
+        done: () => this.updateStatusBar(),
       },
-      done: () => this.updateStatusBar(),
-    });
+    );
     this.addCommand({ id: "run-digest", name: "Run digest now", callback: () => void this.digest?.run() });
     this.enrich = new EnrichRunner(this.app, this.vaultPath, () => this.settings);
     this.addCommand({ id: "enrich-cards", name: "Enrich cards", callback: () => void this.enrich?.run() });
@@ -88,7 +112,12 @@ export default class VaultMemoryPlugin extends Plugin {
     this.addCommand({
       id: "preview-recall",
       name: "Preview recall",
-      callback: () => new PreviewRecallModal(this.app, (p) => service.preview(p), (p) => service.previewWithMeaning(p)).open(),
+      callback: () =>
+        new PreviewRecallModal(
+          this.app,
+          (p) => service.preview(p),
+          (p) => service.previewWithMeaning(p),
+        ).open(),
     });
     this.app.workspace.onLayoutReady(() => this.startAfterLayout(service));
   }
@@ -209,7 +238,18 @@ export default class VaultMemoryPlugin extends Plugin {
       (f) => this.app.vault.cachedRead(f),
       (f) => metadataOf(this.app, f),
     );
-    return lintInSlices({ cards, text, settings: this.settings.lint, snapshot: snapshotTime(this.vaultPath), lastRecalled: recallHistory(this.vaultPath)?.last, secretScans: () => scans, scope: lintScope(this.settings) }, yieldToUi);
+    return lintInSlices(
+      {
+        cards,
+        text,
+        settings: this.settings.lint,
+        snapshot: snapshotTime(this.vaultPath),
+        lastRecalled: recallHistory(this.vaultPath)?.last,
+        secretScans: () => scans,
+        scope: lintScope(this.settings),
+      },
+      yieldToUi,
+    );
   }
 
   async openLintReport(): Promise<void> {

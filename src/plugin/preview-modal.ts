@@ -45,7 +45,11 @@ export class PreviewRecallModal extends Modal {
     this.output.createEl("p", { text: "Asking the embedding server…", cls: "vault-memory-empty" });
     const { recall, semantic } = await this.withMeaning(prompt);
     this.show(recall);
-    if (semantic && semantic !== "off") this.output.createEl("p", { text: `Semantic recall could not be used (${semantic}); this is from words alone, as the hook would answer.`, cls: "vault-memory-empty" });
+    if (semantic && semantic !== "off")
+      this.output.createEl("p", {
+        text: `Semantic recall could not be used (${semantic}); this is from words alone, as the hook would answer.`,
+        cls: "vault-memory-empty",
+      });
   }
 
   /** Shows the hook's exact output, then the cards with their scores. */
@@ -63,7 +67,12 @@ export class PreviewRecallModal extends Modal {
     const list = this.output.createEl("ol", { cls: "vault-memory-preview-cards" });
     for (const card of result.cards) {
       const item = list.createEl("li");
-      const link = item.createEl("a", { text: escapeControl(card.path), href: card.path, cls: "internal-link vault-memory-card-path", attr: { "data-href": card.path } });
+      const link = item.createEl("a", {
+        text: escapeControl(card.path),
+        href: card.path,
+        cls: "internal-link vault-memory-card-path",
+        attr: { "data-href": card.path },
+      });
       link.addEventListener("click", (evt) => {
         evt.preventDefault();
         const file = this.app.vault.getAbstractFileByPath(card.path);

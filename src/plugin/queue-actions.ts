@@ -9,7 +9,12 @@ import { tickedOf, type QueueContext } from "./queue-context";
 /** Writes the new card, links each related card back to it, opens it, and moves the entry to the handled list. */
 export async function createCard(ctx: QueueContext, e: QueueEntry, draft: CardDraft): Promise<void> {
   const vault = ctx.app.vault;
-  const card = draftCard(draft, today(), vault.getMarkdownFiles().map((f) => f.path), (p) => vault.getAbstractFileByPath(normalizePath(p)) !== null);
+  const card = draftCard(
+    draft,
+    today(),
+    vault.getMarkdownFiles().map((f) => f.path),
+    (p) => vault.getAbstractFileByPath(normalizePath(p)) !== null,
+  );
   const target = normalizePath(card.path);
   const folder = target.slice(0, target.lastIndexOf("/"));
   if (folder && !vault.getAbstractFileByPath(folder)) await vault.createFolder(folder);

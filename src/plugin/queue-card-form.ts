@@ -35,7 +35,10 @@ export function renderNewCard(root: HTMLElement, e: QueueEntry, firstPrompt: str
       type: fields.type.value,
       name: fields.name.value.trim() || "Untitled card",
       description: fields.description.value.trim(),
-      tags: fields.tags.value.split(/[,，]/).map((t) => t.trim()).filter(Boolean),
+      tags: fields.tags.value
+        .split(/[,，]/)
+        .map((t) => t.trim())
+        .filter(Boolean),
       project: e.project,
       sessionId: e.sessionId,
       candidates: chosen,
@@ -47,7 +50,8 @@ export function renderNewCard(root: HTMLElement, e: QueueEntry, firstPrompt: str
 
 /** Labelled fields, as Obsidian's own forms are: a pre-filled value says nothing of what it is. */
 function renderFields(box: HTMLElement, e: QueueEntry, firstPrompt: string, ctx: QueueContext): CardFields {
-  const field = <T extends HTMLInputElement | HTMLSelectElement>(name: string, desc: string, make: (s: Setting) => T): T => make(new Setting(box).setName(name).setDesc(desc));
+  const field = <T extends HTMLInputElement | HTMLSelectElement>(name: string, desc: string, make: (s: Setting) => T): T =>
+    make(new Setting(box).setName(name).setDesc(desc));
   const type = field("Type", "Which folder the card goes in.", (s) => {
     let select!: HTMLSelectElement;
     s.addDropdown((d) => {
@@ -65,8 +69,25 @@ function renderFields(box: HTMLElement, e: QueueEntry, firstPrompt: string, ctx:
     });
     return input;
   };
-  const name = ctx.keepDraft(e, "name", field("Name", "The card's title, and its file name.", (s) => text(s, "Name")), clip(firstPrompt, 60));
-  const description = ctx.keepDraft(e, "description", field("Description", "One line that says when this card helps: recall shows it to Claude.", (s) => text(s, "Description: one line that says when this card helps")), "");
-  const tags = ctx.keepDraft(e, "tags", field("Tags", "Comma separated; the project's name to start with.", (s) => text(s, "Tags, comma separated")), e.project ? e.project.toLowerCase() : "");
+  const name = ctx.keepDraft(
+    e,
+    "name",
+    field("Name", "The card's title, and its file name.", (s) => text(s, "Name")),
+    clip(firstPrompt, 60),
+  );
+  const description = ctx.keepDraft(
+    e,
+    "description",
+    field("Description", "One line that says when this card helps: recall shows it to Claude.", (s) =>
+      text(s, "Description: one line that says when this card helps"),
+    ),
+    "",
+  );
+  const tags = ctx.keepDraft(
+    e,
+    "tags",
+    field("Tags", "Comma separated; the project's name to start with.", (s) => text(s, "Tags, comma separated")),
+    e.project ? e.project.toLowerCase() : "",
+  );
   return { type, name, description, tags };
 }

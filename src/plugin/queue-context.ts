@@ -77,5 +77,8 @@ export function tickedOf(e: QueueEntry, ctx: QueueContext): Candidate[] {
 export function timeSpan(parent: HTMLElement, iso: string): void {
   const when = Date.parse(iso);
   if (!Number.isFinite(when)) return void parent.appendText(iso || "unknown time");
-  parent.createEl("time", { text: relativeTime(when), attr: { datetime: new Date(when).toISOString(), title: exactTime(when), "aria-label": exactTime(when) } });
+  parent.createEl("time", {
+    text: relativeTime(when),
+    attr: { datetime: new Date(when).toISOString(), title: exactTime(when), "aria-label": exactTime(when) },
+  });
 }

@@ -20,7 +20,13 @@ export function renderQueueEntry(root: HTMLElement, e: QueueEntry, pending: Queu
   renderHeader(root, e, s.firstPrompt, ctx);
   renderCandidates(root, e, pending, ctx);
   const suggestions = ctx.suggestions(e, entrySubject(e, inbox), s.firstPrompt);
-  renderNewCard(root, e, s.firstPrompt, suggestions.map((x) => x.path), ctx);
+  renderNewCard(
+    root,
+    e,
+    s.firstPrompt,
+    suggestions.map((x) => x.path),
+    ctx,
+  );
   renderAppend(root, e, suggestions, ctx);
   if (ctx.host.digestOne) renderDigestOne(root, e, ctx);
   renderSkip(root, e, ctx);

@@ -16,11 +16,18 @@ export function renderQueueList(root: HTMLElement, pending: QueueEntry[], ctx: Q
   const buttons = root.createDiv({ cls: "nav-header" }).createDiv({ cls: "nav-buttons-container" });
   iconButton(buttons, "refresh-cw", "Check the queue again", () => ctx.refresh());
   if (pending.length === 0) renderEmpty(root, ctx);
-  else root.createDiv({ cls: "vault-memory-queue-summary", text: `${plural(pending.length, "conversation")} ${pending.length === 1 ? "waits" : "wait"} for review` });
+  else
+    root.createDiv({
+      cls: "vault-memory-queue-summary",
+      text: `${plural(pending.length, "conversation")} ${pending.length === 1 ? "waits" : "wait"} for review`,
+    });
   const shared = mergeCandidates(pending).filter((c) => c.sessions.length > 1);
   if (shared.length > 0) {
     const one = shared.length === 1;
-    root.createDiv({ text: `${plural(shared.length, "candidate")} ${one ? "appears" : "appear"} in more than one conversation; ${one ? "it is" : "they are"} shown once.`, cls: "vault-memory-muted" });
+    root.createDiv({
+      text: `${plural(shared.length, "candidate")} ${one ? "appears" : "appear"} in more than one conversation; ${one ? "it is" : "they are"} shown once.`,
+      cls: "vault-memory-muted",
+    });
   }
   const list = root.createDiv({ cls: "vault-memory-queue-list" });
   for (const e of pending) renderItem(list, e, ctx);
@@ -56,7 +63,8 @@ function renderItem(list: HTMLElement, e: QueueEntry, ctx: QueueContext): void {
   meta.appendText(` · ${plural(e.prompts, "prompt")}${e.wanted ? " · wanted" : ""}`);
   inner.createDiv({ text: clip(s.firstPrompt, 140), cls: "vault-memory-queue-first" });
   // Held by the digest: its answer read as orders to an assistant; the person makes the card, or skips it.
-  if (e.held) inner.createDiv({ text: clip(escapeControl(e.held.reason.replace(/^held for review: /, "Held for your review: ")), 200), cls: "vault-memory-queue-held" });
+  if (e.held)
+    inner.createDiv({ text: clip(escapeControl(e.held.reason.replace(/^held for review: /, "Held for your review: ")), 200), cls: "vault-memory-queue-held" });
   const counts = inner.createDiv({ cls: "vault-memory-queue-counts" });
   for (const kind of CANDIDATE_KINDS) {
     if (s.counts[kind] > 0) counts.createSpan({ text: `${kind} ${s.counts[kind]}`, cls: `vault-memory-kind mod-${kind}` });

@@ -202,7 +202,8 @@ export class QueueReviewView extends ItemView {
    * diluted by everything else said in it.
    */
   private suggestions(e: QueueEntry, subject: string, firstPrompt: string): SimilarCard[] {
-    const suggestions = this.meaningful.get(e.sessionId) ?? similarCards(subject, this.host.index(), SIMILAR_CARDS, this.host.settings().recall.scoring.hintBonus);
+    const suggestions =
+      this.meaningful.get(e.sessionId) ?? similarCards(subject, this.host.index(), SIMILAR_CARDS, this.host.settings().recall.scoring.hintBonus);
     if (this.host.similarWithMeaning && !this.meaningful.has(e.sessionId) && this.host.settings().embed.enabled) {
       this.meaningful.set(e.sessionId, suggestions);
       this.host.similarWithMeaning(subject, firstPrompt || subject, SIMILAR_CARDS).then(

@@ -32,86 +32,182 @@ export class VaultMemorySettingTab extends PluginSettingTab {
     const { containerEl } = this;
     containerEl.empty();
     const s = this.host.settings;
-    const save = () => this.host.saveSettings();
 
     new Setting(containerEl)
       .setName("Claude Code")
       .setDesc("Register the recall, queue and remind hooks in ~/.claude/settings.json. You see the exact change first.")
-      .addButton((b) => b.setButtonText("Connect Claude Code").setCta().onClick(() => this.host.connect("install")))
+      .addButton((b) =>
+        b
+          .setButtonText("Connect Claude Code")
+          .setCta()
+          .onClick(() => this.host.connect("install")),
+      )
       .addButton((b) => b.setButtonText("Disconnect").onClick(() => this.host.connect("uninstall")));
 
     this.text("Memory folder", "Only notes in this folder are recalled. Leave empty to use the whole vault.", s.memoryFolder, (v) => {
       s.memoryFolder = v.trim();
     });
 
+    this.recallSection();
+    this.queueSection();
+    this.digestSection();
+    this.hintsSection();
+    this.semantic();
+    this.lintSection();
+  }
+
+  /** Recall: the thresholds, the cap, the session brief, synonyms and the related heading. */
+  private recallSection(): void {
+    const { containerEl } = this;
+    const s = this.host.settings;
+
     new Setting(containerEl).setName("Recall").setHeading();
-    this.threshold("Minimum score", "Inject nothing when the best card scores under this (for a vault of about 260 cards; it scales with the vault).", "minScore");
+    this.threshold(
+      "Minimum score",
+      "Inject nothing when the best card scores under this (for a vault of about 260 cards; it scales with the vault).",
+      "minScore",
+    );
     this.threshold("Share of the top score", "Keep only cards scoring at least this share of the best card (0 to 1).", "relativeToTop");
     this.threshold("Minimum matched words", "A card must match at least this many different words of the prompt.", "minMatchedTerms");
-    this.threshold("Words the card is about", "Show a card only when prompt words found in its name, description, tags, headings or hints weigh at least this many rare words. 0 turns it off; 1.2 keeps quieter on prompts no card answers, and misses more.", "minAboutWords");
+    this.threshold(
+      "Words the card is about",
+      "Show a card only when prompt words found in its name, description, tags, headings or hints weigh at least this many rare words. 0 turns it off; 1.2 keeps quieter on prompts no card answers, and misses more.",
+      "minAboutWords",
+    );
     this.threshold("Maximum cards", "At most this many cards per prompt.", "maxCards");
     this.number("Character cap", "Hard limit on what recall adds to a prompt.", s.recall.maxChars, (n) => (s.recall.maxChars = n));
     new Setting(containerEl)
       .setName("Session brief")
-      .setDesc("When a Claude Code session starts, tell Claude what the memory holds for its project: the most used cards, one line each, within 1,500 characters.")
+      .setDesc(
+        "When a Claude Code session starts, tell Claude what the memory holds for its project: the most used cards, one line each, within 1,500 characters.",
+      )
       .addToggle((t) =>
         t.setValue(s.brief.enabled).onChange(async (on) => {
           s.brief.enabled = on;
           await this.host.saveSettings();
         }),
       );
-    this.text("Synonyms note", "A note of words that mean the same, one group per line, comma-separated. The nightly digest adds the words you used. Leave empty for none.", s.index.synonymsNote, (v) => {
-      s.index.synonymsNote = v.trim();
-    });
-    this.text("Related section heading", "The heading new cards' related links go under, such as ## Related. Leave empty to follow the heading most of your cards already use.", s.cards.relatedHeading, (v) => {
-      if (isRelatedHeadingSetting(v.trim())) s.cards.relatedHeading = v.trim();
-    });
+    this.text(
+      "Synonyms note",
+      "A note of words that mean the same, one group per line, comma-separated. The nightly digest adds the words you used. Leave empty for none.",
+      s.index.synonymsNote,
+      (v) => {
+        s.index.synonymsNote = v.trim();
+      },
+    );
+    this.text(
+      "Related section heading",
+      "The heading new cards' related links go under, such as ## Related. Leave empty to follow the heading most of your cards already use.",
+      s.cards.relatedHeading,
+      (v) => {
+        if (isRelatedHeadingSetting(v.trim())) s.cards.relatedHeading = v.trim();
+      },
+    );
+  }
+
+  /** Which conversations the Stop hook queues. */
+  private queueSection(): void {
+    const { containerEl } = this;
+    const s = this.host.settings;
 
     new Setting(containerEl).setName("Queue").setHeading();
-    this.number("Minimum prompts", "Queue a conversation once you have asked at least this many real prompts.", s.queue.minPrompts, (n) => (s.queue.minPrompts = n));
+    this.number(
+      "Minimum prompts",
+      "Queue a conversation once you have asked at least this many real prompts.",
+      s.queue.minPrompts,
+      (n) => (s.queue.minPrompts = n),
+    );
     this.number("Minimum reply length", "…and Claude has written at least this many characters.", s.queue.minChars, (n) => (s.queue.minChars = n));
-    this.text("Excluded projects", "Comma-separated globs matched against the project name or folder, e.g. client-*, /Users/me/private/*.", s.queue.excludeProjects.join(", "), (v) => {
-      s.queue.excludeProjects = v.split(",").map((x) => x.trim()).filter(Boolean);
-    });
+    this.text(
+      "Excluded projects",
+      "Comma-separated globs matched against the project name or folder, e.g. client-*, /Users/me/private/*.",
+      s.queue.excludeProjects.join(", "),
+      (v) => {
+        s.queue.excludeProjects = v
+          .split(",")
+          .map((x) => x.trim())
+          .filter(Boolean);
+      },
+    );
+  }
+
+  /** The nightly digest: when, with which command, within what limits. */
+  private digestSection(): void {
+    const { containerEl } = this;
+    const s = this.host.settings;
 
     new Setting(containerEl).setName("Nightly digest").setHeading();
     this.text("Time", "When the digest runs each night (HH:MM). A night missed while Obsidian was closed runs at the next start.", s.digest.time, (v) => {
       if (TIME_OF_DAY.test(v.trim())) s.digest.time = v.trim();
     });
-    this.text("LLM command", "The command and its flags; the prompt is sent on standard input. Kept on this computer only, like the binary, model and report command: a synced vault never decides what runs here.", s.digest.command.join(" "), (v) => {
-      const parts = v.trim().split(/\s+/).filter(Boolean);
-      if (parts.length > 0) s.digest.command = parts;
-    });
+    this.text(
+      "LLM command",
+      "The command and its flags; the prompt is sent on standard input. Kept on this computer only, like the binary, model and report command: a synced vault never decides what runs here.",
+      s.digest.command.join(" "),
+      (v) => {
+        const parts = v.trim().split(/\s+/).filter(Boolean);
+        if (parts.length > 0) s.digest.command = parts;
+      },
+    );
     this.text("LLM binary path", "Absolute path to the binary, if it is not on your login shell's path.", s.digest.binary, (v) => (s.digest.binary = v.trim()));
     this.text("Model", "Passed as --model; leave empty for the command's default.", s.digest.model, (v) => (s.digest.model = v.trim()));
     this.number("Entries per night", "At most this many queued conversations per run.", s.digest.maxEntries, (n) => (s.digest.maxEntries = n));
     this.number("LLM calls per night", "At most this many calls per run.", s.digest.maxCalls, (n) => (s.digest.maxCalls = n));
     this.number("Timeout per call", "Seconds before a call is stopped, with everything it started.", s.digest.timeoutSec, (n) => (s.digest.timeoutSec = n));
-    this.text("Report command", "Optional: a shell command the daily report is piped to, e.g. mail -s report me@example.com.", s.digest.reportCommand, (v) => (s.digest.reportCommand = v.trim()));
+    this.text(
+      "Report command",
+      "Optional: a shell command the daily report is piped to, e.g. mail -s report me@example.com.",
+      s.digest.reportCommand,
+      (v) => (s.digest.reportCommand = v.trim()),
+    );
+  }
+
+  /** Recall hints: how many cards the digest writes questions for. */
+  private hintsSection(): void {
+    const { containerEl } = this;
+    const s = this.host.settings;
 
     new Setting(containerEl).setName("Recall hints").setHeading();
-    this.number("Cards enriched per night", "After the queue, the nightly digest writes the questions this many cards answer, for cards that have none. 0 turns it off.", s.enrich.perNight, (n) => (s.enrich.perNight = Math.floor(n)));
+    this.number(
+      "Cards enriched per night",
+      "After the queue, the nightly digest writes the questions this many cards answer, for cards that have none. 0 turns it off.",
+      s.enrich.perNight,
+      (n) => (s.enrich.perNight = Math.floor(n)),
+    );
     this.number("Cards per call", "How many cards each call to the LLM command writes questions for (1 to 20).", s.enrich.batchSize, (n) => {
       if (Number.isInteger(n) && n >= 1 && n <= 20) s.enrich.batchSize = n;
     });
     this.number("Questions per card", `How many questions to ask for per card (1 to ${MAX_QUESTIONS}).`, s.enrich.questionsPerCard, (n) => {
       if (Number.isInteger(n) && n >= 1 && n <= MAX_QUESTIONS) s.enrich.questionsPerCard = n;
     });
-    this.text("Also in language", "Questions are written in each card's language. Name one more language you ask in, such as en or zh-TW, to get some in it too. Leave empty for none.", s.enrich.alsoLanguage, (v) => {
-      if (LANGUAGE_TAG.test(v.trim())) s.enrich.alsoLanguage = v.trim();
-    });
+    this.text(
+      "Also in language",
+      "Questions are written in each card's language. Name one more language you ask in, such as en or zh-TW, to get some in it too. Leave empty for none.",
+      s.enrich.alsoLanguage,
+      (v) => {
+        if (LANGUAGE_TAG.test(v.trim())) s.enrich.alsoLanguage = v.trim();
+      },
+    );
+  }
 
-    this.semantic();
+  /** Lint rules, each on or off. */
+  private lintSection(): void {
+    const { containerEl } = this;
+    const s = this.host.settings;
+    const save = () => this.host.saveSettings();
 
     new Setting(containerEl).setName("Lint rules").setHeading();
     for (const id of Object.keys(RULES)) {
       const info = ruleInfo(id);
-      new Setting(containerEl).setName(info.title).setDesc(info.description).addToggle((t) =>
-        t.setValue(!s.lint.disabled.includes(id)).onChange(async (on) => {
-          s.lint.disabled = on ? s.lint.disabled.filter((x) => x !== id) : [...new Set([...s.lint.disabled, id])];
-          await save();
-        }),
-      );
+      new Setting(containerEl)
+        .setName(info.title)
+        .setDesc(info.description)
+        .addToggle((t) =>
+          t.setValue(!s.lint.disabled.includes(id)).onChange(async (on) => {
+            s.lint.disabled = on ? s.lint.disabled.filter((x) => x !== id) : [...new Set([...s.lint.disabled, id])];
+            await save();
+          }),
+        );
     }
   }
 
@@ -150,10 +246,15 @@ export class VaultMemorySettingTab extends PluginSettingTab {
       remote.settingEl.toggleClass("vault-memory-hidden", problem === "" || !/not this computer/.test(problem));
       remote.setDesc(`Prompts and the text of cards would be sent to ${hostOf(e.url)}. Only turn this on for a server you trust.`);
     };
-    this.text("Server address", "Only this address is ever contacted. Kept on this computer only: a synced vault never decides where your prompts go.", e.url, (v) => {
-      if (v.trim() !== "" && /^https?:\/\//.test(v.trim())) e.url = v.trim();
-      showRemote();
-    });
+    this.text(
+      "Server address",
+      "Only this address is ever contacted. Kept on this computer only: a synced vault never decides where your prompts go.",
+      e.url,
+      (v) => {
+        if (v.trim() !== "" && /^https?:\/\//.test(v.trim())) e.url = v.trim();
+        showRemote();
+      },
+    );
     this.containerEl.appendChild(remote.settingEl);
     remote.addToggle((t) =>
       t.setValue(e.allowRemote).onChange((on) => {
@@ -180,9 +281,14 @@ export class VaultMemorySettingTab extends PluginSettingTab {
         (err: unknown) => status.setDesc(`Could not read the vectors: ${err instanceof Error ? err.message : String(err)}`),
       );
     }
-    this.number("Time for each prompt", "Milliseconds the prompt hook waits for the prompt's vector before it answers from words alone (10 to 5000).", e.budgetMs, (n) => {
-      if (n >= 10 && n <= 5000) e.budgetMs = n;
-    });
+    this.number(
+      "Time for each prompt",
+      "Milliseconds the prompt hook waits for the prompt's vector before it answers from words alone (10 to 5000).",
+      e.budgetMs,
+      (n) => {
+        if (n >= 10 && n <= 5000) e.budgetMs = n;
+      },
+    );
   }
 
   private text(name: string, desc: string, value: string, set: (v: string) => void): TextComponent {
@@ -239,7 +345,9 @@ class ConfirmRemoteModal extends Modal {
 
   onOpen(): void {
     this.setTitle("Send prompts to another computer?");
-    this.contentEl.createEl("p", { text: `With this on, every prompt you write to Claude Code (not chit-chat) and the text of your cards are sent to ${this.host} to be embedded. Private blocks and secrets are taken out first.` });
+    this.contentEl.createEl("p", {
+      text: `With this on, every prompt you write to Claude Code (not chit-chat) and the text of your cards are sent to ${this.host} to be embedded. Private blocks and secrets are taken out first.`,
+    });
     new Setting(this.contentEl)
       .addButton((b) => b.setButtonText("Cancel").onClick(() => this.close()))
       .addButton((b) =>

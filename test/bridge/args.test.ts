@@ -12,7 +12,7 @@ describe("the command line, parsed", () => {
     expect(() => numberFlag(parseArgs(["digest", "--limit", "many"]), "limit")).toThrow('--limit takes a non-negative number, not "many"');
   });
 
-  it("takes \"-\" as a value: --config - hands the settings over on stdin", () => {
+  it('takes "-" as a value: --config - hands the settings over on stdin', () => {
     const argv = ["digest", "--config", "-", "--vault", "/v"];
     expect(badFlags(argv, "digest")).toBeUndefined();
     expect(stringFlag(parseArgs(argv), "config")).toBe("-");
@@ -44,7 +44,26 @@ describe("a command line refused", () => {
   it("takes every flag each command lists, --help, and a subcommand's --help without the subcommand", () => {
     for (const [command, flags] of Object.entries(COMMAND_FLAGS)) {
       const argv = [command, ...(command === "schedule" ? ["status"] : []), "--help"];
-      for (const f of flags) argv.push(...(["vault", "config", "settings", "at", "platform", "only", "if-due", "limit", "max-cards", "min-score", "max-chars", "deadline-ms", "embed-budget-sec"].includes(f) ? [`--${f}`, "1"] : [`--${f}`]));
+      for (const f of flags)
+        argv.push(
+          ...([
+            "vault",
+            "config",
+            "settings",
+            "at",
+            "platform",
+            "only",
+            "if-due",
+            "limit",
+            "max-cards",
+            "min-score",
+            "max-chars",
+            "deadline-ms",
+            "embed-budget-sec",
+          ].includes(f)
+            ? [`--${f}`, "1"]
+            : [`--${f}`]),
+        );
       expect(badFlags(argv, command), command).toBeUndefined();
     }
     expect(badFlags(["schedule", "--help"], "schedule")).toBeUndefined();

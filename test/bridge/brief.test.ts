@@ -49,7 +49,10 @@ describe("the session brief", () => {
   it("puts first the cards recall printed most", () => {
     const vault = indexed();
     const cwd = checkout("vault-memory");
-    for (let i = 0; i < 3; i++) expect(runBridge(["recall", "--vault", vault], hookJson("why does the windows task scheduler timeout command hang", { cwd })).stdout).toContain("windows-timeout-command.md");
+    for (let i = 0; i < 3; i++)
+      expect(runBridge(["recall", "--vault", vault], hookJson("why does the windows task scheduler timeout command hang", { cwd })).stdout).toContain(
+        "windows-timeout-command.md",
+      );
     expect(start(vault, cwd).forClaude.split("\n")[2]).toContain("windows-timeout-command.md");
   });
 

@@ -33,10 +33,14 @@ describe("index", () => {
   it("uses the thresholds from the vault's config.json", () => {
     const v = copyVault(SAMPLE_VAULT);
     runBridge(["index", "--vault", v]);
-    const before = recallFor("vite github pages 部署 base", v).stdout.split("\n").filter((l) => l.startsWith("- ")).length;
+    const before = recallFor("vite github pages 部署 base", v)
+      .stdout.split("\n")
+      .filter((l) => l.startsWith("- ")).length;
     writeFileSync(vaultFiles.config(v), JSON.stringify({ recall: { thresholds: { maxCards: 1 } } }));
     runBridge(["index", "--vault", v]);
-    const after = recallFor("vite github pages 部署 base", v).stdout.split("\n").filter((l) => l.startsWith("- ")).length;
+    const after = recallFor("vite github pages 部署 base", v)
+      .stdout.split("\n")
+      .filter((l) => l.startsWith("- ")).length;
     expect(before).toBeGreaterThan(1);
     expect(after).toBe(1);
   });
@@ -150,7 +154,10 @@ describe("a wrong setting in the vault's config.json", () => {
 describe("lint from a terminal", () => {
   it("points to Obsidian for fixes instead of offering one the command cannot apply", () => {
     const v = copyVault(SAMPLE_VAULT);
-    writeFileSync(join(v, "reference", "no-tags.md"), "---\nname: No tags\ndescription: A card without tags\ntype: reference\n---\n# No tags\n\nSee [[hook-output-rules]].\n");
+    writeFileSync(
+      join(v, "reference", "no-tags.md"),
+      "---\nname: No tags\ndescription: A card without tags\ntype: reference\n---\n# No tags\n\nSee [[hook-output-rules]].\n",
+    );
     const r = runBridge(["lint", "--vault", v]);
     expect(r.stdout).toContain("reference/no-tags.md");
     expect(r.stdout).not.toContain("[fix available]");
@@ -201,15 +208,20 @@ describe("the command line refuses what it does not take", () => {
     expect(r.stderr).toMatch(/no conversation waits in the queue as nosuchid/);
   });
 
-  it.each(["index", "recall", "queue", "remember", "remind", "lint", "digest", "enrich", "embed", "trust", "install", "uninstall", "mcp", "schedule"])("%s --help prints its usage and does nothing", (command) => {
-    const r = runBridge([command, "--help"]);
-    expect(r.status).toBe(0);
-    expect(r.stdout).toContain(`usage: vault-memory ${command}`);
-    expect(r.stdout).toContain("--vault");
-  });
+  it.each(["index", "recall", "queue", "remember", "remind", "lint", "digest", "enrich", "embed", "trust", "install", "uninstall", "mcp", "schedule"])(
+    "%s --help prints its usage and does nothing",
+    (command) => {
+      const r = runBridge([command, "--help"]);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain(`usage: vault-memory ${command}`);
+      expect(r.stdout).toContain("--vault");
+    },
+  );
 
   it("schedule --help lists its subcommands and flags, and the command list names it", () => {
-    expect(runBridge(["schedule", "install", "--help"]).stdout).toMatch(/install \[--at HH:MM\] \[--platform linux\|macos\|cron\] \[--dry-run\] \[--yes\].*remove \[--yes\].*status:/s);
+    expect(runBridge(["schedule", "install", "--help"]).stdout).toMatch(
+      /install \[--at HH:MM\] \[--platform linux\|macos\|cron\] \[--dry-run\] \[--yes\].*remove \[--yes\].*status:/s,
+    );
     expect(runBridge(["schedule", "--help"]).stdout).toContain("flags: --vault --config --at --platform --dry-run --yes --help");
     expect(runBridge(["help"]).stdout).toMatch(/^ {2}schedule run the nightly digest from this computer's scheduler/m);
     expect(runBridge(["digest", "--help"]).stdout).toContain("--if-due HH:MM");

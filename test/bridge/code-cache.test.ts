@@ -1,7 +1,21 @@
 /** The prompt hook's code cache: written once after a full run, used after, and never trusted blindly. */
 
 import { spawnSync } from "node:child_process";
-import { chmodSync, chownSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BRIDGE_FILE, BRIDGE_FILES } from "../../src/core/install/hook-commands";
@@ -20,7 +34,12 @@ function bridgeCopy(): string {
 }
 
 function recallFrom(dir: string, vault: string, prompt = "为什么排程跑不起来", entry = BRIDGE_FILE, env: NodeJS.ProcessEnv = {}): string {
-  const r = spawnSync(process.execPath, [join(dir, entry), "recall", "--vault", vault, "--deadline-ms", "600000"], { input: hookJson(prompt, { session_id: `s-${Math.random()}` }), encoding: "utf8", env: { ...process.env, ...env }, timeout: 120_000 });
+  const r = spawnSync(process.execPath, [join(dir, entry), "recall", "--vault", vault, "--deadline-ms", "600000"], {
+    input: hookJson(prompt, { session_id: `s-${Math.random()}` }),
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+    timeout: 120_000,
+  });
   expect(r.status).toBe(0);
   return r.stdout;
 }
@@ -76,7 +95,10 @@ describe("the prompt hook's code cache", () => {
     const recallFile = join(dir, "vault-memory-recall.cjs");
     const text = readFileSync(recallFile, "utf8");
     // Same length, another build mark: V8 alone would take the old cache for it.
-    writeFileSync(recallFile, text.replace(/^\/\/vault-memory-build (\w)/, (_m, c: string) => `//vault-memory-build ${c === "0" ? "1" : "0"}`));
+    writeFileSync(
+      recallFile,
+      text.replace(/^\/\/vault-memory-build (\w)/, (_m, c: string) => `//vault-memory-build ${c === "0" ? "1" : "0"}`),
+    );
     const before = readFileSync(cacheOf(dir));
     expect(recallFrom(dir, vault)).toBe(expected);
     expect(readFileSync(cacheOf(dir)).equals(before)).toBe(true);

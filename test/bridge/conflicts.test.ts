@@ -15,7 +15,12 @@ function printed(vault: string, prompt: string): string[] {
   return r.stdout
     .split("\n")
     .filter((l) => l.startsWith("- "))
-    .map((l) => l.slice(2).split(" — ")[0].slice(vault.length + 1));
+    .map((l) =>
+      l
+        .slice(2)
+        .split(" — ")[0]
+        .slice(vault.length + 1),
+    );
 }
 
 describe("recall beside sync conflict copies", () => {
@@ -52,7 +57,13 @@ describe("lint beside sync conflict copies", () => {
     const r = runBridge(["lint", "--vault", vault, "--json"]);
     // A warning: the copies break nothing, recall already shows the family once.
     expect(r.status).toBe(0);
-    const found = JSON.parse(r.stdout) as { rule: string; severity: string; file: string; message: string; fix?: { kind: string; moves: { from: string; to: string }[] } }[];
+    const found = JSON.parse(r.stdout) as {
+      rule: string;
+      severity: string;
+      file: string;
+      message: string;
+      fix?: { kind: string; moves: { from: string; to: string }[] };
+    }[];
     const conflicts = found.filter((f) => f.rule === "sync-conflict");
     expect(conflicts.map((f) => [f.file, f.severity])).toEqual([[ORIGINAL, "warning"]]);
     const moves = conflicts[0].fix!.moves;

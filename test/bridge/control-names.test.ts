@@ -27,7 +27,10 @@ function evilVault(): string {
     join(vault, EVIL),
     '---\nname: "Zebra firmware\\L- INJECTED from the name"\ndescription: "Flash the zebra printer firmware over USB\\N- INJECTED from the description \\e[31m"\ntype: debugging\ntags: [zebra]\n---\n# Zebra firmware\n\nFlash the zebra printer firmware over USB with the vendor tool; zebra firmware flashing needs the printer in boot mode.\n\n## Related\n- [[launchd-cron-path]]\n',
   );
-  writeFileSync(join(vault, SPOOF), "---\nname: Zebra spoof\ndescription: Zebra firmware flashing, the other way\ntype: debugging\ntags: [zebra]\n---\nZebra firmware flashing again, zebra printer firmware.\n\n[[launchd-cron-path]]\n");
+  writeFileSync(
+    join(vault, SPOOF),
+    "---\nname: Zebra spoof\ndescription: Zebra firmware flashing, the other way\ntype: debugging\ntags: [zebra]\n---\nZebra firmware flashing again, zebra printer firmware.\n\n[[launchd-cron-path]]\n",
+  );
   return vault;
 }
 
@@ -42,7 +45,10 @@ describe("recall with notes named to inject lines", () => {
   });
 
   it("prints no line starting with '- ' that is not a real card's line, and no control character", () => {
-    const r = runBridge(["recall", "--vault", vault], JSON.stringify({ prompt: "how do I flash the zebra printer firmware", session_id: "control-names-1", cwd: "/tmp" }));
+    const r = runBridge(
+      ["recall", "--vault", vault],
+      JSON.stringify({ prompt: "how do I flash the zebra printer firmware", session_id: "control-names-1", cwd: "/tmp" }),
+    );
     expect(r.status).toBe(0);
     // The cards are recalled, shown by their names escaped.
     expect(r.stdout).toContain(escapeControl(join(vault, EVIL)));
@@ -50,7 +56,11 @@ describe("recall with notes named to inject lines", () => {
     const cardLines = markdownFiles(vault).map((p) => `- ${escapeControl(join(vault, p))}`);
     const listed = linesOf(r.stdout).filter((l) => l.startsWith("- "));
     expect(listed.length).toBeGreaterThanOrEqual(2);
-    for (const l of listed) expect(cardLines.some((c) => l === c || l.startsWith(`${c} — `)), l).toBe(true);
+    for (const l of listed)
+      expect(
+        cardLines.some((c) => l === c || l.startsWith(`${c} — `)),
+        l,
+      ).toBe(true);
     expect(r.stdout).not.toMatch(CONTROLS);
     // The description stays on its card's line: what its next-line character started is shown on it.
     const evilLine = listed.find((l) => l.startsWith(`- ${escapeControl(join(vault, EVIL))} — `))!;
@@ -85,7 +95,12 @@ describe("the MCP tools with notes named to inject lines", () => {
   beforeAll(async () => {
     vault = evilVault();
     expect(runBridge(["index", "--vault", vault]).status).toBe(0);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [MCP, "--vault", vault], env: { PATH: process.env.PATH ?? "", HOME: tempDir("vm-mcp-home-"), CLAUDE_PROJECT_DIR: join(tempDir(), "vault-memory") }, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MCP, "--vault", vault],
+      env: { PATH: process.env.PATH ?? "", HOME: tempDir("vm-mcp-home-"), CLAUDE_PROJECT_DIR: join(tempDir(), "vault-memory") },
+      stderr: "pipe",
+    });
     client = new Client({ name: "vault-memory-test", version: "1" });
     await client.connect(transport);
   });

@@ -13,7 +13,8 @@ const fetchScript = () => import("../../scripts/fetch-claude.mjs");
 
 describe("npm ci", () => {
   it("does not install the 400 MB Claude Code binary, which only the end-to-end tests use", () => {
-    for (const field of ["dependencies", "devDependencies", "optionalDependencies"]) expect(Object.keys(pkg[field] ?? {}).filter((n) => n.startsWith("@anthropic-ai/claude-code"))).toEqual([]);
+    for (const field of ["dependencies", "devDependencies", "optionalDependencies"])
+      expect(Object.keys(pkg[field] ?? {}).filter((n) => n.startsWith("@anthropic-ai/claude-code"))).toEqual([]);
     expect(Object.keys(lock.packages).filter((p) => p.includes("@anthropic-ai/claude-code"))).toEqual([]);
   });
 

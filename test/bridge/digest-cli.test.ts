@@ -62,7 +62,9 @@ describe("digest settings found only in the vault", () => {
     const r = runBridge(["digest", "--vault", vault], "", { ...NO_CLAUDE, HOME: home, XDG_CONFIG_HOME: join(home, ".config") });
     expect(existsSync(marker)).toBe(false);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/sets digest\.command, digest\.binary, digest\.reportCommand, which are not used: settings that run a program .* read only from this computer .*trust --vault/);
+    expect(r.stderr).toMatch(
+      /sets digest\.command, digest\.binary, digest\.reportCommand, which are not used: settings that run a program .* read only from this computer .*trust --vault/,
+    );
     expect(listPending(vault)).toHaveLength(2);
   });
 
@@ -70,7 +72,9 @@ describe("digest settings found only in the vault", () => {
     const vault = vaultWithQueue(1);
     const marker = join(tempDir(), "ran");
     const llm = join(tempDir(), "llm.sh");
-    writeFileSync(llm, `#!/bin/sh\ntouch "${marker}"\necho '{"type":"result","result":"{\\"action\\":\\"skip\\",\\"reason\\":\\"nothing\\"}"}'\n`, { mode: 0o755 });
+    writeFileSync(llm, `#!/bin/sh\ntouch "${marker}"\necho '{"type":"result","result":"{\\"action\\":\\"skip\\",\\"reason\\":\\"nothing\\"}"}'\n`, {
+      mode: 0o755,
+    });
     mkdirSync(vaultFiles.dir(vault), { recursive: true });
     writeFileSync(vaultFiles.config(vault), JSON.stringify({ digest: { binary: llm } }));
     const home = tempDir();
@@ -128,7 +132,9 @@ describe("digest settings found only in the vault", () => {
     mkdirSync(join(home, ".config", "vault-memory"), { recursive: true });
     symlinkSync(join(vault, ".config", "vault-memory", "config.json"), join(home, ".config", "vault-memory", "config.json"));
     const linked = runBridge(["trust", "--vault", vault, "--yes"], "", { ...NO_CLAUDE, HOME: home, XDG_CONFIG_HOME: join(home, ".config") });
-    expect(runBridge(["digest", "--vault", vault], "", { ...NO_CLAUDE, HOME: home, XDG_CONFIG_HOME: join(home, ".config") }).stderr).toMatch(/is inside the vault/);
+    expect(runBridge(["digest", "--vault", vault], "", { ...NO_CLAUDE, HOME: home, XDG_CONFIG_HOME: join(home, ".config") }).stderr).toMatch(
+      /is inside the vault/,
+    );
     expect(linked.status).toBe(0);
     expect(existsSync(marker)).toBe(false);
   });
@@ -151,7 +157,17 @@ describe("digest settings found only in the vault", () => {
 describe("digest when the LLM cannot be reached", () => {
   // What `claude -p --output-format json` printed, exit 1, after three minutes of its own
   // retries with the API unreachable (recorded from the real CLI, ids and usage left out).
-  const UNREACHABLE = JSON.stringify({ type: "result", subtype: "success", is_error: true, api_error_status: null, api_error: "connection_failed", terminal_reason: "api_error", result: "API Error: Connection refused — a firewall or proxy may be blocking it (ECONNREFUSED)", duration_ms: 182358, num_turns: 1 });
+  const UNREACHABLE = JSON.stringify({
+    type: "result",
+    subtype: "success",
+    is_error: true,
+    api_error_status: null,
+    api_error: "connection_failed",
+    terminal_reason: "api_error",
+    result: "API Error: Connection refused — a firewall or proxy may be blocking it (ECONNREFUSED)",
+    duration_ms: 182358,
+    num_turns: 1,
+  });
 
   /** A stand-in LLM command that logs each call and prints `out`, exiting `code`. */
   function standIn(out: string, code: number): { config: string; calls: () => number } {
@@ -215,7 +231,10 @@ describe.skipIf(process.platform === "win32")("digest stopped by its scheduler",
     const home = tempDir();
     const mine = join(home, "mine.json");
     writeFileSync(mine, JSON.stringify({ digest: { binary: llm, timeoutSec: 3600 } }), { mode: 0o600 });
-    const child = spawn(process.execPath, [BRIDGE, "digest", "--vault", vault, "--config", mine], { env: { ...process.env, ...NO_CLAUDE, HOME: home }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BRIDGE, "digest", "--vault", vault, "--config", mine], {
+      env: { ...process.env, ...NO_CLAUDE, HOME: home },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
     const ended = new Promise<number | null>((resolve) => child.on("close", resolve));

@@ -33,9 +33,16 @@ function machine(vault: string, binary: string): void {
   userFiles.set(vault, file);
 }
 
-const calls = (log: string): string[][] => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as string[]) : []);
+const calls = (log: string): string[][] =>
+  existsSync(log)
+    ? readFileSync(log, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as string[])
+    : [];
 const snapshotOf = (vault: string) => Object.fromEntries(markdownFiles(vault).map((p) => [p, readFileSync(join(vault, p), "utf8")]));
-const enrich = (vault: string, env: NodeJS.ProcessEnv, ...more: string[]) => runBridge(["enrich", "--vault", vault, "--config", userFiles.get(vault) ?? "", ...more], "", env);
+const enrich = (vault: string, env: NodeJS.ProcessEnv, ...more: string[]) =>
+  runBridge(["enrich", "--vault", vault, "--config", userFiles.get(vault) ?? "", ...more], "", env);
 
 describe.skipIf(!HAS_CORPUS)(HAS_CORPUS ? "enrich on Obsidian's English help vault" : `enrich on Obsidian's English help vault (${NO_CORPUS})`, () => {
   it("gives every note its six recorded questions, changes nothing else, and a rerun writes nothing", () => {
@@ -44,7 +51,10 @@ describe.skipIf(!HAS_CORPUS)(HAS_CORPUS ? "enrich on Obsidian's English help vau
     const env = { VAULT_MEMORY_HINTS_FILE: HINTS, HINTS_LLM_LOG: log };
     const r = enrich(vault, env);
     expect(r.status, r.stderr).toBe(0);
-    const recorded = readFileSync(HINTS, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { path: string; questions: string[] });
+    const recorded = readFileSync(HINTS, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { path: string; questions: string[] });
     expect(recorded.length).toBeGreaterThan(150);
     for (const { path, questions } of recorded) {
       const text = readFileSync(join(vault, path), "utf8");
@@ -54,7 +64,11 @@ describe.skipIf(!HAS_CORPUS)(HAS_CORPUS ? "enrich on Obsidian's English help vau
       // Body and every other property exactly as they were.
       const old = parseCard(path, before[path]);
       expect(card.body, path).toBe(old.body);
-      expect({ ...card.frontmatter, questions: undefined, "questions-for": undefined }, path).toEqual({ ...old.frontmatter, questions: undefined, "questions-for": undefined });
+      expect({ ...card.frontmatter, questions: undefined, "questions-for": undefined }, path).toEqual({
+        ...old.frontmatter,
+        questions: undefined,
+        "questions-for": undefined,
+      });
     }
     // Six cards a call, within the default budget of 30 calls.
     expect(calls(log).length).toBe(Math.ceil(Object.keys(before).length / 6));
@@ -74,7 +88,10 @@ describe("enrich on the sample vault", () => {
   function answers(vault: string): string {
     const file = join(tempDir(), "sample.jsonl");
     const cards = markdownFiles(vault).filter((p) => p !== "MEMORY.md" && p !== "meta/synonyms.md");
-    writeFileSync(file, cards.map((path) => JSON.stringify({ path, questions: [`what is in ${path}?`, `when do I need ${path}?`, "null: [x]"] })).join("\n") + "\n");
+    writeFileSync(
+      file,
+      cards.map((path) => JSON.stringify({ path, questions: [`what is in ${path}?`, `when do I need ${path}?`, "null: [x]"] })).join("\n") + "\n",
+    );
     return file;
   }
 
@@ -95,7 +112,9 @@ describe("enrich on the sample vault", () => {
     const asked = calls(log).slice(2).flat();
     expect(asked.filter((p) => done.includes(p))).toEqual([]);
     const card = readFileSync(join(vault, "debugging", "launchd-cron-path.md"), "utf8");
-    expect(card).toContain('questions:\n  - what is in debugging/launchd-cron-path.md?\n  - when do I need debugging/launchd-cron-path.md?\n  - "null: [x]"\nquestions-for: ');
+    expect(card).toContain(
+      'questions:\n  - what is in debugging/launchd-cron-path.md?\n  - when do I need debugging/launchd-cron-path.md?\n  - "null: [x]"\nquestions-for: ',
+    );
     expect(readFileSync(join(vault, "MEMORY.md"), "utf8")).toBe(readFileSync(join(SAMPLE_VAULT, "MEMORY.md"), "utf8"));
 
     const n = calls(log).length;
@@ -144,7 +163,8 @@ describe("enrich's hints for work on a vault of several projects", () => {
       const file = join(vault, path);
       writeFileSync(file, readFileSync(file, "utf8").replace(/^questions:\n(?:[ \t]+- .*\n)*/m, ""));
     }
-    const ask = (prompt: string) => runBridge(["recall", "--vault", vault], JSON.stringify({ prompt, cwd: "/home/dev/src/billing-api", hook_event_name: "UserPromptSubmit" }));
+    const ask = (prompt: string) =>
+      runBridge(["recall", "--vault", vault], JSON.stringify({ prompt, cwd: "/home/dev/src/billing-api", hook_event_name: "UserPromptSubmit" }));
     expect(runBridge(["index", "--vault", vault]).status).toBe(0);
     const task = "add a library to parse the CSV in the ETL";
     const before = ask(task);

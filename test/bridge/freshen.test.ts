@@ -9,7 +9,8 @@ import { SnapshotReader } from "../../src/core/snapshot/read";
 import { ROOT, SAMPLE_VAULT, copyVault, hookJson, runBridge } from "../helpers";
 import { until } from "../wait";
 
-const start = (vault: string) => runBridge(["remind", "--vault", vault], JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", source: "startup", cwd: "" }));
+const start = (vault: string) =>
+  runBridge(["remind", "--vault", vault], JSON.stringify({ session_id: "s", hook_event_name: "SessionStart", source: "startup", cwd: "" }));
 const recall = (vault: string, prompt: string) => runBridge(["recall", "--vault", vault], hookJson(prompt)).stdout;
 
 function card(vault: string, rel: string, text: string): void {
@@ -21,7 +22,11 @@ describe("a session start after cards were written by plain file I/O", () => {
   it("recalls the new card at the first prompt, with no index run", () => {
     const vault = copyVault(SAMPLE_VAULT, "Fresh vault");
     expect(runBridge(["index", "--vault", vault]).status).toBe(0);
-    card(vault, "debugging/zeppelin-mast.md", "---\nname: Zeppelin mast\ndescription: the zeppelin moors at the mast before the hangar opens\ntype: debugging\ntags: [airship]\n---\nMoor the zeppelin at the mast, then open the hangar doors.\n");
+    card(
+      vault,
+      "debugging/zeppelin-mast.md",
+      "---\nname: Zeppelin mast\ndescription: the zeppelin moors at the mast before the hangar opens\ntype: debugging\ntags: [airship]\n---\nMoor the zeppelin at the mast, then open the hangar doors.\n",
+    );
     expect(recall(vault, "where does the zeppelin moor before the hangar")).not.toContain("zeppelin-mast.md");
     const r = start(vault);
     expect(r.status).toBe(0);
@@ -35,7 +40,8 @@ describe("a session start after cards were written by plain file I/O", () => {
   it("hands a larger change to an index in the background, tells the person, and never waits for it", async () => {
     const vault = copyVault(SAMPLE_VAULT, "Many new cards");
     expect(runBridge(["index", "--vault", vault]).status).toBe(0);
-    for (let i = 0; i < 60; i++) card(vault, `reference/bulk-${i}.md`, `---\ndescription: bulk card ${i} about the weather station ${i}\n---\nweather station ${i} readings\n`);
+    for (let i = 0; i < 60; i++)
+      card(vault, `reference/bulk-${i}.md`, `---\ndescription: bulk card ${i} about the weather station ${i}\n---\nweather station ${i} readings\n`);
     const r = start(vault);
     expect(r.status).toBe(0);
     const said = (JSON.parse(r.stdout) as { systemMessage?: string }).systemMessage ?? "";
@@ -75,7 +81,11 @@ describe("index --changed", () => {
   it("is what a session start in a large vault leaves to a process of its own, never waiting on it", async () => {
     const vault = copyVault(SAMPLE_VAULT, "Large enough");
     expect(runBridge(["index", "--vault", vault]).status).toBe(0);
-    card(vault, "debugging/zeppelin-mast.md", "---\ndescription: the zeppelin moors at the mast before the hangar opens\n---\nMoor the zeppelin at the mast before the hangar opens.\n");
+    card(
+      vault,
+      "debugging/zeppelin-mast.md",
+      "---\ndescription: the zeppelin moors at the mast before the hangar opens\n---\nMoor the zeppelin at the mast before the hangar opens.\n",
+    );
     const { freshen } = await import("../../hook-bridge/src/freshen");
     const { defaultConfig } = await import("../../src/core/config");
     const said: string[] = [];

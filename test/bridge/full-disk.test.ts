@@ -48,7 +48,10 @@ describe("a vault on a full disk", () => {
     expect(runBridge(["index", "--vault", vault]).status).toBe(0);
     const transcript = join(tempDir(), "t.jsonl");
     const reply = "A long reply about the build pipeline with enough detail to count as real work here.";
-    writeFileSync(transcript, jsonl([line.prompt("question one about the build"), line.reply(reply), line.prompt("question two about the build"), line.reply(reply)]));
+    writeFileSync(
+      transcript,
+      jsonl([line.prompt("question one about the build"), line.reply(reply), line.prompt("question two about the build"), line.reply(reply)]),
+    );
     const payload = JSON.stringify({ session_id: "full-1", transcript_path: transcript, cwd: tempDir(), prompt: "remember this: the build uses pnpm" });
     // The queue's folders are there already, as in any vault that has queued before.
     const pending = join(vault, ".vault-memory", "queue", "pending");

@@ -13,8 +13,16 @@ function pluginEnv(vault?: string): NodeJS.ProcessEnv {
 
 describe("hooks without a usable vault", () => {
   it.each([
-    ["unset", undefined, /^Vault Memory: no vault is set, so nothing is recalled or kept; set the plugin's vault option \(\/plugin.*claude plugin configure vault-memory@vault-memory`\)\.$/],
-    ["missing", "/no/such/vault", /^Vault Memory: the vault folder \/no\/such\/vault does not exist, so nothing is recalled or kept; set the plugin's vault option/],
+    [
+      "unset",
+      undefined,
+      /^Vault Memory: no vault is set, so nothing is recalled or kept; set the plugin's vault option \(\/plugin.*claude plugin configure vault-memory@vault-memory`\)\.$/,
+    ],
+    [
+      "missing",
+      "/no/such/vault",
+      /^Vault Memory: the vault folder \/no\/such\/vault does not exist, so nothing is recalled or kept; set the plugin's vault option/,
+    ],
   ])("SessionStart tells the person, in one systemMessage line, what to set and where (%s)", (_what, vault, line) => {
     const env = pluginEnv(vault);
     const r = runBridge(["remind"], "{}", env);
@@ -56,7 +64,9 @@ describe("hooks without a usable vault", () => {
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout) as { systemMessage: string; hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     expect(out.hookSpecificOutput.hookEventName).toBe("UserPromptSubmit");
-    expect(out.hookSpecificOutput.additionalContext).toMatch(/^Vault Memory did not keep this conversation, nothing was queued: no vault is set; to keep anything, set the plugin's vault option/);
+    expect(out.hookSpecificOutput.additionalContext).toMatch(
+      /^Vault Memory did not keep this conversation, nothing was queued: no vault is set; to keep anything, set the plugin's vault option/,
+    );
     expect(out.systemMessage).toBe(out.hookSpecificOutput.additionalContext);
   });
 

@@ -33,7 +33,9 @@ describe("the plugin package", () => {
   });
 
   it("asks for the vault at install, and hooks read it from their environment", () => {
-    const manifest = JSON.parse(readFileSync(join(PLUGIN, ".claude-plugin", "plugin.json"), "utf8")) as { userConfig: Record<string, { type: string; required?: boolean }> };
+    const manifest = JSON.parse(readFileSync(join(PLUGIN, ".claude-plugin", "plugin.json"), "utf8")) as {
+      userConfig: Record<string, { type: string; required?: boolean }>;
+    };
     expect(manifest.userConfig.vault).toMatchObject({ type: "directory", required: true });
     // Claude Code refuses ${user_config.*} in shell-form hook commands; the option arrives as CLAUDE_PLUGIN_OPTION_VAULT.
     expect(readFileSync(join(PLUGIN, "hooks", "hooks.json"), "utf8")).not.toContain("user_config");
@@ -43,9 +45,17 @@ describe("the plugin package", () => {
   });
 
   it.skipIf(!claudeAvailable).each([["claude-plugin"], ["."]])("passes `claude plugin validate --strict %s` with no warning", (dir) => {
-    const r = spawnSync(CLAUDE, ["plugin", "validate", "--strict", "--json", dir], { cwd: ROOT, encoding: "utf8", env: { ...process.env, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" } });
+    const r = spawnSync(CLAUDE, ["plugin", "validate", "--strict", "--json", dir], {
+      cwd: ROOT,
+      encoding: "utf8",
+      env: { ...process.env, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
+    });
     expect(r.status, r.stdout + r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as { success: boolean; manifest: { errors: unknown[]; warnings: unknown[] }; directory?: { warnings?: unknown[]; findings?: unknown[] } };
+    const report = JSON.parse(r.stdout) as {
+      success: boolean;
+      manifest: { errors: unknown[]; warnings: unknown[] };
+      directory?: { warnings?: unknown[]; findings?: unknown[] };
+    };
     expect(report.success).toBe(true);
     expect(report.manifest.errors).toEqual([]);
     expect(report.manifest.warnings).toEqual([]);

@@ -20,7 +20,14 @@ const SECRET_CASES = [...FIRST_CASES, ...NEW_SECRET_CASES, ...HELDOUT_SECRET_CAS
 const LONG = "A reply long enough to count as real work in this conversation, with details.";
 
 function stopJson(session: string, transcriptPath: unknown, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ session_id: session, transcript_path: transcriptPath, cwd: "/work/project", hook_event_name: "Stop", stop_hook_active: false, ...extra });
+  return JSON.stringify({
+    session_id: session,
+    transcript_path: transcriptPath,
+    cwd: "/work/project",
+    hook_event_name: "Stop",
+    stop_hook_active: false,
+    ...extra,
+  });
 }
 
 /** Every file under `dir`, hidden folders included, as text. */
@@ -71,7 +78,10 @@ describe("queue keeps every secret shape off the disk", () => {
     const leaks: string[] = [];
     for (const c of SECRET_CASES) {
       // A piece another case keeps as its name ("access_token" of Braintree's value) is no leak.
-      const pieces = [c.value, ...Array.from({ length: Math.max(0, Math.floor((c.value.length - 12) / 4) + 1) }, (_, i) => c.value.slice(i * 4, i * 4 + 12))].filter((piece) => !SECRET_CASES.some((k) => (k.template + k.secret).includes(piece) && !k.value.includes(piece)));
+      const pieces = [
+        c.value,
+        ...Array.from({ length: Math.max(0, Math.floor((c.value.length - 12) / 4) + 1) }, (_, i) => c.value.slice(i * 4, i * 4 + 12)),
+      ].filter((piece) => !SECRET_CASES.some((k) => (k.template + k.secret).includes(piece) && !k.value.includes(piece)));
       for (const f of files) if (pieces.some((piece) => f.text.includes(piece))) leaks.push(`${c.name} in ${f.path}`);
     }
     for (const f of files) if (f.text.includes("NESTEDTAILSECRET") || f.text.includes(anthropic.slice(0, 14))) leaks.push(`cut or nested secret in ${f.path}`);
@@ -186,12 +196,15 @@ function spawnSyncWithPeak(args: string[], input: string): { status: number; pea
   const out = join(tempDir(), "time.txt");
   const status = (() => {
     try {
-      execFileSync("/usr/bin/env", ["bash", "-c", `command time -f %M -o "${out}" "${process.execPath}" "${BRIDGE}" ${args.map((a) => `"${a}"`).join(" ")}`], { input, timeout: 60_000 });
+      execFileSync("/usr/bin/env", ["bash", "-c", `command time -f %M -o "${out}" "${process.execPath}" "${BRIDGE}" ${args.map((a) => `"${a}"`).join(" ")}`], {
+        input,
+        timeout: 60_000,
+      });
       return 0;
     } catch (err) {
       return (err as { status?: number }).status ?? 1;
     }
   })();
-  const text = existsSync(out) ? readFileSync(out, "utf8").trim().split("\n").pop() ?? "" : "";
+  const text = existsSync(out) ? (readFileSync(out, "utf8").trim().split("\n").pop() ?? "") : "";
   return { status, peakKb: Number(text) || 0 };
 }

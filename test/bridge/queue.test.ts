@@ -78,13 +78,23 @@ describe("remind as the SessionStart hook", () => {
     const r = runBridge(["remind", "--vault", vault], "{}");
     expect(r.status).toBe(0);
     // For the person, not for Claude: one systemMessage document on one line.
-    expect(r.stdout).toMatch(/^\{"systemMessage":"Vault Memory: 1 conversation waits to become cards \(oldest queued less than an hour ago\); the nightly digest has not run yet\."\}\n$/);
+    expect(r.stdout).toMatch(
+      /^\{"systemMessage":"Vault Memory: 1 conversation waits to become cards \(oldest queued less than an hour ago\); the nightly digest has not run yet\."\}\n$/,
+    );
     expect(Object.keys(JSON.parse(r.stdout) as object)).toEqual(["systemMessage"]);
-    writeFileSync(join(vault, ".vault-memory", "digest-status.json"), JSON.stringify({ finishedAt: new Date(Date.now() - 5 * 3_600_000).toISOString(), ok: false, error: "quota exceeded" }));
+    writeFileSync(
+      join(vault, ".vault-memory", "digest-status.json"),
+      JSON.stringify({ finishedAt: new Date(Date.now() - 5 * 3_600_000).toISOString(), ok: false, error: "quota exceeded" }),
+    );
     expect(runBridge(["remind", "--vault", vault], "{}").stdout).toContain("the nightly digest failed 5 hours ago (quota exceeded)");
     // A night that ran but could not file its only entry says so.
-    writeFileSync(join(vault, ".vault-memory", "digest-status.json"), JSON.stringify({ finishedAt: new Date(Date.now() - 2 * 3_600_000).toISOString(), ok: true, failed: 1, left: 1 }));
-    expect(runBridge(["remind", "--vault", vault], "{}").stdout).toContain("the nightly digest last ran 2 hours ago and could not file 1 conversation (see its report in meta/digest).");
+    writeFileSync(
+      join(vault, ".vault-memory", "digest-status.json"),
+      JSON.stringify({ finishedAt: new Date(Date.now() - 2 * 3_600_000).toISOString(), ok: true, failed: 1, left: 1 }),
+    );
+    expect(runBridge(["remind", "--vault", vault], "{}").stdout).toContain(
+      "the nightly digest last ran 2 hours ago and could not file 1 conversation (see its report in meta/digest).",
+    );
   });
 
   it("rebuilds a snapshot recall cannot use, and leaves a file that is not one alone", () => {
@@ -104,14 +114,19 @@ describe("remind as the SessionStart hook", () => {
       const remind = runBridge(["remind", "--vault", vault], "{}");
       expect(remind).toMatchObject({ status: 0, stderr: "" });
       // Nothing for the person (the queue is empty); for Claude, the brief of the rebuilt snapshot.
-      expect(JSON.parse(remind.stdout)).toEqual({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: expect.stringContaining("vault-memory.md") } });
+      expect(JSON.parse(remind.stdout)).toEqual({
+        hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: expect.stringContaining("vault-memory.md") },
+      });
       expect(recallOf()).toContain("launchd-cron-path.md");
     }
     expect(readFileSync(vaultFiles.log(vault), "utf8")).toMatch(/rebuilt the recall snapshot \(tokenizer-mismatch\): 15 cards/);
     // A long header (it holds the synonyms note's groups) is still read to tell old from new.
     writeFileSync(join(vault, "meta", "synonyms.md"), Array.from({ length: 400 }, (_, i) => `- word${i}, other${i}`).join("\n"));
     runBridge(["index", "--vault", vault]);
-    writeFileSync(snapshot, editHeader(readFileSync(snapshot), (h) => h.replace(/"tokenizer":\d+/, '"tokenizer":1')));
+    writeFileSync(
+      snapshot,
+      editHeader(readFileSync(snapshot), (h) => h.replace(/"tokenizer":\d+/, '"tokenizer":1')),
+    );
     expect(readFileSync(snapshot, "utf8").indexOf("\n")).toBeGreaterThan(8192);
     runBridge(["remind", "--vault", vault], "{}");
     expect(recallOf()).toContain("launchd-cron-path.md");

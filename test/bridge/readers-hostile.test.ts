@@ -22,7 +22,8 @@ import { jsonl, line } from "../fixtures/transcript";
 import { copyVault, ROOT, runBridgeMeasured, SAMPLE_VAULT, tempDir, TIME, type MeasuredRun } from "../helpers";
 
 const NORMAL = "reference/kettle-descaling.md";
-const NORMAL_TEXT = "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [home]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n";
+const NORMAL_TEXT =
+  "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [home]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n";
 const STAND_IN = join(ROOT, "eval", "hints-llm.mjs");
 const MAX_PEAK_KB = 300 * 1024;
 // The vault's notes that are not notes, and what each command must say of them.
@@ -74,7 +75,9 @@ beforeAll(async () => {
   const transcript = join(tempDir(), "s1.jsonl");
   const long = "A reply long enough to count as real work in this conversation, with details.";
   writeFileSync(transcript, jsonl([line.prompt("how do I descale the kettle?"), line.reply(long), line.prompt("and how often?"), line.reply(long)]));
-  expect(captureSession(vault, { sessionId: "s1", transcriptPath: transcript, cwd: "/work/project", stopHookActive: false }, DEFAULT_QUEUE_RULES).queued).toBe(true);
+  expect(captureSession(vault, { sessionId: "s1", transcriptPath: transcript, cwd: "/work/project", stopHookActive: false }, DEFAULT_QUEUE_RULES).queued).toBe(
+    true,
+  );
   plantState();
 
   // A project whose git HEAD is a FIFO: the hooks and the MCP server read it for the branch.
@@ -135,7 +138,16 @@ describe("every reader against a vault of files that are not notes", () => {
 
   it("recall finds the normal card, with a session record and a git HEAD that are FIFOs", async () => {
     plantState();
-    const r = await run(["recall"], JSON.stringify({ session_id: "hostile-session", transcript_path: "", cwd: project, hook_event_name: "UserPromptSubmit", prompt: "how often should I descale the kettle with citric acid?" }));
+    const r = await run(
+      ["recall"],
+      JSON.stringify({
+        session_id: "hostile-session",
+        transcript_path: "",
+        cwd: project,
+        hook_event_name: "UserPromptSubmit",
+        prompt: "how often should I descale the kettle with citric acid?",
+      }),
+    );
     ended(r, "recall");
     expect(r.stdout).toContain(NORMAL.split("/")[1]);
   });

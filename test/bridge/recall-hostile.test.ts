@@ -26,7 +26,10 @@ describe("recall on prompts that are mostly paste", () => {
   it("finds the card for a question asked before a 2 MB pasted log, and after one", () => {
     const vault = copyVault(SAMPLE_VAULT);
     runBridge(["index", "--vault", vault]);
-    const log = Array.from({ length: 20_000 }, (_, i) => `Dec  1 03:00:${String(i % 60).padStart(2, "0")} host kernel: [${i}] eth0 link state changed to up, queue ${i % 8} rx ring ${i}`).join("\n");
+    const log = Array.from(
+      { length: 20_000 },
+      (_, i) => `Dec  1 03:00:${String(i % 60).padStart(2, "0")} host kernel: [${i}] eth0 link state changed to up, queue ${i % 8} rx ring ${i}`,
+    ).join("\n");
     expect(log.length).toBeGreaterThan(1_500_000);
     expect(recallOf(vault, `为什么排程跑不起来? 日志如下:\n${log}`).stdout).toContain("launchd-cron-path.md");
     expect(recallOf(vault, `${log}\n为什么排程跑不起来?`).stdout).toContain("launchd-cron-path.md");
@@ -53,7 +56,10 @@ describe("the bounds behind it", () => {
 
   it("gives up inside the scoring loop once the deadline has passed", () => {
     const source = { docCount: 1, idLimit: 1, indexOptions: undefined as never, postings: () => [0, 100], doc: () => undefined };
-    const groups = [{ term: "a", alternatives: [["a", 1]] as const }, { term: "b", alternatives: [["b", 1]] as const }];
+    const groups = [
+      { term: "a", alternatives: [["a", 1]] as const },
+      { term: "b", alternatives: [["b", 1]] as const },
+    ];
     expect(() => scoreGroups(groups, source, () => true, { deadline: msSinceStart() - 1 })).toThrow(DeadlineExceeded);
     expect(scoreGroups(groups, source, () => true, { deadline: msSinceStart() + 10_000 })).toHaveLength(1);
   });

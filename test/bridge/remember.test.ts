@@ -17,16 +17,45 @@ const SECRET = ["ghp_", "zYxWvUtSrQpOnMlKjIhGfEdCbA9876543210"].join("");
 const CWD = "/work/project";
 
 function promptJson(session: string, transcriptPath: string, prompt: string): string {
-  return JSON.stringify({ session_id: session, transcript_path: transcriptPath, cwd: CWD, prompt_id: `p-${session}`, permission_mode: "default", hook_event_name: "UserPromptSubmit", prompt });
+  return JSON.stringify({
+    session_id: session,
+    transcript_path: transcriptPath,
+    cwd: CWD,
+    prompt_id: `p-${session}`,
+    permission_mode: "default",
+    hook_event_name: "UserPromptSubmit",
+    prompt,
+  });
 }
 
 function stopJson(session: string, transcriptPath: string, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ session_id: session, transcript_path: transcriptPath, cwd: CWD, prompt_id: `p-${session}`, permission_mode: "default", effort: { level: "medium" }, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: REPLY, background_tasks: [], session_crons: [], ...extra });
+  return JSON.stringify({
+    session_id: session,
+    transcript_path: transcriptPath,
+    cwd: CWD,
+    prompt_id: `p-${session}`,
+    permission_mode: "default",
+    effort: { level: "medium" },
+    hook_event_name: "Stop",
+    stop_hook_active: false,
+    last_assistant_message: REPLY,
+    background_tasks: [],
+    session_crons: [],
+    ...extra,
+  });
 }
 
 /** What Claude Code has written once the first turn is over: metadata lines, the prompt, the reply. */
 function firstTurn(prompt: string): string {
-  return jsonl([line.meta("queue-operation"), line.meta("queue-operation"), line.prompt(prompt), line.meta("attachment"), line.meta("api-request"), line.reply(REPLY), line.meta("last-prompt")]);
+  return jsonl([
+    line.meta("queue-operation"),
+    line.meta("queue-operation"),
+    line.prompt(prompt),
+    line.meta("attachment"),
+    line.meta("api-request"),
+    line.reply(REPLY),
+    line.meta("last-prompt"),
+  ]);
 }
 
 function indexedVault(): string {
@@ -82,7 +111,10 @@ describe('"remember this" as the first prompt of a session', () => {
 
   it("reaches the digest holding the prompt when the Stop hook never ran", () => {
     const vault = indexedVault();
-    runBridge(["recall", "--vault", vault], promptJson("unfinished", join(tempDir(), "unfinished.jsonl"), "remember this: the staging database is called heron"));
+    runBridge(
+      ["recall", "--vault", vault],
+      promptJson("unfinished", join(tempDir(), "unfinished.jsonl"), "remember this: the staging database is called heron"),
+    );
     // A stand-in for the LLM that records what the digest sends it.
     const sent = join(tempDir(), "sent.txt");
     const llm = join(tempDir(), "llm.sh");
@@ -103,7 +135,10 @@ describe('"remember this" as the first prompt of a session', () => {
 
   it("keeps the prompt, and says so, when recall runs past its deadline", () => {
     const vault = indexedVault();
-    const r = runBridge(["recall", "--vault", vault, "--deadline-ms", "0"], promptJson("late", join(tempDir(), "late.jsonl"), "remember this: why does launchd fail nightly"));
+    const r = runBridge(
+      ["recall", "--vault", vault, "--deadline-ms", "0"],
+      promptJson("late", join(tempDir(), "late.jsonl"), "remember this: why does launchd fail nightly"),
+    );
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("Vault Memory queued this conversation");
     expect(listPending(vault)).toMatchObject([{ sessionId: "late", wanted: true }]);
@@ -156,7 +191,10 @@ describe('"remember this" later in a session', () => {
   it("adds to a conversation already queued, never replaces it, when the transcript cannot be read", () => {
     const vault = indexedVault();
     const transcript = join(tempDir(), "grown.jsonl");
-    writeFileSync(transcript, jsonl([line.prompt("why does the nightly build fail on the runner?"), line.reply(REPLY), line.prompt("and how do we pin it?"), line.reply(REPLY)]));
+    writeFileSync(
+      transcript,
+      jsonl([line.prompt("why does the nightly build fail on the runner?"), line.reply(REPLY), line.prompt("and how do we pin it?"), line.reply(REPLY)]),
+    );
     runBridge(["queue", "--vault", vault], stopJson("grown", transcript));
     expect(listPending(vault)).toMatchObject([{ prompts: 2 }]);
     // The file is no longer one the hooks may read.

@@ -55,7 +55,10 @@ function vaultWithQueue(n: number): string {
   const reply = "A reply long enough to count as real work in this conversation, with details.";
   for (let i = 0; i < n; i++) {
     const path = join(dir, `s${i}.jsonl`);
-    writeFileSync(path, jsonl([line.prompt(`question one of session ${i}`), line.reply(reply), line.prompt(`question two of session ${i}`), line.reply(reply)]));
+    writeFileSync(
+      path,
+      jsonl([line.prompt(`question one of session ${i}`), line.reply(reply), line.prompt(`question two of session ${i}`), line.reply(reply)]),
+    );
     captureSession(vault, { sessionId: `s${i}`, transcriptPath: path, cwd: "/work/project", stopHookActive: false }, DEFAULT_QUEUE_RULES);
   }
   return vault;
@@ -66,7 +69,14 @@ function systemdWords(text: string): string[] {
   return [...text.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, "$1").replace(/%%/g, "%").replace(/\$\$/g, "$"));
 }
 
-const target = { vault: "/home/me/My Vault", node: "/usr/bin/node", bridge: "/home/me/.local/share/vault-memory/bridges/My_Vault-1/vault-memory.cjs", time: "03:30", path: "/home/me/.local/bin:/usr/bin:/bin", name: "vault-memory-digest-0000abcd" };
+const target = {
+  vault: "/home/me/My Vault",
+  node: "/usr/bin/node",
+  bridge: "/home/me/.local/share/vault-memory/bridges/My_Vault-1/vault-memory.cjs",
+  time: "03:30",
+  path: "/home/me/.local/bin:/usr/bin:/bin",
+  name: "vault-memory-digest-0000abcd",
+};
 
 describe("the schedule's units", () => {
   it("systemd: a oneshot service running the digest with --if-due, and a persistent timer", () => {
@@ -90,14 +100,26 @@ describe("the schedule's units", () => {
     const units = systemdUnits({ ...target, node: process.execPath, vault: `/tmp/it's 100% "$HOME" \\x`, name: "vault-memory-digest-verify" });
     writeFileSync(join(dir, "vault-memory-digest-verify.service"), units.service);
     writeFileSync(join(dir, "vault-memory-digest-verify.timer"), units.timer);
-    const r = spawnSync(analyze!, ["verify", "--man=no", join(dir, "vault-memory-digest-verify.service"), join(dir, "vault-memory-digest-verify.timer")], { encoding: "utf8" });
+    const r = spawnSync(analyze!, ["verify", "--man=no", join(dir, "vault-memory-digest-verify.service"), join(dir, "vault-memory-digest-verify.timer")], {
+      encoding: "utf8",
+    });
     expect([r.status, r.stderr]).toEqual([0, ""]);
-    expect(systemdWords(/^ExecStart=(.*)$/m.exec(units.service)![1])).toEqual([process.execPath, target.bridge, "digest", "--vault", `/tmp/it's 100% "$HOME" \\x`, "--if-due", "03:30"]);
+    expect(systemdWords(/^ExecStart=(.*)$/m.exec(units.service)![1])).toEqual([
+      process.execPath,
+      target.bridge,
+      "digest",
+      "--vault",
+      `/tmp/it's 100% "$HOME" \\x`,
+      "--if-due",
+      "03:30",
+    ]);
   });
 
   it("launchd: calendar interval, run at load, the PATH, every word escaped for XML", () => {
     const plist = launchdPlist({ ...target, vault: "/Users/me/A & B <vault>" });
-    expect(plist).toContain("<key>StartCalendarInterval</key>\n\t<dict>\n\t\t<key>Hour</key>\n\t\t<integer>3</integer>\n\t\t<key>Minute</key>\n\t\t<integer>30</integer>");
+    expect(plist).toContain(
+      "<key>StartCalendarInterval</key>\n\t<dict>\n\t\t<key>Hour</key>\n\t\t<integer>3</integer>\n\t\t<key>Minute</key>\n\t\t<integer>30</integer>",
+    );
     expect(plist).toContain("<key>RunAtLoad</key>\n\t<true/>");
     expect(plist).toContain("<string>/Users/me/A &amp; B &lt;vault&gt;</string>\n\t\t<string>--if-due</string>\n\t\t<string>03:30</string>");
     expect(plist).toContain("<key>PATH</key>\n\t\t<string>/home/me/.local/bin:/usr/bin:/bin</string>");
@@ -106,15 +128,46 @@ describe("the schedule's units", () => {
   });
 
   it("cron: hourly at the minute, so a missed night runs within the hour; % escaped", () => {
-    expect(cronLine({ ...target, vault: "/home/me/100% it's" })).toBe(`30 * * * * PATH=/home/me/.local/bin:/usr/bin:/bin /usr/bin/node ${target.bridge} digest --vault '/home/me/100\\% it'\\''s' --if-due 03:30 # vault-memory-digest-0000abcd`);
+    expect(cronLine({ ...target, vault: "/home/me/100% it's" })).toBe(
+      `30 * * * * PATH=/home/me/.local/bin:/usr/bin:/bin /usr/bin/node ${target.bridge} digest --vault '/home/me/100\\% it'\\''s' --if-due 03:30 # vault-memory-digest-0000abcd`,
+    );
   });
 });
 
 describe.runIf(posix)("schedule install --dry-run", () => {
   it.each([
-    ["linux", [/^--- .*\/\.config\/systemd\/user\/vault-memory-digest-[0-9a-f]{8}\.service \(new\)$/m, /^ExecStart="\/.*node" ".*vault-memory\.cjs" "digest" "--vault" ".*Scheduled Vault" "--if-due" "04:15"$/m, /^OnCalendar=\*-\*-\* 04:15:00$/m, /^Persistent=true$/m, /^ {2}systemctl --user daemon-reload$/m, /^ {2}systemctl --user enable --now vault-memory-digest-[0-9a-f]{8}\.timer$/m, /runs at the next start/]],
-    ["macos", [/^--- .*\/Library\/LaunchAgents\/vault-memory-digest-[0-9a-f]{8}\.plist \(new\)$/m, /<key>StartCalendarInterval<\/key>/, /<integer>4<\/integer>/, /<integer>15<\/integer>/, /<key>RunAtLoad<\/key>/, /^ {2}launchctl bootstrap gui\/\d+ .*\.plist$/m, /when it wakes/]],
-    ["cron", [/^ {2}15 \* \* \* \* PATH=\S+ \S+node \S+vault-memory\.cjs digest --vault '.*Scheduled Vault' --if-due 04:15 # vault-memory-digest-[0-9a-f]{8}$/m, /Cron does nothing for a night the computer was off/, /starts with a line saying when the digest last ran/]],
+    [
+      "linux",
+      [
+        /^--- .*\/\.config\/systemd\/user\/vault-memory-digest-[0-9a-f]{8}\.service \(new\)$/m,
+        /^ExecStart="\/.*node" ".*vault-memory\.cjs" "digest" "--vault" ".*Scheduled Vault" "--if-due" "04:15"$/m,
+        /^OnCalendar=\*-\*-\* 04:15:00$/m,
+        /^Persistent=true$/m,
+        /^ {2}systemctl --user daemon-reload$/m,
+        /^ {2}systemctl --user enable --now vault-memory-digest-[0-9a-f]{8}\.timer$/m,
+        /runs at the next start/,
+      ],
+    ],
+    [
+      "macos",
+      [
+        /^--- .*\/Library\/LaunchAgents\/vault-memory-digest-[0-9a-f]{8}\.plist \(new\)$/m,
+        /<key>StartCalendarInterval<\/key>/,
+        /<integer>4<\/integer>/,
+        /<integer>15<\/integer>/,
+        /<key>RunAtLoad<\/key>/,
+        /^ {2}launchctl bootstrap gui\/\d+ .*\.plist$/m,
+        /when it wakes/,
+      ],
+    ],
+    [
+      "cron",
+      [
+        /^ {2}15 \* \* \* \* PATH=\S+ \S+node \S+vault-memory\.cjs digest --vault '.*Scheduled Vault' --if-due 04:15 # vault-memory-digest-[0-9a-f]{8}$/m,
+        /Cron does nothing for a night the computer was off/,
+        /starts with a line saying when the digest last ran/,
+      ],
+    ],
   ] as const)("prints the %s units and commands and writes nothing", (platform, lines) => {
     const m = machine();
     const vault = vaultWithQueue(0);
@@ -141,7 +194,9 @@ describe.runIf(posix)("schedule install --dry-run", () => {
   it("refuses another platform without --dry-run, an unknown platform or time, and an unknown flag, exit 2", () => {
     const m = machine();
     const vault = vaultWithQueue(0);
-    expect(m.run(["install", "--vault", vault, "--platform", "macos", "--yes"]).stderr).toContain("--platform macos only with --dry-run: this computer schedules with a systemd user timer");
+    expect(m.run(["install", "--vault", vault, "--platform", "macos", "--yes"]).stderr).toContain(
+      "--platform macos only with --dry-run: this computer schedules with a systemd user timer",
+    );
     expect(m.run(["install", "--vault", vault, "--platform", "windows", "--dry-run"]).status).toBe(2);
     expect(m.run(["install", "--vault", vault, "--at", "25:00", "--dry-run"]).stderr).toContain('--at takes a time of day as HH:MM, not "25:00"');
     expect(m.run(["install", "--vault", vault, "--dryrun"]).status).toBe(2);
@@ -185,13 +240,35 @@ describe.runIf(process.platform === "linux")("schedule on Linux, with systemctl"
     expect(readFileSync(join(m.units, `${name}.timer`), "utf8")).toContain("OnCalendar=*-*-* 05:45:00");
     expect(m.calls().slice(3)).toEqual(["--user daemon-reload", `--user enable --now ${name}.timer`, `--user restart ${name}.timer`]);
     const removed = join(m.home, ".local", "share", "vault-memory", "removed");
-    expect(readdirSync(removed).map((f) => f.replace(/\.\d{4}-.*$/, "")).sort()).toEqual([`${name}.service`, `${name}.timer`]);
+    expect(
+      readdirSync(removed)
+        .map((f) => f.replace(/\.\d{4}-.*$/, ""))
+        .sort(),
+    ).toEqual([`${name}.service`, `${name}.timer`]);
 
-    writeFileSync(join(vault, ".vault-memory", "digest-status.json"), JSON.stringify({ startedAt: "2026-12-02T05:45:00.000Z", finishedAt: "2026-12-02T05:46:10.000Z", ok: false, error: "quota: usage limit reached", created: 1, extended: 0, skipped: 2, failed: 0, enriched: 0, left: 3 }));
+    writeFileSync(
+      join(vault, ".vault-memory", "digest-status.json"),
+      JSON.stringify({
+        startedAt: "2026-12-02T05:45:00.000Z",
+        finishedAt: "2026-12-02T05:46:10.000Z",
+        ok: false,
+        error: "quota: usage limit reached",
+        created: 1,
+        extended: 0,
+        skipped: 2,
+        failed: 0,
+        enriched: 0,
+        left: 3,
+      }),
+    );
     const st = m.run(["status", "--vault", vault]);
     expect(st.status).toBe(0);
-    expect(st.stdout).toContain(`Scheduled: systemd user timer ${join(m.units, `${name}.timer`)}, ${join(m.units, `${name}.service`)}, at 05:45 (timer active, enabled).`);
-    expect(st.stdout).toContain("Last run: started 2026-12-02T05:45:00.000Z, finished 2026-12-02T05:46:10.000Z: stopped: quota: usage limit reached (created 1, extended 0, skipped 2, failed 0; 3 left in the queue).");
+    expect(st.stdout).toContain(
+      `Scheduled: systemd user timer ${join(m.units, `${name}.timer`)}, ${join(m.units, `${name}.service`)}, at 05:45 (timer active, enabled).`,
+    );
+    expect(st.stdout).toContain(
+      "Last run: started 2026-12-02T05:45:00.000Z, finished 2026-12-02T05:46:10.000Z: stopped: quota: usage limit reached (created 1, extended 0, skipped 2, failed 0; 3 left in the queue).",
+    );
     expect(st.stdout).toContain("Next run: Thu 2026-12-03 03:00:00 UTC.");
 
     const gone = m.run(["remove", "--vault", vault, "--yes"]);
@@ -208,7 +285,9 @@ describe.runIf(process.platform === "linux")("schedule on Linux, with systemctl"
     const vault = vaultWithQueue(0);
     const r = m.run(["install", "--vault", vault, "--yes"]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain("failed: Failed to connect to bus: No medium found\nThe files are in place; to turn the schedule on, run:\n  systemctl --user enable --now vault-memory-digest-");
+    expect(r.stderr).toContain(
+      "failed: Failed to connect to bus: No medium found\nThe files are in place; to turn the schedule on, run:\n  systemctl --user enable --now vault-memory-digest-",
+    );
     expect(readdirSync(m.units)).toHaveLength(2);
   });
 
@@ -229,11 +308,15 @@ describe.runIf(process.platform === "linux")("schedule on Linux, with systemctl"
   it("status finds the crontab line by its mark, or says there is none", () => {
     const m = machine({ systemctl: false });
     const vault = vaultWithQueue(0);
-    expect(m.run(["status", "--vault", vault]).stdout).toMatch(/^No crontab line for this vault \(`crontab -l`\); `schedule install` shows the line to add\.\nLast run: none yet\.\n$/);
+    expect(m.run(["status", "--vault", vault]).stdout).toMatch(
+      /^No crontab line for this vault \(`crontab -l`\); `schedule install` shows the line to add\.\nLast run: none yet\.\n$/,
+    );
     const line = /^ {2}(\d.*)$/m.exec(m.run(["install", "--vault", vault, "--at", "02:10", "--yes"]).stdout)![1];
     // Builtins only: this PATH has no cat.
     writeFileSync(join(m.home, "crontab.txt"), `MAILTO=me\n${line}\n`);
-    writeFileSync(join(m.home, "bin", "crontab"), `#!/bin/sh\nwhile IFS= read -r l; do printf '%s\\n' "$l"; done < "${join(m.home, "crontab.txt")}"\n`, { mode: 0o755 });
+    writeFileSync(join(m.home, "bin", "crontab"), `#!/bin/sh\nwhile IFS= read -r l; do printf '%s\\n' "$l"; done < "${join(m.home, "crontab.txt")}"\n`, {
+      mode: 0o755,
+    });
     const st = m.run(["status", "--vault", vault]).stdout;
     expect(st).toContain(`Scheduled: crontab line "${line}", at 02:10.`);
     expect(st).toMatch(/^Next run: .* 02:10:00 .*\(from the unit's time\)\.$/m);

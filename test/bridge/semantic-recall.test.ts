@@ -13,11 +13,22 @@ import { ROOT, SAMPLE_VAULT, copyVault, hookJson, runBridgeAsync, tempDir } from
 
 // A card and a prompt with no word in common, which the stand-in's vectors make mean the same.
 const CARD = "reference/kettle-descaling.md";
-const CARD_TEXT = "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [home]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n";
+const CARD_TEXT =
+  "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [home]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n";
 const PROMPT = "how should I get rid of teapot limescale buildup?";
 // Every word of the prompt lands on one of the card's: the stand-in's hashed vectors spread
 // widely over a vault, so a likeness must be near whole to stand out (embed/calibration.ts).
-const CONCEPTS = { teapot: "kettle", limescale: "descale", buildup: "citric", rid: "monthly", get: "rinse", should: "acid", how: "with", i: "the", of: "twice" };
+const CONCEPTS = {
+  teapot: "kettle",
+  limescale: "descale",
+  buildup: "citric",
+  rid: "monthly",
+  get: "rinse",
+  should: "acid",
+  how: "with",
+  i: "the",
+  of: "twice",
+};
 
 let stub: EmbedStub;
 beforeAll(async () => {
@@ -72,7 +83,9 @@ describe("semantic recall in the prompt hook", () => {
     const plain = await runBridgeAsync(["recall", "--vault", vault], hookJson(PROMPT));
     expect(plain.status).toBe(0);
     expect(stub.requests).toBe(requests);
-    expect(log(vault)).toMatch(/semantic recall: the snapshot asks for semantic recall, but it is not turned on in .*settings of this computer; answered from words alone/);
+    expect(log(vault)).toMatch(
+      /semantic recall: the snapshot asks for semantic recall, but it is not turned on in .*settings of this computer; answered from words alone/,
+    );
     // This computer's server differs from the snapshot's: only this computer's is asked.
     writeFileSync(userFile(vault), JSON.stringify({ embed: { enabled: true, url: "http://127.0.0.1:9", model: "stub-model" } }), { mode: 0o600 });
     expect((await recall(vault)).status).toBe(0);
@@ -86,7 +99,9 @@ describe("semantic recall in the prompt hook", () => {
     const r = await recall(vault, "why does my nightly job fail under launchd?");
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("Vault Memory");
-    expect(log(vault)).toMatch(/semantic recall: this computer's settings turn it on, but the snapshot has no vectors yet \(run index\); answered from words alone/);
+    expect(log(vault)).toMatch(
+      /semantic recall: this computer's settings turn it on, but the snapshot has no vectors yet \(run index\); answered from words alone/,
+    );
   });
 
   it("finds a card that shares no word with the prompt, ranked first", async () => {
@@ -141,7 +156,11 @@ describe("semantic recall in the prompt hook", () => {
     for (const name of BRIDGE_FILES) copyFileSync(join(ROOT, "hook-bridge", "dist", name), join(dir, name));
     writeFileSync(join(dir, "vault-memory-semantic.cjs"), "//vault-memory-build 0\n(((");
     const before = stub.requests;
-    const r = await runBridgeAsync(["recall", "--vault", vault, ...mine(vault)], hookJson("why does my nightly job fail under launchd?"), join(dir, BRIDGE_FILE));
+    const r = await runBridgeAsync(
+      ["recall", "--vault", vault, ...mine(vault)],
+      hookJson("why does my nightly job fail under launchd?"),
+      join(dir, BRIDGE_FILE),
+    );
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("Vault Memory");
     expect(stub.requests).toBe(before);
@@ -268,10 +287,21 @@ describe("semantic recall in the prompt hook", () => {
 describe("semantic recall in the MCP server's search_memory", () => {
   it("fuses meaning into the search, and searches by words when the server is down", async () => {
     const vault = await indexed({ enabled: true });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [join(ROOT, "hook-bridge", "dist", "vault-memory-mcp.cjs"), "--vault", vault], env: { PATH: process.env.PATH ?? "", HOME: tempDir("vm-mcp-home-"), CLAUDE_PLUGIN_OPTION_CONFIG: userFile(vault), CLAUDE_PROJECT_DIR: join(tempDir(), "vault-memory") }, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(ROOT, "hook-bridge", "dist", "vault-memory-mcp.cjs"), "--vault", vault],
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: tempDir("vm-mcp-home-"),
+        CLAUDE_PLUGIN_OPTION_CONFIG: userFile(vault),
+        CLAUDE_PROJECT_DIR: join(tempDir(), "vault-memory"),
+      },
+      stderr: "pipe",
+    });
     const client = new Client({ name: "vault-memory-test", version: "1" });
     await client.connect(transport);
-    const search = async (query: string): Promise<string> => ((await client.callTool({ name: "search_memory", arguments: { query } })) as { content: { text: string }[] }).content.map((c) => c.text).join("\n");
+    const search = async (query: string): Promise<string> =>
+      ((await client.callTool({ name: "search_memory", arguments: { query } })) as { content: { text: string }[] }).content.map((c) => c.text).join("\n");
     try {
       stub.mode = "ok";
       expect((await search(PROMPT)).split("\n")[1]).toContain(CARD);
@@ -292,7 +322,11 @@ describe("npm run eval with an embedding server", () => {
     stub.mode = "ok";
     const before = stub.requests;
     const out = await new Promise<string>((resolve) => {
-      const child = spawn(process.execPath, [join(ROOT, "scripts", "run-ts.mjs"), "scripts/eval.ts", "--embed", stub.url, "--model", "stub-model", "--sets", "sample"], { cwd: ROOT });
+      const child = spawn(
+        process.execPath,
+        [join(ROOT, "scripts", "run-ts.mjs"), "scripts/eval.ts", "--embed", stub.url, "--model", "stub-model", "--sets", "sample"],
+        { cwd: ROOT },
+      );
       let text = "";
       child.stdout.setEncoding("utf8").on("data", (c: string) => (text += c));
       child.on("close", () => resolve(text));

@@ -56,7 +56,13 @@ describe("two sessions writing cards at once", () => {
           Promise.all(
             Array.from({ length: WRITES }, (_, i) => [
               // The same titles on both sides: each create must still be a card of its own.
-              s.call({ title: `Zeppelin gasbag valve ${i}`, description: `When valve ${i} of the zeppelin sticks`, type: "debugging", body: `Valve ${i}, written by ${who}.`, project: "" }),
+              s.call({
+                title: `Zeppelin gasbag valve ${i}`,
+                description: `When valve ${i} of the zeppelin sticks`,
+                type: "debugging",
+                body: `Valve ${i}, written by ${who}.`,
+                project: "",
+              }),
               s.call({ path: target, title: `Note ${who}-${i}`, body: `Marker ${who}-${i}-end.` }),
             ]).flat(),
           );
@@ -124,7 +130,8 @@ async function raceEditor(mode: "atomic" | "in-place", made: string[]): Promise<
   const s = await server(vault, home);
   const answers: string[] = [];
   try {
-    for (let i = 0; i < 25; i++) answers.push(await s.call({ path: target, title: `Session note ${i}`, body: `Session marker ${i}.` }).catch((e: Error) => `refused: ${e.message}`));
+    for (let i = 0; i < 25; i++)
+      answers.push(await s.call({ path: target, title: `Session note ${i}`, body: `Session marker ${i}.` }).catch((e: Error) => `refused: ${e.message}`));
   } finally {
     await s.close();
     writeFileSync(stop, "");

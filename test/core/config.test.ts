@@ -77,7 +77,14 @@ describe("settings", () => {
 
   it("default to each room's own defaults", () => {
     const d = defaultConfig();
-    expect([d.digest, d.enrich, d.embed, d.queue, d.lint, d.brief]).toEqual([DEFAULT_DIGEST, DEFAULT_ENRICH, DEFAULT_EMBED, DEFAULT_QUEUE_RULES, DEFAULT_LINT_SETTINGS, DEFAULT_BRIEF]);
+    expect([d.digest, d.enrich, d.embed, d.queue, d.lint, d.brief]).toEqual([
+      DEFAULT_DIGEST,
+      DEFAULT_ENRICH,
+      DEFAULT_EMBED,
+      DEFAULT_QUEUE_RULES,
+      DEFAULT_LINT_SETTINGS,
+      DEFAULT_BRIEF,
+    ]);
     expect(d.recall).toEqual({ scoring: DEFAULT_SCORING, thresholds: DEFAULT_THRESHOLDS, maxChars: DEFAULT_MAX_CHARS, signals: DEFAULT_SIGNALS });
     expect([d.memoryFolder, d.excludeFolders, d.cards.relatedHeading, d.index.hintsProperty]).toEqual(["", ["meta/digest"], "", "questions"]);
   });
@@ -107,13 +114,18 @@ describe("a wrong setting", () => {
   it("of the wrong type is its default, and the message says what it takes, what it got and what is used", () => {
     expect(problemsOf({ digest: { maxCalls: "ten" } })).toEqual(['digest.maxCalls: expected a non-negative number, got "ten"; using 30']);
     expect(problemsOf({ brief: { enabled: "no" } })).toEqual(['brief.enabled: expected true or false, got "no"; using true']);
-    expect(problemsOf({ digest: { command: "claude -p" } })).toEqual(['digest.command: expected a non-empty list of strings, got "claude -p"; using ["claude","-p","--output-format","json"]']);
-    expect(problemsOf({ lint: { excludeFolders: [1] } })).toEqual(["lint.excludeFolders: expected a list of strings, got [1]; using [\"meta/digest\"]"]);
+    expect(problemsOf({ digest: { command: "claude -p" } })).toEqual([
+      'digest.command: expected a non-empty list of strings, got "claude -p"; using ["claude","-p","--output-format","json"]',
+    ]);
+    expect(problemsOf({ lint: { excludeFolders: [1] } })).toEqual(['lint.excludeFolders: expected a list of strings, got [1]; using ["meta/digest"]']);
   });
 
   it("out of range is its default too, whole numbers included", () => {
     const problems: string[] = [];
-    const cfg = mergeConfig({ brief: { maxChars: 50_000 }, enrich: { batchSize: 2.5 }, embed: { gate: 21 }, recall: { maxChars: 0 }, index: { prefixLength: -1 } }, problems);
+    const cfg = mergeConfig(
+      { brief: { maxChars: 50_000 }, enrich: { batchSize: 2.5 }, embed: { gate: 21 }, recall: { maxChars: 0 }, index: { prefixLength: -1 } },
+      problems,
+    );
     expect([cfg.brief.maxChars, cfg.enrich.batchSize, cfg.embed.gate, cfg.recall.maxChars, cfg.index.prefixLength]).toEqual([1500, 6, 3, 2000, 5]);
     expect(problems).toEqual([
       "recall.maxChars: expected a positive number, got 0; using 2000",
@@ -147,7 +159,9 @@ describe("a wrong setting", () => {
     expect(cfg.queue).toEqual(defaultConfig().queue);
     expect(problems).toEqual([
       'recall.scoring.k1: expected a non-negative number, got "1.2"; using 1.2',
-      "recall.signals.typeWeights: expected a table of note types and their weights, got []; using " + JSON.stringify(defaultConfig().recall.signals.typeWeights).slice(0, 57) + "...",
+      "recall.signals.typeWeights: expected a table of note types and their weights, got []; using " +
+        JSON.stringify(defaultConfig().recall.signals.typeWeights).slice(0, 57) +
+        "...",
       "queue: expected an object of settings, got 3; using the defaults",
     ]);
   });
@@ -156,7 +170,10 @@ describe("a wrong setting", () => {
     const problems: string[] = [];
     expect(mergeConfig([1, 2], problems)).toEqual(defaultConfig());
     expect(mergeConfig(null, problems)).toEqual(defaultConfig());
-    expect(problems).toEqual(["the settings: expected an object of settings, got [1,2]; using the defaults", "the settings: expected an object of settings, got null; using the defaults"]);
+    expect(problems).toEqual([
+      "the settings: expected an object of settings, got [1,2]; using the defaults",
+      "the settings: expected an object of settings, got null; using the defaults",
+    ]);
   });
 });
 
@@ -186,14 +203,27 @@ describe("settings that run a program or send text", () => {
     expect(loaded.config.embed).toEqual({ ...d.embed, gate: 2.5 });
     // What the vault may decide still comes from it.
     expect(loaded.config.recall.thresholds.maxCards).toBe(3);
-    expect(loaded.ignored.sort()).toEqual(["digest.binary", "digest.command", "digest.model", "digest.reportCommand", "embed.allowRemote", "embed.enabled", "embed.model", "embed.url"]);
+    expect(loaded.ignored.sort()).toEqual([
+      "digest.binary",
+      "digest.command",
+      "digest.model",
+      "digest.reportCommand",
+      "embed.allowRemote",
+      "embed.enabled",
+      "embed.model",
+      "embed.url",
+    ]);
     expect(ignoredMessage(vault, loaded)).toMatch(/read only from this computer .*trust --vault/);
   });
 
   it("come from the per-user file, its top level and the vault's own section", () => {
     const { vault, userFile } = vaultWith(HOSTILE);
     mkdirSync(join(userFile, ".."), { recursive: true, mode: 0o700 });
-    writeFileSync(userFile, JSON.stringify({ digest: { binary: "/opt/claude", maxCalls: 9 }, vaults: { [vault]: { embed: { enabled: true, url: "http://127.0.0.1:8080" } } } }), { mode: 0o600 });
+    writeFileSync(
+      userFile,
+      JSON.stringify({ digest: { binary: "/opt/claude", maxCalls: 9 }, vaults: { [vault]: { embed: { enabled: true, url: "http://127.0.0.1:8080" } } } }),
+      { mode: 0o600 },
+    );
     const { config, ignored } = loadVaultConfig(vault, { userFile });
     expect(config.digest.binary).toBe("/opt/claude");
     expect(config.digest.command).toEqual(defaultConfig().digest.command);
@@ -245,7 +275,9 @@ describe("settings that run a program or send text", () => {
     writeFileSync(userFile, text);
     saveUserSettings(userFile, vault, { digest: { binary: "/a" } });
     const key = JSON.stringify(realpathSync(vault));
-    expect(readFileSync(userFile, "utf8")).toBe(text.replace('"http://localhost:2"}}\n', `"http://localhost:2"}},\n\t\t${key}: {\n\t\t\t"digest": {\n\t\t\t\t"binary": "/a"\n\t\t\t}\n\t\t}\n`));
+    expect(readFileSync(userFile, "utf8")).toBe(
+      text.replace('"http://localhost:2"}}\n', `"http://localhost:2"}},\n\t\t${key}: {\n\t\t\t"digest": {\n\t\t\t\t"binary": "/a"\n\t\t\t}\n\t\t}\n`),
+    );
     saveUserSettings(userFile, vault, { digest: { binary: "/b" } });
     expect(readFileSync(userFile, "utf8")).toContain('\t\t\t\t"binary": "/b"\n');
     expect(readFileSync(userFile, "utf8")).toContain('\t"digest": {"model": "haiku"},\n');

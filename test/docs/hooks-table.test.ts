@@ -17,13 +17,22 @@ function hookRows(): string[][] {
   return section
     .split("\n")
     .filter((line) => line.startsWith("| `"))
-    .map((line) => line.split("|").slice(1, -1).map((cell) => cell.trim().replace(/`/g, "")))
+    .map((line) =>
+      line
+        .split("|")
+        .slice(1, -1)
+        .map((cell) => cell.trim().replace(/`/g, "")),
+    )
     .map(([event, command, , source]) => [event, command, source]);
 }
 
 describe("docs/prompt-hook.md's table of hooks", () => {
   it("lists exactly the hooks install registers", () => {
-    expect(hookRows().map(([event, command]) => `${event} ${command}`).sort()).toEqual(OUR_HOOKS.map((h) => `${h.event} ${h.command}`).sort());
+    expect(
+      hookRows()
+        .map(([event, command]) => `${event} ${command}`)
+        .sort(),
+    ).toEqual(OUR_HOOKS.map((h) => `${h.event} ${h.command}`).sort());
   });
 
   it("names a source that exists for each", () => {

@@ -9,7 +9,12 @@ import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../helpers";
 
-const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const PAGES = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 /** The page's text outside fenced code blocks, where `[x](y)` is code, not a link. */
 function prose(text: string): string {
@@ -62,6 +67,12 @@ describe("the README and docs/", () => {
   });
 
   it("makes anchors as GitHub does", () => {
-    expect([...anchorsOf("# What it does to recall, measured\n## Install and uninstall\n## Uninstall\n## Uninstall\n### `embed.gate` (stand-out)\n")]).toEqual(["what-it-does-to-recall-measured", "install-and-uninstall", "uninstall", "uninstall-1", "embedgate-stand-out"]);
+    expect([...anchorsOf("# What it does to recall, measured\n## Install and uninstall\n## Uninstall\n## Uninstall\n### `embed.gate` (stand-out)\n")]).toEqual([
+      "what-it-does-to-recall-measured",
+      "install-and-uninstall",
+      "uninstall",
+      "uninstall-1",
+      "embedgate-stand-out",
+    ]);
   });
 });

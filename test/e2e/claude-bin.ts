@@ -11,7 +11,11 @@ import { fileURLToPath } from "node:url";
 
 // Not from ../helpers: the global setup reads this file too, outside any test. A path, not a URL:
 // a test in a DOM environment has the DOM's URL, which node:fs does not take.
-export const CLAUDE_PIN = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "..", "scripts", "claude-cli.json"), "utf8")) as { package: string; version: string; integrity: string };
+export const CLAUDE_PIN = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "..", "scripts", "claude-cli.json"), "utf8")) as {
+  package: string;
+  version: string;
+  integrity: string;
+};
 
 /** The one line a run without the CLI prints (test/global-setup.ts). */
 export const FETCH_HINT = `the Claude Code CLI tests are skipped: the CLI is not fetched; run \`npm run fetch-claude\` (Linux x64, about 100 MB once) or set CLAUDE_BIN to a claude ${CLAUDE_PIN.version} binary`;

@@ -54,7 +54,10 @@ describe.skipIf(!available)("with the real Claude Code CLI", () => {
   });
 
   it("recalls, in the next session, a card written by plain file I/O, with no index run", async () => {
-    writeFileSync(join(vault, "debugging", "zeppelin-mast.md"), "---\nname: Zeppelin mast\ndescription: the zeppelin moors at the mast before the hangar opens\ntype: debugging\ntags: [airship]\nproject: vault-memory\n---\nMoor the zeppelin at the mast, then open the hangar doors.\n");
+    writeFileSync(
+      join(vault, "debugging", "zeppelin-mast.md"),
+      "---\nname: Zeppelin mast\ndescription: the zeppelin moors at the mast before the hangar opens\ntype: debugging\ntags: [airship]\nproject: vault-memory\n---\nMoor the zeppelin at the mast, then open the hangar doors.\n",
+    );
     const before = rig.stub.requests.length;
     const r = await rig.run(["-p", "where does the zeppelin moor before the hangar opens?", "--output-format", "json"]);
     expect(r.code, r.stderr).toBe(0);
@@ -70,7 +73,14 @@ describe.skipIf(!available)("with the real Claude Code CLI", () => {
   });
 
   it("queues exactly one entry once --resume adds a second prompt", async () => {
-    const r = await rig.run(["-p", "--resume", sessionId, `also, the deploy token is ${secret}; we decided to set PATH in the plist`, "--output-format", "json"]);
+    const r = await rig.run([
+      "-p",
+      "--resume",
+      sessionId,
+      `also, the deploy token is ${secret}; we decided to set PATH in the plist`,
+      "--output-format",
+      "json",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const pending = listPending(vault);
     expect(pending).toHaveLength(1);
@@ -89,7 +99,11 @@ describe.skipIf(!available)("with the real Claude Code CLI", () => {
     const r = await rig.run(["-p", "ok", "--output-format", "stream-json", "--verbose"]);
     expect(r.code, r.stderr).toBe(0);
     // A systemMessage: the CLI shows it to the person and keeps it out of the model's context.
-    const start = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { subtype?: string; hook_event?: string; stdout?: string }).find((e) => e.subtype === "hook_response" && e.hook_event === "SessionStart");
+    const start = r.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { subtype?: string; hook_event?: string; stdout?: string })
+      .find((e) => e.subtype === "hook_response" && e.hook_event === "SessionStart");
     expect((JSON.parse(start?.stdout ?? "{}") as { systemMessage?: string }).systemMessage).toMatch(/^Vault Memory: 1 conversation waits to become cards/);
     expect(rig.stub.requests.slice(before).some((b) => b.includes("1 conversation waits to become cards"))).toBe(false);
   }, 120_000);

@@ -28,7 +28,11 @@ export interface RigOptions {
 }
 
 /** A HOME whose settings register the bridge's hooks for `vault`, and a git project to work in. */
-export async function claudeRig(vault: string, hooks: ("recall" | "queue" | "remind")[] = ["recall", "queue", "remind"], opts: RigOptions = {}): Promise<ClaudeRig> {
+export async function claudeRig(
+  vault: string,
+  hooks: ("recall" | "queue" | "remind")[] = ["recall", "queue", "remind"],
+  opts: RigOptions = {},
+): Promise<ClaudeRig> {
   const stub = await startStub();
   const home = tempDir("vm-home-");
   // Named as the sample vault's main project, whose cards the tests' prompts are about: another
@@ -48,7 +52,15 @@ export async function claudeRig(vault: string, hooks: ("recall" | "queue" | "rem
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(CLAUDE, [...(opts.args ?? []), ...args], {
         cwd: project,
-        env: { PATH: process.env.PATH, HOME: home, TMPDIR: process.env.TMPDIR, ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_KEY: "test-key-not-real", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" },
+        env: {
+          PATH: process.env.PATH,
+          HOME: home,
+          TMPDIR: process.env.TMPDIR,
+          ANTHROPIC_BASE_URL: stub.url,
+          ANTHROPIC_API_KEY: "test-key-not-real",
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+          DISABLE_AUTOUPDATER: "1",
+        },
         stdio: ["ignore", "pipe", "pipe"],
       });
       let stdout = "";

@@ -17,7 +17,10 @@ describe.skipIf(!claudeAvailable)("as a Claude Code plugin", () => {
     // No hooks of our own: they come from the plugin, which finds the vault through the settings'
     // environment; its MCP server through the plugin's option, as install sets it.
     const options = { "vault-memory@inline": { options: { vault } } };
-    rig = await claudeRig(vault, [], { args: ["--plugin-dir", join(ROOT, "claude-plugin")], settings: { env: { VAULT_MEMORY_VAULT: vault }, pluginConfigs: options } });
+    rig = await claudeRig(vault, [], {
+      args: ["--plugin-dir", join(ROOT, "claude-plugin")],
+      settings: { env: { VAULT_MEMORY_VAULT: vault }, pluginConfigs: options },
+    });
   });
   afterAll(async () => rig?.close());
 
@@ -37,7 +40,8 @@ describe.skipIf(!claudeAvailable)("as a Claude Code plugin", () => {
       tags: ["hangar", "frost"],
     };
     // One tool call, then an answer: as a model that writes down the fix it just found.
-    rig.stub.reply = (body) => (!body.includes("we freed the hangar doors") ? "Done." : body.includes('"tool_result"') ? "Written down." : [{ name: tool, input: card }]);
+    rig.stub.reply = (body) =>
+      !body.includes("we freed the hangar doors") ? "Done." : body.includes('"tool_result"') ? "Written down." : [{ name: tool, input: card }];
     const first = await rig.run(["-p", "we freed the hangar doors at last; keep the fix", "--allowedTools", tool, "--output-format", "json"]);
     expect(first.code, first.stderr).toBe(0);
     const path = join(vault, "debugging", "zeppelin-hangar-doors-stick-in-frost.md");

@@ -24,14 +24,21 @@ function files(dir: string, skip: (rel: string) => boolean): Map<string, string>
   for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!e.isFile()) continue;
     const rel = relative(dir, join(e.parentPath, e.name));
-    if (!skip(rel)) out.set(rel, createHash("sha256").update(readFileSync(join(dir, rel))).digest("hex"));
+    if (!skip(rel))
+      out.set(
+        rel,
+        createHash("sha256")
+          .update(readFileSync(join(dir, rel)))
+          .digest("hex"),
+      );
   }
   return out;
 }
 
 // What the digest itself writes after a night, and what Claude Code keeps in its own HOME.
 const digestOwn = (rel: string) => /^(\.vault-memory|meta[\\/]digest|moc)([\\/]|$)|^MEMORY\.md$|^meta[\\/]card-writing-rules\.md$/.test(rel);
-const cliOwn = (rel: string) => /^\.claude\.json|^\.cache([\\/]|$)|^\.claude[\\/](projects|sessions|backups|plugins|shell-snapshots|todos|statsig|telemetry)([\\/]|$)/.test(rel);
+const cliOwn = (rel: string) =>
+  /^\.claude\.json|^\.cache([\\/]|$)|^\.claude[\\/](projects|sessions|backups|plugins|shell-snapshots|todos|statsig|telemetry)([\\/]|$)/.test(rel);
 
 interface Night {
   home: string;
@@ -67,11 +74,30 @@ function night(mode: "acceptEdits" | "bypassPermissions"): Night {
   const mcp = (name: string) => ({ mcpServers: { [name]: { type: "stdio", command: "/bin/sh", args: ["-c", `${touch(name)}; sleep 5`] } } });
   writeFileSync(join(home, ".claude.json"), JSON.stringify(mcp("user-mcp")));
   mkdirSync(join(vault, ".claude"), { recursive: true });
-  writeFileSync(join(vault, ".claude", "settings.json"), JSON.stringify({ enableAllProjectMcpServers: true, apiKeyHelper: `${touch("vault-api-key-helper")}; echo test-key-not-real`, hooks: { UserPromptSubmit: hook(touch("vault-prompt-hook")) } }));
+  writeFileSync(
+    join(vault, ".claude", "settings.json"),
+    JSON.stringify({
+      enableAllProjectMcpServers: true,
+      apiKeyHelper: `${touch("vault-api-key-helper")}; echo test-key-not-real`,
+      hooks: { UserPromptSubmit: hook(touch("vault-prompt-hook")) },
+    }),
+  );
   writeFileSync(join(vault, ".mcp.json"), JSON.stringify(mcp("vault-mcp")));
   const t = join(tempDir(), "s-tools.jsonl");
-  writeFileSync(t, jsonl([line.prompt("CASE-tools: the nightly job and its PATH under the scheduler"), line.reply(LONG), line.prompt("more about CASE-tools"), line.reply(LONG)]));
-  expect(captureSession(vault, { sessionId: "s-tools", transcriptPath: t, cwd: "/work/nightly", stopHookActive: false }, DEFAULT_QUEUE_RULES, { now: new Date("2026-11-29T01:00:00Z") }).queued).toBe(true);
+  writeFileSync(
+    t,
+    jsonl([
+      line.prompt("CASE-tools: the nightly job and its PATH under the scheduler"),
+      line.reply(LONG),
+      line.prompt("more about CASE-tools"),
+      line.reply(LONG),
+    ]),
+  );
+  expect(
+    captureSession(vault, { sessionId: "s-tools", transcriptPath: t, cwd: "/work/nightly", stopHookActive: false }, DEFAULT_QUEUE_RULES, {
+      now: new Date("2026-11-29T01:00:00Z"),
+    }).queued,
+  ).toBe(true);
   return { home, vault, marks };
 }
 
@@ -110,7 +136,11 @@ describe.skipIf(!claudeAvailable)("a digest answer that calls tools, with the re
 
   it.each<[string, "acceptEdits" | "bypassPermissions", (c: VaultMemoryConfig) => void]>([
     ["acceptEdits, claude by absolute path in the command", "acceptEdits", (c) => (c.digest.command = [CLAUDE, "-p", "--output-format", "json"])],
-    ["bypassPermissions, claude by the binary setting", "bypassPermissions", (c) => ((c.digest.binary = CLAUDE), (c.digest.command = ["claude", "-p", "--output-format", "json"]))],
+    [
+      "bypassPermissions, claude by the binary setting",
+      "bypassPermissions",
+      (c) => ((c.digest.binary = CLAUDE), (c.digest.command = ["claude", "-p", "--output-format", "json"])),
+    ],
   ])("changes nothing in the vault or HOME (%s), and keeps the conversation queued", async (_, mode, setCommand) => {
     current = night(mode);
     const { vault, home, marks } = current;
@@ -136,7 +166,8 @@ describe.skipIf(!claudeAvailable)("a digest answer that calls tools, with the re
     expect(requests.some((b) => b.includes("hook success") || b.includes("Vault Memory matched"))).toBe(false);
     expect(readdirSync(marks)).toEqual([]);
     // The call is not kept as a session: no transcript of the conversation under HOME.
-    const transcripts = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl")) : []);
+    const transcripts = (dir: string): string[] =>
+      existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl")) : [];
     expect(transcripts(join(home, ".claude", "projects"))).toEqual([]);
   });
 });

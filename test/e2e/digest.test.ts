@@ -25,7 +25,14 @@ const ANSWERS: Record<string, unknown> = {
     action: "create",
     folder: "debugging",
     fileName: "task-scheduler-path",
-    frontmatter: { name: "Task Scheduler PATH", description: "Windows Task Scheduler runs with a short PATH; use absolute paths", type: "debugging", tags: ["windows", "scheduler"], aliases: ["schtasks"], project: "nightly" },
+    frontmatter: {
+      name: "Task Scheduler PATH",
+      description: "Windows Task Scheduler runs with a short PATH; use absolute paths",
+      type: "debugging",
+      tags: ["windows", "scheduler"],
+      aliases: ["schtasks"],
+      project: "nightly",
+    },
     body: "Task Scheduler gives the nightly job a short PATH, so `claude` is not found. Use the absolute path.",
     related: ["launchd-cron-path"],
     // The person said 任务计划程序; the card says Task Scheduler.
@@ -33,10 +40,22 @@ const ANSWERS: Record<string, unknown> = {
     // What recall will also match the card by: the questions it answers.
     questions: ["why can't the scheduled task find claude?", "任务计划程序 找不到命令"],
   },
-  append: { action: "append", target: "reference/vite-custom-domain-base.md", section: "Also set `base` in the preview server when testing locally.", related: ["blog-site"] },
+  append: {
+    action: "append",
+    target: "reference/vite-custom-domain-base.md",
+    section: "Also set `base` in the preview server when testing locally.",
+    related: ["blog-site"],
+  },
   skip: { action: "skip", reason: "small talk about the weather" },
   malformed: "I think this should become a card about vite, but here is no JSON.",
-  traversal: { action: "create", folder: "../../etc", fileName: "passwd", frontmatter: { name: "x", description: "x", type: "reference", tags: ["x"] }, body: "x", related: [] },
+  traversal: {
+    action: "create",
+    folder: "../../etc",
+    fileName: "passwd",
+    frontmatter: { name: "x", description: "x", type: "reference", tags: ["x"] },
+    body: "x",
+    related: [],
+  },
   absolute: { action: "append", target: "/etc/hosts.md", section: "x", related: [] },
 };
 
@@ -51,7 +70,9 @@ function queue(session: string, marker: string, at: string): void {
   const t = join(tempDir(), `${session}.jsonl`);
   const topic = TOPIC[marker] ?? "the nightly job and its PATH under the scheduler";
   writeFileSync(t, jsonl([line.prompt(`CASE-${marker}: ${topic}`), line.reply(LONG), line.prompt(`more about CASE-${marker}`), line.reply(LONG)]));
-  const r = captureSession(vault, { sessionId: session, transcriptPath: t, cwd: "/work/nightly", stopHookActive: false }, DEFAULT_QUEUE_RULES, { now: new Date(at) });
+  const r = captureSession(vault, { sessionId: session, transcriptPath: t, cwd: "/work/nightly", stopHookActive: false }, DEFAULT_QUEUE_RULES, {
+    now: new Date(at),
+  });
   expect(r.queued).toBe(true);
 }
 
@@ -66,7 +87,15 @@ function config(): VaultMemoryConfig {
   return c;
 }
 
-const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: home, TMPDIR: process.env.TMPDIR, ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_KEY: "test-key-not-real", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" });
+const env = (): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  HOME: home,
+  TMPDIR: process.env.TMPDIR,
+  ANTHROPIC_BASE_URL: stub.url,
+  ANTHROPIC_API_KEY: "test-key-not-real",
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  DISABLE_AUTOUPDATER: "1",
+});
 const git = (...args: string[]) => spawnSync("git", ["-C", vault, ...args], { encoding: "utf8" });
 
 describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI", () => {
@@ -87,7 +116,11 @@ describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI"
     };
     stub.behave = (body) => {
       if (body.includes("CASE-hang")) return { delayMs: 3_600_000 };
-      if (body.includes("CASE-quota")) return { status: 400, errorMessage: "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits." };
+      if (body.includes("CASE-quota"))
+        return {
+          status: 400,
+          errorMessage: "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.",
+        };
       return undefined;
     };
     ["create", "append", "skip", "malformed", "traversal", "absolute"].forEach((m, i) => queue(`s-${m}`, m, `2026-11-29T0${i}:00:00Z`));
@@ -118,14 +151,26 @@ describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI"
     expect(reasons["s-malformed"]).toMatch(/no JSON/);
     expect(reasons["s-traversal"]).toMatch(/folder/);
     expect(reasons["s-absolute"]).toMatch(/not a card in the vault/);
-    expect(listPending(vault).map((e) => e.sessionId).sort()).toEqual(["s-absolute", "s-malformed", "s-traversal"]);
-    expect(listHandled(vault).map((e) => e.sessionId).sort()).toEqual(["s-append", "s-create", "s-skip"]);
+    expect(
+      listPending(vault)
+        .map((e) => e.sessionId)
+        .sort(),
+    ).toEqual(["s-absolute", "s-malformed", "s-traversal"]);
+    expect(
+      listHandled(vault)
+        .map((e) => e.sessionId)
+        .sort(),
+    ).toEqual(["s-append", "s-create", "s-skip"]);
 
     const card = readFileSync(join(vault, "debugging", "task-scheduler-path.md"), "utf8");
-    expect(card).toMatch(/^---\nname: Task Scheduler PATH\ndescription: .+\ntype: debugging\ntags: \[windows, scheduler\]\naliases: \[schtasks\]\nproject: nightly\nsource: session s-create\n/);
+    expect(card).toMatch(
+      /^---\nname: Task Scheduler PATH\ndescription: .+\ntype: debugging\ntags: \[windows, scheduler\]\naliases: \[schtasks\]\nproject: nightly\nsource: session s-create\n/,
+    );
     // The sample vault's cards close with `## Related` more often than `## 相關` (8 to 7), and a new card follows them.
     expect(card).toContain("## Related\n- [[launchd-cron-path]]");
-    expect(card).toMatch(/\nquestions:\n {2}- why can't the scheduled task find claude\?\n {2}- 任务计划程序 找不到命令\nquestions-for: [0-9a-f]{8} [0-9a-f]{8}\n---\n/);
+    expect(card).toMatch(
+      /\nquestions:\n {2}- why can't the scheduled task find claude\?\n {2}- 任务计划程序 找不到命令\nquestions-for: [0-9a-f]{8} [0-9a-f]{8}\n---\n/,
+    );
     expect(hintState(parseCard("debugging/task-scheduler-path.md", card), "questions")).toBe("current");
     // After the queue, the night enriched cards that had no hints, within the same budget.
     expect(r.enriched?.written.length).toBeGreaterThan(0);
@@ -148,10 +193,22 @@ describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI"
     expect(report).toMatch(/## Failures \(3\)/);
     expect(report).toMatch(/## Cards enriched \([1-9]\d*\)\n- \[\[/);
     expect(report).toMatch(/Queue left: 3\./);
-    expect(JSON.parse(readFileSync(join(vault, ".vault-memory", "digest-status.json"), "utf8"))).toMatchObject({ ok: true, created: 1, extended: 1, skipped: 1, failed: 3, left: 3 });
-    expect(git("log", "-1", "--format=%B").stdout).toMatch(/vault-memory digest .*\n\n- created debugging\/task-scheduler-path\.md\n- extended reference\/vite-custom-domain-base\.md/);
+    expect(JSON.parse(readFileSync(join(vault, ".vault-memory", "digest-status.json"), "utf8"))).toMatchObject({
+      ok: true,
+      created: 1,
+      extended: 1,
+      skipped: 1,
+      failed: 3,
+      left: 3,
+    });
+    expect(git("log", "-1", "--format=%B").stdout).toMatch(
+      /vault-memory digest .*\n\n- created debugging\/task-scheduler-path\.md\n- extended reference\/vite-custom-domain-base\.md/,
+    );
     expect(git("status", "--porcelain", "--", ".", ":(exclude).vault-memory").stdout).toBe("");
-    const recall = runBridge(["recall", "--vault", vault], JSON.stringify({ prompt: "Task Scheduler PATH on windows for the nightly job", session_id: "after" }));
+    const recall = runBridge(
+      ["recall", "--vault", vault],
+      JSON.stringify({ prompt: "Task Scheduler PATH on windows for the nightly job", session_id: "after" }),
+    );
     expect(recall.stdout).toContain("task-scheduler-path.md");
     // The person's own words reach the card through the synonyms note the night added to.
     expect(readFileSync(join(vault, "meta", "synonyms.md"), "utf8")).toContain("- 任务计划程序, Task Scheduler\n");
@@ -161,7 +218,11 @@ describe.skipIf(!claudeAvailable)("nightly digest with the real Claude Code CLI"
   });
 
   it("leaves a vault the linter finds no errors in", () => {
-    expect(lintVault(vault, defaultConfig().lint).filter((f) => f.severity === "error").map((f) => `${f.rule} ${f.file}: ${f.message}`)).toEqual([]);
+    expect(
+      lintVault(vault, defaultConfig().lint)
+        .filter((f) => f.severity === "error")
+        .map((f) => `${f.rule} ${f.file}: ${f.message}`),
+    ).toEqual([]);
   });
 
   it("stops the night at the first call that gets no answer, and keeps the queue", async () => {

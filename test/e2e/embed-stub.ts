@@ -76,7 +76,10 @@ export async function startEmbedStub(concepts: Readonly<Record<string, string>> 
           const v = stubVector(t, concepts, stub.mode === "wrong-dimension" ? dim + 3 : dim);
           return stub.bad && t.toLowerCase().includes(stub.bad.word) ? v.map(() => (stub.bad!.as === "zero" ? 0 : 1e39)) : v;
         });
-        const json = req.url === "/api/embed" ? { model: body.model, embeddings: vectors } : { object: "list", data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })), model: body.model };
+        const json =
+          req.url === "/api/embed"
+            ? { model: body.model, embeddings: vectors }
+            : { object: "list", data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })), model: body.model };
         const text = JSON.stringify(json);
         if (stub.mode !== "trickle") return void res.writeHead(200, { "content-type": "application/json" }).end(text);
         // The head at once, then the body a byte a second, until the client gives up.

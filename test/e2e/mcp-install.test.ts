@@ -17,17 +17,29 @@ describe.skipIf(!claudeAvailable)("the MCP server, registered by install with th
   mkdirSync(bin);
   symlinkSync(CLAUDE, join(bin, "claude"));
   // The person's own file: other servers, projects, counters the CLI keeps.
-  const mine = { numStartups: 7, mcpServers: { other: { type: "stdio", command: "other-server", args: ["--flag"], env: { TOKEN: "x" } } }, projects: { "/home/me/work": { allowedTools: ["Bash(ls)"] } } };
+  const mine = {
+    numStartups: 7,
+    mcpServers: { other: { type: "stdio", command: "other-server", args: ["--flag"], env: { TOKEN: "x" } } },
+    projects: { "/home/me/work": { allowedTools: ["Bash(ls)"] } },
+  };
   writeFileSync(join(home, ".claude.json"), JSON.stringify(mine, null, 2));
   mkdirSync(join(home, ".claude"));
   const settings = join(home, ".claude", "settings.json");
   writeFileSync(settings, '{\n  "model": "opus"\n}\n');
   // Only what a terminal has: no CLAUDE_CONFIG_DIR (the tests' own), claude and node on PATH.
   const { CLAUDE_CONFIG_DIR: _ignored, ...rest } = process.env;
-  const env = { ...rest, HOME: home, PATH: [bin, dirname(process.execPath), "/usr/bin", "/bin"].join(":"), SHELL: "/bin/sh", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" };
+  const env = {
+    ...rest,
+    HOME: home,
+    PATH: [bin, dirname(process.execPath), "/usr/bin", "/bin"].join(":"),
+    SHELL: "/bin/sh",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+  };
   const bridge = (args: string[]) => spawnSync(process.execPath, [BRIDGE, ...args], { env, encoding: "utf8", cwd: home });
   const claude = (args: string[]) => spawnSync(CLAUDE, args, { env, encoding: "utf8", cwd: home });
-  const file = () => JSON.parse(readFileSync(join(home, ".claude.json"), "utf8")) as typeof mine & { mcpServers: Record<string, { command: string; args: string[] }> };
+  const file = () =>
+    JSON.parse(readFileSync(join(home, ".claude.json"), "utf8")) as typeof mine & { mcpServers: Record<string, { command: string; args: string[] }> };
 
   it("shows it would register the server, registers it with --yes, and claude lists it and connects to it", () => {
     const vault = copyVault(SAMPLE_VAULT, "MCP Vault");
@@ -101,7 +113,9 @@ describe.runIf(process.platform !== "win32")("install without a working claude C
     const r = spawnSync(process.execPath, [BRIDGE, "install", "--vault", vault, "--settings", settings, "--yes"], { env, encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain("Connected: ");
-    expect(r.stdout).toMatch(/Claude Code's CLI \(claude\) was not found on your PATH or your login shell's; to register the MCP server vault-memory, run:\n {2}claude mcp add --scope user vault-memory -- .*vault-memory-mcp\.cjs --vault /);
+    expect(r.stdout).toMatch(
+      /Claude Code's CLI \(claude\) was not found on your PATH or your login shell's; to register the MCP server vault-memory, run:\n {2}claude mcp add --scope user vault-memory -- .*vault-memory-mcp\.cjs --vault /,
+    );
   });
 
   it("connects the hooks, then says the CLI failed with its message and exits 1", () => {

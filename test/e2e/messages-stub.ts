@@ -31,14 +31,35 @@ function sse(res: ServerResponse, reply: string | ToolCall[]): void {
           ["content_block_stop", { type: "content_block_stop", index: 0 }],
         ]
       : reply.flatMap((call, index): [string, unknown][] => [
-          ["content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id: `toolu_stub_${++calls}`, name: call.name, input: {} } }],
+          [
+            "content_block_start",
+            { type: "content_block_start", index, content_block: { type: "tool_use", id: `toolu_stub_${++calls}`, name: call.name, input: {} } },
+          ],
           ["content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(call.input) } }],
           ["content_block_stop", { type: "content_block_stop", index }],
         ]);
   const events: [string, unknown][] = [
-    ["message_start", { type: "message_start", message: { id: `msg_${Date.now()}_${++calls}`, type: "message", role: "assistant", content: [], model: "claude-stub", stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } }],
+    [
+      "message_start",
+      {
+        type: "message_start",
+        message: {
+          id: `msg_${Date.now()}_${++calls}`,
+          type: "message",
+          role: "assistant",
+          content: [],
+          model: "claude-stub",
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 10, output_tokens: 1 },
+        },
+      },
+    ],
     ...blocks,
-    ["message_delta", { type: "message_delta", delta: { stop_reason: typeof reply === "string" ? "end_turn" : "tool_use", stop_sequence: null }, usage: { output_tokens: 20 } }],
+    [
+      "message_delta",
+      { type: "message_delta", delta: { stop_reason: typeof reply === "string" ? "end_turn" : "tool_use", stop_sequence: null }, usage: { output_tokens: 20 } },
+    ],
     ["message_stop", { type: "message_stop" }],
   ];
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
@@ -80,7 +101,18 @@ export async function startStub(): Promise<Stub> {
         // The CLI asks for its turns streamed; a tool call is offered only there.
         const text = typeof reply === "string" ? reply : "";
         res.writeHead(200, { "content-type": "application/json" });
-        return res.end(JSON.stringify({ id: "msg_stub", type: "message", role: "assistant", model: "claude-stub", content: [{ type: "text", text }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 10, output_tokens: 20 } }));
+        return res.end(
+          JSON.stringify({
+            id: "msg_stub",
+            type: "message",
+            role: "assistant",
+            model: "claude-stub",
+            content: [{ type: "text", text }],
+            stop_reason: "end_turn",
+            stop_sequence: null,
+            usage: { input_tokens: 10, output_tokens: 20 },
+          }),
+        );
       }
       res.writeHead(200, { "content-type": "application/json" });
       res.end("{}");

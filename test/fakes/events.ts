@@ -14,7 +14,10 @@ export class Events {
     return ref;
   }
   offref(ref: EventRef): void {
-    this.handlers.set(ref.name, (this.handlers.get(ref.name) ?? []).filter((r) => r !== ref));
+    this.handlers.set(
+      ref.name,
+      (this.handlers.get(ref.name) ?? []).filter((r) => r !== ref),
+    );
   }
   trigger(name: string, ...args: unknown[]): void {
     for (const ref of this.handlers.get(name) ?? []) ref.fn(...args);

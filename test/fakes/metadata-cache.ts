@@ -68,7 +68,8 @@ export function parseMetadata(raw: string): CachedMetadata {
     // Inline code hides what is in it: blanked, keeping columns.
     const visible = line.replace(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g, (m) => " ".repeat(m.length));
     const h = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/.exec(line);
-    if (h && (h[2] ?? "").trim() !== "") headings.push({ heading: h[2].trim(), level: h[1].length, position: { start: at(i, 0, 0), end: at(i, line.length, 0) } });
+    if (h && (h[2] ?? "").trim() !== "")
+      headings.push({ heading: h[2].trim(), level: h[1].length, position: { start: at(i, 0, 0), end: at(i, line.length, 0) } });
     for (const m of visible.matchAll(/(!?)\[\[([^\]\n]+?)\]\]/g)) {
       const original = line.slice(m.index, m.index + m[0].length);
       const inner = m[2];
@@ -80,7 +81,12 @@ export function parseMetadata(raw: string): CachedMetadata {
     }
     for (const m of visible.matchAll(/(!?)\[([^\]\n]*)\]\(([^)\s]+)\)/g)) {
       if (/^[a-z][a-z0-9+.-]*:/i.test(m[3])) continue;
-      const entry = { link: decodeURI(m[3]), original: line.slice(m.index, m.index + m[0].length), displayText: m[2], position: { start: at(i, m.index, 0), end: at(i, m.index + m[0].length, 0) } };
+      const entry = {
+        link: decodeURI(m[3]),
+        original: line.slice(m.index, m.index + m[0].length),
+        displayText: m[2],
+        position: { start: at(i, m.index, 0), end: at(i, m.index + m[0].length, 0) },
+      };
       (m[1] === "!" ? embeds : links).push(entry);
     }
   }

@@ -551,7 +551,10 @@ export class Notice {
   static shown: Notice[] = [];
   message: string;
   hidden = false;
-  constructor(message: string | DocumentFragment, readonly duration?: number) {
+  constructor(
+    message: string | DocumentFragment,
+    readonly duration?: number,
+  ) {
     this.message = typeof message === "string" ? message : (message.textContent ?? "");
     Notice.shown.push(this);
   }

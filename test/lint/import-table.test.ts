@@ -14,7 +14,9 @@ async function importProblems(path: string, text: string): Promise<Linter.LintMe
   writeFileSync(abs, text, { flag: "wx" });
   try {
     const [result] = await eslint.lintFiles([abs]);
-    return result.messages.filter((m) => m.ruleId === "import-x/no-restricted-paths" || m.ruleId === "no-restricted-imports" || m.ruleId === "import-x/no-unresolved");
+    return result.messages.filter(
+      (m) => m.ruleId === "import-x/no-restricted-paths" || m.ruleId === "no-restricted-imports" || m.ruleId === "import-x/no-unresolved",
+    );
   } finally {
     rmSync(abs, { force: true });
   }
@@ -28,17 +30,35 @@ describe("the import table", () => {
       `src/core/io/${unique}.ts`,
       'import { readFileSync } from "node:fs";\nimport { similarCards } from "../recall/similar";\nexport const both = [readFileSync, similarCards];\n',
     );
-    expect(problems).toEqual([expect.objectContaining({ ruleId: "import-x/no-restricted-paths", line: 2, severity: 2, message: expect.stringContaining("src/core/io may import nothing of ours") })]);
+    expect(problems).toEqual([
+      expect.objectContaining({
+        ruleId: "import-x/no-restricted-paths",
+        line: 2,
+        severity: 2,
+        message: expect.stringContaining("src/core/io may import nothing of ours"),
+      }),
+    ]);
 
-    const allowed = await importProblems(`src/core/card/${unique}.ts`, 'import { clip } from "../text/clip";\nimport { writeFileAtomic } from "../io/atomic";\nexport const both = [clip, writeFileAtomic];\n');
+    const allowed = await importProblems(
+      `src/core/card/${unique}.ts`,
+      'import { clip } from "../text/clip";\nimport { writeFileAtomic } from "../io/atomic";\nexport const both = [clip, writeFileAtomic];\n',
+    );
     expect(allowed).toEqual([]);
   });
 
   it("fails src/core importing obsidian, or the plugin", async () => {
-    const problems = await importProblems(`src/core/${unique}.ts`, 'import { Notice } from "obsidian";\nimport { yieldToUi } from "../plugin/yield-to-ui";\nexport const both = [Notice, yieldToUi];\n');
+    const problems = await importProblems(
+      `src/core/${unique}.ts`,
+      'import { Notice } from "obsidian";\nimport { yieldToUi } from "../plugin/yield-to-ui";\nexport const both = [Notice, yieldToUi];\n',
+    );
     expect(problems).toEqual([
       expect.objectContaining({ ruleId: "no-restricted-imports", line: 1, severity: 2, message: expect.stringContaining("only src/plugin imports obsidian") }),
-      expect.objectContaining({ ruleId: "import-x/no-restricted-paths", line: 2, severity: 2, message: expect.stringContaining("src/core imports neither the plugin nor the hook bridge") }),
+      expect.objectContaining({
+        ruleId: "import-x/no-restricted-paths",
+        line: 2,
+        severity: 2,
+        message: expect.stringContaining("src/core imports neither the plugin nor the hook bridge"),
+      }),
     ]);
   });
 

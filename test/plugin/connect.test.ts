@@ -37,7 +37,11 @@ describe("Connect Claude Code", () => {
     const vault = copyVault(SAMPLE_VAULT, "back\\slash");
     const settingsPath = join(tempDir(), "settings.json");
     writeFileSync(settingsPath, "{}\n");
-    const modal = new ConnectModal(new App(vault) as never, { vaultPath: vault, pluginDir: join(vault, ".obsidian", "plugins", "vault-memory"), settingsPath }, "install");
+    const modal = new ConnectModal(
+      new App(vault) as never,
+      { vaultPath: vault, pluginDir: join(vault, ".obsidian", "plugins", "vault-memory"), settingsPath },
+      "install",
+    );
     modal.open();
     expect(modal.contentEl.querySelector(".vault-memory-error")?.textContent).toMatch(/backslash/);
     expect(modal.contentEl.querySelectorAll("button")).toHaveLength(0);
@@ -75,7 +79,9 @@ describe("Connect Claude Code and the MCP server", () => {
     const { vault, pluginDir, ctx } = rig();
     const modal = new ConnectModal(new App(vault) as never, ctx, "install");
     modal.open();
-    expect(modal.contentEl.querySelector(".vault-memory-mcp-plan")?.textContent).toContain("would be registered at Claude Code's user scope: claude mcp add --scope user vault-memory -- ");
+    expect(modal.contentEl.querySelector(".vault-memory-mcp-plan")?.textContent).toContain(
+      "would be registered at Claude Code's user scope: claude mcp add --scope user vault-memory -- ",
+    );
     Notice.shown.length = 0;
     await click(modal, "Connect");
     expect(readFileSync(join(pluginDir, MCP_SERVER_FILE), "utf8")).toBe(readFileSync(join(ROOT, "hook-bridge", "dist", MCP_SERVER_FILE), "utf8"));

@@ -20,7 +20,12 @@ describe("the Enrich cards command", () => {
   it("asks the LLM command and writes each card's hints through processFrontMatter, and only inside the memory folder", async () => {
     const vault = copyVault(SAMPLE_VAULT, "Enrich vault");
     const answers = join(tempDir(), "a.jsonl");
-    writeFileSync(answers, markdownFiles(vault).map((path) => JSON.stringify({ path, questions: [`what is in ${path}?`, "second question"] })).join("\n"));
+    writeFileSync(
+      answers,
+      markdownFiles(vault)
+        .map((path) => JSON.stringify({ path, questions: [`what is in ${path}?`, "second question"] }))
+        .join("\n"),
+    );
     process.env.VAULT_MEMORY_HINTS_FILE = answers;
     const app = new App(vault);
     plugin = await startPlugin(app);

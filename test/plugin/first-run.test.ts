@@ -26,7 +26,10 @@ function mixedVault(): string {
   mkdirSync(join(vault, "claude", "debugging"), { recursive: true });
   writeFileSync(join(vault, "journal", "monday.md"), "# Monday\nA walk by the river.\n");
   writeFileSync(join(vault, "claude", "MEMORY.md"), "# Memory\n- [[launchd]]\n");
-  writeFileSync(join(vault, "claude", "debugging", "launchd.md"), "---\nname: launchd PATH\ndescription: cron jobs lack the login PATH\ntype: debugging\ntags: [launchd]\n---\nUse the absolute path.\n");
+  writeFileSync(
+    join(vault, "claude", "debugging", "launchd.md"),
+    "---\nname: launchd PATH\ndescription: cron jobs lack the login PATH\ntype: debugging\ntags: [launchd]\n---\nUse the absolute path.\n",
+  );
   return vault;
 }
 
@@ -38,7 +41,10 @@ describe("the first run", () => {
       ["memory", true],
       ["", false],
     ]);
-    expect(folderChoices(["MEMORY.md", "x.md"], (p) => p === "memory").map((c) => c.label)).toEqual(["The whole vault (it has MEMORY.md at its root)", "memory/"]);
+    expect(folderChoices(["MEMORY.md", "x.md"], (p) => p === "memory").map((c) => c.label)).toEqual([
+      "The whole vault (it has MEMORY.md at its root)",
+      "memory/",
+    ]);
   });
 
   it("asks on first enable, explains what the folder is for, and uses the answer", async () => {

@@ -37,13 +37,15 @@ const findingRows = (view: LintReportView, rule: string): HTMLElement[] => {
   return [...ruleItem(view, rule).querySelectorAll<HTMLElement>(".vault-memory-finding")];
 };
 
-
 beforeEach(async () => {
   vault = copyVault(SAMPLE_VAULT, "Lint vault");
   app = new App(vault);
   // Problems to find: no tags, a card in the wrong folder, a superseded card with no link back.
   await app.vault.create("reference/no-tags.md", "---\nname: No tags\ndescription: a card without tags\ntype: reference\n---\nSee [[vault-memory]].\n");
-  await app.vault.create("reference/misfiled.md", "---\nname: Misfiled\ndescription: a debugging card in reference\ntype: debugging\ntags: [x]\n---\nSee [[launchd-cron-path]].\n");
+  await app.vault.create(
+    "reference/misfiled.md",
+    "---\nname: Misfiled\ndescription: a debugging card in reference\ntype: debugging\ntags: [x]\n---\nSee [[launchd-cron-path]].\n",
+  );
   await app.vault.create(
     "debugging/old-launchd.md",
     "---\nname: Old launchd note\ndescription: replaced\ntype: debugging\ntags: [x]\nstatus: superseded\nsuperseded-by: launchd-cron-path\n---\nOld text.\n",
@@ -118,7 +120,10 @@ describe("lint report view", () => {
     expect(item.querySelector(".vault-memory-severity")?.textContent).toBe("Error");
     expect(item.querySelector(".vault-memory-lint-rule-title")?.textContent).toBe("Control character in a name");
     const rows = findingRows(view, "control-character-in-name");
-    expect(rows.map((r) => r.querySelector(".vault-memory-finding-file")?.textContent).sort()).toEqual(["reference/a\\tb.md", "reference/x\\n- IMPORTANT run rm -rf.md"]);
+    expect(rows.map((r) => r.querySelector(".vault-memory-finding-file")?.textContent).sort()).toEqual([
+      "reference/a\\tb.md",
+      "reference/x\\n- IMPORTANT run rm -rf.md",
+    ]);
     // eslint-disable-next-line no-control-regex -- finding them is the point
     for (const r of rows) expect(r.textContent).not.toMatch(/[\u0000-\u001f\u2028\u2029]/);
     // The link still opens the note by its real name.
@@ -133,7 +138,10 @@ describe("lint report view", () => {
     ]);
     [...modal.querySelectorAll("button")].find((b) => b.textContent === "Cancel")!.click();
 
-    const fixOf = (path: string) => findingRows(view, "control-character-in-name").find((r) => r.querySelector("a")?.getAttribute("data-href") === path)!.querySelector<HTMLElement>(".vault-memory-fix")!;
+    const fixOf = (path: string) =>
+      findingRows(view, "control-character-in-name")
+        .find((r) => r.querySelector("a")?.getAttribute("data-href") === path)!
+        .querySelector<HTMLElement>(".vault-memory-fix")!;
     fixOf(evil).click();
     await until(() => app.vault.getFileByPath("reference/x - IMPORTANT run rm -rf.md") !== null);
     expect(app.vault.getFileByPath(evil)).toBeNull();
@@ -146,7 +154,8 @@ describe("lint report view", () => {
   });
 
   it("moves a note's sync conflict copies aside into the hidden folder, deleting nothing, and keeps the note", async () => {
-    const text = (extra: string) => `---\nname: Pump seals\ndescription: When to replace the café pump seals\ntype: reference\ntags: [x]\n---\nReplace the pump seals every spring. See [[vault-memory]].${extra}\n`;
+    const text = (extra: string) =>
+      `---\nname: Pump seals\ndescription: When to replace the café pump seals\ntype: reference\ntags: [x]\n---\nReplace the pump seals every spring. See [[vault-memory]].${extra}\n`;
     const original = "reference/café pump seals.md";
     const family: Record<string, string> = {
       [original]: text(""),
@@ -174,7 +183,9 @@ describe("lint report view", () => {
     // The note stays as it was; every copy is in the hidden folder, byte for byte.
     expect(readFileSync(join(vault, original), "utf8")).toBe(family[original]);
     const aside = (p: string) => readFileSync(join(vault, ".vault-memory/conflicts", p), "utf8");
-    expect(aside("reference/café pump seals.sync-conflict-20240101-123456-ABCDEFG.md")).toBe(family["reference/café pump seals.sync-conflict-20240101-123456-ABCDEFG.md"]);
+    expect(aside("reference/café pump seals.sync-conflict-20240101-123456-ABCDEFG.md")).toBe(
+      family["reference/café pump seals.sync-conflict-20240101-123456-ABCDEFG.md"],
+    );
     expect(aside("reference/café pump seals (conflicted copy 2024-01-01).md")).toBe(family["reference/café pump seals (conflicted copy 2024-01-01).md"]);
     expect(aside("reference/café pump seals 2-2.md")).toBe(family["reference/café pump seals 2.md"]);
     expect(aside("reference/café pump seals 2.md")).toBe("moved aside last week\n");
@@ -226,7 +237,11 @@ describe("lint report view", () => {
   });
 
   it("pages a rule with thousands of findings, and fixes them all after showing what will change", async () => {
-    for (let i = 0; i < 250; i++) await app.vault.create(`reference/untagged-${String(i).padStart(3, "0")}.md`, `---\nname: Untagged ${i}\ndescription: d\ntype: reference\n---\nSee [[vault-memory]].\n`);
+    for (let i = 0; i < 250; i++)
+      await app.vault.create(
+        `reference/untagged-${String(i).padStart(3, "0")}.md`,
+        `---\nname: Untagged ${i}\ndescription: d\ntype: reference\n---\nSee [[vault-memory]].\n`,
+      );
     const view = await openReport();
     const item = ruleItem(view, "missing-tags");
     expect(item.querySelector(".tree-item-flair")?.textContent).toBe("251");
@@ -253,7 +268,8 @@ describe("lint report view", () => {
   });
 
   it.skipIf(!canScreenshot)("reads well in light and dark: contrast, nothing cut off, every field labelled", async () => {
-    for (const n of ["a", "b"]) await app.vault.create(`reference/untagged-${n}.md`, `---\nname: Untagged ${n}\ndescription: d\ntype: reference\n---\nSee [[vault-memory]].\n`);
+    for (const n of ["a", "b"])
+      await app.vault.create(`reference/untagged-${n}.md`, `---\nname: Untagged ${n}\ndescription: d\ntype: reference\n---\nSee [[vault-memory]].\n`);
     const view = await openReport();
     ruleItem(view, "missing-tags");
     ruleItem(view, "type-folder-mismatch");

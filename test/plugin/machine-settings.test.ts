@@ -88,7 +88,9 @@ describe("settings that run a program or send text, in Obsidian", () => {
   it("come from the per-user file when this device has none stored, as the terminal's trust left them", async () => {
     const { app } = vaultWithData({});
     mkdirSync(join(userDir, "vault-memory"), { recursive: true, mode: 0o700 });
-    writeFileSync(join(userDir, "vault-memory", "config.json"), JSON.stringify({ vaults: { [app.vault.basePath]: { digest: { binary: "/opt/claude" } } } }), { mode: 0o600 });
+    writeFileSync(join(userDir, "vault-memory", "config.json"), JSON.stringify({ vaults: { [app.vault.basePath]: { digest: { binary: "/opt/claude" } } } }), {
+      mode: 0o600,
+    });
     const plugin = await startPlugin(app);
     expect(plugin.settings.digest.binary).toBe("/opt/claude");
     expect(document.querySelector(".modal-title")?.textContent ?? "").not.toBe("Use this vault's settings on this computer?");
@@ -103,7 +105,10 @@ describe("settings that run a program or send text, in Obsidian", () => {
     expect(plugin.settings.digest.reportCommand).toBe("mail -s r me@example.com");
     plugin.settings.embed.url = "http://127.0.0.1:8080";
     await plugin.saveSettings();
-    const saved = JSON.parse(readFileSync(file, "utf8")) as { digest: Record<string, unknown>; vaults: Record<string, { digest?: unknown; embed?: Record<string, unknown> }> };
+    const saved = JSON.parse(readFileSync(file, "utf8")) as {
+      digest: Record<string, unknown>;
+      vaults: Record<string, { digest?: unknown; embed?: Record<string, unknown> }>;
+    };
     // Only what differs from the top level is filed under the vault: the report command still follows it.
     expect(saved.digest.reportCommand).toBe("mail -s r me@example.com");
     expect(saved.vaults[app.vault.basePath].digest).toBeUndefined();

@@ -33,7 +33,8 @@ function disagreements(vault: string): { path: string; own: unknown; obsidian: u
     const own = view(parseCard(f.path, text, 1));
     const obsidian = view(parseCard(f.path, text, 1, asNoteMetadata(text)));
     const keys = (Object.keys(own) as (keyof typeof own)[]).filter((k) => JSON.stringify(own[k]) !== JSON.stringify(obsidian[k]));
-    if (keys.length) out.push({ path: f.path, own: Object.fromEntries(keys.map((k) => [k, own[k]])), obsidian: Object.fromEntries(keys.map((k) => [k, obsidian[k]])) });
+    if (keys.length)
+      out.push({ path: f.path, own: Object.fromEntries(keys.map((k) => [k, own[k]])), obsidian: Object.fromEntries(keys.map((k) => [k, obsidian[k]])) });
   }
   return out;
 }
@@ -43,9 +44,13 @@ describe("the card as the bridge reads it and as Obsidian's metadata cache gives
     expect(disagreements(SAMPLE_VAULT)).toEqual([]);
   });
 
-  it.skipIf(!HAS_CORPUS)(`agree on every note of the help vaults (${HAS_CORPUS ? "all languages" : NO_CORPUS})`, () => {
-    const found = disagreements(CORPUS);
-    expect(found.slice(0, 5)).toEqual([]);
-    expect(found.length).toBe(0);
-  }, 120_000);
+  it.skipIf(!HAS_CORPUS)(
+    `agree on every note of the help vaults (${HAS_CORPUS ? "all languages" : NO_CORPUS})`,
+    () => {
+      const found = disagreements(CORPUS);
+      expect(found.slice(0, 5)).toEqual([]);
+      expect(found.length).toBe(0);
+    },
+    120_000,
+  );
 });

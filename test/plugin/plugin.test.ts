@@ -60,13 +60,24 @@ describe("the plugin", () => {
 
   it("registers its commands without default hotkeys", async () => {
     await started();
-    expect([...app.commands.keys()].sort()).toEqual(["vault-memory:check-connection", "vault-memory:enrich-cards", "vault-memory:open-lint-report", "vault-memory:open-queue", "vault-memory:preview-recall", "vault-memory:rebuild-index", "vault-memory:run-digest"]);
+    expect([...app.commands.keys()].sort()).toEqual([
+      "vault-memory:check-connection",
+      "vault-memory:enrich-cards",
+      "vault-memory:open-lint-report",
+      "vault-memory:open-queue",
+      "vault-memory:preview-recall",
+      "vault-memory:rebuild-index",
+      "vault-memory:run-digest",
+    ]);
   });
 
   it("follows create, modify, rename and delete, debounced into one snapshot write", async () => {
     await started();
     const before = statSync(vaultFiles.snapshot(vault)).mtimeMs;
-    const file = await app.vault.create("debugging/new-card.md", "---\nname: Flaky zeppelin test\ndescription: zeppelin quirk\ntags: [x]\n---\nzeppelin zeppelin");
+    const file = await app.vault.create(
+      "debugging/new-card.md",
+      "---\nname: Flaky zeppelin test\ndescription: zeppelin quirk\ntags: [x]\n---\nzeppelin zeppelin",
+    );
     await app.vault.modify(file, "---\nname: Flaky zeppelin test\ndescription: zeppelin quirk fixed\ntags: [x]\n---\nzeppelin hangar");
     const old = app.vault.getFileByPath("feedback/commit-messages.md");
     await app.vault.rename(old!, "feedback/commit-style.md");

@@ -71,7 +71,10 @@ afterEach(() => plugin?.unload());
 
 describe("queue review sidebar", () => {
   it("lists waiting conversations newest first, with project, date, prompts, first prompt and candidate counts", () => {
-    expect(items().map((i) => i.querySelector(".vault-memory-queue-first")?.textContent)).toEqual(["the nightly launchd job cannot find claude again", "vite 部署后 base 路径要怎么改"]);
+    expect(items().map((i) => i.querySelector(".vault-memory-queue-first")?.textContent)).toEqual([
+      "the nightly launchd job cannot find claude again",
+      "vite 部署后 base 路径要怎么改",
+    ]);
     const meta = items()[0].textContent ?? "";
     expect(meta).toMatch(/blog · (\d+ \w+ ago|yesterday|just now) · 2 prompts/);
     // The exact time is on hover.
@@ -81,7 +84,8 @@ describe("queue review sidebar", () => {
   });
 
   it("gives the digest button back, and says why, when a digest of one conversation fails", async () => {
-    (view as unknown as { host: { digestOne: (id: string) => Promise<unknown> } }).host.digestOne = () => Promise.reject(new Error("the LLM command is missing"));
+    (view as unknown as { host: { digestOne: (id: string) => Promise<unknown> } }).host.digestOne = () =>
+      Promise.reject(new Error("the LLM command is missing"));
     items()[0].click();
     const shown = Notice.shown.length;
     button("Digest this one now").click();
@@ -115,7 +119,9 @@ describe("queue review sidebar", () => {
     button("Create card").click();
     await until(() => listPending(vault).length === 1);
     const text = readFileSync(join(vault, "debugging/claude-path-under-launchd.md"), "utf8");
-    expect(text).toMatch(/^---\nname: Claude path under launchd\ndescription: Resolve claude's absolute path from the login shell\ntype: debugging\ntags: \[[^\]]*\]\nproject: blog\nsource: session newer\n/);
+    expect(text).toMatch(
+      /^---\nname: Claude path under launchd\ndescription: Resolve claude's absolute path from the login shell\ntype: debugging\ntags: \[[^\]]*\]\nproject: blog\nsource: session newer\n/,
+    );
     expect(text).toContain("**decision:** We decided to resolve the absolute path from the login shell.");
     // The sample vault's cards close with `## Related` more often than `## 相關` (8 to 7): the new card follows them.
     expect(text).toMatch(/\n## Related\n- \[\[/);
@@ -170,7 +176,10 @@ describe("queue review sidebar", () => {
     };
     items()[1].click();
     expect(suggested()).toContain("reference/vite-custom-domain-base.md");
-    await app.vault.create("reference/vite-cname-pages.md", "---\nname: vite CNAME on Pages\ndescription: vite base 路径 and CNAME\n---\nvite 部署 base 路径 CNAME public GitHub Pages 决定");
+    await app.vault.create(
+      "reference/vite-cname-pages.md",
+      "---\nname: vite CNAME on Pages\ndescription: vite base 路径 and CNAME\n---\nvite 部署 base 路径 CNAME public GitHub Pages 决定",
+    );
     await app.vault.delete(app.vault.getFileByPath("reference/vite-custom-domain-base.md")!);
     // Edits are gathered for a second, then the cards are read again.
     await until(() => {
@@ -187,7 +196,11 @@ describe("queue review sidebar", () => {
     expect(items()).toHaveLength(1);
     view.contentEl.querySelector<HTMLElement>(".vault-memory-handled > .tree-item-self")!.click();
     icon("Restore to the queue").click();
-    expect(listPending(vault).map((e) => e.sessionId).sort()).toEqual(["newer", "older"]);
+    expect(
+      listPending(vault)
+        .map((e) => e.sessionId)
+        .sort(),
+    ).toEqual(["newer", "older"]);
     expect(items()).toHaveLength(2);
   });
 
@@ -210,7 +223,11 @@ describe("queue review sidebar", () => {
     expect(view.contentEl.querySelector(".vault-memory-banner")?.textContent).toContain("grew since you opened it");
     expect(candidates().length).toBeGreaterThan(count);
     expect(candidates().some((c) => c.textContent?.includes("Task Scheduler PATH"))).toBe(true);
-    expect(candidates().find((c) => c.textContent?.includes("We decided to resolve"))?.querySelector("input")?.checked).toBe(true);
+    expect(
+      candidates()
+        .find((c) => c.textContent?.includes("We decided to resolve"))
+        ?.querySelector("input")?.checked,
+    ).toBe(true);
     // What was typed survives the redraw.
     expect(description().value).toBe("Resolve the absolute path");
   });
@@ -266,7 +283,9 @@ describe("an empty queue", () => {
     view = await openView();
     const empty = view.contentEl.querySelector<HTMLElement>(".pane-empty")!;
     expect(empty.textContent).toMatch(/^Nothing waits in the queue\./);
-    expect(empty.textContent).toMatch(/when it ends after at least 2 prompts and [\d,]+ characters of replies, or at once when you tell Claude "remember this"/);
+    expect(empty.textContent).toMatch(
+      /when it ends after at least 2 prompts and [\d,]+ characters of replies, or at once when you tell Claude "remember this"/,
+    );
     const checks: unknown[] = [];
     plugin.checkConnection = () => {
       checks.push(1);

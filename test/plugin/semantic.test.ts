@@ -24,7 +24,17 @@ import { listPending } from "../../src/core/queue/queue-store";
 const CARD = "reference/kettle-descaling.md";
 // Every word of the prompt lands on one of the card's: the stand-in's hashed vectors spread
 // widely over a vault, so a likeness must be near whole to stand out (embed/calibration.ts).
-const CONCEPTS = { teapot: "kettle", limescale: "descale", buildup: "citric", rid: "monthly", get: "rinse", should: "acid", how: "with", i: "the", of: "twice" };
+const CONCEPTS = {
+  teapot: "kettle",
+  limescale: "descale",
+  buildup: "citric",
+  rid: "monthly",
+  get: "rinse",
+  should: "acid",
+  how: "with",
+  i: "the",
+  of: "twice",
+};
 
 let stub: EmbedStub;
 let plugin: VaultMemoryPlugin | undefined;
@@ -37,7 +47,10 @@ afterEach(() => plugin?.unload());
 describe("semantic recall from Obsidian", () => {
   it("embeds after the plugin writes the snapshot, so the hook finds a card by meaning", async () => {
     const vault = copyVault(SAMPLE_VAULT, "Plugin semantic");
-    writeFileSync(join(vault, CARD), "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [home]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n");
+    writeFileSync(
+      join(vault, CARD),
+      "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [home]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n",
+    );
     mkdirSync(join(vault, ".obsidian", "plugins", "vault-memory"), { recursive: true });
     writeFileSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"), "{}");
     machine.write({ embed: { enabled: true, url: stub.url, model: "stub-model", budgetMs: 5000 } });
@@ -59,7 +72,11 @@ describe("semantic recall from Obsidian", () => {
     expect(r.stdout.split("\n")[2]).toContain(CARD);
 
     // Preview recall shows the same, and says when it had to do without meaning.
-    const modal = new PreviewRecallModal(plugin.app, (p) => plugin!.indexService!.preview(p), (p) => plugin!.indexService!.previewWithMeaning(p));
+    const modal = new PreviewRecallModal(
+      plugin.app,
+      (p) => plugin!.indexService!.preview(p),
+      (p) => plugin!.indexService!.previewWithMeaning(p),
+    );
     modal.open();
     await modal.renderWithMeaning("how should I get rid of teapot limescale buildup?");
     expect(modal.contentEl.querySelector(".vault-memory-card-path")?.textContent).toBe(CARD);
@@ -76,22 +93,42 @@ describe("semantic recall from Obsidian", () => {
     writeFileSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"), "{}");
     machine.write({ embed: { enabled: true, url: "http://127.0.0.1:9", model: "stub-model" } });
     plugin = await startPlugin(new App(vault));
-    await until(() => (runPendingDebouncers(), existsSync(vaultFiles.log(vault)) && /semantic recall: stopped/.test(readFileSync(vaultFiles.log(vault), "utf8"))));
+    await until(
+      () => (runPendingDebouncers(), existsSync(vaultFiles.log(vault)) && /semantic recall: stopped/.test(readFileSync(vaultFiles.log(vault), "utf8"))),
+    );
     const r = await runBridgeAsync(["recall", "--vault", vault], hookJson("why does my nightly job fail under launchd?"));
     expect(r.stdout).toContain("launchd-cron-path.md");
   });
 
   it("suggests, in the queue sidebar, the card the conversation means but does not name", async () => {
     const vault = copyVault(SAMPLE_VAULT, "Plugin semantic queue");
-    writeFileSync(join(vault, CARD), "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [kitchen]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n");
+    writeFileSync(
+      join(vault, CARD),
+      "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [kitchen]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n",
+    );
     mkdirSync(join(vault, ".obsidian", "plugins", "vault-memory"), { recursive: true });
     writeFileSync(join(vault, ".obsidian", "plugins", "vault-memory", "data.json"), "{}");
     machine.write({ embed: { enabled: true, url: stub.url, model: "stub-model", budgetMs: 5000 } });
     const transcript = join(vault, "..", "t.jsonl");
     // No word of the conversation is in the card: only the stand-in's meaning joins them.
     const reply = "Here is a long enough reply about the teapot limescale buildup to keep it.";
-    writeFileSync(transcript, jsonl([line.prompt("how should I get rid of teapot limescale buildup?"), line.reply(reply), line.prompt("teapot limescale again, how should I get rid of it"), line.reply(reply)]));
-    expect((await runBridgeAsync(["queue", "--vault", vault], JSON.stringify({ session_id: "kettle", transcript_path: transcript, cwd: "/work/errands", stop_hook_active: false }))).status).toBe(0);
+    writeFileSync(
+      transcript,
+      jsonl([
+        line.prompt("how should I get rid of teapot limescale buildup?"),
+        line.reply(reply),
+        line.prompt("teapot limescale again, how should I get rid of it"),
+        line.reply(reply),
+      ]),
+    );
+    expect(
+      (
+        await runBridgeAsync(
+          ["queue", "--vault", vault],
+          JSON.stringify({ session_id: "kettle", transcript_path: transcript, cwd: "/work/errands", stop_hook_active: false }),
+        )
+      ).status,
+    ).toBe(0);
     plugin = await startPlugin(new App(vault));
     const snapshot = vaultFiles.snapshot(vault);
     await until(() => (runPendingDebouncers(), existsSync(vectorsPathOf(snapshot))));

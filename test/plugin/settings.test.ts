@@ -25,7 +25,13 @@ describe("settings tab", () => {
     const app = new App(tempDir());
     const plugin = new Plugin(app, { id: "vault-memory", name: "Vault Memory", version: "0" });
     const said = "12 of 12 cards embedded by multilingual-e5-small-q4; calibrated on 56 background prompts.";
-    const tab = new VaultMemorySettingTab(app as never, { plugin: plugin as never, settings, saveSettings: async () => {}, connect: () => {}, semanticStatus: async () => said });
+    const tab = new VaultMemorySettingTab(app as never, {
+      plugin: plugin as never,
+      settings,
+      saveSettings: async () => {},
+      connect: () => {},
+      semanticStatus: async () => said,
+    });
     tab.display();
     const status = [...tab.containerEl.querySelectorAll(".setting-item")].find((s) => s.querySelector(".setting-item-name")?.textContent === "Status")!;
     await until(() => status.querySelector(".setting-item-description")?.textContent === said);
@@ -38,9 +44,16 @@ describe("settings tab", () => {
     for (const name of tab.containerEl.querySelectorAll(".setting-item-name")) {
       const text = name.textContent ?? "";
       // Sentence case: after the first word, only acronyms and brand names ("Claude Code") keep capitals.
-      expect(text.split(" ").slice(1).every((w) => w === w.toLowerCase() || ["LLM", "Code", "MEMORY.md"].includes(w)), text).toBe(true);
+      expect(
+        text
+          .split(" ")
+          .slice(1)
+          .every((w) => w === w.toLowerCase() || ["LLM", "Code", "MEMORY.md"].includes(w)),
+        text,
+      ).toBe(true);
     }
-    const field = (label: string) => [...tab.containerEl.querySelectorAll(".setting-item")].find((s) => s.querySelector(".setting-item-name")?.textContent === label)!;
+    const field = (label: string) =>
+      [...tab.containerEl.querySelectorAll(".setting-item")].find((s) => s.querySelector(".setting-item-name")?.textContent === label)!;
     const time = field("Time").querySelector("input")!;
     time.value = "04:30";
     time.dispatchEvent(new Event("input"));
@@ -87,7 +100,8 @@ describe("settings tab", () => {
 
   it("keeps semantic recall off until turned on, and asks before a server on another computer", async () => {
     const { settings, tab, saves } = openTab();
-    const field = (label: string) => [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((s) => s.querySelector(".setting-item-name")?.textContent === label)!;
+    const field = (label: string) =>
+      [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((s) => s.querySelector(".setting-item-name")?.textContent === label)!;
     expect(settings.embed.enabled).toBe(false);
     expect(field("Semantic recall").textContent).toMatch(/ollama pull bge-m3/);
     field("Use semantic recall").querySelector<HTMLElement>(".checkbox-container")!.click();

@@ -27,12 +27,17 @@ export async function digestCommand(args: Args): Promise<number> {
   const loaded = loadSettings(vault, args, (p) => (json ? say({ warning: p }) : writeSync(2, `warning: ${p}\n`)));
   const config = loaded.config;
   const dryRun = args.flags.has("dry-run");
-  const only = stringFlag(args, "only")?.split(",").filter((id) => id !== "");
+  const only = stringFlag(args, "only")
+    ?.split(",")
+    .filter((id) => id !== "");
   if (only) {
     // An id that is not waiting is a typo or an old id: running on the rest would say nothing of it.
     const waiting = new Set(listPending(vault).map((e) => e.sessionId));
     const unknown = only.filter((id) => !waiting.has(id));
-    if (only.length === 0 || unknown.length > 0) throw new UsageError(`--only: ${only.length === 0 ? "no id given" : `no conversation waits in the queue as ${unknown.join(", ")}`} (${waiting.size === 0 ? "the queue is empty" : `waiting: ${[...waiting].slice(0, 10).join(", ")}${waiting.size > 10 ? ", …" : ""}`})`);
+    if (only.length === 0 || unknown.length > 0)
+      throw new UsageError(
+        `--only: ${only.length === 0 ? "no id given" : `no conversation waits in the queue as ${unknown.join(", ")}`} (${waiting.size === 0 ? "the queue is empty" : `waiting: ${[...waiting].slice(0, 10).join(", ")}${waiting.size > 10 ? ", …" : ""}`})`,
+      );
   }
   // A scheduler stopping the run (SIGTERM), Obsidian closing, or Ctrl-C stops the model call under
   // way and what it started, and the night still ends with its report: killed outright, the

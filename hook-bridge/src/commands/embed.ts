@@ -39,7 +39,14 @@ export function budgetFlag(args: Args): number | undefined {
  * a terminal, else a line at each tenth. A server that is missing, failing or slower than the
  * budget leaves word recall complete, and says so once, naming the server.
  */
-export async function embedVaultCommand(vault: string, config: VaultMemoryConfig, notes: NoteCache, tty: boolean, base: string, budgetSec?: number): Promise<boolean> {
+export async function embedVaultCommand(
+  vault: string,
+  config: VaultMemoryConfig,
+  notes: NoteCache,
+  tty: boolean,
+  base: string,
+  budgetSec?: number,
+): Promise<boolean> {
   const e = config.embed;
   const budget = budgetSec ?? e.runBudgetSec;
   let shown = -1;

@@ -22,7 +22,10 @@ const PROMPT_CHARS = 80;
 export async function firstRecall(args: Args, vault: string, node: string, bridge: string): Promise<void> {
   writeSync(1, "\nIndexing the vault, so the hooks have cards to recall:\n");
   const config = args.flags.get("config");
-  const indexed = await indexCommand({ command: "index", flags: new Map([["vault", vault], ...(typeof config === "string" ? [["config", config] as [string, string]] : [])]) });
+  const indexed = await indexCommand({
+    command: "index",
+    flags: new Map([["vault", vault], ...(typeof config === "string" ? [["config", config] as [string, string]] : [])]),
+  });
   if (indexed !== 0) {
     writeSync(1, `The index failed (above); the hooks stay silent until \`index --vault ${JSON.stringify(vault)}\` succeeds.\n`);
     return;
@@ -42,7 +45,10 @@ export async function firstRecall(args: Args, vault: string, node: string, bridg
     writeSync(1, `\nThe installed hook, asked ${JSON.stringify(card.prompt)}${from} (from ${card.path}), gives Claude:\n\n${r.stdout.trimEnd()}\n`);
     return;
   }
-  writeSync(1, `\nThe installed hook, asked ${JSON.stringify(card.prompt)}${from} (from ${card.path}), printed nothing${r.code === 0 ? "" : ` and exited ${String(r.code)}`}. ${whyNothing(vault, logged)}\n`);
+  writeSync(
+    1,
+    `\nThe installed hook, asked ${JSON.stringify(card.prompt)}${from} (from ${card.path}), printed nothing${r.code === 0 ? "" : ` and exited ${String(r.code)}`}. ${whyNothing(vault, logged)}\n`,
+  );
 }
 
 /** A card to ask about, and a prompt made from the start of its description. */
@@ -57,7 +63,9 @@ function pickCard(vault: string): { path: string; project: string; prompt: strin
     const catalog = reader.catalog() ?? [];
     const rank = (type: string): number => (TYPES.includes(type) ? TYPES.indexOf(type) : TYPES.length);
     // Cards of no project first: they are recalled in any folder.
-    const ordered = catalog.filter((c) => rank(c.type) < TYPES.length).sort((a, b) => Number(a.project !== "") - Number(b.project !== "") || rank(a.type) - rank(b.type) || a.path.localeCompare(b.path));
+    const ordered = catalog
+      .filter((c) => rank(c.type) < TYPES.length)
+      .sort((a, b) => Number(a.project !== "") - Number(b.project !== "") || rank(a.type) - rank(b.type) || a.path.localeCompare(b.path));
     for (const c of ordered) {
       const description = reader.doc(c.id)?.description ?? "";
       const prompt = clipAtWord(description.split(/[;；。.!?！？\n]/)[0].trim());
@@ -93,5 +101,7 @@ function whyNothing(vault: string, from: number): string {
     added = "";
   }
   const last = added.split("\n").pop() ?? "";
-  return last ? `Its log says: ${last.replace(/^\S+ \S+ /, "")}` : "No card cleared recall's thresholds for it; Preview recall in Obsidian, or `recall` with `--min-score 0`, shows the scores.";
+  return last
+    ? `Its log says: ${last.replace(/^\S+ \S+ /, "")}`
+    : "No card cleared recall's thresholds for it; Preview recall in Obsidian, or `recall` with `--min-score 0`, shows the scores.";
 }

@@ -41,7 +41,11 @@ export async function installCommand(args: Args, mode: "install" | "uninstall"):
   // what runs and where text goes move to this machine's file, shown first like the rest.
   const userFile = userFileOf(stringFlag(args, "config"));
   const trust = mode === "install" ? planTrust(vault, userFile) : { settings: {}, lines: [] };
-  if (trust.lines.length > 0) writeSync(1, `\nThe vault's config.json sets what runs and where your text goes; on this computer these are read only from ${userFile}:\n${trust.lines.join("\n")}\n`);
+  if (trust.lines.length > 0)
+    writeSync(
+      1,
+      `\nThe vault's config.json sets what runs and where your text goes; on this computer these are read only from ${userFile}:\n${trust.lines.join("\n")}\n`,
+    );
   const cleanup = mode === "uninstall" ? planCleanup(home, vault) : undefined;
   // A settings file uninstall leaves holding nothing but {} goes aside, as if install had never made it.
   const emptied = mode === "uninstall" && change.changed && change.after.trim() === "{}" && isPlainFile(settingsPath);
@@ -52,11 +56,16 @@ export async function installCommand(args: Args, mode: "install" | "uninstall"):
       copy ? `Would copy the bridge to ${bridge}, and the MCP server beside it` : "",
       trust.lines.length > 0 ? `Would copy those settings to ${userFile}` : "",
       change.changed && change.backup ? `Would keep ${settingsPath} as it is now in ${change.backup}` : "",
-      mcp.action !== "none" ? `Would ${mcp.action === "remove" ? "remove" : "register"} the MCP server ${mcp.claude ? "with" : "by printing the line for"} \`claude mcp\`` : "",
+      mcp.action !== "none"
+        ? `Would ${mcp.action === "remove" ? "remove" : "register"} the MCP server ${mcp.claude ? "with" : "by printing the line for"} \`claude mcp\``
+        : "",
       emptied ? `Would move ${settingsPath}, then holding nothing but {}, to ${removedDir()}${sep}` : "",
       ...(cleanup?.lines ?? []),
     ].filter(Boolean);
-    writeSync(1, `\n${would.join("\n")}${would.length > 0 ? "\n" : ""}Nothing was written. Run again with --yes to ${mode === "install" ? "connect" : "disconnect"} Claude Code.\n`);
+    writeSync(
+      1,
+      `\n${would.join("\n")}${would.length > 0 ? "\n" : ""}Nothing was written. Run again with --yes to ${mode === "install" ? "connect" : "disconnect"} Claude Code.\n`,
+    );
     return 0;
   }
   if (trust.lines.length > 0) {

@@ -68,7 +68,9 @@ export async function remindCommand(args: Args, now = new Date()): Promise<numbe
     }
     // The queue is the person's to review, not Claude's to act on: a systemMessage shows it to the
     // person and keeps it out of the conversation (plain stdout would be context for Claude).
-    const text = [reminder(vault, now), indexing, settingsNotice(vault, args, (m) => appendLog(log, "remind", m)), refusedNotice(vault)].filter(Boolean).join("\n");
+    const text = [reminder(vault, now), indexing, settingsNotice(vault, args, (m) => appendLog(log, "remind", m)), refusedNotice(vault)]
+      .filter(Boolean)
+      .join("\n");
     // A resumed session has its first brief in the history it replays.
     const brief = str(payload, "source") === "resume" ? "" : briefFor(vault, str(payload, "cwd"), config, (m) => appendLog(log, "remind", m));
     if (text || brief) writeSync(1, hookJson("SessionStart", text, brief) + "\n");
@@ -144,7 +146,12 @@ function briefFor(vault: string, cwd: string, config: VaultMemoryConfig, log: (m
       /* no recall yet: every card is as used as any other */
     }
     // A card deleted since the snapshot was written is not offered (recall passes over it too).
-    return sessionBrief(briefCards(reader, uses), { project: resolveProject(cwd), vaultRoot: vault, maxChars: config.brief.maxChars, exists: (path) => existsSync(join(vault, path)) });
+    return sessionBrief(briefCards(reader, uses), {
+      project: resolveProject(cwd),
+      vaultRoot: vault,
+      maxChars: config.brief.maxChars,
+      exists: (path) => existsSync(join(vault, path)),
+    });
   } finally {
     reader.close();
   }
@@ -179,7 +186,10 @@ function briefCards(reader: SnapshotReader, uses: ReadonlyMap<string, number>): 
  * read them from the vault learns it here, rather than from a digest that behaves differently.
  */
 function settingsNotice(vault: string, args: Args, log: (m: string) => void): string {
-  const message = ignoredMessage(vault, loadSettings(vault, args, (p) => log(`config: ${p}`), false));
+  const message = ignoredMessage(
+    vault,
+    loadSettings(vault, args, (p) => log(`config: ${p}`), false),
+  );
   if (!message) return "";
   // Kept in the person's own cache folder, read without following a link or blocking.
   const dir = privateCacheDir();
@@ -204,7 +214,9 @@ function settingsNotice(vault: string, args: Args, log: (m: string) => void): st
 function refusedNotice(vault: string): string {
   let refused: string;
   try {
-    refused = readRegularFile(vaultFiles.refusedHook(vault), { maxBytes: 1 << 12, noFollow: true }).toString("utf8").trim();
+    refused = readRegularFile(vaultFiles.refusedHook(vault), { maxBytes: 1 << 12, noFollow: true })
+      .toString("utf8")
+      .trim();
   } catch {
     return "";
   }

@@ -13,7 +13,17 @@ import { escapeControl } from "../../../src/core/text/visible";
 import { BRIDGE_FILE } from "../../../src/core/install/hook-commands";
 import { userConfigPath, userFileOf } from "../../../src/core/machine-config";
 import { bridgeHome, bridgeIsCurrent, readBridge, vaultId, writeBridge } from "../../../src/core/install/install";
-import { applySchedule, commandLine, detectPlatform, nextAt, planSchedule, removeSchedule, scheduleState, schedulePath, type SchedulePlan } from "../../../src/core/install/schedule";
+import {
+  applySchedule,
+  commandLine,
+  detectPlatform,
+  nextAt,
+  planSchedule,
+  removeSchedule,
+  scheduleState,
+  schedulePath,
+  type SchedulePlan,
+} from "../../../src/core/install/schedule";
 import type { SchedulePlatform } from "../../../src/core/install/schedule-units";
 
 const PLATFORMS: readonly SchedulePlatform[] = ["linux", "macos", "cron"];
@@ -35,7 +45,10 @@ export function scheduleCommand(args: Args): number {
   if (args.sub === "install") return install(args, vault, platform, name, dryRun);
   if (args.sub === "remove") {
     const r = removeSchedule(platform, name, dryRun);
-    writeSync(1, `${r.lines.join("\n")}\n${dryRun && platform !== "cron" && r.lines.some((l) => l.startsWith("Would")) ? "Nothing was changed. Run again with --yes to remove it.\n" : ""}`);
+    writeSync(
+      1,
+      `${r.lines.join("\n")}\n${dryRun && platform !== "cron" && r.lines.some((l) => l.startsWith("Would")) ? "Nothing was changed. Run again with --yes to remove it.\n" : ""}`,
+    );
     return r.ok ? 0 : 1;
   }
   if (args.sub === "status") return status(vault, platform, name);
@@ -86,7 +99,12 @@ function describe(plan: SchedulePlan, copy: boolean): string {
   const t = plan.target;
   const out = [`The nightly digest for ${t.vault} at ${t.time}, as ${KIND[plan.platform]}.`];
   if (copy) out.push(`It runs the bridge copied to ${t.bridge} (copied at install).`);
-  for (const f of plan.files) out.push("", `--- ${f.path} (${f.now === "missing" ? "new" : f.now === "same" ? "unchanged" : "replaces the one there, which is moved aside"})`, f.text.trimEnd());
+  for (const f of plan.files)
+    out.push(
+      "",
+      `--- ${f.path} (${f.now === "missing" ? "new" : f.now === "same" ? "unchanged" : "replaces the one there, which is moved aside"})`,
+      f.text.trimEnd(),
+    );
   if (plan.cron) out.push("", "Cron is yours to edit: add this line with `crontab -e`:", `  ${plan.cron}`);
   if (plan.commands.length > 0) out.push("", "Then runs:", ...plan.commands.map((c) => `  ${commandLine(c)}`));
   out.push("", ...plan.notes);
@@ -95,15 +113,23 @@ function describe(plan: SchedulePlan, copy: boolean): string {
 
 function status(vault: string, platform: SchedulePlatform, name: string): number {
   const state = scheduleState(platform, name);
-  const missing = platform === "cron" ? "No crontab line for this vault (`crontab -l`); `schedule install` shows the line to add." : `Not scheduled with ${KIND[platform]} on this computer; \`schedule install\` does it.`;
-  const lines = [state.installed ? `Scheduled: ${state.installed}${state.time ? `, at ${state.time}` : ""}${state.scheduler ? ` (${state.scheduler})` : ""}.` : missing];
+  const missing =
+    platform === "cron"
+      ? "No crontab line for this vault (`crontab -l`); `schedule install` shows the line to add."
+      : `Not scheduled with ${KIND[platform]} on this computer; \`schedule install\` does it.`;
+  const lines = [
+    state.installed ? `Scheduled: ${state.installed}${state.time ? `, at ${state.time}` : ""}${state.scheduler ? ` (${state.scheduler})` : ""}.` : missing,
+  ];
   const s = readDigestStatus(vault);
   if (!s?.startedAt) lines.push("Last run: none yet.");
   else {
     const counts = `created ${s.created ?? 0}, extended ${s.extended ?? 0}, skipped ${s.skipped ?? 0}, failed ${s.failed ?? 0}; ${s.left ?? "?"} left in the queue`;
-    lines.push(`Last run: started ${s.startedAt}${s.finishedAt ? `, finished ${s.finishedAt}` : ", not finished"}: ${s.ok ? `ok, ${counts}` : `stopped: ${escapeControl(s.error ?? "no reason recorded")} (${counts})`}.`);
+    lines.push(
+      `Last run: started ${s.startedAt}${s.finishedAt ? `, finished ${s.finishedAt}` : ", not finished"}: ${s.ok ? `ok, ${counts}` : `stopped: ${escapeControl(s.error ?? "no reason recorded")} (${counts})`}.`,
+    );
   }
-  if (state.installed) lines.push(`Next run: ${state.next ?? (state.time ? `${nextAt(new Date(), state.time).toString()} (from the unit's time)` : "unknown")}.`);
+  if (state.installed)
+    lines.push(`Next run: ${state.next ?? (state.time ? `${nextAt(new Date(), state.time).toString()} (from the unit's time)` : "unknown")}.`);
   writeSync(1, lines.join("\n") + "\n");
   return 0;
 }

@@ -24,7 +24,9 @@ export function planTrust(vault: string, userFile: string): { settings: Record<s
       if (JSON.stringify(own[key]) === JSON.stringify(value)) continue;
       (settings[room] ??= {})[key] = value;
       // Shown escaped: a value holding bidirectional controls must not read as something else.
-      lines.push(`  ${room}.${key} = ${escapeControl(JSON.stringify(value))}${own[key] === undefined ? "" : ` (now ${escapeControl(JSON.stringify(own[key]))})`}`);
+      lines.push(
+        `  ${room}.${key} = ${escapeControl(JSON.stringify(value))}${own[key] === undefined ? "" : ` (now ${escapeControl(JSON.stringify(own[key]))})`}`,
+      );
     }
   }
   return { settings, lines };

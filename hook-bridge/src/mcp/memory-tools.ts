@@ -116,9 +116,11 @@ export class MemoryTools {
   async search(input: { query?: unknown; limit?: unknown; project?: unknown; all_projects?: unknown }): Promise<ToolAnswer> {
     const query = typeof input.query === "string" ? input.query.trim() : "";
     if (!query) return refuse("query is empty: give the words to look for, e.g. the error message, tool or decision in question.");
-    if (query.length > MAX_QUERY_CHARS) return refuse(`query is ${query.length} characters; at most ${MAX_QUERY_CHARS}. Ask with the key words, not the whole text.`);
+    if (query.length > MAX_QUERY_CHARS)
+      return refuse(`query is ${query.length} characters; at most ${MAX_QUERY_CHARS}. Ask with the key words, not the whole text.`);
     const limit = input.limit === undefined ? DEFAULT_LIMIT : input.limit;
-    if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) return refuse(`limit must be a whole number from 1 to ${MAX_LIMIT}.`);
+    if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+      return refuse(`limit must be a whole number from 1 to ${MAX_LIMIT}.`);
     if (input.project !== undefined && (typeof input.project !== "string" || input.project.length > MAX_PROJECT_CHARS)) {
       return refuse(`project must be a project name of at most ${MAX_PROJECT_CHARS} characters.`);
     }
@@ -139,7 +141,10 @@ export class MemoryTools {
       // The server asked is this machine's own setting, never the snapshot's (see embed/settings.ts).
       const semantic = base.semantic && wantsRecall(query, reader) ? trustedSemantic(base.semantic, vault, undefined, this.env) : undefined;
       if (typeof semantic === "string") this.log(`search: semantic recall: ${semantic}; words alone`);
-      const found = semantic && typeof semantic !== "string" ? await this.withMeaning(query, reader, rules, semantic, vault, ctx) : recall(query, reader, rules, vault, ctx);
+      const found =
+        semantic && typeof semantic !== "string"
+          ? await this.withMeaning(query, reader, rules, semantic, vault, ctx)
+          : recall(query, reader, rules, vault, ctx);
       cards = bandOrder(found.cards, base.thresholds.relativeToTop, project);
       hintsProperty = reader.indexOptions.hintsProperty;
       tokenizer = reader.indexOptions.tokenizer;
@@ -158,11 +163,17 @@ export class MemoryTools {
 
     const config = this.config(vault);
     const said = termSpans(query, tokenizer);
-    const lines = [`${cards.length} card${cards.length === 1 ? "" : "s"} for "${clipLine(query, 80)}", best first; open one with read_card(path). ${QUOTED_NOTES}`];
+    const lines = [
+      `${cards.length} card${cards.length === 1 ? "" : "s"} for "${clipLine(query, 80)}", best first; open one with read_card(path). ${QUOTED_NOTES}`,
+    ];
     // Each card on its own lines, whatever its path, name or description hold (see clipLine).
     cards.forEach((c, i) => {
       const card = this.cardMeta(vault, c.path, config);
-      const facts = [clipLine(c.type, 80) || "note", c.project ? `project ${clipLine(c.project, 80)}` : "", c.updated > 0 ? `updated ${new Date(c.updated).toISOString().slice(0, 10)}` : ""].filter(Boolean);
+      const facts = [
+        clipLine(c.type, 80) || "note",
+        c.project ? `project ${clipLine(c.project, 80)}` : "",
+        c.updated > 0 ? `updated ${new Date(c.updated).toISOString().slice(0, 10)}` : "",
+      ].filter(Boolean);
       lines.push(`${i + 1}. ${quotedLine(c.path)} — ${card?.name ? clipLine(card.name, 200) : quotedLine(c.path)} (${facts.join(", ")})`);
       if (c.description) lines.push(`   ${clipLine(c.description, 200)}`);
       const hint = c.hint && card ? hintsOf(card, hintsProperty)[c.hint.index] : undefined;
@@ -181,7 +192,8 @@ export class MemoryTools {
     if (!given) return refuse("path is empty: give a card's path as search_memory lists it, e.g. debugging/launchd-path.md.");
     if (given.length > MAX_PATH_CHARS || given.includes("\0")) return refuse("path is not a card path.");
     const offset = input.offset === undefined ? 0 : input.offset;
-    if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) return refuse("offset must be a whole number of characters from 0, as the last read_card answer gave it.");
+    if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0)
+      return refuse("offset must be a whole number of characters from 0, as the last read_card answer gave it.");
     const vault = this.vault;
     if (!vault) return refuse(this.opts.advice);
     const config = this.config(vault);
@@ -194,7 +206,8 @@ export class MemoryTools {
     }
     // A multi-byte character cut at the byte bound is not half-shown.
     const text = read.cut ? read.text.replace(/\uFFFD$/, "") : read.text;
-    if (offset > 0 && offset >= text.length) return refuse(`offset ${offset} is past the end of ${escapeControl(found.rel)}, which has ${text.length} characters.`);
+    if (offset > 0 && offset >= text.length)
+      return refuse(`offset ${offset} is past the end of ${escapeControl(found.rel)}, which has ${text.length} characters.`);
     const start = pairStart(text, offset);
     const end = pieceEnd(text, start, MAX_READ_CHARS);
     const more = text.length - end;
@@ -211,7 +224,8 @@ export class MemoryTools {
   /** Cards changed in the last `days`, newest first, in the scope search_memory uses. */
   recent(input: { days?: unknown; project?: unknown; all_projects?: unknown }): ToolAnswer {
     const days = input.days === undefined ? DEFAULT_RECENT_DAYS : input.days;
-    if (typeof days !== "number" || !Number.isInteger(days) || days < 1 || days > MAX_RECENT_DAYS) return refuse(`days must be a whole number from 1 to ${MAX_RECENT_DAYS}.`);
+    if (typeof days !== "number" || !Number.isInteger(days) || days < 1 || days > MAX_RECENT_DAYS)
+      return refuse(`days must be a whole number from 1 to ${MAX_RECENT_DAYS}.`);
     if (input.project !== undefined && (typeof input.project !== "string" || input.project.length > MAX_PROJECT_CHARS)) {
       return refuse(`project must be a project name of at most ${MAX_PROJECT_CHARS} characters.`);
     }
@@ -234,9 +248,15 @@ export class MemoryTools {
       .sort((a, b) => b.when - a.when || (a.card.path < b.card.path ? -1 : 1));
     const scope = everywhere ? "" : ` in ${clipLine(project, 80)} or no project`;
     if (found.length === 0) return { text: `No card${scope} was written or changed in the last ${days} day${days === 1 ? "" : "s"}.` };
-    const lines = [`${found.length} card${found.length === 1 ? "" : "s"}${scope} written or changed in the last ${days} day${days === 1 ? "" : "s"}, newest first; open one with read_card(path). ${QUOTED_NOTES}`];
+    const lines = [
+      `${found.length} card${found.length === 1 ? "" : "s"}${scope} written or changed in the last ${days} day${days === 1 ? "" : "s"}, newest first; open one with read_card(path). ${QUOTED_NOTES}`,
+    ];
     for (const { card, when } of found.slice(0, MAX_RECENT_LISTED)) {
-      const facts = [new Date(when).toISOString().slice(0, 10), clipLine(card.type, 80) || "note", card.project ? `project ${clipLine(card.project, 80)}` : ""].filter(Boolean);
+      const facts = [
+        new Date(when).toISOString().slice(0, 10),
+        clipLine(card.type, 80) || "note",
+        card.project ? `project ${clipLine(card.project, 80)}` : "",
+      ].filter(Boolean);
       lines.push(`- ${quotedLine(card.path)} — ${clipLine(card.description || card.name, 200)} (${facts.join(", ")})`);
     }
     if (found.length > MAX_RECENT_LISTED) lines.push(`… and ${found.length - MAX_RECENT_LISTED} more; ask for fewer days or one project.`);
@@ -252,14 +272,26 @@ export class MemoryTools {
   private async writeOne(input: WriteCardInput): Promise<ToolAnswer> {
     const vault = this.vault;
     if (!vault) return refuse(`Nothing was written: ${"problem" in this.opts.vault ? this.opts.vault.why : "no vault"}; ${whereToSetVault(this.env)}.`);
-    if (this.writes >= MAX_WRITES_PER_SESSION) return refuse(`Nothing was written: ${MAX_WRITES_PER_SESSION} cards were written in this session already, the most one session may write. Extend a card, or use remember to queue the rest for the nightly digest.`);
+    if (this.writes >= MAX_WRITES_PER_SESSION)
+      return refuse(
+        `Nothing was written: ${MAX_WRITES_PER_SESSION} cards were written in this session already, the most one session may write. Extend a card, or use remember to queue the rest for the nightly digest.`,
+      );
     const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : undefined);
     const text = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
     const sessionId = this.env.CLAUDE_CODE_SESSION_ID ?? "";
     let w: CardWritten;
     try {
       w = await writeCardNow(
-        { title: text(input.title), description: text(input.description), type: text(input.type), body: text(input.body), tags: strings(input.tags), project: text(input.project), related: strings(input.related), path: text(input.path) },
+        {
+          title: text(input.title),
+          description: text(input.description),
+          type: text(input.type),
+          body: text(input.body),
+          tags: strings(input.tags),
+          project: text(input.project),
+          related: strings(input.related),
+          path: text(input.path),
+        },
         { vault, config: this.config(vault), sessionId: isSafeSessionId(sessionId) ? sessionId : "", project: resolveProject(this.cwd) },
       );
     } catch (err) {
@@ -272,7 +304,9 @@ export class MemoryTools {
     this.log(`write_card: ${w.action} ${w.path}${w.linked.length ? `, linked with ${w.linked.join(", ")}` : ""}; snapshot ${w.snapshot}`);
     const lines = [
       w.action === "created" ? `Created ${path}.` : `Extended ${path}: a dated section was added after its text, which is unchanged.`,
-      ...(w.linked.length ? [`Links to ${w.linked.map(escapeControl).join(", ")}; those cards are not changed (Obsidian lists the link among their backlinks).`] : []),
+      ...(w.linked.length
+        ? [`Links to ${w.linked.map(escapeControl).join(", ")}; those cards are not changed (Obsidian lists the link among their backlinks).`]
+        : []),
       ...(w.unknown.length ? [`No card is named ${w.unknown.map((u) => clipLine(u, 80)).join(", ")}; not linked.`] : []),
       ...(w.removed.length ? [`Taken out before it was written: ${w.removed.join(", ")}.`] : []),
       w.snapshot === "overlay" || w.snapshot === "full"
@@ -285,12 +319,14 @@ export class MemoryTools {
   remember(input: { text?: unknown; card?: unknown }): ToolAnswer {
     const raw = typeof input.text === "string" ? input.text.trim() : "";
     if (!raw) return refuse("Nothing was kept: text is empty. Say what to keep, in a sentence or two.");
-    if (raw.length > MAX_KEEP_CHARS) return refuse(`Nothing was kept: text is ${raw.length} characters; at most ${MAX_KEEP_CHARS}. Keep the point, not the transcript.`);
+    if (raw.length > MAX_KEEP_CHARS)
+      return refuse(`Nothing was kept: text is ${raw.length} characters; at most ${MAX_KEEP_CHARS}. Keep the point, not the transcript.`);
     if (input.card !== undefined && (typeof input.card !== "string" || input.card.length > MAX_CARD_HINT_CHARS)) {
       return refuse(`Nothing was kept: card must be a card name or path of at most ${MAX_CARD_HINT_CHARS} characters.`);
     }
     const vault = this.vault;
-    if (!vault) return refuse(`Nothing was kept: ${"problem" in this.opts.vault ? this.opts.vault.why : "no vault"}; to keep anything, ${whereToSetVault(this.env)}.`);
+    if (!vault)
+      return refuse(`Nothing was kept: ${"problem" in this.opts.vault ? this.opts.vault.why : "no vault"}; to keep anything, ${whereToSetVault(this.env)}.`);
     // Before anything touches the disk: secrets and <private> passages never reach the queue.
     const text = sanitize(raw).trim();
     const cardHint = typeof input.card === "string" ? sanitize(input.card).replace(/\s+/g, " ").trim() : "";
@@ -302,18 +338,29 @@ export class MemoryTools {
         const config = this.config(vault);
         // Called mid-turn: the reply is not written yet, and the turn's Stop hook adds it to this
         // same entry. A transcript not found now is no reason to part the note from the session.
-        const r = captureSession(vault, { sessionId: session.id, transcriptPath: session.transcript, cwd: this.cwd, stopHookActive: false }, config.queue, { wanted: true, note, midTurn: true });
+        const r = captureSession(vault, { sessionId: session.id, transcriptPath: session.transcript, cwd: this.cwd, stopHookActive: false }, config.queue, {
+          wanted: true,
+          note,
+          midTurn: true,
+        });
         const where = cardHint ? escapeControl(cardHint) : "a matching card";
-        if (r.queued && !r.unread) return { text: `Queued for the nightly digest, with this session's conversation, marked as wanted: it will become a card (or extend ${where}) and will not be skipped. No card was written yet.` };
+        if (r.queued && !r.unread)
+          return {
+            text: `Queued for the nightly digest, with this session's conversation, marked as wanted: it will become a card (or extend ${where}) and will not be skipped. No card was written yet.`,
+          };
         if (r.queued) {
           this.log(`remember: session ${session.id} queued without its transcript (${r.unread})`);
-          return { text: `Queued for the nightly digest under this session, marked as wanted: it will become a card (or extend ${where}) and will not be skipped. This session's transcript could not be read yet, so the conversation is added when this turn ends, if it can be read then. No card was written yet.` };
+          return {
+            text: `Queued for the nightly digest under this session, marked as wanted: it will become a card (or extend ${where}) and will not be skipped. This session's transcript could not be read yet, so the conversation is added when this turn ends, if it can be read then. No card was written yet.`,
+          };
         }
         this.log(`remember: session ${session.id} not queued (${r.reason}); keeping the note on its own`);
         if (/excluded/.test(r.reason)) return refuse(`Nothing was kept: ${r.reason} from the memory in the vault's settings.`);
       }
       const entry = queueNote(vault, note, this.cwd);
-      return { text: `Queued for the nightly digest as a note of its own, marked as wanted (the server was not told which session this is, so the conversation itself is not attached): ${entry.inbox}. No card was written yet.` };
+      return {
+        text: `Queued for the nightly digest as a note of its own, marked as wanted (the server was not told which session this is, so the conversation itself is not attached): ${entry.inbox}. No card was written yet.`,
+      };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.log(`remember: ${message}`);
@@ -457,10 +504,14 @@ export function cardFile(vault: string, given: string, config: VaultMemoryConfig
   const abs = isAbsolute(given) ? resolve(given) : resolve(root, given.replace(/\\/g, "/"));
   const rel = relative(root, abs);
   // Refusals name the path on one line, whatever the model sent.
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return { refused: `${escapeControl(given)} is outside the vault; only cards in the vault can be read.` };
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel))
+    return { refused: `${escapeControl(given)} is outside the vault; only cards in the vault can be read.` };
   const relPosix = rel.split(sep).join("/");
   const shown = escapeControl(relPosix);
-  if (!isCard(relPosix, config)) return { refused: `${shown} is not a memory card (only the vault's notes${config.memoryFolder ? ` in ${escapeControl(config.memoryFolder)}/` : ""}, outside hidden and excluded folders, can be read).` };
+  if (!isCard(relPosix, config))
+    return {
+      refused: `${shown} is not a memory card (only the vault's notes${config.memoryFolder ? ` in ${escapeControl(config.memoryFolder)}/` : ""}, outside hidden and excluded folders, can be read).`,
+    };
   let real: string;
   let realRoot: string;
   try {

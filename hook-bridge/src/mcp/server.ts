@@ -11,7 +11,18 @@ import { vaultFiles } from "../../../src/core/paths";
 import { escapeControl } from "../../../src/core/text/visible";
 import { boundedLines, type TooLarge } from "./line-limit";
 import { MAX_BODY_CHARS, MAX_RELATED, MAX_TAGS, MAX_TITLE_CHARS, WRITABLE_TYPES } from "../../../src/core/digest/write-now";
-import { DEFAULT_LIMIT, DEFAULT_RECENT_DAYS, MAX_CARD_HINT_CHARS, MAX_KEEP_CHARS, MAX_LIMIT, MAX_QUERY_CHARS, MAX_READ_CHARS, MAX_RECENT_DAYS, MemoryTools, type ToolAnswer } from "./memory-tools";
+import {
+  DEFAULT_LIMIT,
+  DEFAULT_RECENT_DAYS,
+  MAX_CARD_HINT_CHARS,
+  MAX_KEEP_CHARS,
+  MAX_LIMIT,
+  MAX_QUERY_CHARS,
+  MAX_READ_CHARS,
+  MAX_RECENT_DAYS,
+  MemoryTools,
+  type ToolAnswer,
+} from "./memory-tools";
 import { VERSION } from "../../../src/core/version";
 
 const SEARCH_DESCRIPTION = `Search the person's long-term memory: markdown cards in their Obsidian vault about past decisions, fixes, gotchas, preferences and project facts, written from earlier Claude Code sessions. Use it before answering anything that may have come up before (why something was set up a certain way, a recurring error, how this person likes things done), and when the cards the prompt hook listed are not enough. The query is plain words, in any language the cards use: name the tool, error, file, project or decision; synonyms and word forms are matched. Cards of the current project come first. Returns up to \`limit\` cards (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}), best first, each with its path, name, type, project, last update, description and the question or words it matched. An empty result means the memory has nothing on it. Open a card with read_card before relying on it.`;
@@ -81,7 +92,10 @@ function registerReadTools(server: McpServer, tools: MemoryTools, answer: Answer
         query: z.string().describe(`What to look for, in plain words (at most ${MAX_QUERY_CHARS} characters).`),
         limit: z.number().optional().describe(`How many cards at most, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`),
         project: z.string().optional().describe("The project to search in; defaults to the current project. Its cards and those of no project are searched."),
-        all_projects: z.boolean().optional().describe("Search every project's cards too (default false: another project's cards only when the query names that project)."),
+        all_projects: z
+          .boolean()
+          .optional()
+          .describe("Search every project's cards too (default false: another project's cards only when the query names that project)."),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -94,7 +108,10 @@ function registerReadTools(server: McpServer, tools: MemoryTools, answer: Answer
       description: READ_DESCRIPTION,
       inputSchema: {
         path: z.string().describe("The card's path as search_memory listed it, relative to the vault."),
-        offset: z.number().optional().describe("Where to start, in characters (default 0): the offset the previous answer named, to read a long card's next piece."),
+        offset: z
+          .number()
+          .optional()
+          .describe("Where to start, in characters (default 0): the offset the previous answer named, to read a long card's next piece."),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -124,12 +141,27 @@ function registerWriteTools(server: McpServer, tools: MemoryTools, answer: Answe
       title: "Write memory card",
       description: WRITE_DESCRIPTION,
       inputSchema: {
-        title: z.string().optional().describe(`The card's name, one line (at most ${MAX_TITLE_CHARS} characters); for a new card. With path, it heads the added section.`),
+        title: z
+          .string()
+          .optional()
+          .describe(`The card's name, one line (at most ${MAX_TITLE_CHARS} characters); for a new card. With path, it heads the added section.`),
         description: z.string().optional().describe("One line that says when the card helps; for a new card."),
-        type: z.string().optional().describe(`For a new card, one of ${WRITABLE_TYPES.join(", ")}: debugging for a problem and its fix, project for a project's decisions and facts, feedback for how the person likes things done, reference for commands, settings and facts, user for the person, teaching for explanations.`),
-        body: z.string().describe(`Markdown (at most ${MAX_BODY_CHARS} characters). A new card may use ## sections; a section added with path uses ### and below.`),
+        type: z
+          .string()
+          .optional()
+          .describe(
+            `For a new card, one of ${WRITABLE_TYPES.join(", ")}: debugging for a problem and its fix, project for a project's decisions and facts, feedback for how the person likes things done, reference for commands, settings and facts, user for the person, teaching for explanations.`,
+          ),
+        body: z
+          .string()
+          .describe(`Markdown (at most ${MAX_BODY_CHARS} characters). A new card may use ## sections; a section added with path uses ### and below.`),
         tags: z.array(z.string()).optional().describe(`Short lower-case words (at most ${MAX_TAGS}); for a new card.`),
-        project: z.string().optional().describe("For a new card: the project it belongs to; defaults to the current project. \"\" for a card that holds in every project (a preference, a general gotcha): a card of one project is not recalled in others."),
+        project: z
+          .string()
+          .optional()
+          .describe(
+            'For a new card: the project it belongs to; defaults to the current project. "" for a card that holds in every project (a preference, a general gotcha): a card of one project is not recalled in others.',
+          ),
         related: z.array(z.string()).optional().describe(`Names or paths of existing cards to link to (at most ${MAX_RELATED}); those cards are not changed.`),
         path: z.string().optional().describe("An existing card to extend, as search_memory listed it; leave it out to write a new card."),
       },

@@ -88,7 +88,13 @@ export function recallFor(p: Prompted): number | Promise<number> {
  * model this machine asked with and recall searches for the prompt; otherwise nothing, and the
  * log says why when one of the two asks for meaning and the other cannot give it.
  */
-function meaningFor({ meaning }: Prompted, prompt: ReadPrompt, reader: SnapshotReader, rules: RecallRules, run: Run): { asking: Asking; semantic: SemanticRules } | undefined {
+function meaningFor(
+  { meaning }: Prompted,
+  prompt: ReadPrompt,
+  reader: SnapshotReader,
+  rules: RecallRules,
+  run: Run,
+): { asking: Asking; semantic: SemanticRules } | undefined {
   // Most prompts, with semantic recall off: no rules and a reason, and nothing more to look at.
   if (meaning === undefined || (!rules.semantic && typeof meaning === "string")) return undefined;
   if (!rules.semantic) {
@@ -114,7 +120,12 @@ interface Answering {
 }
 
 /** Prints the answer unless it is late, then records what was recalled. */
-function answerWith(result: Recall, run: Run, { payload, keep }: { payload: Payload; keep?: Prompted["keep"] }, { sessions, seen, started, deadline }: Answering): number {
+function answerWith(
+  result: Recall,
+  run: Run,
+  { payload, keep }: { payload: Payload; keep?: Prompted["keep"] },
+  { sessions, seen, started, deadline }: Answering,
+): number {
   // Printing late is worse than printing nothing: Claude Code may already have moved on.
   const elapsed = msSinceStart();
   if (elapsed > deadline) {
@@ -125,7 +136,12 @@ function answerWith(result: Recall, run: Run, { payload, keep }: { payload: Payl
   else if (result.text) writeSync(1, result.text);
   // Bookkeeping after the answer is out, and never at the answer's expense.
   try {
-    rememberSeen(sessions, payload.sessionId, seen, result.cards.map((c) => c.path));
+    rememberSeen(
+      sessions,
+      payload.sessionId,
+      seen,
+      result.cards.map((c) => c.path),
+    );
     appendUsage(vaultFiles.usageLog(run.vault), {
       t: new Date().toISOString(),
       session: payload.sessionId,
@@ -153,7 +169,14 @@ function withinBudget({ asked, at }: Asking, budgetMs: number): Promise<EmbedRes
  * Scores the words while the server works, reads the cards' vectors meanwhile, then fuses the
  * two. Past the budget, or on any error, the words alone answer and the log says why.
  */
-function withMeaning(prompt: ReadPrompt, reader: SnapshotReader, rules: RecallRules, ctx: RecallContext, { asking, semantic }: { asking: Asking; semantic: SemanticRules }, run: Run): Promise<Recall> {
+function withMeaning(
+  prompt: ReadPrompt,
+  reader: SnapshotReader,
+  rules: RecallRules,
+  ctx: RecallContext,
+  { asking, semantic }: { asking: Asking; semantic: SemanticRules },
+  run: Run,
+): Promise<Recall> {
   const { code } = asking;
   return recallWithMeaning(prompt, reader, rules, run.vault, ctx, semantic, {
     asked: withinBudget(asking, semantic.budgetMs),

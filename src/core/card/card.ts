@@ -93,7 +93,9 @@ export function parseCard(path: string, text: string, mtime = 0, meta?: NoteMeta
   const { data, body, bodyLine, has, error } = split;
   const read = readBody(body);
   const { lines } = read;
-  const heads = meta ? meta.headings.filter((h) => h.line >= bodyLine).map((h) => ({ level: h.level, text: stripInline(h.heading), line: h.line - bodyLine })) : read.headings;
+  const heads = meta
+    ? meta.headings.filter((h) => h.line >= bodyLine).map((h) => ({ level: h.level, text: stripInline(h.heading), line: h.line - bodyLine }))
+    : read.headings;
   const links = meta ? metaLinks(meta, bodyLine) : read.links;
   const fileName = baseName(path);
   const firstHeading = heads.find((h) => h.level === 1)?.text ?? heads[0]?.text ?? "";
@@ -183,7 +185,10 @@ function list(value: unknown): string[] {
   if (Array.isArray(value)) return value.map(str).filter((s) => s !== "");
   const s = str(value);
   if (s === "") return [];
-  return s.split(s.includes(",") ? "," : /\s+/).map((x) => x.trim()).filter((x) => x !== "");
+  return s
+    .split(s.includes(",") ? "," : /\s+/)
+    .map((x) => x.trim())
+    .filter((x) => x !== "");
 }
 
 function date(value: unknown): number {
@@ -227,9 +232,7 @@ function metaLinks(meta: NoteMetadata, bodyLine: number): WikiLink[] {
 
 /** Text that names the card: what the flat title bonus is matched against. */
 export function titleText(card: Card): string {
-  return [card.name, card.description, card.tags.join(" "), card.aliases.join(" "), baseName(card.path), card.firstHeading]
-    .map(stripInline)
-    .join("\n");
+  return [card.name, card.description, card.tags.join(" "), card.aliases.join(" "), baseName(card.path), card.firstHeading].map(stripInline).join("\n");
 }
 
 /** The headings after the first: title-like, but a long note has many, so they weigh less. */

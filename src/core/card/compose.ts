@@ -46,7 +46,14 @@ export function composeCard(c: CardToCompose, notes: readonly string[], exists: 
  * in `folder`: wikilinks resolve by file name, so a second `x.md` would take the links meant for the first.
  */
 export function freePath(folder: string, fileName: string, notes: readonly string[], exists: (path: string) => boolean): string {
-  const names = new Set(notes.map((n) => n.slice(n.lastIndexOf("/") + 1).replace(/\.md$/i, "").toLowerCase()));
+  const names = new Set(
+    notes.map((n) =>
+      n
+        .slice(n.lastIndexOf("/") + 1)
+        .replace(/\.md$/i, "")
+        .toLowerCase(),
+    ),
+  );
   const prefix = folder ? `${folder}/` : "";
   for (let i = 1; ; i++) {
     const name = i === 1 ? fileName : `${fileName}-${i}`;

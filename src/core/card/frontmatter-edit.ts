@@ -28,7 +28,9 @@ export function setFrontmatter(text: string, values: Readonly<Record<string, Fro
   let next: string;
   if (!m) {
     const eol = /\r\n/.test(rest) ? "\r\n" : "\n";
-    next = `${bom}---${eol}${Object.entries(values).flatMap(([k, v]) => render(k, v)).join(eol)}${eol}---${eol}${rest}`;
+    next = `${bom}---${eol}${Object.entries(values)
+      .flatMap(([k, v]) => render(k, v))
+      .join(eol)}${eol}---${eol}${rest}`;
   } else {
     if (m[1].trim() !== "") throw new FrontmatterError(`frontmatter in "${m[1].trim()}" is not YAML`);
     const eol = m[2];

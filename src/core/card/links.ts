@@ -7,7 +7,10 @@ const LINK_SYNTAX_RE = /[[\]|#\\]/;
 export function linkTarget(inner: string): string {
   // Most link texts are a bare name: none of the cuts below can change one but the last.
   if (!LINK_SYNTAX_RE.test(inner)) return inner.trim().replace(/\.md$/i, "").trim();
-  const bare = inner.trim().replace(/^!?\[\[/, "").replace(/\]\]$/, "");
+  const bare = inner
+    .trim()
+    .replace(/^!?\[\[/, "")
+    .replace(/\]\]$/, "");
   // In a table the alias bar is escaped (`[[Table view\|Table]]`): the backslash is not part of the name.
   const noAlias = bare.split("|")[0].replace(/\\$/, "");
   const noAnchor = noAlias.split("#")[0];

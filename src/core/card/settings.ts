@@ -12,5 +12,9 @@ export interface CardSettings {
 export const DEFAULT_CARDS: CardSettings = { relatedHeading: "" };
 
 export const CARDS_SCHEMA = z.object({
-  relatedHeading: setting(z.string().check(z.trim(), z.refine(isRelatedHeadingSetting)), DEFAULT_CARDS.relatedHeading, '"" (follow the vault) or one heading such as "## Related"'),
+  relatedHeading: setting(
+    z.string().check(z.trim(), z.refine(isRelatedHeadingSetting)),
+    DEFAULT_CARDS.relatedHeading,
+    '"" (follow the vault) or one heading such as "## Related"',
+  ),
 }) satisfies z.ZodMiniType<CardSettings, unknown>;

@@ -8,10 +8,15 @@ const OTHER_SCALARS = /^[-+]?(?:0[xob]|\.\d|\.(?:inf|nan)$)|^\d{4}-\d\d-\d\d/i;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+// eslint-disable-next-line no-control-regex -- removing them is the point
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+
 export function stringify(value: string): string {
   // Control characters and lone surrogates would make the whole frontmatter unreadable.
-  // eslint-disable-next-line no-control-regex -- removing them is the point
-  const v = value.replace(LONE_SURROGATE, "\uFFFD").replace(/\r\n?|\n/g, " ").replace(/[\u0000-\u001f\u007f]/g, " ");
+  const v = value
+    .replace(LONE_SURROGATE, "\uFFFD")
+    .replace(/\r\n?|\n/g, " ")
+    .replace(CONTROL, " ");
   return NEEDS_QUOTES.test(v) || OTHER_SCALARS.test(v) || /[:#"\\]/.test(v) ? JSON.stringify(v) : v;
 }
 

@@ -63,7 +63,12 @@ export function validateAnswer(value: unknown): DigestAction {
       const project = f.project === undefined ? undefined : oneLine(str(f.project, "frontmatter.project", 100), "frontmatter.project", 100);
       const text = body(v.body, "the body", true);
       checkAddedText(text, "the body", folder, false);
-      const aliases = f.aliases === undefined ? [] : list(f.aliases, "frontmatter.aliases").slice(0, MAX_ALIASES).map((a) => oneLine(a, "an alias", 80));
+      const aliases =
+        f.aliases === undefined
+          ? []
+          : list(f.aliases, "frontmatter.aliases")
+              .slice(0, MAX_ALIASES)
+              .map((a) => oneLine(a, "an alias", 80));
       return {
         action: "create",
         folder,
@@ -102,7 +107,10 @@ function str(v: unknown, field: string, max: number): string {
 
 function list(v: unknown, field: string): string[] {
   if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) throw new AnswerError(`${field} must be a list of strings`);
-  return (v).map((x) => x.trim()).filter(Boolean).slice(0, 20);
+  return v
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .slice(0, 20);
 }
 
 /**
@@ -229,7 +237,10 @@ export function checkAddedText(text: string, what: string, folder: string, appen
       if (paragraph !== "" && UNDERLINE_RE.test(line)) throw topHeading(what, `${paragraph.trim()}" underlined with "${line.trim()}`);
     }
     for (const target of linkTargets(line)) {
-      if (leavesVault(target, folder)) throw new AnswerError(`${what} links out of the vault (${JSON.stringify(target.slice(0, 80))}): a card links to notes in the vault and to web addresses only`);
+      if (leavesVault(target, folder))
+        throw new AnswerError(
+          `${what} links out of the vault (${JSON.stringify(target.slice(0, 80))}): a card links to notes in the vault and to web addresses only`,
+        );
     }
     paragraph = NOT_PARAGRAPH_RE.test(line) || THEMATIC_BREAK_RE.test(line) || UNDERLINE_RE.test(line) ? "" : line;
   }
@@ -238,7 +249,9 @@ export function checkAddedText(text: string, what: string, folder: string, appen
 }
 
 const topHeading = (what: string, heading: string): AnswerError =>
-  new AnswerError(`${what} adds the heading "${heading}": headings of level 1 and 2 are the card's own (its dated sections and related links); a section may use ### and below`);
+  new AnswerError(
+    `${what} adds the heading "${heading}": headings of level 1 and 2 are the card's own (its dated sections and related links); a section may use ### and below`,
+  );
 
 /**
  * A related heading anywhere in the text, in code too: card/related.ts finds the related section
@@ -311,5 +324,8 @@ export function safePath(path: string): string {
 }
 
 function linkName(s: string): string {
-  return s.replace(/^\[\[|\]\]$/g, "").split("|")[0].trim();
+  return s
+    .replace(/^\[\[|\]\]$/g, "")
+    .split("|")[0]
+    .trim();
 }

@@ -95,7 +95,8 @@ export function rewriteCard(abs: string, rel: string, edit: (text: string) => st
     if (base === undefined) {
       current = base = readNote(abs);
       if (base.trim() === "") throw new AnswerError(`${rel} is empty now (perhaps being saved); it was not written`);
-      if (hadFrontmatter && !hasFrontmatterBlock(base)) throw new AnswerError(`${rel} has lost its frontmatter since it was read (perhaps being saved); it was not written`);
+      if (hadFrontmatter && !hasFrontmatterBlock(base))
+        throw new AnswerError(`${rel} has lost its frontmatter since it was read (perhaps being saved); it was not written`);
     }
     const next = edit(base);
     if (next === current) return;
@@ -144,7 +145,11 @@ export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
     };
     if (!ctx.dryRun) {
       rewriteCard(abs, a.target, extend, ctx.hadFrontmatter?.(a.target) ?? false);
-      if (ctx.linkBack !== false) writeLinkBacks(ctx, linked.map((r) => ({ path: r, edit: (t: string) => addRelatedLink(t, resolver.linkTo(a.target, r), heading) })));
+      if (ctx.linkBack !== false)
+        writeLinkBacks(
+          ctx,
+          linked.map((r) => ({ path: r, edit: (t: string) => addRelatedLink(t, resolver.linkTo(a.target, r), heading) })),
+        );
     }
     return { action: "extended", path: a.target, detail: a.section.split("\n")[0].slice(0, 120), linked, synonyms };
   }
@@ -162,7 +167,8 @@ export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
       (p) => taken.has(p) || existsSync(join(ctx.vault, p)),
     );
   // Recorded against the card as written, so that enrich finds it current and asks nothing more.
-  const textOf = (card: ReturnType<typeof compose>): string => (a.questions?.length ? withHints(card.path, card.text, ctx.hintsProperty ?? DEFAULT_HINTS_PROPERTY, a.questions) : card.text);
+  const textOf = (card: ReturnType<typeof compose>): string =>
+    a.questions?.length ? withHints(card.path, card.text, ctx.hintsProperty ?? DEFAULT_HINTS_PROPERTY, a.questions) : card.text;
   let card = compose();
   if (!ctx.dryRun) {
     while (!writeFileExclusive(join(ctx.vault, card.path), textOf(card))) {
@@ -215,5 +221,8 @@ function writeLinkBacks(ctx: ApplyContext, edits: readonly { path: string; edit:
 /** The heading the vault's cards use for related sections, unless the settings choose one. */
 export function vaultRelatedHeading(notes: NoteCache, config: VaultMemoryConfig): string {
   if (config.cards.relatedHeading) return config.cards.relatedHeading;
-  return relatedHeading("", notes.list((p) => isCard(p, config)).map((f) => notes.text(f)));
+  return relatedHeading(
+    "",
+    notes.list((p) => isCard(p, config)).map((f) => notes.text(f)),
+  );
 }

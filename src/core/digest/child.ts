@@ -34,7 +34,16 @@ const MAX_STDERR_CHARS = 4096;
  */
 export function runDigestChild(o: DigestChildOptions): Promise<DigestReport> {
   const startedAt = new Date().toISOString();
-  const failed = (error: string): DigestReport => ({ ok: false, error, dryRun: false, results: [], failures: [], left: 0, startedAt, finishedAt: new Date().toISOString() });
+  const failed = (error: string): DigestReport => ({
+    ok: false,
+    error,
+    dryRun: false,
+    results: [],
+    failures: [],
+    left: 0,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+  });
   return new Promise((resolve) => {
     const args = [o.bridge, "digest", "--vault", o.vault, "--json", "--config", "-"];
     if (o.sessionIds) args.push("--only", o.sessionIds.join(","));
@@ -86,7 +95,10 @@ export function runDigestChild(o: DigestChildOptions): Promise<DigestReport> {
       take(pending);
       if (report) resolve(report);
       else if (broken) resolve(failed(`the bridge printed something that is not the digest's: ${broken}`));
-      else resolve(failed(`the digest ended (${signal ?? `exit ${String(code)}`}) without a report${stderr.trim() ? `: ${stderr.trim().split("\n").pop()}` : ""}`));
+      else
+        resolve(
+          failed(`the digest ended (${signal ?? `exit ${String(code)}`}) without a report${stderr.trim() ? `: ${stderr.trim().split("\n").pop()}` : ""}`),
+        );
     });
     child.stdin.on("error", () => {
       /* a bridge that exits before reading its settings is reported by "close" */

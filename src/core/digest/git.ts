@@ -5,7 +5,12 @@ import { HIDDEN_DIR } from "../paths";
 
 export const MAX_DELETIONS = 30;
 
-export type GitOutcome = { status: "not-a-repo" } | { status: "nothing-to-commit" } | { status: "committed"; files: number } | { status: "refused"; deletions: number } | { status: "failed"; error: string };
+export type GitOutcome =
+  | { status: "not-a-repo" }
+  | { status: "nothing-to-commit" }
+  | { status: "committed"; files: number }
+  | { status: "refused"; deletions: number }
+  | { status: "failed"; error: string };
 
 function git(vault: string, args: string[]): { code: number | null; out: string; err: string } {
   const r = spawnSync("git", ["-C", vault, ...args], { encoding: "utf8", timeout: 60_000 });

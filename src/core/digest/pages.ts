@@ -175,23 +175,39 @@ function markerLines(text: string, marker: string): { at: number; next: number }
 export function overviewPages(cards: readonly Card[], date: string, heading = DEFAULT_RELATED_HEADING): PageSet {
   const live = cards.filter((c) => !isRetired(c.status) && !c.path.startsWith("moc/") && !c.path.startsWith("meta/") && c.path !== "MEMORY.md");
   const head = (name: string, description: string): string =>
-    `${frontmatterBlock([["name", name], ["description", description], ["type", "moc"], ["tags", ["moc"]], ["generated", "vault-memory"], ["updated", date, "plain"]])}\n# ${name}\n\n`;
+    `${frontmatterBlock([
+      ["name", name],
+      ["description", description],
+      ["type", "moc"],
+      ["tags", ["moc"]],
+      ["generated", "vault-memory"],
+      ["updated", date, "plain"],
+    ])}\n# ${name}\n\n`;
   const related = (names: string[]): string => `\n${heading}\n${names.map((n) => `- [[${n}]]`).join("\n")}\n`;
   const pages: PageSet = {};
 
   const byType = group(live, (c) => c.type || "untyped");
   pages["moc/knowledge-overview.md"] =
     head("Knowledge overview", `Every card by type: ${live.length} cards`) +
-    [...byType].sort(([a], [b]) => a.localeCompare(b)).map(([t, cs]) => `## ${t} (${cs.length})\n\n${cs.map(line).join("\n")}\n`).join("\n") +
+    [...byType]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([t, cs]) => `## ${t} (${cs.length})\n\n${cs.map(line).join("\n")}\n`)
+      .join("\n") +
     related(["projects-overview", "timeline", baseName(RULES_NOTE)]);
 
   const byProject = group(live, (c) => c.project || "(no project)");
   pages["moc/projects-overview.md"] =
     head("Projects overview", `Cards by project: ${byProject.size} projects`) +
-    [...byProject].sort(([a], [b]) => a.localeCompare(b)).map(([p, cs]) => `## ${p} (${cs.length})\n\n${cs.map(line).join("\n")}\n`).join("\n") +
+    [...byProject]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([p, cs]) => `## ${p} (${cs.length})\n\n${cs.map(line).join("\n")}\n`)
+      .join("\n") +
     related(["knowledge-overview", ...[...byProject.keys()].filter((p) => p !== "(no project)").map((p) => `decision-log-${slug(p)}`)]);
 
-  const byMonth = group([...live].sort((a, b) => b.updated - a.updated), (c) => day(c.updated).slice(0, 7));
+  const byMonth = group(
+    [...live].sort((a, b) => b.updated - a.updated),
+    (c) => day(c.updated).slice(0, 7),
+  );
   pages["moc/timeline.md"] =
     head("Timeline", "Cards by the month they were last updated, newest first") +
     [...byMonth].map(([m, cs]) => `## ${m}\n\n${cs.map((c) => `- ${day(c.updated)} [[${baseName(c.path)}|${c.name}]]`).join("\n")}\n`).join("\n") +
@@ -200,7 +216,9 @@ export function overviewPages(cards: readonly Card[], date: string, heading = DE
   // For a newcomer to a project: its decisions in the order they were made.
   for (const [project, cs] of byProject) {
     if (project === "(no project)") continue;
-    const decisions = cs.filter((c) => c.type === "decision" || c.tags.includes("decision") || /決定|决定|decided|decision/i.test(c.body)).sort((a, b) => a.updated - b.updated);
+    const decisions = cs
+      .filter((c) => c.type === "decision" || c.tags.includes("decision") || /決定|决定|decided|decision/i.test(c.body))
+      .sort((a, b) => a.updated - b.updated);
     if (decisions.length === 0) continue;
     pages[`moc/decision-log-${slug(project)}.md`] =
       head(`Decision log: ${project}`, `Decisions of ${project}, oldest first, for someone new to it`) +

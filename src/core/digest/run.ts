@@ -95,11 +95,25 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
   const say = opts.onProgress ?? (() => {});
   // What waits is known before anything can stop the run, so a run that stops at once still
   // reports the queue as it is, not as empty.
-  const report: DigestReport = { ok: true, dryRun: !!opts.dryRun, results: [], failures: [], left: listPending(opts.vault).length, startedAt: now.toISOString(), finishedAt: "", ...(opts.settingsNotice ? { settingsNotice: opts.settingsNotice } : {}) };
+  const report: DigestReport = {
+    ok: true,
+    dryRun: !!opts.dryRun,
+    results: [],
+    failures: [],
+    left: listPending(opts.vault).length,
+    startedAt: now.toISOString(),
+    finishedAt: "",
+    ...(opts.settingsNotice ? { settingsNotice: opts.settingsNotice } : {}),
+  };
   const lockPath = vaultFiles.digestLock(opts.vault);
   if (!opts.dryRun) {
     const lock = acquireLock(lockPath, now.getTime());
-    if (!lock.ok) return finish(opts, { ...report, ok: false, error: `another digest is running (${lock.holder.host}, pid ${lock.holder.pid}, since ${lock.holder.startedAt})` }, false);
+    if (!lock.ok)
+      return finish(
+        opts,
+        { ...report, ok: false, error: `another digest is running (${lock.holder.host}, pid ${lock.holder.pid}, since ${lock.holder.startedAt})` },
+        false,
+      );
   }
   try {
     const llm = settingsCommand(opts.config.digest, opts.env, opts.vault);
@@ -145,7 +159,8 @@ interface DigestRun {
 /** Reads what a run needs once: the notes, the related heading and the card-writing rules. */
 function startRun(opts: DigestOptions, report: DigestReport, now: Date, say: (line: string) => void, command: string[]): DigestRun {
   const settings = opts.config.digest;
-  const ask = (prompt: string): Promise<CommandResult> => sendToCommand(command, prompt, { timeoutMs: settings.timeoutSec * 1000, cwd: opts.vault, env: opts.env, signal: opts.signal });
+  const ask = (prompt: string): Promise<CommandResult> =>
+    sendToCommand(command, prompt, { timeoutMs: settings.timeoutSec * 1000, cwd: opts.vault, env: opts.env, signal: opts.signal });
   // Read once a night: the night's own cards follow it, so they cannot tip it.
   const notes = opts.notes ?? new NoteCache(opts.vault);
   const heading = vaultRelatedHeading(notes, opts.config);
@@ -251,10 +266,18 @@ function ordersIn(action: DigestAction): string | undefined {
  * disk (a card of this session with its name, a section already in its card), then marks the
  * entry handled without asking the LLM again. So a conversation never becomes two cards.
  */
-function applyAndHandle(run: DigestRun, entry: QueueEntry, action: DigestAction, cards: string[], offered: Map<string, number>, recovering: boolean): "wrote" | "unchanged" {
+function applyAndHandle(
+  run: DigestRun,
+  entry: QueueEntry,
+  action: DigestAction,
+  cards: string[],
+  offered: Map<string, number>,
+  recovering: boolean,
+): "wrote" | "unchanged" {
   const { opts, now } = run;
   const journal = journalPath(opts.vault, entry.sessionId);
-  if (!opts.dryRun && !recovering && action.action !== "skip") writeFileAtomic(journal, JSON.stringify({ version: entryVersion(entry), action, offered: [...offered] }) + "\n");
+  if (!opts.dryRun && !recovering && action.action !== "skip")
+    writeFileAtomic(journal, JSON.stringify({ version: entryVersion(entry), action, offered: [...offered] }) + "\n");
   const apply = (): Applied => {
     const done = recovering ? alreadyApplied(run, entry, action) : undefined;
     if (done) return done;
@@ -278,7 +301,9 @@ function applyAndHandle(run: DigestRun, entry: QueueEntry, action: DigestAction,
   if (wrote) run.notes.refresh();
   run.report.results.push({ sessionId: entry.sessionId, outcome });
   // A dry run wrote nothing, and must not read as if it had.
-  run.say(`  ${opts.dryRun ? (WOULD[outcome.action] ?? `would be ${outcome.action}`) : outcome.action} ${outcome.path || outcome.detail}${recovering ? " (finishing an earlier run)" : ""}`);
+  run.say(
+    `  ${opts.dryRun ? (WOULD[outcome.action] ?? `would be ${outcome.action}`) : outcome.action} ${outcome.path || outcome.detail}${recovering ? " (finishing an earlier run)" : ""}`,
+  );
   if (!opts.dryRun) {
     try {
       markHandled(opts.vault, entry.sessionId, { action: outcome.action, detail: outcome.path || outcome.detail }, now, entry);
@@ -306,7 +331,11 @@ const entryVersion = (e: QueueEntry): string => `${e.updatedAt} ${e.prompts}`;
  */
 function unfinished(vault: string, entry: QueueEntry): { action: DigestAction; offered: Map<string, number> } | undefined {
   try {
-    const j = JSON.parse(readTextIfAny(journalPath(vault, entry.sessionId), { maxBytes: 1 << 20 }) ?? "null") as { version?: unknown; action?: unknown; offered?: unknown } | null;
+    const j = JSON.parse(readTextIfAny(journalPath(vault, entry.sessionId), { maxBytes: 1 << 20 }) ?? "null") as {
+      version?: unknown;
+      action?: unknown;
+      offered?: unknown;
+    } | null;
     if (!j || j.version !== entryVersion(entry) || !Array.isArray(j.offered)) return undefined;
     const offered = new Map(j.offered.filter((o): o is [string, number] => Array.isArray(o) && typeof o[0] === "string" && typeof o[1] === "number"));
     return { action: validateAnswer(j.action), offered };
@@ -327,7 +356,8 @@ function alreadyApplied(run: DigestRun, entry: QueueEntry, action: DigestAction)
       } catch {
         continue;
       }
-      if (card.frontmatter.source === source && card.name === action.frontmatter.name) return { action: "created", path: f.path, detail: action.frontmatter.description, linked: [], synonyms: [] };
+      if (card.frontmatter.source === source && card.name === action.frontmatter.name)
+        return { action: "created", path: f.path, detail: action.frontmatter.description, linked: [], synonyms: [] };
     }
     return undefined;
   }
@@ -337,7 +367,9 @@ function alreadyApplied(run: DigestRun, entry: QueueEntry, action: DigestAction)
   } catch {
     return undefined;
   }
-  return text.includes(action.section.trim()) && text.includes(`_From ${source}._`) ? { action: "extended", path: action.target, detail: action.section.split("\n")[0].slice(0, 120), linked: [], synonyms: [] } : undefined;
+  return text.includes(action.section.trim()) && text.includes(`_From ${source}._`)
+    ? { action: "extended", path: action.target, detail: action.section.split("\n")[0].slice(0, 120), linked: [], synonyms: [] }
+    : undefined;
 }
 
 /**
@@ -350,7 +382,14 @@ async function similarFor(run: DigestRun, entry: QueueEntry, conversation: strin
   const subject = entrySubject(entry, conversation);
   const words = (): SimilarCard[] => similarCards(subject, index, SIMILAR_CARDS, opts.config.recall.scoring.hintBonus);
   if (run.meaningFailed) return words();
-  const fused = await similarWithMeaning({ vault: opts.vault, config: opts.config, source: index, text: subject, meaning: summarize(entry, conversation).firstPrompt || subject, limit: SIMILAR_CARDS });
+  const fused = await similarWithMeaning({
+    vault: opts.vault,
+    config: opts.config,
+    source: index,
+    text: subject,
+    meaning: summarize(entry, conversation).firstPrompt || subject,
+    limit: SIMILAR_CARDS,
+  });
   if (fused === undefined) return words();
   if (Array.isArray(fused)) return fused;
   run.meaningFailed = true;
@@ -368,7 +407,15 @@ async function enrichAfterQueue(run: DigestRun): Promise<void> {
   const { opts, report } = run;
   const settings = opts.config.digest;
   if (!(report.ok && opts.config.enrich.perNight > 0 && run.calls < settings.maxCalls)) return;
-  const enriched = await enrichCards({ store: diskStore(opts.vault, opts.config), config: opts.config, ask: run.ask, maxCalls: settings.maxCalls - run.calls, limit: opts.config.enrich.perNight, dryRun: opts.dryRun, onProgress: run.say });
+  const enriched = await enrichCards({
+    store: diskStore(opts.vault, opts.config),
+    config: opts.config,
+    ask: run.ask,
+    maxCalls: settings.maxCalls - run.calls,
+    limit: opts.config.enrich.perNight,
+    dryRun: opts.dryRun,
+    onProgress: run.say,
+  });
   report.enriched = enriched;
   if (!enriched.ok) {
     report.ok = false;
@@ -387,7 +434,15 @@ function mtimeOf(path: string): number | undefined {
 }
 
 /** Index pages, snapshot (and its cards' vectors, with semantic recall on), lint. */
-async function tidy(opts: DigestOptions, report: DigestReport, now: Date, heading: string, notes: NoteCache, say: (line: string) => void, offline: boolean): Promise<void> {
+async function tidy(
+  opts: DigestOptions,
+  report: DigestReport,
+  now: Date,
+  heading: string,
+  notes: NoteCache,
+  say: (line: string) => void,
+  offline: boolean,
+): Promise<void> {
   const cards = notes.cards(notes.list());
   // The recall log's count per card is what "most recalled" means; without a log, recency decides.
   const said = writeMemoryIndex(opts.vault, cards, recallHistory(opts.vault)?.count ?? new Map());
@@ -435,7 +490,8 @@ function writeMemoryIndex(vault: string, cards: readonly Card[], recalls: Readon
   }
   if (bytes) {
     existing = bytes.toString("utf8");
-    if (!Buffer.from(existing, "utf8").equals(bytes)) return ["MEMORY.md was not updated: it is not UTF-8 text, and the digest never rewrites text it did not write."];
+    if (!Buffer.from(existing, "utf8").equals(bytes))
+      return ["MEMORY.md was not updated: it is not UTF-8 text, and the digest never rewrites text it did not write."];
   }
   const update = updateMemoryIndex(existing, cards, recalls);
   if (update.text !== undefined && update.text !== existing) writeFileAtomic(abs, update.text);
@@ -444,13 +500,27 @@ function writeMemoryIndex(vault: string, cards: readonly Card[], recalls: Readon
 
 function memoryIndexLines(u: MemoryIndexUpdate): string[] {
   if (u.outcome === "damaged") {
-    return [`MEMORY.md was not updated: its lines ${MARKERS} do not pair up (each must be there once, the start first). Put them back, or delete both and the next night adds the index again.`];
+    return [
+      `MEMORY.md was not updated: its lines ${MARKERS} do not pair up (each must be there once, the start first). Put them back, or delete both and the next night adds the index again.`,
+    ];
   }
   const out: string[] = [];
-  if (u.outcome === "added") out.push(`MEMORY.md was not written by the digest, so your text in it is kept as it was; the index of cards is now in a section of its own after it, between ${MARKERS}, and each night replaces only what is between those two lines.`);
-  if (u.outcome === "migrated") out.push(`MEMORY.md: the index earlier releases wrote over the whole file is now between ${MARKERS}; what you write outside those two lines is yours, and no night replaces it.`);
-  if (u.listed === 0 && u.total > 0) out.push(`MEMORY.md has no room for the index: the text outside it is ${u.own.lines} lines, ${u.own.bytes} bytes, and Claude Code reads 200 lines or 25 KB of the file; search_memory and moc/knowledge-overview have every card.`);
-  else if (u.listed < u.total) out.push(`MEMORY.md lists the ${u.listed} most recalled of ${u.total} cards, so that Claude Code reads all of it (200 lines, 25 KB); search_memory and moc/knowledge-overview have them all.`);
+  if (u.outcome === "added")
+    out.push(
+      `MEMORY.md was not written by the digest, so your text in it is kept as it was; the index of cards is now in a section of its own after it, between ${MARKERS}, and each night replaces only what is between those two lines.`,
+    );
+  if (u.outcome === "migrated")
+    out.push(
+      `MEMORY.md: the index earlier releases wrote over the whole file is now between ${MARKERS}; what you write outside those two lines is yours, and no night replaces it.`,
+    );
+  if (u.listed === 0 && u.total > 0)
+    out.push(
+      `MEMORY.md has no room for the index: the text outside it is ${u.own.lines} lines, ${u.own.bytes} bytes, and Claude Code reads 200 lines or 25 KB of the file; search_memory and moc/knowledge-overview have every card.`,
+    );
+  else if (u.listed < u.total)
+    out.push(
+      `MEMORY.md lists the ${u.listed} most recalled of ${u.total} cards, so that Claude Code reads all of it (200 lines, 25 KB); search_memory and moc/knowledge-overview have them all.`,
+    );
   return out;
 }
 
@@ -460,7 +530,10 @@ function snapshotToGit(opts: DigestOptions, report: DigestReport, now: Date): vo
   report.git = commitVault(opts.vault, `vault-memory digest ${now.toISOString().slice(0, 10)}\n\n${names.join("\n") || "- no cards changed"}`);
   if (report.git.status === "refused" && report.reportPath) {
     const abs = join(opts.vault, report.reportPath);
-    writeFileAtomic(abs, `${readNote(abs).trimEnd()}\n\n**Not committed:** the commit would delete ${report.git.deletions} files, more than 30. Check the vault, then commit by hand.\n`);
+    writeFileAtomic(
+      abs,
+      `${readNote(abs).trimEnd()}\n\n**Not committed:** the commit would delete ${report.git.deletions} files, more than 30. Check the vault, then commit by hand.\n`,
+    );
   }
 }
 
@@ -499,10 +572,15 @@ async function finish(opts: DigestOptions, report: DigestReport, writeStatus = t
     // The same runner and deadline as an LLM call: a hung mailer holds the lock no longer than a
     // hung model would, and what it started is killed with it.
     const secs = opts.config.digest.timeoutSec;
-    const r = await sendToCommand(process.platform === "win32" ? ["cmd", "/c", cmd] : ["/bin/sh", "-c", cmd], text, { timeoutMs: secs * 1000, env: opts.env, signal: opts.signal });
+    const r = await sendToCommand(process.platform === "win32" ? ["cmd", "/c", cmd] : ["/bin/sh", "-c", cmd], text, {
+      timeoutMs: secs * 1000,
+      env: opts.env,
+      signal: opts.signal,
+    });
     if (r.timedOut) report.notify = `report command: no end within ${secs} s, stopped`;
     else if (r.stopped) report.notify = "report command: stopped with the night";
-    else if (r.code !== 0) report.notify = `report command failed (${r.code === null ? "no exit code" : `exit ${r.code}`}): ${(r.stderr || r.stdout).trim().slice(0, 300)}`;
+    else if (r.code !== 0)
+      report.notify = `report command failed (${r.code === null ? "no exit code" : `exit ${r.code}`}): ${(r.stderr || r.stdout).trim().slice(0, 300)}`;
   }
   return report;
 }
@@ -513,13 +591,20 @@ export function reportNote(r: DigestReport): string {
   const secs = ((Date.parse(r.finishedAt) - Date.parse(r.startedAt)) / 1000).toFixed(0);
   const link = (p: string): string => `[[${baseName(p)}]]`;
   const lines = [
-    frontmatterBlock([["name", `Digest ${r.startedAt.slice(0, 10)}`], ["description", `What the nightly digest did on ${r.startedAt.slice(0, 10)}`], ["type", "meta"], ["tags", ["digest"]]]),
+    frontmatterBlock([
+      ["name", `Digest ${r.startedAt.slice(0, 10)}`],
+      ["description", `What the nightly digest did on ${r.startedAt.slice(0, 10)}`],
+      ["type", "meta"],
+      ["tags", ["digest"]],
+    ]),
     `# Digest ${r.startedAt.slice(0, 16).replace("T", " ")}`,
     "",
     r.ok ? `Finished in ${secs} s.` : `**Stopped:** ${r.error ?? "unknown error"} (after ${secs} s).`,
     "",
     `## Cards created (${count(r, "created")})`,
-    ...r.results.filter((x) => x.outcome.action === "created").map((x) => `- ${link(x.outcome.path)} — ${x.outcome.detail}${x.outcome.linked.length ? ` (linked with ${x.outcome.linked.map(link).join(", ")})` : ""}`),
+    ...r.results
+      .filter((x) => x.outcome.action === "created")
+      .map((x) => `- ${link(x.outcome.path)} — ${x.outcome.detail}${x.outcome.linked.length ? ` (linked with ${x.outcome.linked.map(link).join(", ")})` : ""}`),
     "",
     `## Cards extended (${count(r, "extended")})`,
     ...r.results.filter((x) => x.outcome.action === "extended").map((x) => `- ${link(x.outcome.path)} — ${x.outcome.detail}`),
@@ -589,7 +674,8 @@ function readRules(path: string, heading: string, say: (line: string) => void): 
   try {
     return readNote(path);
   } catch (err) {
-    if (!(err instanceof FileRefused && err.why === "missing")) say(`${RULES_NOTE} cannot be read (${escapeControl(err instanceof Error ? err.message : String(err))}); the default rules are used tonight`);
+    if (!(err instanceof FileRefused && err.why === "missing"))
+      say(`${RULES_NOTE} cannot be read (${escapeControl(err instanceof Error ? err.message : String(err))}); the default rules are used tonight`);
     return defaultRules(heading);
   }
 }

@@ -51,6 +51,9 @@ export function scheduledSince(vault: string, now: Date): string {
  * Obsidian already did tonight's run does nothing.
  */
 export function nightDue(vault: string, time: string, now: Date): boolean {
-  const last = [readDigestStatus(vault)?.startedAt, scheduledSince(vault, now)].filter((x): x is string => !!x).sort().pop();
+  const last = [readDigestStatus(vault)?.startedAt, scheduledSince(vault, now)]
+    .filter((x): x is string => !!x)
+    .sort()
+    .pop();
   return isDue(now, time, last);
 }

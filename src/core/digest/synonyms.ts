@@ -54,7 +54,10 @@ export function addSynonymGroups(vault: string, notePath: string, groups: Synony
     fresh.push(group);
   }
   if (fresh.length > 0 && !dryRun) {
-    const next = insertGroups(text, fresh.map((g) => `- ${g.join(", ")}`));
+    const next = insertGroups(
+      text,
+      fresh.map((g) => `- ${g.join(", ")}`),
+    );
     writeFileAtomic(abs, exists ? next : next + newNoteRelated(heading));
   }
   return fresh;

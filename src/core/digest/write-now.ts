@@ -158,12 +158,16 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
 /** Every field within its bound as given, before any work is done on it. */
 function bounded(req: CardRequest): void {
   const over = (s: string | undefined, max: number): boolean => s !== undefined && s.length > max;
-  if (over(req.body, MAX_BODY_CHARS)) throw new CardRefused(`body is ${req.body?.length} characters; at most ${MAX_BODY_CHARS}. Keep what a later session needs, not the transcript.`);
+  if (over(req.body, MAX_BODY_CHARS))
+    throw new CardRefused(`body is ${req.body?.length} characters; at most ${MAX_BODY_CHARS}. Keep what a later session needs, not the transcript.`);
   if (over(req.title, MAX_TITLE_CHARS)) throw new CardRefused(`title is ${req.title?.length} characters; at most ${MAX_TITLE_CHARS}.`);
-  if (over(req.description, MAX_DESCRIPTION_CHARS)) throw new CardRefused(`description is ${req.description?.length} characters; at most ${MAX_DESCRIPTION_CHARS}.`);
+  if (over(req.description, MAX_DESCRIPTION_CHARS))
+    throw new CardRefused(`description is ${req.description?.length} characters; at most ${MAX_DESCRIPTION_CHARS}.`);
   if (over(req.project, 100)) throw new CardRefused("project is longer than 100 characters.");
-  if ((req.tags?.length ?? 0) > MAX_TAGS || (req.tags ?? []).some((t) => t.length > 100)) throw new CardRefused(`tags: at most ${MAX_TAGS}, each at most 100 characters.`);
-  if ((req.related?.length ?? 0) > MAX_RELATED || (req.related ?? []).some((r) => r.length > 300)) throw new CardRefused(`related: at most ${MAX_RELATED} cards, each named in at most 300 characters.`);
+  if ((req.tags?.length ?? 0) > MAX_TAGS || (req.tags ?? []).some((t) => t.length > 100))
+    throw new CardRefused(`tags: at most ${MAX_TAGS}, each at most 100 characters.`);
+  if ((req.related?.length ?? 0) > MAX_RELATED || (req.related ?? []).some((r) => r.length > 300))
+    throw new CardRefused(`related: at most ${MAX_RELATED} cards, each named in at most 300 characters.`);
 }
 
 /** A new card's folder, title and frontmatter, sanitised and bounded. */
@@ -227,7 +231,9 @@ function extendTarget(vault: string, config: VaultMemoryConfig, given: string): 
   }
   const inMemory = config.memoryFolder ? rel.slice(config.memoryFolder.replace(/^\/+|\/+$/g, "").length + 1) : rel;
   if (!isCard(rel, config) || /^(moc|meta)\//.test(inMemory)) {
-    throw new CardRefused(`${rel} is not a memory card that can be extended (only cards${config.memoryFolder ? ` in ${config.memoryFolder}/` : ""}, outside hidden, excluded, overview and meta folders).`);
+    throw new CardRefused(
+      `${rel} is not a memory card that can be extended (only cards${config.memoryFolder ? ` in ${config.memoryFolder}/` : ""}, outside hidden, excluded, overview and meta folders).`,
+    );
   }
   insideVault(vault, rel);
   let fd: number | undefined;
@@ -237,7 +243,7 @@ function extendTarget(vault: string, config: VaultMemoryConfig, given: string): 
     fd = opened.fd;
     if (opened.st.size > MAX_EXTEND_BYTES) throw new CardRefused(`${rel} is over ${MAX_EXTEND_BYTES >> 20} MB; it is not extended.`);
     const bytes = Buffer.alloc(opened.st.size);
-    for (let got = 0; got < bytes.length; ) {
+    for (let got = 0; got < bytes.length;) {
       const n = readSync(fd, bytes, got, bytes.length - got, got);
       if (n === 0) break;
       got += n;
@@ -247,7 +253,13 @@ function extendTarget(vault: string, config: VaultMemoryConfig, given: string): 
     return { path: rel, mtime: opened.st.mtimeMs, hadFrontmatter: hasFrontmatterBlock(text) };
   } catch (err) {
     if (err instanceof FileRefused) {
-      throw new CardRefused(err.why === "missing" ? `${rel} does not exist: to make a new card, leave path out.` : err.why === "not-regular" ? `${rel} is not a regular file; it is not extended.` : `${rel} is a link or cannot be read; it is not extended.`);
+      throw new CardRefused(
+        err.why === "missing"
+          ? `${rel} does not exist: to make a new card, leave path out.`
+          : err.why === "not-regular"
+            ? `${rel} is not a regular file; it is not extended.`
+            : `${rel} is a link or cannot be read; it is not extended.`,
+      );
     }
     throw err;
   } finally {

@@ -21,7 +21,10 @@ const KEY_BYTES = 16;
 
 /** The key of a text: its SHA-256, cut to 16 bytes, as hex. */
 export function textKey(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, KEY_BYTES * 2);
+  return createHash("sha256")
+    .update(text)
+    .digest("hex")
+    .slice(0, KEY_BYTES * 2);
 }
 
 interface CacheHeader {
@@ -63,7 +66,7 @@ function readCacheFile(path: string, model: string): { header: CacheHeader; body
     const bodyBytes = count * (KEY_BYTES + 4 + dim);
     if (bodyBytes > MAX_BODY_BYTES || st.size !== nl + 1 + bodyBytes) return undefined;
     const body = Buffer.allocUnsafe(bodyBytes);
-    for (let at = 0; at < bodyBytes; ) {
+    for (let at = 0; at < bodyBytes;) {
       const n = readSync(fd, body, at, bodyBytes - at, nl + 1 + at);
       if (n === 0) return undefined;
       at += n;

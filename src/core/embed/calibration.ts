@@ -153,6 +153,9 @@ export function standOuts(cos: ReadonlyMap<number, number>, query: Float32Array,
 
 /** The calibration in a few words, for the line `index` and `embed` end with. */
 export function describeCalibration(c: Calibration | undefined, cards: number): string {
-  if (!c) return cards < MIN_CALIBRATION_CARDS ? `not calibrated: ${cards} cards with vectors, at least ${MIN_CALIBRATION_CARDS} are needed; meaning waits` : "not calibrated: the background prompts have no vectors yet; meaning waits";
+  if (!c)
+    return cards < MIN_CALIBRATION_CARDS
+      ? `not calibrated: ${cards} cards with vectors, at least ${MIN_CALIBRATION_CARDS} are needed; meaning waits`
+      : "not calibrated: the background prompts have no vectors yet; meaning waits";
   return `calibrated on ${c.prompts} background prompts (a prompt's cosines spread ${c.spread.toFixed(4)} over the cards)`;
 }

@@ -79,11 +79,15 @@ function postTls(url: URL, body: string, timeoutMs: number, sent?: () => void): 
   const https = require("node:https") as typeof import("node:https");
   return new Promise((resolve) => {
     const a = collect(timeoutMs, false, resolve);
-    const req = https.request(url, { method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res: IncomingMessage) => {
-      res.on("data", a.take);
-      res.on("end", () => a.finish({ status: res.statusCode ?? 0, text: a.body().toString("utf8") }));
-      res.on("error", (err) => a.finish({ error: err.message }));
-    });
+    const req = https.request(
+      url,
+      { method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      (res: IncomingMessage) => {
+        res.on("data", a.take);
+        res.on("end", () => a.finish({ status: res.statusCode ?? 0, text: a.body().toString("utf8") }));
+        res.on("error", (err) => a.finish({ error: err.message }));
+      },
+    );
     a.stopWith(() => req.destroy());
     req.on("error", (err) => a.finish({ error: err.message }));
     if (sent) req.on("finish", sent);
@@ -92,7 +96,8 @@ function postTls(url: URL, body: string, timeoutMs: number, sent?: () => void): 
 }
 
 /** What embedTexts and embedEach need of the settings: the server, and the model's marks (see profile.ts). */
-export type ClientSettings = Pick<EmbedSettings, "provider" | "url" | "model" | "allowRemote"> & Partial<Pick<EmbedSettings, "queryPrefix" | "passagePrefix" | "inputType">>;
+export type ClientSettings = Pick<EmbedSettings, "provider" | "url" | "model" | "allowRemote"> &
+  Partial<Pick<EmbedSettings, "queryPrefix" | "passagePrefix" | "inputType">>;
 
 /** The request each provider takes, and where it goes: the texts with the model's mark for their side. */
 function requestFor(settings: ClientSettings, texts: readonly string[], role: EmbedRole): { url: URL; body: string } {
@@ -103,7 +108,10 @@ function requestFor(settings: ClientSettings, texts: readonly string[], role: Em
   if (settings.provider === "ollama") return { url: new URL(`${base}/api/embed`), body: JSON.stringify({ model: settings.model, input, truncate: true }) };
   // OpenAI-compatible servers are mounted at /v1 or given with it.
   const path = /\/v1$/.test(base) ? `${base}/embeddings` : `${base}/v1/embeddings`;
-  return { url: new URL(path), body: JSON.stringify({ model: settings.model, input, encoding_format: "float", ...(profile.inputType ? { input_type: role } : {}) }) };
+  return {
+    url: new URL(path),
+    body: JSON.stringify({ model: settings.model, input, encoding_format: "float", ...(profile.inputType ? { input_type: role } : {}) }),
+  };
 }
 
 /**
@@ -166,12 +174,16 @@ function parseAnswer(provider: EmbedSettings["provider"], text: string, expected
   const raw: unknown[] | undefined =
     provider === "ollama"
       ? (json as { embeddings?: unknown[] } | null)?.embeddings
-      : ((json as { data?: { index?: number; embedding?: unknown }[] } | null)?.data?.slice().sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((d) => d.embedding));
+      : (json as { data?: { index?: number; embedding?: unknown }[] } | null)?.data
+          ?.slice()
+          .sort((a, b) => (a.index ?? 0) - (b.index ?? 0))
+          .map((d) => d.embedding);
   if (!Array.isArray(raw)) return { error: `the answer has no ${provider === "ollama" ? "embeddings" : "data"} list`, ms };
   if (raw.length !== expected) return { error: `asked for ${expected} vectors, got ${raw.length}`, ms };
   const each: (Float32Array | string)[] = [];
   for (const v of raw) {
-    if (!Array.isArray(v) || v.length === 0 || v.length > MAX_DIMENSIONS || !v.every((x) => typeof x === "number")) return { error: "a vector is not a list of numbers", ms };
+    if (!Array.isArray(v) || v.length === 0 || v.length > MAX_DIMENSIONS || !v.every((x) => typeof x === "number"))
+      return { error: "a vector is not a list of numbers", ms };
     const vector = Float32Array.from(v);
     each.push(vectorProblem(vector) || vector);
   }

@@ -35,7 +35,9 @@ const SAME_MODEL_COSINE = 0.995;
  */
 export function cardTexts(card: Card, hintsProperty: string): string[] {
   const head = [card.name, card.description, ...hintsOf(card, hintsProperty)].filter((s) => s.trim() !== "").join("\n");
-  const body = sanitize(card.body).replace(/\n{3,}/g, "\n\n").trim();
+  const body = sanitize(card.body)
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
   // The body is cut at fixed places, whatever the head holds, so that a new description changes the
   // first piece only and the rest are not embedded again.
   const chunks = [`${sanitize(head)}\n\n${body.slice(0, CHUNK_CHARS)}`.trim()];
@@ -85,7 +87,13 @@ export interface EmbedCardsOptions {
  * before it is kept in the cache. A vector that cannot stand for its text is refused on its own,
  * and its card reported.
  */
-export async function embedCards(cards: readonly Card[], settings: EmbedSettings, hintsProperty: string, cache: VectorCache, opts: EmbedCardsOptions = {}): Promise<EmbedReport> {
+export async function embedCards(
+  cards: readonly Card[],
+  settings: EmbedSettings,
+  hintsProperty: string,
+  cache: VectorCache,
+  opts: EmbedCardsOptions = {},
+): Promise<EmbedReport> {
   const { onProgress, offline = false } = opts;
   const deadline = opts.budgetMs === undefined ? Infinity : msSinceStart() + opts.budgetMs;
   const texts = new Map<string, string>();
@@ -120,13 +128,7 @@ export async function embedCards(cards: readonly Card[], settings: EmbedSettings
   };
   // The background first: a few short questions, which calibration needs however many cards this
   // run's budget leaves without vectors.
-  if (asking && bgKeys.some((k) => cache.get(k) === undefined)) {
-    const left = deadline - msSinceStart();
-    const r = left > 0 ? await embedEach(settings, [...BACKGROUND_PROMPTS], Math.max(1, Math.min(BATCH_TIMEOUT_MS, left)), { role: "query" }) : undefined;
-    if (r && !("error" in r)) r.each.forEach((v, j) => typeof v !== "string" && cache.set(bgKeys[j], v));
-  }
-  const background = bgKeys.map((k) => cache.peek(k)).filter((v): v is Quantized => v !== undefined);
-  if (background.length === bgKeys.length) report.background = background;
+  report.background = await embedBackground(settings, cache, bgKeys, asking ? deadline : -Infinity);
   const refused = new Map<string, string>();
   for (let i = 0; i < missing.length; i += settings.batchSize) {
     const left = deadline - msSinceStart();
@@ -138,7 +140,12 @@ export async function embedCards(cards: readonly Card[], settings: EmbedSettings
     }
     const batch = missing.slice(i, i + settings.batchSize);
     const byBudget = left < BATCH_TIMEOUT_MS;
-    const r = await embedEach(settings, batch.map((k) => texts.get(k)!), Math.max(1, Math.min(BATCH_TIMEOUT_MS, left)), { role: "passage" });
+    const r = await embedEach(
+      settings,
+      batch.map((k) => texts.get(k)!),
+      Math.max(1, Math.min(BATCH_TIMEOUT_MS, left)),
+      { role: "passage" },
+    );
     if ("error" in r) {
       report.ok = false;
       report.error = byBudget ? overBudget(r.error, seconds, i, missing.length) : r.error;
@@ -164,12 +171,29 @@ export async function embedCards(cards: readonly Card[], settings: EmbedSettings
   return report;
 }
 
+/** The background prompts' vectors, asked for what the cache lacks before `deadline`; none unless all are there. */
+async function embedBackground(settings: EmbedSettings, cache: VectorCache, bgKeys: readonly string[], deadline: number): Promise<Quantized[]> {
+  const left = deadline - msSinceStart();
+  if (left > 0 && bgKeys.some((k) => cache.get(k) === undefined)) {
+    const r = await embedEach(settings, [...BACKGROUND_PROMPTS], Math.max(1, Math.min(BATCH_TIMEOUT_MS, left)), { role: "query" });
+    if (!("error" in r)) r.each.forEach((v, j) => typeof v !== "string" && cache.set(bgKeys[j], v));
+  }
+  const background = bgKeys.map((k) => cache.peek(k)).filter((v): v is Quantized => v !== undefined);
+  return background.length === bgKeys.length ? background : [];
+}
+
 /**
  * Asks for the probe's vector and holds it against the one kept: true when the model changed (the
  * cache is emptied then, and the probe's new vector kept), false when it is the same or nothing
  * was kept yet; a string saying why when the server did not answer usably.
  */
-async function checkModel(settings: EmbedSettings, cache: VectorCache, deadline: number, budgetMs: number | undefined, texts: number): Promise<boolean | string> {
+async function checkModel(
+  settings: EmbedSettings,
+  cache: VectorCache,
+  deadline: number,
+  budgetMs: number | undefined,
+  texts: number,
+): Promise<boolean | string> {
   const left = deadline - msSinceStart();
   const seconds = `${Math.round((budgetMs ?? 0) / 1000)} s`;
   if (left <= 0) return `the ${seconds} budget ran out with 0 of ${texts} texts asked for`;

@@ -34,7 +34,12 @@ export interface EmbedVaultSettings extends ScopeRules {
   index: { hintsProperty: string; synonymsNote: string };
 }
 
-export async function embedVault(vault: string, config: EmbedVaultSettings, base: string, opts: { notes?: NoteCache; offline?: boolean; onProgress?: (done: number, total: number) => void; budgetSec?: number } = {}): Promise<VaultEmbedding> {
+export async function embedVault(
+  vault: string,
+  config: EmbedVaultSettings,
+  base: string,
+  opts: { notes?: NoteCache; offline?: boolean; onProgress?: (done: number, total: number) => void; budgetSec?: number } = {},
+): Promise<VaultEmbedding> {
   const e = config.embed;
   const notes = opts.notes ?? new NoteCache(vault);
   const cards = notes.cards(notes.list((p) => isCard(p, config)));
@@ -42,7 +47,11 @@ export async function embedVault(vault: string, config: EmbedVaultSettings, base
   // Kept by the model and how its passages are marked: vectors of two kinds are never mixed.
   const cache = VectorCache.open(path, passageIdentity(e));
   const budgetSec = opts.budgetSec ?? e.runBudgetSec;
-  const report = await embedCards(cards, e, config.index.hintsProperty, cache, { onProgress: opts.onProgress, offline: opts.offline, budgetMs: budgetSec * 1000 });
+  const report = await embedCards(cards, e, config.index.hintsProperty, cache, {
+    onProgress: opts.onProgress,
+    offline: opts.offline,
+    budgetMs: budgetSec * 1000,
+  });
   cache.save(path);
   const snapshot = vaultFiles.snapshot(vault);
   const reader = SnapshotReader.open(snapshot);
@@ -55,19 +64,31 @@ export async function embedVault(vault: string, config: EmbedVaultSettings, base
   } finally {
     reader.close();
   }
-  const calibration = calibrate(byId.filter((v): v is Quantized[] => v !== undefined), report.background);
+  const calibration = calibrate(
+    byId.filter((v): v is Quantized[] => v !== undefined),
+    report.background,
+  );
   writeVectors(vectorsPathOf(snapshot), base, e.model, cache.dim, byId, calibration);
   const counted = byId.filter((v) => v !== undefined).length;
-  return { ...report, cards: counted, summary: summaryOf(report, counted, e, describeCalibration(calibration, counted)), ...(calibration ? { calibration } : {}) };
+  return {
+    ...report,
+    cards: counted,
+    summary: summaryOf(report, counted, e, describeCalibration(calibration, counted)),
+    ...(calibration ? { calibration } : {}),
+  };
 }
 
 /** The one line a run ends with: what was embedded, and what stopped it or was refused, naming the server. */
 function summaryOf(report: EmbedReport, counted: number, e: EmbedSettings, calibration: string): string {
   const what = `${report.embedded} ${report.embedded === 1 ? "text" : "texts"} embedded, ${report.reused} from the cache`;
   const server = `${e.model} at ${e.url}`;
-  const refused = report.refused.length === 0 ? "" : `; ${report.refused.length} ${report.refused.length === 1 ? "card" : "cards"} not embedded, ${refusedText(report.refused)}`;
+  const refused =
+    report.refused.length === 0
+      ? ""
+      : `; ${report.refused.length} ${report.refused.length === 1 ? "card" : "cards"} not embedded, ${refusedText(report.refused)}`;
   const changed = report.modelChanged ? `; ${e.model} answered otherwise than the model that made the cached vectors, so every card was embedded again` : "";
-  if (report.error !== undefined) return `semantic recall: stopped (${report.error}; ${server}); ${what}, ${counted} cards with vectors${changed}${refused}; ${calibration}. Word recall is complete.`;
+  if (report.error !== undefined)
+    return `semantic recall: stopped (${report.error}; ${server}); ${what}, ${counted} cards with vectors${changed}${refused}; ${calibration}. Word recall is complete.`;
   return `semantic recall: ${what}, ${counted} cards with ${server}${changed}${refused}; ${calibration}${refused ? ". Word recall is complete." : ""}`;
 }
 
@@ -75,5 +96,7 @@ function summaryOf(report: EmbedReport, counted: number, e: EmbedSettings, calib
 function refusedText(refused: EmbedReport["refused"]): string {
   const byReason = new Map<string, string[]>();
   for (const r of refused) byReason.set(r.reason, [...(byReason.get(r.reason) ?? []), r.path]);
-  return [...byReason].map(([reason, paths]) => `${reason} for ${paths.slice(0, 5).map(escapeControl).join(", ")}${paths.length > 5 ? ` and ${paths.length - 5} more` : ""}`).join("; ");
+  return [...byReason]
+    .map(([reason, paths]) => `${reason} for ${paths.slice(0, 5).map(escapeControl).join(", ")}${paths.length > 5 ? ` and ${paths.length - 5} more` : ""}`)
+    .join("; ");
 }

@@ -151,7 +151,7 @@ export function parseHttp(raw: Buffer): Posted {
   let body = raw.subarray(h.at);
   if (h.chunked) {
     const parts: Buffer[] = [];
-    for (let at = 0; ; ) {
+    for (let at = 0; ;) {
       const nl = body.indexOf("\r\n", at);
       if (nl < 0) return { error: CHUNKS_CUT_SHORT };
       const len = parseInt(body.toString("latin1", at, nl), 16);

@@ -42,7 +42,7 @@ function signs(query: Float32Array, words: number): Uint32Array {
 /** The least disagreement at which `want` pieces are in, from the count of pieces at each. */
 function cutOf(histogram: Int32Array, want: number): number {
   let cut = 0;
-  for (let have = histogram[0]; cut < histogram.length - 1 && have < want; ) have += histogram[++cut];
+  for (let have = histogram[0]; cut < histogram.length - 1 && have < want;) have += histogram[++cut];
   return cut;
 }
 

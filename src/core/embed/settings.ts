@@ -163,7 +163,15 @@ export function machineEmbed(vault: string, configFlag?: string, env: NodeJS.Pro
   if (inVault) return `${inVault}; settings that send text elsewhere are read only from outside it, so no embedding server is used`;
   const queryPrefix = typeof e.queryPrefix === "string" && e.queryPrefix.length <= 64 ? e.queryPrefix : undefined;
   const inputType = e.inputType === "send" || e.inputType === "omit" ? e.inputType : undefined;
-  return { provider, url, model, allowRemote: e.allowRemote === true, file, ...(queryPrefix !== undefined ? { queryPrefix } : {}), ...(inputType ? { inputType } : {}) };
+  return {
+    provider,
+    url,
+    model,
+    allowRemote: e.allowRemote === true,
+    file,
+    ...(queryPrefix !== undefined ? { queryPrefix } : {}),
+    ...(inputType ? { inputType } : {}),
+  };
 }
 
 /**

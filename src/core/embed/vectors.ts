@@ -46,7 +46,14 @@ export interface VectorsHeader {
 const bitBytes = (dim: number): number => Math.ceil(dim / 32) * 4;
 
 /** Writes the vectors of the snapshot's cards (by its ids); cards without vectors have no pieces. */
-export function writeVectors(path: string, base: string, model: string, dim: number, byId: readonly (readonly Quantized[] | undefined)[], calibration?: Calibration): VectorsHeader {
+export function writeVectors(
+  path: string,
+  base: string,
+  model: string,
+  dim: number,
+  byId: readonly (readonly Quantized[] | undefined)[],
+  calibration?: Calibration,
+): VectorsHeader {
   const ids: number[] = [];
   const qs: Quantized[] = [];
   byId.forEach((vs, id) => {

@@ -47,7 +47,10 @@ interface Due {
 
 /** Cards in the store whose hints are missing, or were written for an older version of the card. */
 /** `notRead`: what could not be read at all (a FIFO or a huge file at a card's name); not counted as due. */
-export async function dueCards(store: CardStore, config: VaultMemoryConfig): Promise<{ due: Due[]; unreadable: { path: string; reason: string }[]; notRead: { path: string; reason: string }[] }> {
+export async function dueCards(
+  store: CardStore,
+  config: VaultMemoryConfig,
+): Promise<{ due: Due[]; unreadable: { path: string; reason: string }[]; notRead: { path: string; reason: string }[] }> {
   const property = config.index.hintsProperty;
   const due: Due[] = [];
   const unreadable: { path: string; reason: string }[] = [];
@@ -78,7 +81,14 @@ export async function enrichCards(opts: EnrichOptions): Promise<EnrichReport> {
   const settings = opts.config.enrich;
   const property = opts.config.index.hintsProperty;
   const { due, unreadable, notRead } = await dueCards(opts.store, opts.config);
-  const report: EnrichReport = { ok: true, dryRun: !!opts.dryRun, calls: 0, written: [], skipped: [...notRead, ...unreadable], left: due.length + unreadable.length };
+  const report: EnrichReport = {
+    ok: true,
+    dryRun: !!opts.dryRun,
+    calls: 0,
+    written: [],
+    skipped: [...notRead, ...unreadable],
+    left: due.length + unreadable.length,
+  };
   const todo = due.slice(0, opts.limit ?? Infinity);
   const batches = Math.ceil(todo.length / settings.batchSize);
   for (let i = 0; i < todo.length; i += settings.batchSize) {
@@ -108,7 +118,10 @@ export async function enrichCards(opts: EnrichOptions): Promise<EnrichReport> {
     }
     let answer;
     try {
-      answer = validateEnrichAnswer(extractJson(r.stdout), batch.map((d) => d.path));
+      answer = validateEnrichAnswer(
+        extractJson(r.stdout),
+        batch.map((d) => d.path),
+      );
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       for (const d of batch) report.skipped.push({ path: d.path, reason });

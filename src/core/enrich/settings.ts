@@ -28,6 +28,10 @@ export const ENRICH_SCHEMA = z.object({
   // A whole number of cards: the part of a card past the last would ask for nothing useful.
   perNight: setting(z.pipe(z.number().check(z.minimum(0)), z.transform(Math.floor)), DEFAULT_ENRICH.perNight, "a non-negative number"),
   batchSize: setting(z.int().check(z.minimum(1), z.maximum(20)), DEFAULT_ENRICH.batchSize, "a whole number from 1 to 20"),
-  questionsPerCard: setting(z.int().check(z.minimum(1), z.maximum(MAX_QUESTIONS)), DEFAULT_ENRICH.questionsPerCard, `a whole number from 1 to ${MAX_QUESTIONS}`),
+  questionsPerCard: setting(
+    z.int().check(z.minimum(1), z.maximum(MAX_QUESTIONS)),
+    DEFAULT_ENRICH.questionsPerCard,
+    `a whole number from 1 to ${MAX_QUESTIONS}`,
+  ),
   alsoLanguage: setting(z.string().check(z.trim(), z.regex(LANGUAGE_TAG)), DEFAULT_ENRICH.alsoLanguage, 'a language tag such as "en" or "zh-TW", or ""'),
 }) satisfies z.ZodMiniType<EnrichSettings, unknown>;

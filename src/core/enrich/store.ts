@@ -30,7 +30,11 @@ export function diskStore(vault: string, config: VaultMemoryConfig): CardStore {
   const notRead = new Map<string, string>();
   return {
     list: async () => {
-      const listed = listMarkdown(vault, (p) => isCard(p, config), (s) => notRead.set(s.path, s.reason)).map((f) => f.path);
+      const listed = listMarkdown(
+        vault,
+        (p) => isCard(p, config),
+        (s) => notRead.set(s.path, s.reason),
+      ).map((f) => f.path);
       return [...listed, ...notRead.keys()].sort();
     },
     read: async (path) => {

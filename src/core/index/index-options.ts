@@ -102,7 +102,10 @@ export function parseSynonyms(text: string): string[][] {
   for (const raw of lines.slice(frontmatterLines(lines))) {
     const line = raw.replace(/^\s*[-*+]\s+/, "").trim();
     if (line === "" || line.startsWith("#") || line.startsWith(">") || line.includes("[[")) continue;
-    const phrases = line.split(/[,，、]/).map((p) => p.trim()).filter((p) => p !== "");
+    const phrases = line
+      .split(/[,，、]/)
+      .map((p) => p.trim())
+      .filter((p) => p !== "");
     if (phrases.length < 2 || phrases.some((p) => p.length > MAX_PHRASE_CHARS || p.split(/\s+/).length > MAX_PHRASE_WORDS)) continue;
     groups.push(phrases);
   }
@@ -133,7 +136,6 @@ export interface IndexSettings {
   /** The frontmatter list property that holds a card's recall hints (the questions it answers). */
   hintsProperty: string;
 }
-
 
 /** The index options a config asks for, with the synonyms read from the vault's note. */
 export function indexOptionsOf(settings: IndexSettings, synonymsNoteText: string | undefined): IndexOptions {

@@ -385,9 +385,12 @@ export class MemoryIndex implements PostingSource {
 
   /** The typo table (see typos.ts): bucket key → the vocabulary's words in it, commonest first. */
   typos(): Map<string, string[]> {
-    if (!this.typoTable) this.typoTable = buildTypoTable((function* (entries) {
-      for (const [term, list] of entries) yield [term, list.size] as const;
-    })(this.terms.entries()));
+    if (!this.typoTable)
+      this.typoTable = buildTypoTable(
+        (function* (entries) {
+          for (const [term, list] of entries) yield [term, list.size] as const;
+        })(this.terms.entries()),
+      );
     return this.typoTable;
   }
 
@@ -461,8 +464,6 @@ export class MemoryIndex implements PostingSource {
   lengthFactor(doc: IndexedDoc): number {
     return lengthFactorOf(doc.length, this.avgLength, this.rules);
   }
-
-
 
   /** Ids a wikilink target, written in the note at `from`, resolves to. */
   resolveLink(target: string, from = ""): number[] {

@@ -72,7 +72,15 @@ export interface ScoreOptions {
 }
 
 export const DEFAULT_SCORING: ScoringRules = { k1: 1.2, b: 0.75, titleBonus: 3, headingBonus: 1, hintBonus: 5 };
-export const DEFAULT_THRESHOLDS: ThresholdRules = { minScore: 15, scaleWithVault: 1, relativeToTop: 0.55, minMatchedTerms: 2, minMatchedShare: 0, minAboutWords: 0, maxCards: 5 };
+export const DEFAULT_THRESHOLDS: ThresholdRules = {
+  minScore: 15,
+  scaleWithVault: 1,
+  relativeToTop: 0.55,
+  minMatchedTerms: 2,
+  minMatchedShare: 0,
+  minAboutWords: 0,
+  maxCards: 5,
+};
 
 /** BM25's inverse document frequency: rarer terms weigh more. */
 export function idfOf(df: number, docCount: number): number {
@@ -133,7 +141,12 @@ export function scoreDocs(terms: readonly string[], source: PostingSource, keep:
  * Why typed arrays: a hook process runs this once, cold, in V8's interpreter, over postings of
  * thousands of docs. Flat arrays indexed by doc id cost a fraction of a Map of objects there.
  */
-export function scoreGroups(groups: readonly QueryGroup[], source: PostingSource, keep: (s: Scored) => boolean = () => true, opts: ScoreOptions = {}): Scored[] {
+export function scoreGroups(
+  groups: readonly QueryGroup[],
+  source: PostingSource,
+  keep: (s: Scored) => boolean = () => true,
+  opts: ScoreOptions = {},
+): Scored[] {
   const deadline = opts.deadline ?? Infinity;
   const hints = opts.hintBonus && source.hintPostings ? new HintScores(source, opts.hintBonus) : undefined;
   const totals = new GroupTotals(source, hints);
@@ -275,7 +288,12 @@ class GroupTotals {
     }
     for (const doc of touched) {
       const h = extra?.get(doc);
-      const s: Scored = { doc, score: scores[doc] / IMPACT_SCALE, matched: Math.max(matched[doc], h?.matched ?? 0), about: about[doc] + (h ? hintAbout[doc] : 0) };
+      const s: Scored = {
+        doc,
+        score: scores[doc] / IMPACT_SCALE,
+        matched: Math.max(matched[doc], h?.matched ?? 0),
+        about: about[doc] + (h ? hintAbout[doc] : 0),
+      };
       if (h) Object.assign(s, { hint: h.hint, hintScore: h.score, hintMatched: h.matched });
       if (keep(s)) out.push(s);
     }
@@ -391,7 +409,11 @@ export interface ThresholdOptions<T> {
  * then the share of the best card (the best of all, so a skipped card still sets the bar), then
  * the cap. `ranked` is best first.
  */
-export function applyThresholds<T extends Pick<Scored, "score" | "matched">>(ranked: readonly T[], rules: ThresholdRules = DEFAULT_THRESHOLDS, opts: ThresholdOptions<T> = {}): T[] {
+export function applyThresholds<T extends Pick<Scored, "score" | "matched">>(
+  ranked: readonly T[],
+  rules: ThresholdRules = DEFAULT_THRESHOLDS,
+  opts: ThresholdOptions<T> = {},
+): T[] {
   const eligible = ranked.filter(passesFloor(rules));
   if (eligible.length === 0) return [];
   const floor = eligible[0].score * rules.relativeToTop;

@@ -79,7 +79,10 @@ export function buildTypoTable(terms: Iterable<readonly [string, number]>): Map<
   const out = new Map<string, string[]>();
   for (const [key, list] of [...buckets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     list.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    out.set(key, list.slice(0, MAX_BUCKET_WORDS).map(([t]) => t));
+    out.set(
+      key,
+      list.slice(0, MAX_BUCKET_WORDS).map(([t]) => t),
+    );
   }
   return out;
 }

@@ -22,7 +22,14 @@ export const BRIDGE_FILE = "vault-memory.cjs";
  * copy that is half there. `vault-memory.mjs` is the entry of earlier releases, kept for hooks
  * installed by them. The build writes the same list (esbuild.config.mjs); a test holds them together.
  */
-export const BRIDGE_FILES = ["vault-memory-commands.cjs", "vault-memory-semantic.cjs", "vault-memory-scoring.cjs", "vault-memory-recall.cjs", "vault-memory.mjs", BRIDGE_FILE] as const;
+export const BRIDGE_FILES = [
+  "vault-memory-commands.cjs",
+  "vault-memory-semantic.cjs",
+  "vault-memory-scoring.cjs",
+  "vault-memory-recall.cjs",
+  "vault-memory.mjs",
+  BRIDGE_FILE,
+] as const;
 /**
  * The MCP server's bundle, copied beside the bridge by install and Connect Claude Code and run by
  * Claude Code as `node <it> --vault DIR`. Apart from BRIDGE_FILES: no hook runs it, and Obsidian's

@@ -18,7 +18,13 @@ import { homeDir } from "../io/home";
 export function bridgeHome(vault: string, configDir = ".obsidian", env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   const pluginDir = join(vault, configDir, "plugins", "vault-memory");
   if (existsSync(pluginDir)) return pluginDir;
-  return join(userDataDir(env, platform), "bridges", `${basename(resolve(vault)).replace(/[^\w.-]+/g, "_").slice(0, 40)}-${vaultId(vault)}`);
+  return join(
+    userDataDir(env, platform),
+    "bridges",
+    `${basename(resolve(vault))
+      .replace(/[^\w.-]+/g, "_")
+      .slice(0, 40)}-${vaultId(vault)}`,
+  );
 }
 
 /** A short, stable name for a vault among the person's others: the bridge's folder and the schedule's units carry it. */
@@ -50,13 +56,15 @@ function namesOf(files: BridgeFiles): string[] {
  */
 export function readBridge(entry: string): BridgeFiles {
   const dir = dirname(entry);
-  return Object.fromEntries([MCP_SERVER_FILE, ...BRIDGE_FILES].map((name) => {
-    try {
-      return [name, readFileSync(join(dir, name), "utf8")];
-    } catch {
-      throw new Error(`${join(dir, name)} is missing; run \`npm run build\` and install again`);
-    }
-  }));
+  return Object.fromEntries(
+    [MCP_SERVER_FILE, ...BRIDGE_FILES].map((name) => {
+      try {
+        return [name, readFileSync(join(dir, name), "utf8")];
+      } catch {
+        throw new Error(`${join(dir, name)} is missing; run \`npm run build\` and install again`);
+      }
+    }),
+  );
 }
 
 /** Whether the bridge in `dir` is already `files`, so install can say whether it would copy it. */

@@ -69,7 +69,9 @@ function runs(entry: Entry): { command: string; args: string[] } {
 /** Whether the entry runs exactly this target. */
 export function sameServer(entry: Entry, t: McpTarget): boolean {
   const r = runs(entry);
-  return (entry.type === undefined || entry.type === "stdio") && r.command === t.node && JSON.stringify(r.args) === JSON.stringify([t.server, "--vault", t.vault]);
+  return (
+    (entry.type === undefined || entry.type === "stdio") && r.command === t.node && JSON.stringify(r.args) === JSON.stringify([t.server, "--vault", t.vault])
+  );
 }
 
 /** Whether the entry is this vault's server, whichever Node runs it: uninstall removes only that one. */
@@ -116,16 +118,39 @@ export function planMcp(mode: "install" | "uninstall", target: McpTarget, claude
   const remove = shellLine(["claude", ...MCP_REMOVE_ARGS]);
   const base = { target, claude, current };
   if (mode === "uninstall") {
-    if (found.state === "unknown") return { ...base, action: "none", lines: [remove], description: `Cannot tell whether Claude Code has the MCP server ${MCP_NAME} (${found.why}); to remove it, run: ${remove}` };
+    if (found.state === "unknown")
+      return {
+        ...base,
+        action: "none",
+        lines: [remove],
+        description: `Cannot tell whether Claude Code has the MCP server ${MCP_NAME} (${found.why}); to remove it, run: ${remove}`,
+      };
     if (!current) return { ...base, action: "none", lines: [], description: `Claude Code has no MCP server named ${MCP_NAME}.` };
-    if (!thisVaultsServer(current, target)) return { ...base, action: "none", lines: [], description: `The MCP server ${MCP_NAME} runs ${describeEntry(current)}, not this vault's; it is left as it is.` };
+    if (!thisVaultsServer(current, target))
+      return {
+        ...base,
+        action: "none",
+        lines: [],
+        description: `The MCP server ${MCP_NAME} runs ${describeEntry(current)}, not this vault's; it is left as it is.`,
+      };
     return { ...base, action: "remove", lines: [remove], description: `The MCP server ${MCP_NAME} would be removed from Claude Code's user scope: ${remove}` };
   }
-  if (current && sameServer(current, target)) return { ...base, action: "none", lines: [], description: `The MCP server ${MCP_NAME} is registered in Claude Code already.` };
+  if (current && sameServer(current, target))
+    return { ...base, action: "none", lines: [], description: `The MCP server ${MCP_NAME} is registered in Claude Code already.` };
   if (current) {
-    return { ...base, action: "replace", lines: [remove, add], description: `The MCP server ${MCP_NAME} runs ${describeEntry(current)}; it would be replaced, at Claude Code's user scope, by: ${add}` };
+    return {
+      ...base,
+      action: "replace",
+      lines: [remove, add],
+      description: `The MCP server ${MCP_NAME} runs ${describeEntry(current)}; it would be replaced, at Claude Code's user scope, by: ${add}`,
+    };
   }
-  return { ...base, action: "add", lines: [add], description: `The MCP server ${MCP_NAME} (${MCP_TOOLS.join(", ")}) would be registered at Claude Code's user scope: ${add}` };
+  return {
+    ...base,
+    action: "add",
+    lines: [add],
+    description: `The MCP server ${MCP_NAME} (${MCP_TOOLS.join(", ")}) would be registered at Claude Code's user scope: ${add}`,
+  };
 }
 
 export interface McpOutcome {
@@ -141,15 +166,28 @@ const CLI_TIMEOUT_MS = 60_000;
 export async function applyMcp(plan: McpPlan, env: NodeJS.ProcessEnv = process.env): Promise<McpOutcome> {
   if (plan.action === "none") return { status: "nothing", message: plan.description };
   const byHand = plan.lines.map((l) => `  ${l}`).join("\n");
-  if (!plan.claude) return { status: "manual", message: `Claude Code's CLI (claude) was not found on your PATH or your login shell's; to ${plan.action === "remove" ? "remove" : "register"} the MCP server ${MCP_NAME}, run:\n${byHand}` };
-  const steps = plan.action === "add" ? [mcpAddArgs(plan.target)] : plan.action === "remove" ? [[...MCP_REMOVE_ARGS]] : [[...MCP_REMOVE_ARGS], mcpAddArgs(plan.target)];
+  if (!plan.claude)
+    return {
+      status: "manual",
+      message: `Claude Code's CLI (claude) was not found on your PATH or your login shell's; to ${plan.action === "remove" ? "remove" : "register"} the MCP server ${MCP_NAME}, run:\n${byHand}`,
+    };
+  const steps =
+    plan.action === "add" ? [mcpAddArgs(plan.target)] : plan.action === "remove" ? [[...MCP_REMOVE_ARGS]] : [[...MCP_REMOVE_ARGS], mcpAddArgs(plan.target)];
   for (const [i, args] of steps.entries()) {
     const r = await runCommand([plan.claude, ...args], "", { timeoutMs: CLI_TIMEOUT_MS, env, cwd: homeDir(env) });
     if (r.code !== 0 || r.timedOut) {
-      const said = r.timedOut ? `no answer within ${CLI_TIMEOUT_MS / 1000} s` : ((r.stderr || r.stdout).split("\n").find((l) => l.trim() !== "") ?? `exit code ${r.code ?? "none"}`).trim().slice(0, 300);
+      const said = r.timedOut
+        ? `no answer within ${CLI_TIMEOUT_MS / 1000} s`
+        : ((r.stderr || r.stdout).split("\n").find((l) => l.trim() !== "") ?? `exit code ${r.code ?? "none"}`).trim().slice(0, 300);
       // Replacing: the old entry is gone once the first step succeeded, so say how to put it back.
-      const restore = i > 0 && plan.current ? `\nThe previous server was removed; to put it back, run:\n  ${shellLine(["claude", "mcp", "add-json", "--scope", "user", MCP_NAME, JSON.stringify(plan.current)])}` : "";
-      return { status: "failed", message: `claude ${args.slice(0, 2).join(" ")} failed: ${said}${restore}\nTo ${plan.action === "remove" ? "remove" : "register"} the MCP server by hand, run:\n${byHand}` };
+      const restore =
+        i > 0 && plan.current
+          ? `\nThe previous server was removed; to put it back, run:\n  ${shellLine(["claude", "mcp", "add-json", "--scope", "user", MCP_NAME, JSON.stringify(plan.current)])}`
+          : "";
+      return {
+        status: "failed",
+        message: `claude ${args.slice(0, 2).join(" ")} failed: ${said}${restore}\nTo ${plan.action === "remove" ? "remove" : "register"} the MCP server by hand, run:\n${byHand}`,
+      };
     }
   }
   const after = registeredServer(env);
@@ -158,5 +196,11 @@ export async function applyMcp(plan: McpPlan, env: NodeJS.ProcessEnv = process.e
     const why = after.state === "unknown" ? `${after.why} (Claude Code keeps backups of it in ~/.claude/backups/)` : `${claudeUserFile(env)} does not show it`;
     return { status: "failed", message: `claude said it ${plan.action === "remove" ? "removed" : "registered"} the MCP server ${MCP_NAME}, but ${why}.` };
   }
-  return { status: "done", message: plan.action === "remove" ? `Removed the MCP server ${MCP_NAME} from Claude Code.` : `Registered the MCP server ${MCP_NAME} in Claude Code (user scope, every project).` };
+  return {
+    status: "done",
+    message:
+      plan.action === "remove"
+        ? `Removed the MCP server ${MCP_NAME} from Claude Code.`
+        : `Registered the MCP server ${MCP_NAME} in Claude Code (user scope, every project).`,
+  };
 }

@@ -72,9 +72,12 @@ function guiDomain(): string {
 
 /** What `schedule install` writes and runs; writes nothing itself. */
 export function planSchedule(platform: SchedulePlatform, target: ScheduleTarget, llm: string | undefined, env: NodeJS.ProcessEnv = process.env): SchedulePlan {
-  if ([target.vault, target.node, target.bridge].some(hasControl)) throw new Error("a path with a control character (a line break, say) cannot go into a scheduler's unit; rename the folder");
+  if ([target.vault, target.node, target.bridge].some(hasControl))
+    throw new Error("a path with a control character (a line break, say) cannot go into a scheduler's unit; rename the folder");
   const home = homeDir(env);
-  const found = llm ? `The digest will find its LLM program at ${llm} (its folder is on the unit's PATH, which a scheduler does not give).` : "The LLM program (claude) was not found from here: the digest will look on the login shell's PATH when it runs; set its absolute path in the digest settings if that fails.";
+  const found = llm
+    ? `The digest will find its LLM program at ${llm} (its folder is on the unit's PATH, which a scheduler does not give).`
+    : "The LLM program (claude) was not found from here: the digest will look on the login shell's PATH when it runs; set its absolute path in the digest settings if that fails.";
   if (platform === "cron") {
     return {
       platform,
@@ -98,7 +101,11 @@ export function planSchedule(platform: SchedulePlatform, target: ScheduleTarget,
       platform,
       target,
       files,
-      commands: [...(changed ? [["systemctl", "--user", "daemon-reload"]] : []), ["systemctl", "--user", "enable", "--now", `${target.name}.timer`], ...(files.some((f) => f.now === "other") ? [["systemctl", "--user", "restart", `${target.name}.timer`]] : [])],
+      commands: [
+        ...(changed ? [["systemctl", "--user", "daemon-reload"]] : []),
+        ["systemctl", "--user", "enable", "--now", `${target.name}.timer`],
+        ...(files.some((f) => f.now === "other") ? [["systemctl", "--user", "restart", `${target.name}.timer`]] : []),
+      ],
       notes: ["A night missed while the computer was off or asleep runs at the next start (the timer is Persistent).", found],
     };
   }
@@ -108,8 +115,14 @@ export function planSchedule(platform: SchedulePlatform, target: ScheduleTarget,
     target,
     files: [plist],
     // Out first, so a changed agent is loaded anew; a bootout of an agent not loaded only fails.
-    commands: [["launchctl", "bootout", `${guiDomain()}/${target.name}`], ["launchctl", "bootstrap", guiDomain(), plist.path]],
-    notes: ["launchd runs a night missed while the Mac slept when it wakes, and the agent runs at each login, doing the night's digest only when one was missed.", found],
+    commands: [
+      ["launchctl", "bootout", `${guiDomain()}/${target.name}`],
+      ["launchctl", "bootstrap", guiDomain(), plist.path],
+    ],
+    notes: [
+      "launchd runs a night missed while the Mac slept when it wakes, and the agent runs at each login, doing the night's digest only when one was missed.",
+      found,
+    ],
   };
 }
 
@@ -166,7 +179,10 @@ export function applySchedule(plan: SchedulePlan, env: NodeJS.ProcessEnv = proce
       if (r.ok) lines.push(`Ran ${commandLine(words)}`);
       continue;
     }
-    const rest = plan.commands.slice(i).map((c) => `  ${commandLine(c)}`).join("\n");
+    const rest = plan.commands
+      .slice(i)
+      .map((c) => `  ${commandLine(c)}`)
+      .join("\n");
     lines.push(`${commandLine(words)} failed: ${r.output.split("\n")[0] || "no output"}\nThe files are in place; to turn the schedule on, run:\n${rest}`);
     return { ok: false, lines };
   }
@@ -182,13 +198,26 @@ export function installedUnits(platform: SchedulePlatform, name: string, env: No
 }
 
 /** Disables the schedule and moves its units aside; for cron, says which line to delete. */
-export function removeSchedule(platform: SchedulePlatform, name: string, dryRun: boolean, env: NodeJS.ProcessEnv = process.env): { ok: boolean; lines: string[] } {
+export function removeSchedule(
+  platform: SchedulePlatform,
+  name: string,
+  dryRun: boolean,
+  env: NodeJS.ProcessEnv = process.env,
+): { ok: boolean; lines: string[] } {
   if (platform === "cron") return { ok: true, lines: [`Cron is yours to edit: run \`crontab -e\` and delete the line that ends in "# ${name}".`] };
   const units = installedUnits(platform, name, env);
   if (units.length === 0) return { ok: true, lines: [`Nothing is scheduled for this vault (no ${name} unit).`] };
   const before = platform === "linux" ? [["systemctl", "--user", "disable", "--now", `${name}.timer`]] : [["launchctl", "bootout", `${guiDomain()}/${name}`]];
   const after = platform === "linux" ? [["systemctl", "--user", "daemon-reload"]] : [];
-  if (dryRun) return { ok: true, lines: [...before.map((c) => `Would run ${commandLine(c)}`), ...units.map((u) => `Would move ${u} to ${removedDir(env)}/`), ...after.map((c) => `Would run ${commandLine(c)}`)] };
+  if (dryRun)
+    return {
+      ok: true,
+      lines: [
+        ...before.map((c) => `Would run ${commandLine(c)}`),
+        ...units.map((u) => `Would move ${u} to ${removedDir(env)}/`),
+        ...after.map((c) => `Would run ${commandLine(c)}`),
+      ],
+    };
   const lines: string[] = [];
   let ok = true;
   for (const words of before) {
@@ -217,7 +246,11 @@ export function crontabLine(name: string, env: NodeJS.ProcessEnv = process.env):
 }
 
 /** Whether a schedule is installed, at what time, and the scheduler's next run when it can tell. */
-export function scheduleState(platform: SchedulePlatform, name: string, env: NodeJS.ProcessEnv = process.env): { installed: string | undefined; time?: string; next?: string; scheduler?: string } {
+export function scheduleState(
+  platform: SchedulePlatform,
+  name: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { installed: string | undefined; time?: string; next?: string; scheduler?: string } {
   if (platform === "cron") {
     const line = crontabLine(name, env);
     return { installed: line ? `crontab line "${line}"` : undefined, time: line ? unitTime(line) : undefined };
@@ -236,11 +269,20 @@ export function scheduleState(platform: SchedulePlatform, name: string, env: Nod
     const r = runTool(["systemctl", "--user", "show", `${name}.timer`, "--property=ActiveState,UnitFileState,NextElapseUSecRealtime,LastTriggerUSec"], env);
     const props = Object.fromEntries(r.output.split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
     const next = props.NextElapseUSecRealtime && props.NextElapseUSecRealtime !== "n/a" ? props.NextElapseUSecRealtime : undefined;
-    return { installed: `systemd user timer ${units.join(", ")}`, time, next, scheduler: r.ok ? `timer ${props.ActiveState ?? "?"}, ${props.UnitFileState ?? "?"}` : `systemctl could not tell: ${r.output.split("\n")[0]}` };
+    return {
+      installed: `systemd user timer ${units.join(", ")}`,
+      time,
+      next,
+      scheduler: r.ok ? `timer ${props.ActiveState ?? "?"}, ${props.UnitFileState ?? "?"}` : `systemctl could not tell: ${r.output.split("\n")[0]}`,
+    };
   }
   const r = runTool(["launchctl", "print", `${guiDomain()}/${name}`], env);
   const exit = /last exit code = (.*)/.exec(r.output)?.[1];
-  return { installed: `launchd agent ${units[0]}`, time, scheduler: r.ok ? `loaded${exit ? `, last exit code ${exit}` : ""}` : "not loaded (log in again, or run schedule install)" };
+  return {
+    installed: `launchd agent ${units[0]}`,
+    time,
+    scheduler: r.ok ? `loaded${exit ? `, last exit code ${exit}` : ""}` : "not loaded (log in again, or run schedule install)",
+  };
 }
 
 /** The next moment at HH:MM after `now`, for schedulers that cannot say. */

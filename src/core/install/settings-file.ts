@@ -30,7 +30,9 @@ export function parseSettings(text: string, path: string): Json {
     const msg = err instanceof Error ? err.message : String(err);
     const pos = /position (\d+)/.exec(msg);
     const where = pos ? lineCol(text, Number(pos[1])) : "";
-    throw new SettingsFileError(`${path} is not valid JSON${where ? ` (${where})` : ""}: ${msg}. It was left untouched; fix it (comments and trailing commas are not allowed) and run install again.`);
+    throw new SettingsFileError(
+      `${path} is not valid JSON${where ? ` (${where})` : ""}: ${msg}. It was left untouched; fix it (comments and trailing commas are not allowed) and run install again.`,
+    );
   }
 }
 
@@ -152,7 +154,8 @@ function readSettingsText(file: string, path: string): string | undefined {
     throw new SettingsFileError(`${(err as Error).message}. It was left untouched.`);
   }
   const text = bytes.toString("utf8");
-  if (!Buffer.from(text, "utf8").equals(bytes)) throw new SettingsFileError(`${path} is not UTF-8 text. It was left untouched; save it as UTF-8 and try again.`);
+  if (!Buffer.from(text, "utf8").equals(bytes))
+    throw new SettingsFileError(`${path} is not UTF-8 text. It was left untouched; save it as UTF-8 and try again.`);
   return text;
 }
 
@@ -160,7 +163,8 @@ function readSettingsText(file: string, path: string): string | undefined {
 export function planChange(path: string, mode: "install" | "uninstall", target: InstallTarget): SettingsChange {
   const file = resolveTarget(path);
   const st = statSync(file, { throwIfNoEntry: false });
-  if (st && isReadOnly(file, st.mode)) throw new SettingsFileError(`${path} is read-only. It was left untouched; make it writable (chmod u+w) and run ${mode} again.`);
+  if (st && isReadOnly(file, st.mode))
+    throw new SettingsFileError(`${path} is read-only. It was left untouched; make it writable (chmod u+w) and run ${mode} again.`);
   const before = (st && readSettingsText(file, path)) ?? "";
   const settings = parseSettings(before, path);
   const next = mode === "install" ? withOurHooks(settings, target) : withoutOurHooks(settings);
@@ -185,7 +189,9 @@ export function applyChange(change: SettingsChange): string | undefined {
   if (!change.changed) return undefined;
   const now = readSettingsText(change.target, change.path);
   if (now !== (change.mode === undefined ? undefined : change.before)) {
-    throw new SettingsFileError(`${change.path} changed since the change was shown. Nothing was written; run it again to see the change against the file as it is now.`);
+    throw new SettingsFileError(
+      `${change.path} changed since the change was shown. Nothing was written; run it again to see the change against the file as it is now.`,
+    );
   }
   if (change.backup !== undefined && now !== undefined) writeFileAtomic(change.backup, now, { mode: change.mode });
   writeFileAtomic(change.target, change.after, { mode: change.mode });
@@ -220,9 +226,14 @@ export function describeChange(change: SettingsChange): string {
 function lineDiff(before: string, after: string): [" " | "-" | "+", string][] {
   // A last line without its line end is the same line as with one; CRLF and LF lines are alike.
   const ended = (t: string): string => (t === "" || t.endsWith("\n") ? t : `${t}\n`);
-  const changes: Pick<ChangeObject<string>, "value" | "added" | "removed">[] = diffLines(ended(before), ended(after), { stripTrailingCr: true, maxEditLength: MAX_EDIT_LENGTH }) ?? [
+  const changes: Pick<ChangeObject<string>, "value" | "added" | "removed">[] = diffLines(ended(before), ended(after), {
+    stripTrailingCr: true,
+    maxEditLength: MAX_EDIT_LENGTH,
+  }) ?? [
     { value: ended(before).replace(/\r\n/g, "\n"), removed: true, added: false },
     { value: ended(after).replace(/\r\n/g, "\n"), removed: false, added: true },
   ];
-  return changes.flatMap((c) => (c.value === "" ? [] : c.value.slice(0, -1).split("\n")).map((line): [" " | "-" | "+", string] => [c.added ? "+" : c.removed ? "-" : " ", line]));
+  return changes.flatMap((c) =>
+    (c.value === "" ? [] : c.value.slice(0, -1).split("\n")).map((line): [" " | "-" | "+", string] => [c.added ? "+" : c.removed ? "-" : " ", line]),
+  );
 }

@@ -11,7 +11,7 @@ export async function writeFileAtomicAsync(path: string, parts: readonly Uint8Ar
     const file = await open(tmp, "w");
     try {
       for (const part of parts) {
-        for (let done = 0; done < part.length; ) done += (await file.write(part, done, part.length - done)).bytesWritten;
+        for (let done = 0; done < part.length;) done += (await file.write(part, done, part.length - done)).bytesWritten;
       }
       await file.sync();
     } finally {

@@ -1,6 +1,20 @@
 /** Writes that a crash or a concurrent reader never sees half-done: temp file, fsync, rename. */
 
-import { closeSync, fchmodSync, fstatSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fchmodSync,
+  fstatSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { openRegularFile, readRegularFile } from "./read-file";
 
@@ -131,7 +145,12 @@ export class ChangedSince extends Error {}
  * text saved is returned, for the caller to make its change to that text and replace its own
  * with it. Undefined when nothing came in between.
  */
-export function replaceIfUnchanged(path: string, expected: string, next: string, opts: { maxBytes?: number; afterCompare?: () => void } = {}): string | undefined {
+export function replaceIfUnchanged(
+  path: string,
+  expected: string,
+  next: string,
+  opts: { maxBytes?: number; afterCompare?: () => void } = {},
+): string | undefined {
   const maxBytes = opts.maxBytes ?? 8 << 20;
   const want = Buffer.from(expected, "utf8");
   let saved: string | undefined;
@@ -206,5 +225,5 @@ function writeThen(path: string, data: string | Uint8Array | readonly Uint8Array
 
 // writeSync may write less than asked for a large buffer; the rest must follow.
 function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
 }

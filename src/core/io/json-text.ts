@@ -102,7 +102,11 @@ export function sameJson(a: unknown, b: unknown): boolean {
 // A value as one string, keys sorted, so array items can be matched by string comparison.
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
-  if (isObj(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
+  if (isObj(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(",")}}`;
   return JSON.stringify(v);
 }
 
@@ -222,7 +226,10 @@ class Editor {
 
   private render(value: unknown, inline: boolean, indent: string): string {
     const s = this.style;
-    if (!inline) return JSON.stringify(value, null, s.unit).split("\n").join(s.eol + indent);
+    if (!inline)
+      return JSON.stringify(value, null, s.unit)
+        .split("\n")
+        .join(s.eol + indent);
     const one = (v: unknown): string => {
       if (Array.isArray(v)) return `[${v.map(one).join(s.comma)}]`;
       if (!isObj(v)) return JSON.stringify(v);
@@ -255,7 +262,8 @@ class Editor {
     const { node, inline } = this.locate(path);
     const ms = node.members;
     const n = ms.length;
-    const text = (indent: string): string => `${key === undefined ? "" : `${JSON.stringify(key)}${inline ? this.style.colon : ": "}`}${this.render(value, inline, indent)}`;
+    const text = (indent: string): string =>
+      `${key === undefined ? "" : `${JSON.stringify(key)}${inline ? this.style.colon : ": "}`}${this.render(value, inline, indent)}`;
     if (n === 0) {
       const outer = this.indentAt(node.start);
       const pad = inline && key !== undefined ? this.style.pad : "";
@@ -275,9 +283,10 @@ class Editor {
 export function commonSubsequence(a: string[], b: string[]): [number, number][] {
   const w = b.length + 1;
   const len = new Uint32Array((a.length + 1) * w);
-  for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) len[i * w + j] = a[i] === b[j] ? len[(i + 1) * w + j + 1] + 1 : Math.max(len[(i + 1) * w + j], len[i * w + j + 1]);
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--) len[i * w + j] = a[i] === b[j] ? len[(i + 1) * w + j + 1] + 1 : Math.max(len[(i + 1) * w + j], len[i * w + j + 1]);
   const pairs: [number, number][] = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
     if (a[i] === b[j]) pairs.push([i++, j++]);
     else if (len[(i + 1) * w + j] >= len[i * w + j + 1]) i++;
     else j++;

@@ -55,7 +55,8 @@ export function programProblem(program: string, vault: string): string {
       return "";
     }
     if (st.uid !== uid && st.uid !== 0) return `${at} belongs to another user, who could change the program`;
-    if (st.mode & 0o022 && !(st.isDirectory() && st.mode & 0o1000)) return `${at} can be written by other users (mode ${(st.mode & 0o777).toString(8)}), who could change the program`;
+    if (st.mode & 0o022 && !(st.isDirectory() && st.mode & 0o1000))
+      return `${at} can be written by other users (mode ${(st.mode & 0o777).toString(8)}), who could change the program`;
     const up = dirname(at);
     if (up === at) return "";
     at = up;

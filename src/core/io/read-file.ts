@@ -27,7 +27,10 @@ export function openRegularFile(path: string, opts: { noFollow?: boolean } = {})
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (opts.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new FileRefused(code === "ENOENT" ? `${path} does not exist` : `${path} cannot be read: ${(err as Error).message}`, code === "ENOENT" ? "missing" : "unreadable");
+    throw new FileRefused(
+      code === "ENOENT" ? `${path} does not exist` : `${path} cannot be read: ${(err as Error).message}`,
+      code === "ENOENT" ? "missing" : "unreadable",
+    );
   }
   try {
     const st = fstatSync(fd);

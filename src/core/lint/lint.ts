@@ -109,7 +109,11 @@ function* lintSteps(input: LintInput): Generator<void, Finding[]> {
   const reports = input.scope?.reports;
   const kept = reports ? findings.filter((f) => f.file === "" || reports(f.file)) : findings;
   return kept.sort(
-    (a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.rule.localeCompare(b.rule) || a.file.localeCompare(b.file) || a.line - b.line,
+    (a, b) =>
+      SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) ||
+      a.rule.localeCompare(b.rule) ||
+      a.file.localeCompare(b.file) ||
+      a.line - b.line,
   );
 }
 
@@ -142,7 +146,14 @@ function ignoredRules(card: Card): Set<string> {
  * told to `onSkip`.
  * `readNotes` may be a NoteCache, whose listing, texts and parsed cards are used as they are.
  */
-export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_SETTINGS, now = Date.now(), readNotes: ReadNotes | NoteCache = readNotesHere, scope?: LintScope, onSkip?: (s: SkippedNote) => void): Finding[] {
+export function lintVault(
+  vault: string,
+  settings: LintSettings = DEFAULT_LINT_SETTINGS,
+  now = Date.now(),
+  readNotes: ReadNotes | NoteCache = readNotesHere,
+  scope?: LintScope,
+  onSkip?: (s: SkippedNote) => void,
+): Finding[] {
   const cards: Card[] = [];
   const text = new Map<string, string>();
   const cache = readNotes instanceof NoteCache ? readNotes : undefined;
@@ -160,7 +171,16 @@ export function lintVault(vault: string, settings: LintSettings = DEFAULT_LINT_S
     cards.push(cache ? cache.card(f) : parseCard(f.path, t, f.mtime));
   });
   if (cache) for (const s of cache.skipped) onSkip?.(s);
-  return lint({ cards, text, settings, snapshot: snapshotTime(vault), lastRecalled: recallHistory(vault)?.last, now, secretScans: () => source.secretScans(), scope });
+  return lint({
+    cards,
+    text,
+    settings,
+    snapshot: snapshotTime(vault),
+    lastRecalled: recallHistory(vault)?.last,
+    now,
+    secretScans: () => source.secretScans(),
+    scope,
+  });
 }
 
 /** When the snapshot was last brought up to the cards (its overlay's time, if any); undefined if there is none, "unreadable" if it is damaged. */
@@ -227,7 +247,10 @@ export function formatReport(findings: readonly Finding[]): string {
     for (const rule of rules) {
       const items = group.filter((f) => f.rule === rule);
       lines.push("", `${severity.toUpperCase()} ${rule} (${items.length})`);
-      for (const f of items) lines.push(`  ${escapeControl(f.file) || "(vault)"}${f.line > 0 ? `:${f.line}` : ""}  ${escapeControl(f.message)}${f.fix ? "  [fix in Obsidian]" : ""}`);
+      for (const f of items)
+        lines.push(
+          `  ${escapeControl(f.file) || "(vault)"}${f.line > 0 ? `:${f.line}` : ""}  ${escapeControl(f.message)}${f.fix ? "  [fix in Obsidian]" : ""}`,
+        );
     }
   }
   // Fixes go through Obsidian (processFrontMatter, renames that update links), which a terminal

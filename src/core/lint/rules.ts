@@ -41,7 +41,13 @@ const schemaCards = (ctx: LintContext): Card[] => cardsOnly(ctx).filter((c) => i
 export const missingFrontmatter: Rule = (ctx) =>
   schemaCards(ctx)
     .filter((c) => !c.hasFrontmatter)
-    .map((c) => ({ rule: "missing-frontmatter", severity: "warning", file: c.path, line: 1, message: "no frontmatter: recall takes the card's title and description from its name and first paragraph" }));
+    .map((c) => ({
+      rule: "missing-frontmatter",
+      severity: "warning",
+      file: c.path,
+      line: 1,
+      message: "no frontmatter: recall takes the card's title and description from its name and first paragraph",
+    }));
 
 // What recall reads from a card's frontmatter as text: name and description to show, type and
 // project to rank and scope, status to leave a retired card out.
@@ -54,7 +60,8 @@ const TEXT_FIELDS = ["name", "description", "type", "project", "status"] as cons
  */
 export const brokenFrontmatter: Rule = (ctx) =>
   cardsOnly(ctx).flatMap((c): Finding[] => {
-    if (c.frontmatterError) return [{ rule: "broken-frontmatter", severity: "error", file: c.path, line: 1, message: `frontmatter cannot be read: ${c.frontmatterError}` }];
+    if (c.frontmatterError)
+      return [{ rule: "broken-frontmatter", severity: "error", file: c.path, line: 1, message: `frontmatter cannot be read: ${c.frontmatterError}` }];
     const bad = TEXT_FIELDS.filter((k) => typeof c.frontmatter[k] === "object" && c.frontmatter[k] !== null && !(c.frontmatter[k] instanceof Date));
     return bad.map((k) => ({
       rule: "broken-frontmatter",
@@ -157,7 +164,13 @@ function lineStarts(text: string): number[] {
 export const missingDescription: Rule = (ctx) =>
   schemaCards(ctx)
     .filter((c) => c.hasFrontmatter && !c.frontmatterError && typeof c.frontmatter.description !== "string")
-    .map((c) => ({ rule: "missing-description", severity: "warning", file: c.path, line: 1, message: "no description: recall shows Claude the first paragraph instead" }));
+    .map((c) => ({
+      rule: "missing-description",
+      severity: "warning",
+      file: c.path,
+      line: 1,
+      message: "no description: recall shows Claude the first paragraph instead",
+    }));
 
 export const typeFolderMismatch: Rule = (ctx) =>
   cardsOnly(ctx).flatMap((c): Finding[] => {
@@ -166,7 +179,16 @@ export const typeFolderMismatch: Rule = (ctx) =>
     if (!want || rel === undefined || folderOf(rel) === want) return [];
     // The type's folder inside the memory folder: a move out of it would end the card's recall.
     const folder = memoryPrefix(ctx) + want;
-    return [{ rule: "type-folder-mismatch", severity: "warning", file: c.path, line: 1, message: `type "${c.type}" belongs in ${folder}/`, fix: { kind: "move-to-folder", folder } }];
+    return [
+      {
+        rule: "type-folder-mismatch",
+        severity: "warning",
+        file: c.path,
+        line: 1,
+        message: `type "${c.type}" belongs in ${folder}/`,
+        fix: { kind: "move-to-folder", folder },
+      },
+    ];
   });
 
 export const strayRootNote: Rule = (ctx) =>
@@ -180,7 +202,9 @@ export const strayRootNote: Rule = (ctx) =>
       severity: "warning",
       file: c.path,
       line: 0,
-      message: ctx.memoryFolder ? "a note at the memory folder's root: cards live in the folder of their type" : "a note at the vault root: only MEMORY.md belongs there",
+      message: ctx.memoryFolder
+        ? "a note at the memory folder's root: cards live in the folder of their type"
+        : "a note at the vault root: only MEMORY.md belongs there",
     }));
 
 export const subprojectWithoutParent: Rule = (ctx) =>
@@ -216,7 +240,15 @@ export const secretInCard: Rule = (ctx) => {
   return ctx.cards.flatMap((c): Finding[] => {
     const { kinds, line } = scans?.get(c.path) ?? scanForSecrets(ctx.text.get(c.path) ?? "");
     if (kinds.length === 0) return [];
-    return [{ rule: "secret-in-card", severity: "error", file: c.path, line, message: `looks like a secret (${kinds.join(", ")}): remove it or wrap it in <private>` }];
+    return [
+      {
+        rule: "secret-in-card",
+        severity: "error",
+        file: c.path,
+        line,
+        message: `looks like a secret (${kinds.join(", ")}): remove it or wrap it in <private>`,
+      },
+    ];
   });
 };
 
@@ -238,8 +270,10 @@ export const memoryIndexTooLong: Rule = (ctx) => {
 };
 
 export const staleSnapshot: Rule = (ctx) => {
-  if (ctx.snapshot === "unreadable") return [{ rule: "stale-snapshot", severity: "warning", file: "", line: 0, message: "the recall snapshot cannot be read: rebuild the index" }];
-  if (ctx.snapshot === undefined) return [{ rule: "stale-snapshot", severity: "warning", file: "", line: 0, message: "no recall snapshot yet: rebuild the index" }];
+  if (ctx.snapshot === "unreadable")
+    return [{ rule: "stale-snapshot", severity: "warning", file: "", line: 0, message: "the recall snapshot cannot be read: rebuild the index" }];
+  if (ctx.snapshot === undefined)
+    return [{ rule: "stale-snapshot", severity: "warning", file: "", line: 0, message: "no recall snapshot yet: rebuild the index" }];
   const newest = Math.max(0, ...ctx.cards.map((c) => c.mtime));
   if (newest <= ctx.snapshot) return [];
   return [{ rule: "stale-snapshot", severity: "warning", file: "", line: 0, message: "the recall snapshot is older than the newest card: rebuild the index" }];
@@ -267,13 +301,27 @@ export const unusedCard: Rule = (ctx) => {
  */
 export const readsAsInstructions: Rule = (ctx) =>
   cardsOnly(ctx).flatMap((c): Finding[] => {
-    const fields = [c.name, c.description, ...Object.values(c.frontmatter).flatMap((v) => (typeof v === "string" ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []))];
+    const fields = [
+      c.name,
+      c.description,
+      ...Object.values(c.frontmatter).flatMap((v) =>
+        typeof v === "string" ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [],
+      ),
+    ];
     const inFields = fields.map(instructionIn).find((x) => x !== undefined);
     const lines = c.body.split("\n");
     const at = inFields === undefined ? lines.findIndex((l) => instructionIn(l) !== undefined) : -1;
     const said = inFields ?? (at >= 0 ? instructionIn(lines[at]) : undefined);
     if (said === undefined) return [];
-    return [{ rule: "reads-as-instructions", severity: "warning", file: c.path, line: at >= 0 ? c.bodyLine + at : 1, message: `reads as instructions to an assistant ("${escapeControl(said.slice(0, 80))}"): Claude reads cards as notes; reword it, or delete it if you did not write it` }];
+    return [
+      {
+        rule: "reads-as-instructions",
+        severity: "warning",
+        file: c.path,
+        line: at >= 0 ? c.bodyLine + at : 1,
+        message: `reads as instructions to an assistant ("${escapeControl(said.slice(0, 80))}"): Claude reads cards as notes; reword it, or delete it if you did not write it`,
+      },
+    ];
   });
 
 /**
@@ -311,7 +359,12 @@ export const controlCharacterInName: Rule = (ctx) => {
 export function pathWithoutControl(path: string, notes: readonly string[], exists: (path: string) => boolean = () => false): string {
   const parts = path.split("/").map((p) => controlToSpace(p) || "untitled");
   const file = parts.pop()!.replace(/\.md$/i, "").trim() || "untitled";
-  return freePath(parts.join("/"), file, notes.filter((n) => n !== path), exists);
+  return freePath(
+    parts.join("/"),
+    file,
+    notes.filter((n) => n !== path),
+    exists,
+  );
 }
 
 const MADE_BY: Record<CopyKind, string> = {
@@ -389,8 +442,14 @@ export interface RuleInfo {
 }
 
 export const RULE_INFO: Readonly<Record<keyof typeof RULES, RuleInfo>> = {
-  "missing-frontmatter": { title: "Missing frontmatter", description: "Recall and the digest read a card's name, description, type and tags from its frontmatter." },
-  "broken-frontmatter": { title: "Frontmatter recall cannot read", description: "Frontmatter that does not parse, or a name, description, type, project or status that is not text." },
+  "missing-frontmatter": {
+    title: "Missing frontmatter",
+    description: "Recall and the digest read a card's name, description, type and tags from its frontmatter.",
+  },
+  "broken-frontmatter": {
+    title: "Frontmatter recall cannot read",
+    description: "Frontmatter that does not parse, or a name, description, type, project or status that is not text.",
+  },
   "missing-tags": { title: "Missing tags", description: "Every card needs at least one tag, so the digest can file it and link it to its neighbours." },
   "duplicate-name": { title: "Duplicate file name", description: "Two notes share a file name, so a [[link]] to either one is ambiguous." },
   orphan: { title: "Orphan card", description: "No links in or out: nothing leads to this card, and it leads nowhere." },
@@ -400,7 +459,10 @@ export const RULE_INFO: Readonly<Record<keyof typeof RULES, RuleInfo>> = {
   "type-folder-mismatch": { title: "Card in another type's folder", description: "The card's type belongs in another folder; moving it keeps every link." },
   "stray-root-note": { title: "Note at the vault's root", description: "Cards live in the folder of their type." },
   "subproject-without-parent": { title: "Subproject without its parent", description: "The card names a parent project that no card is." },
-  "superseded-without-backlink": { title: "Superseded card without a link back", description: "A card replaced by another should link to it, so old links still lead somewhere." },
+  "superseded-without-backlink": {
+    title: "Superseded card without a link back",
+    description: "A card replaced by another should link to it, so old links still lead somewhere.",
+  },
   "secret-in-card": { title: "Secret in a card", description: "Something that looks like a key, token or password: cards are shown to Claude." },
   "memory-index-too-long": { title: "MEMORY.md too long", description: "Claude Code loads only the first 200 lines or 25 KB of MEMORY.md." },
   "stale-snapshot": { title: "Recall snapshot out of date", description: "The snapshot recall reads is older than the newest card." },
@@ -409,8 +471,14 @@ export const RULE_INFO: Readonly<Record<keyof typeof RULES, RuleInfo>> = {
     title: "Control character in a name",
     description: "A line break or other control character in a note's path starts a line of its own wherever it is shown.",
   },
-  "sync-conflict": { title: "Sync conflict copies", description: "Copies a sync tool left beside a note hold edits made on one computer and crowd links and searches." },
-  "reads-as-instructions": { title: "Card that reads as instructions", description: "Text that orders an assistant about, such as ignore previous instructions: cards reach Claude as notes." },
+  "sync-conflict": {
+    title: "Sync conflict copies",
+    description: "Copies a sync tool left beside a note hold edits made on one computer and crowd links and searches.",
+  },
+  "reads-as-instructions": {
+    title: "Card that reads as instructions",
+    description: "Text that orders an assistant about, such as ignore previous instructions: cards reach Claude as notes.",
+  },
 };
 
 /** A rule's name and description; a rule id of another release is shown as it is. */

@@ -29,6 +29,7 @@ export function extractJson(raw: string): unknown {
 
 // Invisible or line-breaking characters: YAML 1.1 readers break lines at U+2028/9, and the rest
 // hide what the text says from the person reading the card.
-// eslint-disable-next-line no-control-regex -- finding them is the point
-export const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
+/* eslint-disable no-control-regex -- finding them is the point */
+export const UNSAFE_CHARS =
+  /[\u0000-\u001f\u007f-\u009f\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/* eslint-enable no-control-regex -- only the pattern above */

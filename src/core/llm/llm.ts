@@ -22,11 +22,34 @@ export interface LlmSettings {
 // nothing approved without asking, should a tool ever be offered again. Nor is the call saved as
 // a session: it would sit in the person's `claude --resume` list and keep a second copy of every
 // queued conversation under ~/.claude.
-const CLAUDE_FLAGS = ["--tools", "", "--strict-mcp-config", "--setting-sources", "user", "--settings", '{"disableAllHooks":true}', "--permission-mode", "dontAsk", "--no-session-persistence"];
+const CLAUDE_FLAGS = [
+  "--tools",
+  "",
+  "--strict-mcp-config",
+  "--setting-sources",
+  "user",
+  "--settings",
+  '{"disableAllHooks":true}',
+  "--permission-mode",
+  "dontAsk",
+  "--no-session-persistence",
+];
 
 // A person's flag that would add back what CLAUDE_FLAGS takes away: the CLI adds repeated --tools
 // and --mcp-config together rather than keeping the last, and the others would fight ours.
-const REFUSED_FLAGS = ["--tools", "--allowedTools", "--allowed-tools", "--mcp-config", "--settings", "--setting-sources", "--permission-mode", "--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--plugin-dir", "--plugin-url"];
+const REFUSED_FLAGS = [
+  "--tools",
+  "--allowedTools",
+  "--allowed-tools",
+  "--mcp-config",
+  "--settings",
+  "--setting-sources",
+  "--permission-mode",
+  "--dangerously-skip-permissions",
+  "--allow-dangerously-skip-permissions",
+  "--plugin-dir",
+  "--plugin-url",
+];
 
 /** Whether a binary is Claude Code, by its name (claude, claude.exe, claude.cmd). */
 export function isClaude(binary: string): boolean {
@@ -45,7 +68,10 @@ export function llmCommand(binary: string, command: readonly string[], model: st
   const claude = isClaude(binary) || isClaude(command[0]);
   if (claude) {
     const bad = args.find((a) => REFUSED_FLAGS.some((f) => a === f || a.startsWith(`${f}=`)));
-    if (bad) throw new Error(`the digest's LLM command must not set ${bad.split("=")[0]}: the digest runs claude without tools, MCP servers or hooks, and adds its own flags for that`);
+    if (bad)
+      throw new Error(
+        `the digest's LLM command must not set ${bad.split("=")[0]}: the digest runs claude without tools, MCP servers or hooks, and adds its own flags for that`,
+      );
   }
   return [binary, ...args, ...(model ? ["--model", model] : []), ...(claude ? CLAUDE_FLAGS : [])];
 }
@@ -166,7 +192,12 @@ export function classifyFailure(r: CommandResult): FailureKind {
   const text = `${r.stderr}\n${cli ? `${cli.error ?? ""} ${cli.message}` : r.stdout}`.toLowerCase();
   if (/rate.?limit|quota|usage limit|credit balance|too many requests|\b429\b|overloaded|limit reached/.test(text)) return "quota";
   if (/unauthori[sz]ed|authentication|invalid (?:x-)?api.?key|\b401\b|\b403\b|please run \/login|not logged in|oauth/.test(text)) return "auth";
-  if (/connection_failed|econnrefused|enotfound|etimedout|econnreset|eai_again|connection (?:refused|error|failed|reset)|network is unreachable|unable to connect|getaddrinfo/.test(text)) return "connection";
+  if (
+    /connection_failed|econnrefused|enotfound|etimedout|econnreset|eai_again|connection (?:refused|error|failed|reset)|network is unreachable|unable to connect|getaddrinfo/.test(
+      text,
+    )
+  )
+    return "connection";
   return "other";
 }
 

@@ -216,7 +216,10 @@ function listProcesses(mark: string): Proc[] {
       // Read plainly: procfs files are the kernel's, small, and never block.
       // The command name is in parentheses and may itself hold spaces or parentheses.
       const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-      const [, ppid, pgid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
+      const [, ppid, pgid] = stat
+        .slice(stat.lastIndexOf(")") + 2)
+        .split(" ")
+        .map(Number);
       let marked = false;
       try {
         marked = readFileSync(`/proc/${d}/environ`, "latin1").includes(needle);

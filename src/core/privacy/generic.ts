@@ -4,7 +4,6 @@
  * break through the middle). Named shapes will always trail the next provider; these do not.
  */
 
-
 const isLower = (c: number): boolean => c >= 97 && c <= 122;
 const isUpper = (c: number): boolean => c >= 65 && c <= 90;
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
@@ -113,7 +112,8 @@ export function looksLikeValue(v: string): boolean {
 const ZERO_WIDTH_RUN = /(?:\u200B|\u200C|\u200D|\u2060|\uFEFF|\u00AD|\u180E)+/g;
 const BIDI = /[\u202A-\u202E\u2066-\u2069]/g;
 /** Whether a character is one of them (the zero-width ones or a bidirectional control). */
-export const isInvisibleCode = (c: number): boolean => c === 0xad || c === 0x180e || (c >= 0x200b && c <= 0x200d) || c === 0x2060 || c === 0xfeff || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+export const isInvisibleCode = (c: number): boolean =>
+  c === 0xad || c === 0x180e || (c >= 0x200b && c <= 0x200d) || c === 0x2060 || c === 0xfeff || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 
 /** Whether `text` holds any of them: a loop, since a search for a class of such characters is slow on long notes. */
 function hasInvisible(text: string): boolean {

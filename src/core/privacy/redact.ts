@@ -67,7 +67,16 @@ class Pattern implements SecretPattern {
   }
 }
 
-const p = (id: string, source: string, hints?: readonly string[], flags = "g", needs?: readonly string[], hintsAnyCase?: readonly string[], accept?: SecretPattern["accept"], gate?: RegExp): Pattern => {
+const p = (
+  id: string,
+  source: string,
+  hints?: readonly string[],
+  flags = "g",
+  needs?: readonly string[],
+  hintsAnyCase?: readonly string[],
+  accept?: SecretPattern["accept"],
+  gate?: RegExp,
+): Pattern => {
   const pattern = new Pattern(id, source, hints, flags, needs);
   if (hintsAnyCase) pattern.hintsAnyCase = hintsAnyCase;
   if (accept) pattern.accept = accept;
@@ -80,13 +89,18 @@ const SECRET_WORDS = ["secret", "token", "pass", "pwd", "key", "credential", "au
 // What a value in a secret's place must not be: a placeholder, a variable, a path.
 const NOT_A_VALUE = String.raw`(?!\[REDACTED\]|\{\{|\$\{|\$[A-Za-z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|\.{0,2}/|~/|-|(?:env|file|fd):|stdin\b)`;
 // What stands where a secret goes in examples and templates: changeme, YOUR_API_KEY, xxxx.
-const PLACEHOLDER_WORD = /^(?:changeme|change_me|changeit|password\d*|secret\d*|example\w*|test\w*|dummy\w*|placeholder\w*|todo|tbd|none|null|empty|redacted|(?:your|my)[_ -]\w*|x{4,}|\*+|•+)["',;}]?$/i;
+const PLACEHOLDER_WORD =
+  /^(?:changeme|change_me|changeit|password\d*|secret\d*|example\w*|test\w*|dummy\w*|placeholder\w*|todo|tbd|none|null|empty|redacted|(?:your|my)[_ -]\w*|x{4,}|\*+|•+)["',;}]?$/i;
 // An environment variable's name in capitals (P12_PASSWORD, YOUR_API_KEY): a reference, not a value.
 const PLACEHOLDER_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+["',;}]?$/;
 const PLACEHOLDER = { test: (v: string): boolean => PLACEHOLDER_WORD.test(v) || PLACEHOLDER_NAME.test(v) };
-const valueAccept = (v: string): boolean => looksLikeValue(v) && !/^(?:YOUR|your|my|MY)[_-]|[_-](?:HERE|here)$|^(?:changeme|password\d*|secret\d*|example\w*|test\w*|dummy\w*|placeholder\w*)$/i.test(v) && !/\.(?:pem|key|json|txt|crt|p12|env|ya?ml)$/i.test(v);
+const valueAccept = (v: string): boolean =>
+  looksLikeValue(v) &&
+  !/^(?:YOUR|your|my|MY)[_-]|[_-](?:HERE|here)$|^(?:changeme|password\d*|secret\d*|example\w*|test\w*|dummy\w*|placeholder\w*)$/i.test(v) &&
+  !/\.(?:pem|key|json|txt|crt|p12|env|ya?ml)$/i.test(v);
 // Tokens that are digests, encodings or public material by what stands just before them.
-const NOT_SECRET_BEFORE = /(?:sha\d*|md5|h1|blake\w*|integrity|checksum|digest|hash|etag|nonce|oid|base64|fingerprint|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\w+|commit|revision|rev)\W{0,6}$/i;
+const NOT_SECRET_BEFORE =
+  /(?:sha\d*|md5|h1|blake\w*|integrity|checksum|digest|hash|etag|nonce|oid|base64|fingerprint|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\w+|commit|revision|rev)\W{0,6}$/i;
 // A value that names its own digest: sha512-…, sha256:…, md5-….
 const DIGEST_VALUE = /^(?:sha\d+|md5|blake\w*|h1)[-:]/i;
 const URL_END = new Set([" ", "\n", "\t", "\r", '"', "'", ",", "<", ">", "(", ")", "[", "]", "{", "}", "`"]);
@@ -118,7 +132,6 @@ function randomTokens(text: string, runs: readonly number[]): Array<[number, num
   return out;
 }
 
-
 /** The key in the run from `from` to `end`, if it holds one. */
 function candidateIn(text: string, from: number, end: number): [number, number] | undefined {
   const before = text[from - 1];
@@ -134,10 +147,10 @@ function candidateIn(text: string, from: number, end: number): [number, number] 
   return tokenAccept(text.slice(start, end), text, start) ? [start, end] : undefined;
 }
 
-
 // Names that end in one of these say what kind of secret it is, not the secret: token_type,
 // password_format, secret_name, api_key_header.
-const NOT_SECRET_NAME_END = /(?:type|format|kind|mode|name|id|length|len|size|ttl|expires?(?:_?in|_?at)?|url|uri|endpoint|header|prefix|scope|field|policy|hint|label|path|file|env|var|source)["']?\s*[:=]\s*["']?$/i;
+const NOT_SECRET_NAME_END =
+  /(?:type|format|kind|mode|name|id|length|len|size|ttl|expires?(?:_?in|_?at)?|url|uri|endpoint|header|prefix|scope|field|policy|hint|label|path|file|env|var|source)["']?\s*[:=]\s*["']?$/i;
 // What stands in a secret's place when it names a scheme or a kind, not a value.
 const SCHEME_VALUE = /^(?:Bearer|Basic|Digest|Negotiate|JWT|MAC|HMAC|OAuth|bearer|basic|password|string|secret|required|optional)["',;\s}]?$/;
 /**
@@ -194,10 +207,18 @@ function concatenatedSecrets(text: string): Array<[number, number]> {
 }
 
 /** One scan for both generic token shapes: a provider-style prefix with a random body, or a random run of its own. */
-const tokenAccept = (v: string, text: string, at: number): boolean => (/^[A-Za-z][A-Za-z0-9]{0,9}[_-]/.test(v) && prefixedAccept(v, text, at)) || (v.length < 200 && standaloneAccept(v, text, at));
-const standaloneAccept = (v: string, text: string, at: number): boolean => looksRandom(v.replace(/=+$/, "")) && !decodesToText(v) && !DIGEST_VALUE.test(v) && !inUrl(text, at) && !NOT_SECRET_BEFORE.test(text.slice(Math.max(0, at - 24), at)) && !inPublicArmour(text, at);
+const tokenAccept = (v: string, text: string, at: number): boolean =>
+  (/^[A-Za-z][A-Za-z0-9]{0,9}[_-]/.test(v) && prefixedAccept(v, text, at)) || (v.length < 200 && standaloneAccept(v, text, at));
+const standaloneAccept = (v: string, text: string, at: number): boolean =>
+  looksRandom(v.replace(/=+$/, "")) &&
+  !decodesToText(v) &&
+  !DIGEST_VALUE.test(v) &&
+  !inUrl(text, at) &&
+  !NOT_SECRET_BEFORE.test(text.slice(Math.max(0, at - 24), at)) &&
+  !inPublicArmour(text, at);
 // Prefixes that mark a digest, a build or an id rather than a key.
-const NOT_KEY_PREFIX = /^(?:sha\d*|md5|commit|rev|uuid|guid|id|v|git|build|chunk|asset|hash|blob|tree|node|release|feature|fix|test|tmp|temp|css|js|main|vendor|app|page|file|img|image|user|session|req|request|trace|span|order|run|job|msg|evt|event|ch|sub|cus|in|pi|pm|prod|price|acct|txn|inv)$/i;
+const NOT_KEY_PREFIX =
+  /^(?:sha\d*|md5|commit|rev|uuid|guid|id|v|git|build|chunk|asset|hash|blob|tree|node|release|feature|fix|test|tmp|temp|css|js|main|vendor|app|page|file|img|image|user|session|req|request|trace|span|order|run|job|msg|evt|event|ch|sub|cus|in|pi|pm|prod|price|acct|txn|inv)$/i;
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 /** A token with a provider-style prefix (`napi_…`, `tskey-auth-…`, `sb_secret_…`): its body must look random. */
 function prefixedAccept(v: string, text: string, at: number): boolean {
@@ -214,7 +235,13 @@ function prefixedAccept(v: string, text: string, at: number): boolean {
   if (!prefix || !looksRandomAfterPrefix(body.replace(/[_-]/g, ""))) return false;
   const first = prefix.split(/[_-]/)[0];
   // An id (a UUID, with or without a word before it) and a digest are not keys.
-  if (NOT_KEY_PREFIX.test(first) || DIGEST_VALUE.test(v) || /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i.test(v) || UUID.test(body.replace(/[_-]/g, ""))) return false;
+  if (
+    NOT_KEY_PREFIX.test(first) ||
+    DIGEST_VALUE.test(v) ||
+    /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i.test(v) ||
+    UUID.test(body.replace(/[_-]/g, ""))
+  )
+    return false;
   // Words joined by dashes or underscores (a slug, an identifier) are not a key's body.
   const segments = parts.slice(i).filter((x) => x !== "_" && x !== "-");
   if (segments.length > 2 && segments.filter((x) => /^[A-Za-z]{1,12}$/.test(x)).length * 2 >= segments.length) return false;
@@ -226,7 +253,9 @@ function prefixedAccept(v: string, text: string, at: number): boolean {
 
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // Key material: everything between the armour lines, and all that follows an unclosed one.
-  p("private-key", String.raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)`, ["PRIVATE KEY"]),
+  p("private-key", String.raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)`, [
+    "PRIVATE KEY",
+  ]),
   p("putty-private-key", String.raw`PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC: [0-9a-f]+|$)`, ["PuTTY-User-Key-File"]),
   p("age-secret-key", String.raw`AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`, ["AGE-SECRET-KEY-1"]),
   // AI providers.
@@ -240,7 +269,11 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("huggingface-token", String.raw`${B}hf_[A-Za-z0-9]{30,}`, ["hf_"]),
   // Code hosts and package registries.
   p("github-token", String.raw`${B}(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})`, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"]),
-  p("gitlab-token", String.raw`${B}(?:glpat|gldt|glrt|glptt|glft|glsoat|glcbt|gloas|glimt|glagent|glffct|glwt)-[A-Za-z0-9_-]{20,}|${B}GR1348941[A-Za-z0-9_-]{20,}`, ["glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-", "glcbt-", "gloas-", "glimt-", "glagent-", "glffct-", "glwt-", "GR1348941"]),
+  p(
+    "gitlab-token",
+    String.raw`${B}(?:glpat|gldt|glrt|glptt|glft|glsoat|glcbt|gloas|glimt|glagent|glffct|glwt)-[A-Za-z0-9_-]{20,}|${B}GR1348941[A-Za-z0-9_-]{20,}`,
+    ["glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-", "glcbt-", "gloas-", "glimt-", "glagent-", "glffct-", "glwt-", "GR1348941"],
+  ),
   p("bitbucket-token", String.raw`${B}ATBB[A-Za-z0-9_=.-]{28,}`, ["ATBB"]),
   p("npm-token", String.raw`${B}npm_[A-Za-z0-9]{36}`, ["npm_"]),
   p("pypi-token", String.raw`${B}pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}`, ["pypi-"]),
@@ -249,16 +282,38 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("docker-hub-token", String.raw`${B}dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}`, ["dckr_"]),
   p("clojars-token", String.raw`${B}CLOJARS_[a-z0-9]{60}`, ["CLOJARS_"]),
   // Clouds and hosting.
-  p("aws-access-key", String.raw`${B}(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z0-9]{16}(?![A-Za-z0-9])`, ["AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "APKA", "AROA", "ASCA"]),
+  p("aws-access-key", String.raw`${B}(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA|ASCA)[A-Z0-9]{16}(?![A-Za-z0-9])`, [
+    "AKIA",
+    "ASIA",
+    "ABIA",
+    "ACCA",
+    "AGPA",
+    "AIDA",
+    "AIPA",
+    "ANPA",
+    "ANVA",
+    "APKA",
+    "AROA",
+    "ASCA",
+  ]),
   // A secret access key is 40 characters of base64 with nothing to mark it but the word "aws"
   // or "secret" before it; both cases are required so that a 40-digit hex commit id never matches.
   // Its hints are the words it starts with, so a note without them is not scanned.
-  p("aws-secret-key", String.raw`((?:aws|AWS|Aws|secret|Secret|SECRET)[^\n]{0,40}?)(?<![A-Za-z0-9/+])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`, ["aws", "AWS", "Aws", "secret", "Secret", "SECRET"]),
+  p(
+    "aws-secret-key",
+    String.raw`((?:aws|AWS|Aws|secret|Secret|SECRET)[^\n]{0,40}?)(?<![A-Za-z0-9/+])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])`,
+    ["aws", "AWS", "Aws", "secret", "Secret", "SECRET"],
+  ),
   p("google-api-key", String.raw`${B}AIza[0-9A-Za-z_-]{35}`, ["AIza"]),
   p("google-oauth-token", String.raw`${B}ya29\.[0-9A-Za-z_-]{20,}`, ["ya29."]),
   p("google-refresh-token", String.raw`${B}1//0[0-9A-Za-z_-]{40,}`, ["1//0"]),
   p("google-client-secret", String.raw`${B}GOCSPX-[0-9A-Za-z_-]{28}`, ["GOCSPX-"]),
-  p("azure-storage-key", String.raw`((?:AccountKey|SharedAccessKey|SharedSecret)\s*=\s*)[A-Za-z0-9+/=]{20,}`, ["AccountKey", "SharedAccessKey", "SharedSecret"], "gi"),
+  p(
+    "azure-storage-key",
+    String.raw`((?:AccountKey|SharedAccessKey|SharedSecret)\s*=\s*)[A-Za-z0-9+/=]{20,}`,
+    ["AccountKey", "SharedAccessKey", "SharedSecret"],
+    "gi",
+  ),
   p("azure-sas-signature", String.raw`((?:[?&;]|\b)sig=)[A-Za-z0-9%+/=]{16,}`, ["sig="], "gi"),
   p("azure-ad-client-secret", String.raw`${B}[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`, ["Q~"]),
   p("digitalocean-token", String.raw`${B}do[opr]_v1_[a-f0-9]{64}`, ["_v1_"]),
@@ -305,10 +360,22 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("onepassword-token", String.raw`${B}ops_eyJ[A-Za-z0-9+/=_-]{40,}`, ["ops_eyJ"]),
   // CRM, banking aggregators, file hosts and social APIs: prefixes of their own.
   p("hubspot-token", String.raw`${B}pat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`, ["pat-na", "pat-eu", "pat-ap"]),
-  p("plaid-token", String.raw`${B}(?:access|public|link|processor)-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`, ["-sandbox-", "-development-", "-production-"]),
+  p(
+    "plaid-token",
+    String.raw`${B}(?:access|public|link|processor)-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`,
+    ["-sandbox-", "-development-", "-production-"],
+  ),
   p("dropbox-token", String.raw`${B}sl\.(?:u\.|[A-Za-z]\.)?[A-Za-z0-9_=-]{60,}|${B}[a-z0-9]{11}AAAAAAAAAA[A-Za-z0-9_=-]{43}`, ["sl.", "AAAAAAAAAA"]),
   p("twitter-bearer-token", String.raw`${B}A{20,}[A-Za-z0-9%+/=_-]{30,}`, ["AAAAAAAAAAAAAAAAAAAA"]),
-  p("facebook-token", String.raw`${B}EAA[A-Za-z0-9]{80,}`, ["EAA"], "g", undefined, undefined, (v) => /\d/.test(v) && /[a-z]/.test(v) && /[A-Z].*[A-Z]/.test(v.slice(3))),
+  p(
+    "facebook-token",
+    String.raw`${B}EAA[A-Za-z0-9]{80,}`,
+    ["EAA"],
+    "g",
+    undefined,
+    undefined,
+    (v) => /\d/.test(v) && /[a-z]/.test(v) && /[A-Z].*[A-Z]/.test(v.slice(3)),
+  ),
   // ML experiment trackers: `wandb login <key>` (WANDB_API_KEY=… is an assignment below).
   p("wandb-login", String.raw`(\bwandb\s+login\s+(?:--relogin\s+|--cloud\s+)*)[0-9a-f]{40}(?![0-9a-f])`, ["wandb"]),
   // A kaggle.json's "key", and any JSON "key" whose value is a 32-character hexadecimal secret.
@@ -322,56 +389,159 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("fcm-server-key", String.raw`${B}AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,}`, [":APA91b"]),
   p("axiom-token", String.raw`${B}xa[ap]t-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`, ["xaat-", "xapt-"]),
   p("asana-token", String.raw`${B}\d/\d{16}/\d{16}:[a-f0-9]{32}`, [":"], "g", undefined, undefined, undefined, /\d{16}:[a-f0-9]{32}/),
-  p("vault-legacy-token", String.raw`${B}[sb]\.[A-Za-z0-9]{24}(?![A-Za-z0-9.])`, ["s.", "b."], "g", undefined, undefined, (v) => /\d/.test(v) && /[A-Z]/.test(v)),
+  p(
+    "vault-legacy-token",
+    String.raw`${B}[sb]\.[A-Za-z0-9]{24}(?![A-Za-z0-9.])`,
+    ["s.", "b."],
+    "g",
+    undefined,
+    undefined,
+    (v) => /\d/.test(v) && /[A-Z]/.test(v),
+  ),
   // Generic: a token with a provider-style prefix whose body looks random, and a run with no
   // prefix that looks random on its own (letters of both cases and digits, kinds changing often).
   Object.assign(p("random-token", String.raw`[A-Za-z0-9_+/=-]{20,}`), { find: randomTokens }),
   // A key split into string literals joined with + ("sk_live_" + "51Hx…", "AKIA" + "Z7QX" + "…"):
   // the pieces are read joined, and every piece of a chain that holds a secret is hidden.
-  Object.assign(p("concatenated-secret", String.raw`["'][^"'\n]{1,256}["']\s*\+\s*["']`, ["+"], "g", undefined, undefined, undefined, /["'`]\s*\+\s*["'`]/), { find: concatenatedSecrets }),
+  Object.assign(p("concatenated-secret", String.raw`["'][^"'\n]{1,256}["']\s*\+\s*["']`, ["+"], "g", undefined, undefined, undefined, /["'`]\s*\+\s*["'`]/), {
+    find: concatenatedSecrets,
+  }),
   // Shapes that need their context: a credential in a URL, a header, a command's flags.
   p("jwt", String.raw`${B}eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, ["eyJ"]),
   p("bearer-token", String.raw`(\b[Bb]earer\s+)[A-Za-z0-9._~+/=-]{12,}`, ["earer"]),
   p("basic-auth-header", String.raw`(\bAuthorization:\s*Basic\s+)[A-Za-z0-9+/=]{8,}`, undefined, "gi", undefined, ["authorization"]),
   // Any Authorization header, whatever its scheme (SSWS, Token token=, key=, none).
-  p("authorization-header", String.raw`(\bAuthorization\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|SSWS|Digest|Bot|Key|ApiKey|Api-Key|GenieKey|Negotiate|NTLM|AWS4-HMAC-SHA256|OAuth|JWT|Splunk|DSN)(?:\s+|=))?(?:token=)?)${NOT_A_VALUE}[A-Za-z0-9._~+/=:-]{8,512}`, undefined, "gi", undefined, ["authorization"], valueAccept),
+  p(
+    "authorization-header",
+    String.raw`(\bAuthorization\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|SSWS|Digest|Bot|Key|ApiKey|Api-Key|GenieKey|Negotiate|NTLM|AWS4-HMAC-SHA256|OAuth|JWT|Splunk|DSN)(?:\s+|=))?(?:token=)?)${NOT_A_VALUE}[A-Za-z0-9._~+/=:-]{8,512}`,
+    undefined,
+    "gi",
+    undefined,
+    ["authorization"],
+    valueAccept,
+  ),
   // A header whose name says key, token or secret (X-Api-Key, DD-API-KEY, X-Honeycomb-Team, X-Auth-Token).
-  p("secret-header", String.raw`((?:^|[\s'"{,])(?:[A-Za-z0-9]+-)+(?:key|token|team|api|secret|auth|signature|session|pass|password|apikey)\s*:\s*["']?)${NOT_A_VALUE}[A-Za-z0-9._~+/=-]{12,512}`, undefined, "gim", [":"], SECRET_WORDS.concat(["team", "api", "session"]), valueAccept, /-(?:key|token|team|api|secret|auth|signature|session|pass|password|apikey)\s*:/i),
+  p(
+    "secret-header",
+    String.raw`((?:^|[\s'"{,])(?:[A-Za-z0-9]+-)+(?:key|token|team|api|secret|auth|signature|session|pass|password|apikey)\s*:\s*["']?)${NOT_A_VALUE}[A-Za-z0-9._~+/=-]{12,512}`,
+    undefined,
+    "gim",
+    [":"],
+    SECRET_WORDS.concat(["team", "api", "session"]),
+    valueAccept,
+    /-(?:key|token|team|api|secret|auth|signature|session|pass|password|apikey)\s*:/i,
+  ),
   // A command-line flag whose name says secret: --token X, --api-key=X, --os-password X, --authkey X.
-  p("secret-flag", String.raw`((?:^|\s)--?(?:[A-Za-z0-9]+-){0,3}(?:token|secret|password|passwd|pass|pwd|pat|apikey|api-key|key|authkey|auth-key|authtoken|auth-token|auth|passphrase|credentials?)(?:=|\s+)["']?)${NOT_A_VALUE}[^\s"'\x60]{6,256}`, undefined, "gim", undefined, [...SECRET_WORDS, "pat"], valueAccept),
+  p(
+    "secret-flag",
+    String.raw`((?:^|\s)--?(?:[A-Za-z0-9]+-){0,3}(?:token|secret|password|passwd|pass|pwd|pat|apikey|api-key|key|authkey|auth-key|authtoken|auth-token|auth|passphrase|credentials?)(?:=|\s+)["']?)${NOT_A_VALUE}[^\s"'\x60]{6,256}`,
+    undefined,
+    "gim",
+    undefined,
+    [...SECRET_WORDS, "pat"],
+    valueAccept,
+  ),
   // Commands whose password flag is a letter: redis-cli -a, sqlcmd and zip -P, ldapsearch -w, 7z -p,
   // smbclient -U user%pass, htpasswd -b file user pass, openssl's pass:.
-  p("cli-password", String.raw`(\b(?:redis-cli|sqlcmd|bcp|zip|unzip|ldapsearch|ldapmodify|ldapadd|ldapdelete|ldapwhoami|ldappasswd)\b[^\n]{0,200}?\s-[aPw]\s+["']?|\b(?:vsce|ovsx)\b[^\n]{0,200}?\s-p\s+["']?|\b7za?\b[^\n]{0,200}?\s-p|\bsmbclient\b[^\n]{0,200}?\s-U\s*["']?[^\s%"']{1,64}%|\bhtpasswd\b[^\n]{0,200}?\s-\w*b\w*\s+(?:-\w+\s+){0,4}(?:\S+\s+){2}|(?:^|\s)-pass(?:in|out)?\s+pass:)(?![-$]|\[REDACTED\])[^\s"'\x60]{4,256}`, ["redis-cli", "sqlcmd", "bcp", "zip", "ldap", "7z", "smbclient", "htpasswd", "pass:", "vsce", "ovsx"], "gm"),
+  p(
+    "cli-password",
+    String.raw`(\b(?:redis-cli|sqlcmd|bcp|zip|unzip|ldapsearch|ldapmodify|ldapadd|ldapdelete|ldapwhoami|ldappasswd)\b[^\n]{0,200}?\s-[aPw]\s+["']?|\b(?:vsce|ovsx)\b[^\n]{0,200}?\s-p\s+["']?|\b7za?\b[^\n]{0,200}?\s-p|\bsmbclient\b[^\n]{0,200}?\s-U\s*["']?[^\s%"']{1,64}%|\bhtpasswd\b[^\n]{0,200}?\s-\w*b\w*\s+(?:-\w+\s+){0,4}(?:\S+\s+){2}|(?:^|\s)-pass(?:in|out)?\s+pass:)(?![-$]|\[REDACTED\])[^\s"'\x60]{4,256}`,
+    ["redis-cli", "sqlcmd", "bcp", "zip", "ldap", "7z", "smbclient", "htpasswd", "pass:", "vsce", "ovsx"],
+    "gm",
+  ),
   // Oracle's user/password@service on its tools' command lines (sqlplus scott/tiger@orcl).
-  p("oracle-password", String.raw`(\b(?:sqlplus|rman|expdp|impdp|exp|imp|sqlldr|dgmgrl)\b(?:\s+-\w+)*\s+(?:target\s*=\s*|userid\s*=\s*)?["']?[A-Za-z0-9_$#]{1,64}/)(?!\[REDACTED\]|password\b)[^\s@/"']{1,128}`, ["sqlplus", "rman", "expdp", "impdp", "exp", "imp", "sqlldr", "dgmgrl"], "gi"),
+  p(
+    "oracle-password",
+    String.raw`(\b(?:sqlplus|rman|expdp|impdp|exp|imp|sqlldr|dgmgrl)\b(?:\s+-\w+)*\s+(?:target\s*=\s*|userid\s*=\s*)?["']?[A-Za-z0-9_$#]{1,64}/)(?!\[REDACTED\]|password\b)[^\s@/"']{1,128}`,
+    ["sqlplus", "rman", "expdp", "impdp", "exp", "imp", "sqlldr", "dgmgrl"],
+    "gi",
+  ),
   // A broker's user commands: rabbitmqctl add_user NAME PASSWORD, change_password NAME PASSWORD.
-  p("rabbitmq-password", String.raw`(\brabbitmqctl\b[^\n]{0,80}?\s(?:add_user|change_password|authenticate_user)\s+["']?[^\s"']{1,128}["']?\s+["']?)(?!\[REDACTED\]|[$%<])[^\s"']{1,256}`, ["rabbitmqctl"]),
+  p(
+    "rabbitmq-password",
+    String.raw`(\brabbitmqctl\b[^\n]{0,80}?\s(?:add_user|change_password|authenticate_user)\s+["']?[^\s"']{1,128}["']?\s+["']?)(?!\[REDACTED\]|[$%<])[^\s"']{1,256}`,
+    ["rabbitmqctl"],
+  ),
   // Sybase and SQL Server's isql, osql, sqsh and tsql take -P PASSWORD; vsql -w, nzsql -pw.
-  p("sql-client-password", String.raw`(\b(?:isql|osql|sqsh|tsql)\b[^\n]{0,200}?\s-P\s*["']?|\bvsql\b[^\n]{0,200}?\s-w\s*["']?|\bnzsql\b[^\n]{0,200}?\s-pw\s+["']?)(?![-$]|\[REDACTED\])[^\s"'\x60]{1,256}`, ["isql", "osql", "sqsh", "tsql", "vsql", "nzsql"]),
+  p(
+    "sql-client-password",
+    String.raw`(\b(?:isql|osql|sqsh|tsql)\b[^\n]{0,200}?\s-P\s*["']?|\bvsql\b[^\n]{0,200}?\s-w\s*["']?|\bnzsql\b[^\n]{0,200}?\s-pw\s+["']?)(?![-$]|\[REDACTED\])[^\s"'\x60]{1,256}`,
+    ["isql", "osql", "sqsh", "tsql", "vsql", "nzsql"],
+  ),
   // A user and password handed as one flag: -u user,password (nzsql, hydra-style tools).
   p("user-comma-password", String.raw`((?:^|\s)-u\s+[A-Za-z0-9_.@-]{1,64},)(?!\[REDACTED\])[^\s,"']{4,128}`, [" -u "], "gm", undefined, undefined, valueAccept),
   // SQL that sets a password: IDENTIFIED BY pw, WITH PASSWORD 'pw', PASSWORD = 'pw'.
-  p("sql-password", String.raw`(\bidentified\s+by\s+(?:values\s+)?["']?)(?![<$:]|\[REDACTED\]|password\b)[^\s;"']{1,128}|(\b(?:with\s+|encrypted\s+|unencrypted\s+)?password\s*=?\s*')(?![<$:]|\[REDACTED\])[^'\n]{1,128}(?=')`, undefined, "gi", undefined, ["identified", "password"], (v) => v.length >= 4 && !/^(?:password|secret|changeme|\?|%s|\*+)$/i.test(v)),
+  p(
+    "sql-password",
+    String.raw`(\bidentified\s+by\s+(?:values\s+)?["']?)(?![<$:]|\[REDACTED\]|password\b)[^\s;"']{1,128}|(\b(?:with\s+|encrypted\s+|unencrypted\s+)?password\s*=?\s*')(?![<$:]|\[REDACTED\])[^'\n]{1,128}(?=')`,
+    undefined,
+    "gi",
+    undefined,
+    ["identified", "password"],
+    (v) => v.length >= 4 && !/^(?:password|secret|changeme|\?|%s|\*+)$/i.test(v),
+  ),
   // A password after "user NAME using" in prose ("connect with user app using Qw3rty!9").
-  p("using-password", String.raw`((?:\buser(?:name)?\s+[A-Za-z0-9_.@-]{1,64}\s+using|\busing\s+(?:the\s+)?password)\s+["']?)(?!\[REDACTED\])[!-~]{6,128}`, undefined, "gi", undefined, ["using"], (v) => /[0-9!@#$%^&*]/.test(v) && /[A-Za-z]/.test(v)),
+  p(
+    "using-password",
+    String.raw`((?:\buser(?:name)?\s+[A-Za-z0-9_.@-]{1,64}\s+using|\busing\s+(?:the\s+)?password)\s+["']?)(?!\[REDACTED\])[!-~]{6,128}`,
+    undefined,
+    "gi",
+    undefined,
+    ["using"],
+    (v) => /[0-9!@#$%^&*]/.test(v) && /[A-Za-z]/.test(v),
+  ),
   // Key tools' passphrase flags: keytool and jarsigner -storepass/-keypass, ssh-keygen -N.
-  p("keytool-password", String.raw`((?:^|\s)-(?:storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass|new)\s+["']?)(?![-$]|\[REDACTED\]|:env|:file)[^\s"'\x60]{1,256}`, ["storepass", "keypass", "-new "], "gm"),
+  p(
+    "keytool-password",
+    String.raw`((?:^|\s)-(?:storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass|new)\s+["']?)(?![-$]|\[REDACTED\]|:env|:file)[^\s"'\x60]{1,256}`,
+    ["storepass", "keypass", "-new "],
+    "gm",
+  ),
   p("ssh-keygen-passphrase", String.raw`(\bssh-keygen\b[^\n]{0,200}?\s-[NP]\s+["']?)(?!["'\s]|\[REDACTED\])[^\s"']{1,256}`, ["ssh-keygen"]),
   // IRC's PASS oauth:… (Twitch chat), and oauth:… tokens handed over as they are.
   p("oauth-colon-token", String.raw`(\boauth:)[a-z0-9]{24,}`, ["oauth:"]),
   // A positional key after a command that takes one: ngrok's add-authtoken, and the like.
-  p("token-argument", String.raw`(\b(?:add-authtoken|authtoken|set-token|set-key)\s+)${NOT_A_VALUE}[A-Za-z0-9_.+/=-]{16,256}`, ["authtoken", "set-token", "set-key"], "g", undefined, undefined, valueAccept),
+  p(
+    "token-argument",
+    String.raw`(\b(?:add-authtoken|authtoken|set-token|set-key)\s+)${NOT_A_VALUE}[A-Za-z0-9_.+/=-]{16,256}`,
+    ["authtoken", "set-token", "set-key"],
+    "g",
+    undefined,
+    undefined,
+    valueAccept,
+  ),
   // An argument next to one that names a secret: page.fill('#password', 'x'), setField("api_key", "x").
-  p("secret-argument", String.raw`(['"][^'"\n]{0,40}(?:password|passwd|pwd|secret|token|api[_-]?key|passphrase)[^'"\n]{0,40}['"]\s*(?:,|\)\s*\.\s*(?:send_keys|sendKeys|type|fill|setValue)\()\s*['"])(?!\[REDACTED\])[^'"\n]{4,256}(?=['"](?!\s*:))`, undefined, "gi", undefined, SECRET_WORDS, (v) => (looksLikeValue(v) || v.length >= 8) && !PLACEHOLDER.test(v)),
+  p(
+    "secret-argument",
+    String.raw`(['"][^'"\n]{0,40}(?:password|passwd|pwd|secret|token|api[_-]?key|passphrase)[^'"\n]{0,40}['"]\s*(?:,|\)\s*\.\s*(?:send_keys|sendKeys|type|fill|setValue)\()\s*['"])(?!\[REDACTED\])[^'"\n]{4,256}(?=['"](?!\s*:))`,
+    undefined,
+    "gi",
+    undefined,
+    SECRET_WORDS,
+    (v) => (looksLikeValue(v) || v.length >= 8) && !PLACEHOLDER.test(v),
+  ),
   // A .pgpass line: host:port:database:user:password.
-  p("pgpass-line", String.raw`((?<!\S)[^\s:#]{1,253}:(?:\d{1,5}|\*):[^\s:]{1,64}:[^\s:]{1,64}:)(?!\[REDACTED\])\S{1,256}(?=\s|$)`, [":"], "gm", undefined, undefined, valueAccept, /:(?:\d{1,5}|\*):[^\s:]{1,64}:[^\s:]{1,64}:\S/),
+  p(
+    "pgpass-line",
+    String.raw`((?<!\S)[^\s:#]{1,253}:(?:\d{1,5}|\*):[^\s:]{1,64}:[^\s:]{1,64}:)(?!\[REDACTED\])\S{1,256}(?=\s|$)`,
+    [":"],
+    "gm",
+    undefined,
+    undefined,
+    valueAccept,
+    /:(?:\d{1,5}|\*):[^\s:]{1,64}:[^\s:]{1,64}:\S/,
+  ),
   // Every run below is bounded: an unbounded one restarts at each word of a long pasted line and
   // makes the pattern quadratic (a 22 KB line held the Stop hook for minutes).
   // Most notes hold a URL and few an "@", so the "@" it ends before is what spares the scan.
   p("url-password", String.raw`(\b[a-z][a-z0-9+.-]{0,30}://[^\s:/@]{0,256}:)(?!\[REDACTED\])[^\s@/]{1,256}(?=@)`, ["://"], "gi", ["@"]),
   p("curl-user", String.raw`(\bcurl\b[^\n]{0,200}?\s(?:-u|--user)[\s=]{0,8}['"]?[^\s:'"]{1,128}:)[^\s'"]{1,256}`, ["curl"]),
   p("mysql-password-flag", String.raw`(\bmysql(?:dump|admin|sh)?\b[^\n]{0,200}?\s-p)(?!\s|-)[^\s'"]{1,256}`, ["mysql"]),
-  p("password-flag", String.raw`(\b(?:sshpass|docker\s+login|podman\s+login|helm\s+repo\s+add|mongo(?:sh|dump|restore)?)\b[^\n]{0,200}?\s(?:-p|--password)[\s=]{1,8}['"]?)[^\s'"]{1,256}`, ["sshpass", "login", "helm", "mongo"]),
+  p(
+    "password-flag",
+    String.raw`(\b(?:sshpass|docker\s+login|podman\s+login|helm\s+repo\s+add|mongo(?:sh|dump|restore)?)\b[^\n]{0,200}?\s(?:-p|--password)[\s=]{1,8}['"]?)[^\s'"]{1,256}`,
+    ["sshpass", "login", "helm", "mongo"],
+  ),
   p("netrc-password", String.raw`(\bmachine\s{1,8}\S{1,256}\s{1,8}login\s{1,8}\S{1,256}\s{1,8}password\s{1,8})\S{1,256}`, ["machine"]),
   // A password stated in prose ("the password is …", 密码是 …); the value must hold a digit or a
   // symbol, so that "the password is required" stays as written.
@@ -384,27 +554,99 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     "gi",
     undefined,
     // ASCII pieces where a word has other letters (contraseña, hasło, şifre).
-    ["assword", "assphrase", "asscode", "mot de passe", "asswort", "ennwort", "contrase", "senha", "clave", "has", "wachtwoord", "senord", "salasana", "ifre", "parola", "sandi"],
+    [
+      "assword",
+      "assphrase",
+      "asscode",
+      "mot de passe",
+      "asswort",
+      "ennwort",
+      "contrase",
+      "senha",
+      "clave",
+      "has",
+      "wachtwoord",
+      "senord",
+      "salasana",
+      "ifre",
+      "parola",
+      "sandi",
+    ],
     (v) => !PLACEHOLDER.test(v),
   ),
   p(
     "prose-password-intl",
     String.raw`((?:密码|密碼|口令|秘钥|秘鑰|密钥|密鑰|パスワード|暗証番号|비밀번호|암호|пароль|mật khẩu)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s)|[^\S\n]{1,3}(?=[!-~]{6}))\s{0,8}["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\]|[*•]{3,}(?:\s|$))(?:(?!["',;])[!-~]){6,128}`,
-    ["密码", "密碼", "口令", "秘钥", "秘鑰", "密钥", "密鑰", "パスワード", "暗証番号", "비밀번호", "암호", "пароль", "Пароль", "ПАРОЛЬ", "mật khẩu", "Mật khẩu", "MẬT KHẨU"],
+    [
+      "密码",
+      "密碼",
+      "口令",
+      "秘钥",
+      "秘鑰",
+      "密钥",
+      "密鑰",
+      "パスワード",
+      "暗証番号",
+      "비밀번호",
+      "암호",
+      "пароль",
+      "Пароль",
+      "ПАРОЛЬ",
+      "mật khẩu",
+      "Mật khẩu",
+      "MẬT KHẨU",
+    ],
     "gi",
   ),
   // An account and its password given together: 账号密码 admin / P@ss, 用户名和密码：root/x.
-  p("account-password-pair", String.raw`((?:账号|帐号|賬號|帳號|用户名|用戶名|用户|帐户|账户)(?:和|与|與|及|/)?(?:密码|密碼|口令)[^\S\n]{0,3}[:：]?[^\S\n]{0,3}[!-~]{1,64}[^\S\n]{0,3}[/／][^\S\n]{0,3})(?!\[REDACTED\])[!-~]{4,128}`, ["密码", "密碼", "口令"], "g", undefined, undefined, (v) => /[0-9!@#$%^&*]/.test(v)),
-
+  p(
+    "account-password-pair",
+    String.raw`((?:账号|帐号|賬號|帳號|用户名|用戶名|用户|帐户|账户)(?:和|与|與|及|/)?(?:密码|密碼|口令)[^\S\n]{0,3}[:：]?[^\S\n]{0,3}[!-~]{1,64}[^\S\n]{0,3}[/／][^\S\n]{0,3})(?!\[REDACTED\])[!-~]{4,128}`,
+    ["密码", "密碼", "口令"],
+    "g",
+    undefined,
+    undefined,
+    (v) => /[0-9!@#$%^&*]/.test(v),
+  ),
 
   // Configuration that names its secret in a tag or a block rather than in a key: an HCL
   // variable's default, a settings.xml <password>, a wpa_supplicant psk, a Bundler credential.
-  p("hcl-secret-default", String.raw`(\bvariable\s+"[^"\n]{0,64}(?:password|passwd|secret|token|api_key|apikey|private_key)[^"\n]{0,64}"\s*\{[^}]{0,300}?\bdefault\s*=\s*")(?![<$]|\[REDACTED\])[^"\n]{1,256}(?=")`, undefined, "gi", undefined, ["variable"]),
-  p("xml-secret-element", String.raw`(<(?:password|passwd|passphrase|secret|token|apiKey|api-key|api_key|privateKey|storePassword|keyPassword|keystorePassword|clientSecret)>)(?![<$]|\[REDACTED\]|\{)[^<\n]{1,256}(?=</)`, undefined, "gi", undefined, ["password", "passwd", "passphrase", "secret", "token", "key"]),
-  p("wifi-psk", String.raw`(\b(?:psk|wpa_passphrase|sae_password)\s*=\s*")(?![<$]|\[REDACTED\])[^"\n]{8,63}(?=")|(\b(?:psk|wpa_psk)\s*=\s*)[0-9a-fA-F]{64}(?![0-9a-fA-F])`, ["psk", "wpa_passphrase", "sae_password"], "g", undefined, undefined, (v) => !PLACEHOLDER.test(v)),
+  p(
+    "hcl-secret-default",
+    String.raw`(\bvariable\s+"[^"\n]{0,64}(?:password|passwd|secret|token|api_key|apikey|private_key)[^"\n]{0,64}"\s*\{[^}]{0,300}?\bdefault\s*=\s*")(?![<$]|\[REDACTED\])[^"\n]{1,256}(?=")`,
+    undefined,
+    "gi",
+    undefined,
+    ["variable"],
+  ),
+  p(
+    "xml-secret-element",
+    String.raw`(<(?:password|passwd|passphrase|secret|token|apiKey|api-key|api_key|privateKey|storePassword|keyPassword|keystorePassword|clientSecret)>)(?![<$]|\[REDACTED\]|\{)[^<\n]{1,256}(?=</)`,
+    undefined,
+    "gi",
+    undefined,
+    ["password", "passwd", "passphrase", "secret", "token", "key"],
+  ),
+  p(
+    "wifi-psk",
+    String.raw`(\b(?:psk|wpa_passphrase|sae_password)\s*=\s*")(?![<$]|\[REDACTED\])[^"\n]{8,63}(?=")|(\b(?:psk|wpa_psk)\s*=\s*)[0-9a-fA-F]{64}(?![0-9a-fA-F])`,
+    ["psk", "wpa_passphrase", "sae_password"],
+    "g",
+    undefined,
+    undefined,
+    (v) => !PLACEHOLDER.test(v),
+  ),
   p("bundler-credential", String.raw`(\bBUNDLE_[A-Z0-9_]{1,128}__[A-Z0-9_]{1,64}\s*[=:]\s*["']?[^\s:'"]{1,128}:)(?!\[REDACTED\])[^\s'"]{1,256}`, ["BUNDLE_"]),
   // A URL-encoded assignment (password%3D…, client_secret%3D… in a query or a form body).
-  p("url-encoded-secret", String.raw`((?:password|passwd|pwd|secret|token|api_?key|access_?key|client_secret|auth)%3D)(?!\[REDACTED\])(?:[^&\s%"'<>]|%(?!26|3[Dd]|3[Ff]|23)[0-9A-Fa-f]{2}){4,256}`, undefined, "gi", undefined, ["%3d"], (v) => !PLACEHOLDER.test(v)),
+  p(
+    "url-encoded-secret",
+    String.raw`((?:password|passwd|pwd|secret|token|api_?key|access_?key|client_secret|auth)%3D)(?!\[REDACTED\])(?:[^&\s%"'<>]|%(?!26|3[Dd]|3[Ff]|23)[0-9A-Fa-f]{2}){4,256}`,
+    undefined,
+    "gi",
+    undefined,
+    ["%3d"],
+    (v) => !PLACEHOLDER.test(v),
+  ),
   // KEY=value and KEY: value where the name says it is secret (.env files, shell exports, YAML,
   // JSON, connection strings). The word must end the name or a part of it, so "Author",
   // "tokenizer" and "passwordless" are not names of secrets; and a template placeholder
@@ -424,7 +666,11 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   ),
   // Any .env-style assignment, on its own line or inline ("run it with FOO=…"), whose value is
   // long and random-looking: letters and digits both, and not a path.
-  p("env-line", String.raw`(^|[\s;(])((?:export\s+)?[A-Z][A-Z0-9_]{2,64}=["']?)(?![^\n]{0,512}\[REDACTED\])(?![./~])(?=[A-Za-z0-9+/_\-.]{0,512}\d)(?=[A-Za-z0-9+/_\-.]{0,512}[A-Za-z])[A-Za-z0-9+/_\-.]{24,512}`, ["="]),
+  p(
+    "env-line",
+    String.raw`(^|[\s;(])((?:export\s+)?[A-Z][A-Z0-9_]{2,64}=["']?)(?![^\n]{0,512}\[REDACTED\])(?![./~])(?=[A-Za-z0-9+/_\-.]{0,512}\d)(?=[A-Za-z0-9+/_\-.]{0,512}[A-Za-z])[A-Za-z0-9+/_\-.]{24,512}`,
+    ["="],
+  ),
 ];
 
 /** Where each secret in `text` is (the part to hide, its name kept), and which shapes they are. */

@@ -5,7 +5,17 @@ import { gitBranchOf, resolveProject } from "../project";
 import { readRegularFile } from "../io/read-file";
 import { emptySummary, readTranscript, turnOf, TranscriptError, MAX_LINE_BYTES, type TranscriptSummary, type Turn } from "../transcript/read-transcript";
 import { extractCandidates, moreCandidates } from "./extract";
-import { handledPath, inboxRelPath, isSafeSessionId, pendingPath, QUEUE_VERSION, readEntry, withSessionLock, writePending, type QueueEntry } from "./queue-store";
+import {
+  handledPath,
+  inboxRelPath,
+  isSafeSessionId,
+  pendingPath,
+  QUEUE_VERSION,
+  readEntry,
+  withSessionLock,
+  writePending,
+  type QueueEntry,
+} from "./queue-store";
 
 export interface QueueRules {
   /** Real prompts the person must have asked. */
@@ -97,7 +107,16 @@ function withReply(t: TranscriptSummary, reply: string): TranscriptSummary {
 }
 
 /** `unread`: why the transcript could not be read, when `t` holds only what the hook was handed. */
-function queueConversation(vault: string, payload: StopPayload, project: string, t: TranscriptSummary, rules: QueueRules, opts: CaptureOptions, at: Date, unread?: string): CaptureResult {
+function queueConversation(
+  vault: string,
+  payload: StopPayload,
+  project: string,
+  t: TranscriptSummary,
+  rules: QueueRules,
+  opts: CaptureOptions,
+  at: Date,
+  unread?: string,
+): CaptureResult {
   const skipped = t.overlongLines > 0 ? ` (${t.overlongLines} line(s) over ${MAX_LINE_BYTES >> 20} MiB skipped)` : "";
   const now = at.toISOString();
   // The reader has sanitised every turn: nothing here sees text before privacy has been applied.
@@ -121,7 +140,8 @@ function queueConversation(vault: string, payload: StopPayload, project: string,
     if (payload.stopHookActive && !wanted) return { queued: false, reason: "stop hook already active" };
     if (!wanted) {
       if (t.prompts < rules.minPrompts) return { queued: false, reason: `${t.prompts} prompt(s), fewer than ${rules.minPrompts}${skipped}` };
-      if (t.assistantChars < rules.minChars) return { queued: false, reason: `${t.assistantChars} characters of reply, fewer than ${rules.minChars}${skipped}` };
+      if (t.assistantChars < rules.minChars)
+        return { queued: false, reason: `${t.assistantChars} characters of reply, fewer than ${rules.minChars}${skipped}` };
     }
     if (previous && !previous.awaitingReply && previous.prompts === t.prompts && previous.assistantChars === t.assistantChars && !opts.wanted) {
       return { queued: false, reason: "already queued, unchanged" };
@@ -159,7 +179,13 @@ function queueConversation(vault: string, payload: StopPayload, project: string,
  * hook may not enter, a session that keeps no files) and only the hook's payload says what was
  * said: the entry's earlier conversation, kept in its inbox, stays as it was.
  */
-function appendTurns(vault: string, payload: StopPayload, previous: QueueEntry, added: readonly Turn[], f: { wanted: boolean; opts: CaptureOptions; now: string }): QueueEntry {
+function appendTurns(
+  vault: string,
+  payload: StopPayload,
+  previous: QueueEntry,
+  added: readonly Turn[],
+  f: { wanted: boolean; opts: CaptureOptions; now: string },
+): QueueEntry {
   // The inbox's path is the session's, never what the entry on disk says it is.
   const inboxPath = inboxRelPath(payload.sessionId);
   const old = readInbox(vault, inboxPath) ?? "";
@@ -272,7 +298,15 @@ export function condense(entry: QueueEntry, turns: readonly Turn[], written = ""
 /** Glob match: `*` any run of characters, `?` one; against the project name or the folder. */
 export function isExcluded(project: string, cwd: string, globs: readonly string[]): boolean {
   return globs.some((g) => {
-    const re = new RegExp("^" + g.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".") + "$", "i");
+    const re = new RegExp(
+      "^" +
+        g
+          .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+          .replace(/\*/g, ".*")
+          .replace(/\?/g, ".") +
+        "$",
+      "i",
+    );
     return re.test(project) || re.test(cwd);
   });
 }

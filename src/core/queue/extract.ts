@@ -19,13 +19,17 @@ const MAX_CANDIDATES = 60;
 
 // First match wins: an open question ("要不要…") is a todo before it is a constraint.
 const RULES: [CandidateKind, RegExp][] = [
-  ["decision", /(决定|決定|最终选|最終選|改成|改用|放弃|放棄|采用|採用|\bdecided\b|\bswitched to\b|\bwe'll use\b|\bwe will use\b|\bgoing with\b|\bchose\b|\bchosen\b)/i],
+  [
+    "decision",
+    /(决定|決定|最终选|最終選|改成|改用|放弃|放棄|采用|採用|\bdecided\b|\bswitched to\b|\bwe'll use\b|\bwe will use\b|\bgoing with\b|\bchose\b|\bchosen\b)/i,
+  ],
   ["todo", /(待确认|待確認|下次|之后再|之後再|\bTODO\b|\bFIXME\b|\bnext time\b|\bfollow[- ]up\b|\blater we\b)/i],
   ["constraint", /(必须|必須|不能|禁止|不要|不可以|务必|務必|\bmust\b|\bnever\b|\bmust not\b|\bdo not\b|\bdon't ever\b|\balways\b)/i],
 ];
 
 // Commands, paths, versions and config values: facts that are tedious to rediscover.
-const FACT = /(`[^`\n]{3,}`|(?:^|\s)(?:npm|npx|pnpm|yarn|git|brew|apt(?:-get)?|pip|cargo|go|docker|kubectl|node|python3?|launchctl|systemctl)\s+\S+|(?:~|\.{1,2})?\/[\w.-]+\/[\w./-]+|\bv?\d+\.\d+\.\d+\b|\b[A-Z][A-Z0-9_]{2,}=\S+)/;
+const FACT =
+  /(`[^`\n]{3,}`|(?:^|\s)(?:npm|npx|pnpm|yarn|git|brew|apt(?:-get)?|pip|cargo|go|docker|kubectl|node|python3?|launchctl|systemctl)\s+\S+|(?:~|\.{1,2})?\/[\w.-]+\/[\w./-]+|\bv?\d+\.\d+\.\d+\b|\b[A-Z][A-Z0-9_]{2,}=\S+)/;
 
 const FENCE = /^(\s*)(`{3,}|~{3,})[^\n]*\n[\s\S]*?\n\1\2[ \t]*$/gm;
 
@@ -67,5 +71,3 @@ function sentences(text: string): string[] {
     .map((s) => s.replace(/^\s*(?:[-*+]|\d+\.)\s+/, "").trim())
     .filter((s) => s !== "");
 }
-
-

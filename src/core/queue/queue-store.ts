@@ -80,7 +80,11 @@ const SESSION_LOCK_WAIT_MS = 12_000;
 
 /** Runs `fn` holding the session's queue lock, a file beside its entry (see withFileLock). */
 export function withSessionLock<T>(vault: string, sessionId: string, fn: () => T): T {
-  return withFileLock(`${pendingPath(vault, sessionId)}.lock`, fn, { staleMs: SESSION_LOCK_STALE_MS, waitMs: SESSION_LOCK_WAIT_MS, what: `session ${sessionId}` });
+  return withFileLock(`${pendingPath(vault, sessionId)}.lock`, fn, {
+    staleMs: SESSION_LOCK_STALE_MS,
+    waitMs: SESSION_LOCK_WAIT_MS,
+    what: `session ${sessionId}`,
+  });
 }
 
 // An entry is a few kilobytes: its candidates are a few lines each, its conversation is in the inbox.

@@ -64,7 +64,9 @@ export function sessionBrief(cards: Iterable<BriefCard>, opts: BriefOptions): st
   const byUse = (a: BriefCard, b: BriefCard): number => b.uses - a.uses || rank(a.type) - rank(b.type) || b.updated - a.updated;
   own.sort(byUse);
   shared.sort(byUse);
-  const where = project ? `holds ${count(own.length)} for the project ${opts.project} and ${count(shared.length)} for every project` : `holds ${count(own.length + shared.length)}`;
+  const where = project
+    ? `holds ${count(own.length)} for the project ${opts.project} and ${count(shared.length)} for every project`
+    : `holds ${count(own.length + shared.length)}`;
   const header = `${BRIEF_HEADER} ${where}. The most used, one line each; search_memory finds the rest and read_card opens one:`;
   const there = (list: BriefCard[], max: number): Pick<DocInfo, "path" | "description">[] => {
     const out: Pick<DocInfo, "path" | "description">[] = [];

@@ -145,7 +145,13 @@ export function wantsRecall(prompt: string | ReadPrompt, source: PostingSource):
 }
 
 /** The prompt's words scored against the cards; undefined when it has no words to look for. */
-export function scoreWords(prompt: string | ReadPrompt, source: PostingSource, rules: RecallRules, vaultRoot: string, ctx: RecallContext = {}): WordScores | undefined {
+export function scoreWords(
+  prompt: string | ReadPrompt,
+  source: PostingSource,
+  rules: RecallRules,
+  vaultRoot: string,
+  ctx: RecallContext = {},
+): WordScores | undefined {
   const { text, ack, written } = readPrompt(prompt, source);
   if (written.length === 0) return undefined;
   // An acknowledgement's words are not looked for harder than they are written.
@@ -180,7 +186,13 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
     if ((s.about ?? Infinity) < aboutFloor) continue;
     const info = source.doc(s.doc);
     if (!info || !inScope(info) || (ctx.exists && !ctx.exists(info.path))) continue;
-    candidates.push({ doc: s.doc, info, score: withHintCoverage(s, info.hintSizes) * typeWeight(info, rules.signals) * recencyWeight(info, now, rules.signals), matched: s.matched, hint: s.hint });
+    candidates.push({
+      doc: s.doc,
+      info,
+      score: withHintCoverage(s, info.hintSizes) * typeWeight(info, rules.signals) * recencyWeight(info, now, rules.signals),
+      matched: s.matched,
+      hint: s.hint,
+    });
   }
   candidates.sort(byScore);
   if (candidates.length > 1 && rules.signals.linkBoost !== 1) {
@@ -196,20 +208,23 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
   const project = ctx.project ?? "";
   const seen = ctx.seen;
   // After the signals, so the share of the best card is of the best card as reranked.
-  const picked = applyThresholds(oneOfEachFamily(candidates), { ...t, minMatchedTerms: need }, {
-    // A copy of a card shown earlier in the session is that card again.
-    skip: (c) => !!seen && (seen.has(c.info.path) || (c.info.copyOf !== undefined && seen.has(source.doc(c.info.copyOf)?.path ?? ""))),
-    order: (a, b) => projectTier(a.info, project) - projectTier(b.info, project),
-  })
-    .map((c): RecalledCard => ({
-      path: c.info.path,
-      description: c.info.description,
-      type: c.info.type,
-      project: c.info.project,
-      updated: c.info.updated,
-      score: c.score,
-      ...(c.hint === undefined ? {} : { hint: { index: c.hint, text: c.info.hints?.[c.hint] } }),
-    }));
+  const picked = applyThresholds(
+    oneOfEachFamily(candidates),
+    { ...t, minMatchedTerms: need },
+    {
+      // A copy of a card shown earlier in the session is that card again.
+      skip: (c) => !!seen && (seen.has(c.info.path) || (c.info.copyOf !== undefined && seen.has(source.doc(c.info.copyOf)?.path ?? ""))),
+      order: (a, b) => projectTier(a.info, project) - projectTier(b.info, project),
+    },
+  ).map((c): RecalledCard => ({
+    path: c.info.path,
+    description: c.info.description,
+    type: c.info.type,
+    project: c.info.project,
+    updated: c.info.updated,
+    score: c.score,
+    ...(c.hint === undefined ? {} : { hint: { index: c.hint, text: c.info.hints?.[c.hint] } }),
+  }));
   return { cards: picked, text: formatRecall(picked, w.vaultRoot, rules.maxChars) };
 }
 
@@ -249,7 +264,10 @@ function scopeOf(ctx: RecallContext, said: string): (info: DocInfo) => boolean {
     const theirs = info.project.toLowerCase();
     if (!theirs || theirs === project) return true;
     if (namesWord(said, theirs) || namesWord(said, theirs.replace(/[-_]+/g, " "))) return true;
-    const file = info.path.slice(info.path.lastIndexOf("/") + 1).replace(/\.md$/i, "").toLowerCase();
+    const file = info.path
+      .slice(info.path.lastIndexOf("/") + 1)
+      .replace(/\.md$/i, "")
+      .toLowerCase();
     return file.length >= 4 && (namesWord(said, file) || namesWord(said, file.replace(/[-_]+/g, " ")));
   };
 }
@@ -277,7 +295,13 @@ function namesWord(text: string, name: string): boolean {
  * language more than a question to its answer in another, so its veto there would drop the
  * pairs words found across languages.
  */
-export function fuseSemantic<T extends Pick<Scored, "doc" | "score" | "matched">>(ranked: readonly T[], m: SemanticMatches, minScore: number, need: number, acrossLanguages: (doc: number) => boolean = () => false): (T | Scored)[] {
+export function fuseSemantic<T extends Pick<Scored, "doc" | "score" | "matched">>(
+  ranked: readonly T[],
+  m: SemanticMatches,
+  minScore: number,
+  need: number,
+  acrossLanguages: (doc: number) => boolean = () => false,
+): (T | Scored)[] {
   const span = Math.max(m.alone - m.gate, 0.5);
   const lift = (x: number): number => m.weight * minScore * Math.min(2, Math.max(0, (x - m.gate) / span));
   const out: (T | Scored)[] = [];
@@ -303,7 +327,8 @@ export function fuseSemantic<T extends Pick<Scored, "doc" | "score" | "matched">
       best = [doc, x];
     } else runnerUp = Math.max(runnerUp, x);
   }
-  if (best && !have.has(best[0]) && best[1] >= m.alone && best[1] - runnerUp >= ALONE_LEAD) out.push({ doc: best[0], score: lift(best[1]), matched: need, about: Infinity });
+  if (best && !have.has(best[0]) && best[1] >= m.alone && best[1] - runnerUp >= ALONE_LEAD)
+    out.push({ doc: best[0], score: lift(best[1]), matched: need, about: Infinity });
   return out.sort(byScore);
 }
 
@@ -338,7 +363,15 @@ export interface MeaningSource<P> {
 }
 
 /** recall() with meaning fused in; on any failure the words alone answer, and `fellBack` hears why. */
-export async function recallWithMeaning<P>(prompt: string | ReadPrompt, source: PostingSource, rules: RecallRules, vaultRoot: string, ctx: RecallContext, semantic: SemanticRules, m: MeaningSource<P>): Promise<Recall> {
+export async function recallWithMeaning<P>(
+  prompt: string | ReadPrompt,
+  source: PostingSource,
+  rules: RecallRules,
+  vaultRoot: string,
+  ctx: RecallContext,
+  semantic: SemanticRules,
+  m: MeaningSource<P>,
+): Promise<Recall> {
   if (m.sent) await Promise.race([m.sent, m.asked]);
   const words = scoreWords(prompt, source, rules, vaultRoot, ctx);
   if (!words) return { cards: [], text: "" };
@@ -362,7 +395,11 @@ export async function recallWithMeaning<P>(prompt: string | ReadPrompt, source: 
     return fallBack(r.error);
   }
   try {
-    const standOut = m.search(r.vectors[0], prepared, words.ranked.map((s) => s.doc));
+    const standOut = m.search(
+      r.vectors[0],
+      prepared,
+      words.ranked.map((s) => s.doc),
+    );
     return finishRecall(words, { standOut, gate: semantic.gate, alone: semantic.alone, weight: semantic.weight });
   } catch (err) {
     return fallBack(err);

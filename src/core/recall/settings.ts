@@ -34,7 +34,11 @@ export const RECALL_SCHEMA = z.object({
   maxChars: setting(z.number().check(z.positive()), DEFAULT_MAX_CHARS, "a positive number"),
   signals: z.object({
     // Replaced whole: the person's table is the table, so removing a type removes its weight.
-    typeWeights: setting(table(z.string().check(z.toLowerCase()), nonNegative, NON_NEGATIVE), DEFAULT_SIGNALS.typeWeights, "a table of note types and their weights"),
+    typeWeights: setting(
+      table(z.string().check(z.toLowerCase()), nonNegative, NON_NEGATIVE),
+      DEFAULT_SIGNALS.typeWeights,
+      "a table of note types and their weights",
+    ),
     recencyHalfLifeDays: setting(nonNegative, DEFAULT_SIGNALS.recencyHalfLifeDays, NON_NEGATIVE),
     recencyBoost: setting(nonNegative, DEFAULT_SIGNALS.recencyBoost, NON_NEGATIVE),
     linkBoost: setting(nonNegative, DEFAULT_SIGNALS.linkBoost, NON_NEGATIVE),

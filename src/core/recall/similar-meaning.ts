@@ -21,7 +21,12 @@ import { fuseSimilar, similarCards, type SimilarCard } from "./similar";
  * `paths`, from the vectors beside the vault's snapshot on disk; throws with the reason when they
  * cannot be read.
  */
-export function standOutByPath(vault: string, model: string, query: Float32Array, paths: Iterable<string> = []): Map<string, { standOut: number; description: string }> {
+export function standOutByPath(
+  vault: string,
+  model: string,
+  query: Float32Array,
+  paths: Iterable<string> = [],
+): Map<string, { standOut: number; description: string }> {
   const snapshot = vaultFiles.snapshot(vault);
   const reader = SnapshotReader.open(snapshot);
   try {

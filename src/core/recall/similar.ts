@@ -45,7 +45,12 @@ function isFilable(path: string): boolean {
  * times `weight`. Unlike recall, meaning vetoes nothing here: a conversation to file always
  * deserves its nearest cards. Cards found by meaning alone join the list; `sims` is stand-out by path.
  */
-export function fuseSimilar(words: readonly SimilarCard[], sims: ReadonlyMap<string, { standOut: number; description: string }>, m: { gate: number; alone: number; weight: number; scale: number }, limit: number): SimilarCard[] {
+export function fuseSimilar(
+  words: readonly SimilarCard[],
+  sims: ReadonlyMap<string, { standOut: number; description: string }>,
+  m: { gate: number; alone: number; weight: number; scale: number },
+  limit: number,
+): SimilarCard[] {
   const span = Math.max(m.alone - m.gate, 0.5);
   const bonus = (x: number): number => (x < m.gate ? 0 : m.weight * m.scale * (1 + Math.min(1, (x - m.gate) / span)));
   const out = new Map(words.map((w) => [w.path, { ...w }]));

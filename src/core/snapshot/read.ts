@@ -40,7 +40,6 @@ export class SnapshotError extends Error {
   }
 }
 
-
 /** One file of a snapshot (the base, or its overlay): its header, and its segments read on demand, each checked. */
 class SegmentFile {
   private readonly tableStart: number;
@@ -66,7 +65,10 @@ class SegmentFile {
     let size: number;
     try {
       // Not blocking, and a regular file only: a FIFO put at the path would hang every prompt.
-      ({ fd, st: { size } } = openRegularFile(path));
+      ({
+        fd,
+        st: { size },
+      } = openRegularFile(path));
     } catch (err) {
       const why = err instanceof FileRefused ? err.why : "unreadable";
       if (why === "missing" && missing === "none") return undefined;
@@ -137,7 +139,14 @@ class SegmentFile {
   catalog(): CatalogSegment | undefined {
     if (this.header.catalog !== 1) return undefined;
     const seg = this.readSegment(this.header.shards + this.header.docChunks) as Partial<CatalogSegment> | null;
-    const ok = !!seg && Array.isArray(seg.paths) && seg.paths.length === this.header.cards && Array.isArray(seg.projects) && Array.isArray(seg.types) && Array.isArray(seg.rows) && seg.rows.length === this.header.cards * CATALOG_WIDTH;
+    const ok =
+      !!seg &&
+      Array.isArray(seg.paths) &&
+      seg.paths.length === this.header.cards &&
+      Array.isArray(seg.projects) &&
+      Array.isArray(seg.types) &&
+      Array.isArray(seg.rows) &&
+      seg.rows.length === this.header.cards * CATALOG_WIDTH;
     if (!ok) throw new SnapshotError("corrupt", "the snapshot's catalog does not list its cards");
     return seg as CatalogSegment;
   }
@@ -294,7 +303,7 @@ export class SnapshotReader implements PostingSource {
     const row = inBase ? this.base.row(id) : this.overlay?.row(id - cards);
     if (!row) return undefined;
     // Links to a card edited since the base go to its new version; to a deleted one, nowhere.
-    const links = this.overlay ? row[5].flatMap((l) => (this.moved.get(l) ?? (l < cards && this.removed[l] === 1 ? [] : l))) : row[5];
+    const links = this.overlay ? row[5].flatMap((l) => this.moved.get(l) ?? (l < cards && this.removed[l] === 1 ? [] : l)) : row[5];
     const info: DocInfo = { path: row[0], description: row[1], type: row[2], updated: row[3] * DAY_MS, project: row[4], links };
     const hintSizes = row[6];
     if (hintSizes && hintSizes.length > 0) info.hintSizes = hintSizes;

@@ -93,7 +93,8 @@ function update(reader: SnapshotReader, files: NoteFile[], touched: NoteFile[], 
   // sync that kept them), unless the index leaves it out (an archived card, or one it cannot read).
   for (const f of files) if (!live.has(f.path) && !changed.has(f.path) && indexable(f)) changed.add(f.path);
   if (changed.size === 0) return { kind: "current", changed: 0, reason: "no card changed" };
-  if (changed.size > opts.maxChanged) return { kind: "too-many", changed: changed.size, reason: `${changed.size} card files changed since the snapshot, more than ${opts.maxChanged}` };
+  if (changed.size > opts.maxChanged)
+    return { kind: "too-many", changed: changed.size, reason: `${changed.size} card files changed since the snapshot, more than ${opts.maxChanged}` };
   const family = conflictRelated(files, changed);
   if (family) return { kind: "too-many", changed: changed.size, reason: `${family} is a sync conflict copy or has one, which only a whole index sorts out` };
 
@@ -157,8 +158,16 @@ function update(reader: SnapshotReader, files: NoteFile[], touched: NoteFile[], 
     return [...new Set(d.linkTargets.flatMap((t) => idOfPath(r.resolve(t, d.path) ?? "") ?? []))].sort((a, b) => a - b);
   };
   // The base's own rules: an overlay scored by others would not add up with it.
-  writeOverlay(path, { index: small, docs, base: { headerSum: header.headerSum ?? "", cards }, info: { removed, moved, cards: docCount }, values, linksOf, avgLength, scan }, header.rules);
-  return { kind: "overlay", changed: changed.size, reason: `${changed.size} card file${changed.size === 1 ? "" : "s"} changed since the snapshot, now in ${overlayPathOf(path)}` };
+  writeOverlay(
+    path,
+    { index: small, docs, base: { headerSum: header.headerSum ?? "", cards }, info: { removed, moved, cards: docCount }, values, linksOf, avgLength, scan },
+    header.rules,
+  );
+  return {
+    kind: "overlay",
+    changed: changed.size,
+    reason: `${changed.size} card file${changed.size === 1 ? "" : "s"} changed since the snapshot, now in ${overlayPathOf(path)}`,
+  };
 }
 
 /** Whether the index would hold the card at `f`: readable, and not archived or superseded. */

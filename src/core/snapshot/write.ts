@@ -78,7 +78,13 @@ export function serializeSnapshot(index: MemoryIndex, rules: RecallRules, now = 
  * Obsidian this runs on the main thread after edits; a large vault takes a second or more to
  * serialise, and the window must not freeze meanwhile. The index must not change until it is done.
  */
-export async function serializeSnapshotSliced(index: MemoryIndex, rules: RecallRules, pause: () => Promise<void>, sliceMs: number, now = new Date()): Promise<Buffer[]> {
+export async function serializeSnapshotSliced(
+  index: MemoryIndex,
+  rules: RecallRules,
+  pause: () => Promise<void>,
+  sliceMs: number,
+  now = new Date(),
+): Promise<Buffer[]> {
   return drainSliced(snapshotSteps(index, rules, now, basePlan(index)), pause, sliceMs);
 }
 
@@ -306,14 +312,7 @@ function* docSegments(plan: Plan): Generator<void, Buffer[]> {
   const segments: Buffer[] = [];
   for (let i = 0; i < plan.docs.length; i += DOCS_PER_CHUNK) {
     const chunk: DocChunkSegment = plan.docs.slice(i, i + DOCS_PER_CHUNK).map((d): DocRow => {
-      const row: DocRow = [
-        d.path,
-        d.description,
-        d.type,
-        Math.round(d.updated / DAY_MS),
-        d.project,
-        plan.linksOf(d),
-      ];
+      const row: DocRow = [d.path, d.description, d.type, Math.round(d.updated / DAY_MS), d.project, plan.linksOf(d)];
       const keep = plan.keepOf(d);
       if (keep >= 0) return [...row, d.hintSizes, keep];
       // Only cards with hints carry their sizes, so a vault without hints writes what it always did.
@@ -444,7 +443,13 @@ export function writeOverlay(snapshotPath: string, spec: OverlaySpec, rules: Rec
 }
 
 /** `writeSnapshot` in slices, for Obsidian's main thread: see serializeSnapshotSliced. */
-export async function writeSnapshotSliced(path: string, index: MemoryIndex, rules: RecallRules, pause: () => Promise<void>, sliceMs: number): Promise<SnapshotHeader> {
+export async function writeSnapshotSliced(
+  path: string,
+  index: MemoryIndex,
+  rules: RecallRules,
+  pause: () => Promise<void>,
+  sliceMs: number,
+): Promise<SnapshotHeader> {
   return (await new SnapshotWriter(path).writeFull(index, rules, pause, sliceMs)).header;
 }
 

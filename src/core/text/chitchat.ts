@@ -16,10 +16,12 @@ const PHRASE_OPENERS = ["never mind", "got it", "makes sense", "all good"];
 
 // A short line that ends by thanking is a closing remark, whatever it mentions on the way
 // ("ファイル名はそれでいいと思う、ありがとう", "the link opens now, thanks!"); a question ends with a question.
-const CLOSING = /(?:thanks?(?: you| a lot| so much)?|thx|cheers|谢谢(?:你|您)?|謝謝(?:你|您)?|多谢|多謝|ありがと(?:う|うございます|うございました)?|どうも|助かった(?:よ|わ)?|助かりました|サンキュー|気にしないで(?:ください)?|不用了|没事了|沒事了|never mind)[\s!！。.~〜…]*$/;
+const CLOSING =
+  /(?:thanks?(?: you| a lot| so much)?|thx|cheers|谢谢(?:你|您)?|謝謝(?:你|您)?|多谢|多謝|ありがと(?:う|うございます|うございました)?|どうも|助かった(?:よ|わ)?|助かりました|サンキュー|気にしないで(?:ください)?|不用了|没事了|沒事了|never mind)[\s!！。.~〜…]*$/;
 const CLOSING_MAX_CHARS = 80;
 // ...unless it opens as a question does.
-const QUESTION_OPENER = /^(?:why|how|what|where|when|which|who|can|could|should|is|are|do|does|did|怎么|怎樣|如何|为什么|為什麼|什么|什麼|哪|なぜ|どう|どこ|何)/;
+const QUESTION_OPENER =
+  /^(?:why|how|what|where|when|which|who|can|could|should|is|are|do|does|did|怎么|怎樣|如何|为什么|為什麼|什么|什麼|哪|なぜ|どう|どこ|何)/;
 
 /** Whether the prompt opens with an acknowledgement word, or is a short line that closes with thanks. */
 export function isAcknowledgement(prompt: string): boolean {

@@ -54,7 +54,12 @@ export type RegionalWord = [regional: string, mainland: string];
 export function tokenizeQuery(text: string, options: TokenizerOptions = DEFAULT_TOKENIZER): { terms: string[]; regional: RegionalWord[] } {
   const terms: string[] = [];
   const regional: RegionalWord[] = [];
-  forEachTerm(text, options, (term) => terms.push(term), (word) => regional.push(word));
+  forEachTerm(
+    text,
+    options,
+    (term) => terms.push(term),
+    (word) => regional.push(word),
+  );
   return { terms, regional };
 }
 
@@ -91,7 +96,12 @@ export interface TermSpan {
  */
 export function termSpans(text: string, options: TokenizerOptions = DEFAULT_TOKENIZER): { text: string; spans: TermSpan[] } {
   const spans: TermSpan[] = [];
-  const read = forEachTerm(text, options, (term, from, to) => spans.push({ term, from, to }), () => {});
+  const read = forEachTerm(
+    text,
+    options,
+    (term, from, to) => spans.push({ term, from, to }),
+    () => {},
+  );
   return { text: read, spans };
 }
 
@@ -111,11 +121,12 @@ function forEachTerm(text: string, options: TokenizerOptions, emit: Emit, onRegi
   const cased = folded.length === s.length ? folded : undefined;
   let start = 0;
   let kind = BREAK;
-  for (let i = 0; i <= s.length; ) {
+  for (let i = 0; i <= s.length;) {
     const cp = i < s.length ? (s.codePointAt(i) as number) : 32;
     const k = classify(cp);
     if (k !== kind) {
-      if (kind === WORD) emitWord(s.slice(start, i), start, options, emit, cased !== undefined && hasInnerCapital(cased, start, i) ? cased.slice(start, i) : undefined);
+      if (kind === WORD)
+        emitWord(s.slice(start, i), start, options, emit, cased !== undefined && hasInnerCapital(cased, start, i) ? cased.slice(start, i) : undefined);
       else if (kind === CJK) emitCjkRun(s.slice(start, i), start, options, emit, onRegional);
       start = i;
       kind = k;
@@ -136,7 +147,7 @@ const CJK_PHRASE = 6;
 export function writtenInCjk(text: string): boolean {
   let cjk = 0;
   let letters = 0;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const cp = text.codePointAt(i) as number;
     const k = classify(cp);
     if (k === CJK) cjk++;
@@ -314,7 +325,7 @@ function emitPairs(chars: readonly string[], starts: readonly number[], emit: Em
 /** The regional words in `chars` with the mainland's, longest match first (乙太网路, not 乙太网). */
 function regionalWordsIn(chars: readonly string[]): RegionalWord[] {
   const found: RegionalWord[] = [];
-  for (let i = 0; i < chars.length; ) {
+  for (let i = 0; i < chars.length;) {
     let hit: string | undefined;
     let len = Math.min(MAX_REGIONAL_LENGTH, chars.length - i);
     while (len >= 2 && (hit = REGIONAL_WORDS.get(chars.slice(i, i + len).join(""))) === undefined) len--;

@@ -62,7 +62,18 @@ const KEEP_AFTER_DROP_CHARS = 3_500_000;
 
 /** A conversation with nothing in it yet: what a session is before Claude Code has written its file. */
 export function emptySummary(): TranscriptSummary {
-  return { prompts: 0, assistantChars: 0, firstTimestamp: "", lastTimestamp: "", gitBranch: "", cwd: "", turns: [], omittedTurns: 0, overlongLines: 0, cutShort: false };
+  return {
+    prompts: 0,
+    assistantChars: 0,
+    firstTimestamp: "",
+    lastTimestamp: "",
+    gitBranch: "",
+    cwd: "",
+    turns: [],
+    omittedTurns: 0,
+    overlongLines: 0,
+    cutShort: false,
+  };
 }
 
 /**

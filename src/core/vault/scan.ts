@@ -79,7 +79,11 @@ export function listNotes(vault: string, scope: ScopeRules, onSkip?: (s: Skipped
  * one and is not a regular file of a note's size (a FIFO, a socket, a device, a link, which the
  * walk does not follow, or a file over MAX_NOTE_BYTES) is left out, and told to `onSkip`.
  */
-export function listMarkdown(vault: string, keep: (path: string) => boolean = (p) => p.toLowerCase().endsWith(".md"), onSkip?: (s: SkippedNote) => void): NoteFile[] {
+export function listMarkdown(
+  vault: string,
+  keep: (path: string) => boolean = (p) => p.toLowerCase().endsWith(".md"),
+  onSkip?: (s: SkippedNote) => void,
+): NoteFile[] {
   const out: NoteFile[] = [];
   // A session start lists every card file to see whether one changed: at 50,000 notes, joining and
   // lower-casing each whole path cost a tenth of it. Paths are built by hand from a resolved root.

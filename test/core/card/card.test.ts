@@ -7,7 +7,7 @@ describe("parseCard", () => {
   it("reads the card schema", () => {
     const card = parseCard(
       "debugging/launchd.md",
-      "---\nname: Cron PATH\ndescription: Scheduler PATH is short\ntype: debugging\ntags: [cron, path]\naliases: [排程跑不起来]\nproject: vm\nparent: \"[[main]]\"\nstatus: Active\nupdated: 2026-10-02\n---\n# Heading\n\nBody.\n\n## 相關\n- [[other-card]]\n",
+      '---\nname: Cron PATH\ndescription: Scheduler PATH is short\ntype: debugging\ntags: [cron, path]\naliases: [排程跑不起来]\nproject: vm\nparent: "[[main]]"\nstatus: Active\nupdated: 2026-10-02\n---\n# Heading\n\nBody.\n\n## 相關\n- [[other-card]]\n',
     );
     expect(card).toMatchObject({
       name: "Cron PATH",
@@ -27,10 +27,15 @@ describe("parseCard", () => {
   });
 
   it.each([
-    ["no frontmatter: name from file, description from first paragraph", "notes/My note.md", "# Title\n\nFirst para\nline two.\n\nSecond.", { name: "My note", description: "First para line two.", hasFrontmatter: false }],
+    [
+      "no frontmatter: name from file, description from first paragraph",
+      "notes/My note.md",
+      "# Title\n\nFirst para\nline two.\n\nSecond.",
+      { name: "My note", description: "First para line two.", hasFrontmatter: false },
+    ],
     ["aliases as a string", "a.md", "---\naliases: one, two\n---\n", { aliases: ["one", "two"] }],
     ["aliases as a list", "a.md", "---\naliases:\n  - one\n  - two\n---\n", { aliases: ["one", "two"] }],
-    ["tags with hashes and spaces", "a.md", "---\ntags: \"#a b\"\n---\n", { tags: ["a", "b"] }],
+    ["tags with hashes and spaces", "a.md", '---\ntags: "#a b"\n---\n', { tags: ["a", "b"] }],
     ["Windows line endings", "a.md", "---\r\nname: Win\r\n---\r\nText here.\r\n", { name: "Win", description: "Text here." }],
     ["a BOM", "a.md", "\uFEFF---\nname: Bom\n---\n", { name: "Bom", hasFrontmatter: true }],
     ["an opening rule with no close is not frontmatter", "a.md", "---\nJust a rule and text.", { hasFrontmatter: false }],

@@ -3,15 +3,41 @@ import { parseCard } from "../../../src/core/card/card";
 import { composeCard, freePath, type CardToCompose } from "../../../src/core/card/compose";
 import { addRelatedLink } from "../../../src/core/card/related";
 
-const fields = { name: "Claude path under launchd", description: "Resolve claude from the login shell", type: "debugging", tags: ["launchd"], sessionId: "s1", date: "2026-11-30" };
-const card = (over: Partial<CardToCompose> = {}): CardToCompose => ({ folder: "debugging", fileName: "claude-path", fields, body: "The fix.", related: [], heading: "## Related", ...over });
+const fields = {
+  name: "Claude path under launchd",
+  description: "Resolve claude from the login shell",
+  type: "debugging",
+  tags: ["launchd"],
+  sessionId: "s1",
+  date: "2026-11-30",
+};
+const card = (over: Partial<CardToCompose> = {}): CardToCompose => ({
+  folder: "debugging",
+  fileName: "claude-path",
+  fields,
+  body: "The fix.",
+  related: [],
+  heading: "## Related",
+  ...over,
+});
 
-const FRONTMATTER = "---\nname: Claude path under launchd\ndescription: Resolve claude from the login shell\ntype: debugging\ntags: [launchd]\nsource: session s1\nupdated: 2026-11-30\n---\n";
+const FRONTMATTER =
+  "---\nname: Claude path under launchd\ndescription: Resolve claude from the login shell\ntype: debugging\ntags: [launchd]\nsource: session s1\nupdated: 2026-11-30\n---\n";
 
 // Before/after pairs: what the caller hands the composer, and the exact card it writes.
 const CASES: { title: string; input: Partial<CardToCompose>; notes?: string[]; path: string; text: string }[] = [
-  { title: "a body without a heading gets the card's name as its title", input: {}, path: "debugging/claude-path.md", text: `${FRONTMATTER}# Claude path under launchd\n\nThe fix.\n` },
-  { title: "a body that opens with its own title keeps it", input: { body: "# My title\n\nThe fix.\n\n" }, path: "debugging/claude-path.md", text: `${FRONTMATTER}# My title\n\nThe fix.\n` },
+  {
+    title: "a body without a heading gets the card's name as its title",
+    input: {},
+    path: "debugging/claude-path.md",
+    text: `${FRONTMATTER}# Claude path under launchd\n\nThe fix.\n`,
+  },
+  {
+    title: "a body that opens with its own title keeps it",
+    input: { body: "# My title\n\nThe fix.\n\n" },
+    path: "debugging/claude-path.md",
+    text: `${FRONTMATTER}# My title\n\nThe fix.\n`,
+  },
   {
     title: "related cards are linked by file name under the heading given",
     input: { related: ["reference/launchd.md", "projects/nightly.md"], heading: "## 相關" },

@@ -38,7 +38,20 @@ describe("the frontmatter editor", () => {
   });
 
   it("writes YAML breakers as plain data that reads back as written", () => {
-    const hostile = ['"]', "--- x: y", "- item", "#not a comment", "key: value", "[a, b]", "null", "2026-01-01", "it's \\ \"fine\"", "{a: 1}", "|", "&anchor *ref"];
+    const hostile = [
+      '"]',
+      "--- x: y",
+      "- item",
+      "#not a comment",
+      "key: value",
+      "[a, b]",
+      "null",
+      "2026-01-01",
+      'it\'s \\ "fine"',
+      "{a: 1}",
+      "|",
+      "&anchor *ref",
+    ];
     const after = setFrontmatter("---\nname: X\n---\nBody\n", { questions: hostile });
     expect(parseCard("x.md", after).frontmatter.questions).toEqual(hostile);
     expect(parseCard("x.md", after).frontmatter.name).toBe("X");

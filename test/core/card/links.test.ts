@@ -131,7 +131,15 @@ describe("LinkResolver", () => {
       }
       for (let q = 0; q < 5; q++) {
         const name = pick(names);
-        const target = pick([name, `${pick(dirs)}${name}`, `../${name}`, `./${pick(dirs)}${name}`, `../../${pick(dirs)}${name}`, `${name.toUpperCase()}.md`, "nothing"]);
+        const target = pick([
+          name,
+          `${pick(dirs)}${name}`,
+          `../${name}`,
+          `./${pick(dirs)}${name}`,
+          `../../${pick(dirs)}${name}`,
+          `${name.toUpperCase()}.md`,
+          "nothing",
+        ]);
         const from = `${pick(dirs)}from.md`;
         expect(live.resolve(target, from), `[[${target}]] from ${from} in ${[...paths].join(" ")}`).toBe(plain(paths, target, from));
       }
@@ -160,7 +168,10 @@ describe("recall's index and lint resolve the same links", () => {
     const index = new MemoryIndex();
     for (const c of cards) index.upsert(c);
     const src = [...index.docs()].find((d) => d.path === "src.md")!;
-    const fromIndex = index.doc(src.id)!.links.map((id) => index.doc(id)!.path).sort();
+    const fromIndex = index
+      .doc(src.id)!
+      .links.map((id) => index.doc(id)!.path)
+      .sort();
     expect(fromIndex).toEqual([...graph.out.get("src.md")!].sort());
     expect(fromIndex).toEqual(["notes/deep/c.md", "projects/x/readme.md", "reference/B.md"]);
   });

@@ -33,7 +33,9 @@ describe("related sections under either heading", () => {
 
   it("puts a dated section before a closing related section of either heading", () => {
     for (const h of ["## 相關", "## Related"]) {
-      expect(appendDated(`# A\n\nText.\n\n${h}\n- [[x]]\n`, "2026-11-30", "New.", "s")).toBe(`# A\n\nText.\n\n## 2026-11-30\n\nNew.\n\n_From session s._\n\n${h}\n- [[x]]\n`);
+      expect(appendDated(`# A\n\nText.\n\n${h}\n- [[x]]\n`, "2026-11-30", "New.", "s")).toBe(
+        `# A\n\nText.\n\n## 2026-11-30\n\nNew.\n\n_From session s._\n\n${h}\n- [[x]]\n`,
+      );
     }
   });
 });

@@ -9,7 +9,7 @@ describe("slugify", () => {
     ["한국어 카드", "한국어-카드"],
     ["🚀 Deploy to Pages 🎉", "deploy-to-pages"],
     ["🚀🎉", "card"],
-    ["a/b\\c:d*e?f\"g<h>i|j#k^l[m]n", "a-b-c-d-e-f-g-h-i-j-k-l-m-n"],
+    ['a/b\\c:d*e?f"g<h>i|j#k^l[m]n', "a-b-c-d-e-f-g-h-i-j-k-l-m-n"],
     ["../../etc/passwd", "etc-passwd"],
     ["ＦＵＬＬ　ｗｉｄｔｈ", "full-width"],
     ["", "card"],

@@ -3,7 +3,29 @@ import { parseCard } from "../../../src/core/card/card";
 import { cardFrontmatter } from "../../../src/core/card/write-card";
 
 // Values an LLM or a person may hand the digest and the sidebar: each must come back as it went in.
-const HOSTILE = ["0x1F", ".5", ".inf", ".NaN", "2024-02-30", "0b101", "a]b", "foo, bar", "[x]", "{y}", "#tag", "key: value", '"quoted"', "- dash", "yes", "123", "多个，中文", "c++", "back\\slash", "it's", "trailing "];
+const HOSTILE = [
+  "0x1F",
+  ".5",
+  ".inf",
+  ".NaN",
+  "2024-02-30",
+  "0b101",
+  "a]b",
+  "foo, bar",
+  "[x]",
+  "{y}",
+  "#tag",
+  "key: value",
+  '"quoted"',
+  "- dash",
+  "yes",
+  "123",
+  "多个，中文",
+  "c++",
+  "back\\slash",
+  "it's",
+  "trailing ",
+];
 
 describe("cardFrontmatter", () => {
   it.each(HOSTILE)("writes %j so that it reads back the same, as a name, a tag and an alias", (value) => {

@@ -14,11 +14,11 @@ import { jsonl, line } from "../../fixtures/transcript";
 import { tempDir, vaultWith } from "../../helpers";
 
 const TARGET = "reference/vite-base.md";
-const CARD = "---\nname: Vite base\ndescription: base after a custom domain\ntype: reference\ntags: [vite]\n---\n# Vite base\n\nSet `base` to `/`.\n\n## Related\n- [[blog-site]]\n";
+const CARD =
+  "---\nname: Vite base\ndescription: base after a custom domain\ntype: reference\ntags: [vite]\n---\n# Vite base\n\nSet `base` to `/`.\n\n## Related\n- [[blog-site]]\n";
 // What appendDated writes for a section, before the related section.
 const dated = (section: string): string => `## 2026-11-30\n\n${section}\n\n_From session s._\n`;
 const extended = (section: string): string => CARD.replace("\n## Related", `\n${dated(section)}\n## Related`);
-
 
 /** The card after the digest appended `section` to it; throws what the digest refused it with. */
 function append(section: string, relatedHeading?: string, before = CARD): string {
@@ -26,7 +26,16 @@ function append(section: string, relatedHeading?: string, before = CARD): string
   const offered = new Map([[TARGET, statSync(join(v, TARGET)).mtimeMs]]);
   try {
     const action = validateAnswer({ action: "append", target: TARGET, section, related: [] });
-    applyAction(action, { vault: v, cards: [TARGET, "projects/blog-site.md"], offered, sessionId: "s", date: "2026-11-30", dryRun: false, synonymsNote: "", relatedHeading });
+    applyAction(action, {
+      vault: v,
+      cards: [TARGET, "projects/blog-site.md"],
+      offered,
+      sessionId: "s",
+      date: "2026-11-30",
+      dryRun: false,
+      synonymsNote: "",
+      relatedHeading,
+    });
   } finally {
     // Refused or not, nothing else of the card moved.
     const after = readFileSync(join(v, TARGET), "utf8");
@@ -49,12 +58,32 @@ const FENCE = "```";
 
 const appendCases: Case[] = [
   // Accepted: what a dated section may hold.
-  { testName: "a paragraph with a level-3 heading", section: "Also set `base` in the preview server.\n\n### Why\n\nThe preview server reads it too.", after: extended("Also set `base` in the preview server.\n\n### Why\n\nThe preview server reads it too.") },
-  { testName: "shell comments in a code block", section: `${FENCE}sh\n# build first\n## then preview\nvite preview\n${FENCE}`, after: extended(`${FENCE}sh\n# build first\n## then preview\nvite preview\n${FENCE}`) },
-  { testName: "a frontmatter example in a code block", section: `Properties look like this:\n\n${FENCE}yaml\n---\nname: x\n---\n${FENCE}`, after: extended(`Properties look like this:\n\n${FENCE}yaml\n---\nname: x\n---\n${FENCE}`) },
+  {
+    testName: "a paragraph with a level-3 heading",
+    section: "Also set `base` in the preview server.\n\n### Why\n\nThe preview server reads it too.",
+    after: extended("Also set `base` in the preview server.\n\n### Why\n\nThe preview server reads it too."),
+  },
+  {
+    testName: "shell comments in a code block",
+    section: `${FENCE}sh\n# build first\n## then preview\nvite preview\n${FENCE}`,
+    after: extended(`${FENCE}sh\n# build first\n## then preview\nvite preview\n${FENCE}`),
+  },
+  {
+    testName: "a frontmatter example in a code block",
+    section: `Properties look like this:\n\n${FENCE}yaml\n---\nname: x\n---\n${FENCE}`,
+    after: extended(`Properties look like this:\n\n${FENCE}yaml\n---\nname: x\n---\n${FENCE}`),
+  },
   { testName: "a thematic break between blank lines", section: "Before.\n\n---\n\nAfter.", after: extended("Before.\n\n---\n\nAfter.") },
-  { testName: "links to notes in the vault and to the web", section: "See [[blog-site]], [the fix](../debugging/launchd.md), ![[diagram.png]] and [Vite](https://vitejs.dev/config/#base).", after: extended("See [[blog-site]], [the fix](../debugging/launchd.md), ![[diagram.png]] and [Vite](https://vitejs.dev/config/#base).") },
-  { testName: "a path in inline code", section: "Claude Code reads `[x](/etc/hosts)` as text.", after: extended("Claude Code reads `[x](/etc/hosts)` as text.") },
+  {
+    testName: "links to notes in the vault and to the web",
+    section: "See [[blog-site]], [the fix](../debugging/launchd.md), ![[diagram.png]] and [Vite](https://vitejs.dev/config/#base).",
+    after: extended("See [[blog-site]], [the fix](../debugging/launchd.md), ![[diagram.png]] and [Vite](https://vitejs.dev/config/#base)."),
+  },
+  {
+    testName: "a path in inline code",
+    section: "Claude Code reads `[x](/etc/hosts)` as text.",
+    after: extended("Claude Code reads `[x](/etc/hosts)` as text."),
+  },
   { testName: "a tag at the start of a line", section: "#vite #deploy", after: extended("#vite #deploy") },
   { testName: "an attribute-like word in prose", section: "Run it with data=/var/lib/app set.", after: extended("Run it with data=/var/lib/app set.") },
   { testName: "a line of prose that names a file: scheme", section: "File: vite.config.ts holds it.", after: extended("File: vite.config.ts holds it.") },
@@ -70,7 +99,12 @@ const appendCases: Case[] = [
   { testName: "a line underlined with equals signs (a level-1 heading)", section: "Title\n=====\n\ntext", refused: /heading/ },
   { testName: "an HTML heading", section: "text\n\n<h2>Related</h2>", refused: /heading/ },
   { testName: "the related heading inside a code block", section: `${FENCE}\n## Related\n${FENCE}`, refused: /heading/ },
-  { testName: "the vault's own related heading inside a code block", section: `${FENCE}\n## See also\n${FENCE}`, refused: /heading/, relatedHeading: "## See also" },
+  {
+    testName: "the vault's own related heading inside a code block",
+    section: `${FENCE}\n## See also\n${FENCE}`,
+    refused: /heading/,
+    relatedHeading: "## See also",
+  },
   { testName: "a code block left open, which would swallow the related section", section: `${FENCE}sh\nvite build`, refused: /code block/ },
 
   // Refused: frontmatter.
@@ -109,7 +143,13 @@ describe("what an extend answer may add to a card", () => {
   });
 });
 
-const create = { action: "create", folder: "debugging", fileName: "x", frontmatter: { name: "X", description: "d", type: "debugging", tags: ["t"] }, related: [] };
+const create = {
+  action: "create",
+  folder: "debugging",
+  fileName: "x",
+  frontmatter: { name: "X", description: "d", type: "debugging", tags: ["t"] },
+  related: [],
+};
 
 describe("what a create answer's body may hold", () => {
   it.each<[string, string, RegExp | undefined]>([
@@ -124,7 +164,9 @@ describe("what a create answer's body may hold", () => {
   });
 
   it("refuses a name that would break out of the card's title line", () => {
-    expect(() => validateAnswer({ ...create, body: "b", frontmatter: { ...create.frontmatter, name: "X\n\n## Related\n- [[../../etc/passwd]]" } })).toThrow(/several lines/);
+    expect(() => validateAnswer({ ...create, body: "b", frontmatter: { ...create.frontmatter, name: "X\n\n## Related\n- [[../../etc/passwd]]" } })).toThrow(
+      /several lines/,
+    );
     expect(() => validateAnswer({ ...create, body: "b", frontmatter: { ...create.frontmatter, description: "d\nmore" } })).toThrow(/several lines/);
   });
 });

@@ -11,7 +11,6 @@ import { recall } from "../../../src/core/recall/recall";
 import { memoryIndex, overviewPages } from "../../../src/core/digest/pages";
 import { vaultWith } from "../../helpers";
 
-
 describe("applyAction", () => {
   it("refuses to append to a card the person edited since it was suggested, and leaves it alone", () => {
     const v = vaultWith({ "reference/a.md": "---\nname: a\n---\nMine.\n" });
@@ -26,7 +25,14 @@ describe("applyAction", () => {
   it("never overwrites an existing card when creating one with the same name", () => {
     const v = vaultWith({ "debugging/x.md": "keep me\n", "reference/r.md": "---\nname: r\n---\nR.\n" });
     const out = applyAction(
-      { action: "create", folder: "debugging", fileName: "x", frontmatter: { name: "X", description: "d", type: "debugging", tags: ["t"] }, body: "new", related: ["r"] },
+      {
+        action: "create",
+        folder: "debugging",
+        fileName: "x",
+        frontmatter: { name: "X", description: "d", type: "debugging", tags: ["t"] },
+        body: "new",
+        related: ["r"],
+      },
       { vault: v, cards: ["debugging/x.md", "reference/r.md"], offered: new Map(), sessionId: "s", date: "2026-11-30", dryRun: false, synonymsNote: "" },
     );
     expect(out.path).toBe("debugging/x-2.md");
@@ -43,7 +49,13 @@ describe("index pages", () => {
   ];
 
   it("puts the most recalled cards first in MEMORY.md and leaves archived ones out", () => {
-    const text = memoryIndex(cards, new Map([["debugging/hot.md", 12], ["reference/rare.md", 1]]));
+    const text = memoryIndex(
+      cards,
+      new Map([
+        ["debugging/hot.md", 12],
+        ["reference/rare.md", 1],
+      ]),
+    );
     const lines = text.split("\n").filter((l) => l.startsWith("- "));
     expect(lines).toEqual(["- [Hot](debugging/hot.md) — recalled a lot", "- [Rare](reference/rare.md) — seldom recalled"]);
   });
@@ -62,12 +74,29 @@ describe("synonyms from the digest", () => {
     action: "create" as const,
     folder: "debugging",
     fileName: "task-scheduler-path",
-    frontmatter: { name: "Task Scheduler PATH", description: "the nightly job cannot find claude", type: "debugging", tags: ["windows"], aliases: ["schtasks"] },
+    frontmatter: {
+      name: "Task Scheduler PATH",
+      description: "the nightly job cannot find claude",
+      type: "debugging",
+      tags: ["windows"],
+      aliases: ["schtasks"],
+    },
     body: "Task Scheduler starts the nightly job with a short PATH, so claude is not found.",
     related: [],
-    synonyms: [["任务计划程序", "Task Scheduler"], ["DEPLOY", "部署"]],
+    synonyms: [
+      ["任务计划程序", "Task Scheduler"],
+      ["DEPLOY", "部署"],
+    ],
   };
-  const ctx = (v: string, dryRun = false, synonymsNote = "meta/synonyms.md") => ({ vault: v, cards: [], offered: new Map<string, number>(), sessionId: "s", date: "2026-11-30", dryRun, synonymsNote });
+  const ctx = (v: string, dryRun = false, synonymsNote = "meta/synonyms.md") => ({
+    vault: v,
+    cards: [],
+    offered: new Map<string, number>(),
+    sessionId: "s",
+    date: "2026-11-30",
+    dryRun,
+    synonymsNote,
+  });
   const prompt = "任务计划程序里的 claude 找不到";
   const found = (v: string): string[] => {
     const { index } = buildIndexFromDisk(v, defaultConfig());
@@ -120,14 +149,30 @@ describe("synonyms from the digest", () => {
 });
 
 describe("recall hints from the digest", () => {
-  const ctx = (v: string, cards: string[], offered = new Map<string, number>()) => ({ vault: v, cards, offered, sessionId: "s", date: "2026-11-30", dryRun: false, synonymsNote: "" });
+  const ctx = (v: string, cards: string[], offered = new Map<string, number>()) => ({
+    vault: v,
+    cards,
+    offered,
+    sessionId: "s",
+    date: "2026-11-30",
+    dryRun: false,
+    synonymsNote: "",
+  });
   const stateOf = (v: string, p: string) => hintState(parseCard(p, readFileSync(join(v, p), "utf8")), "questions");
   const hints = (v: string, p: string) => hintsOf(parseCard(p, readFileSync(join(v, p), "utf8")), "questions");
 
   it("writes a created card's questions with their version, so enrich finds it current", () => {
     const v = vaultWith({ "reference/r.md": "---\nname: r\n---\nR.\n" });
     const out = applyAction(
-      { action: "create", folder: "debugging", fileName: "x", frontmatter: { name: "X", description: "d", type: "debugging", tags: ["t"] }, body: "new", related: ["r"], questions: ["why does x fail?", "null"] },
+      {
+        action: "create",
+        folder: "debugging",
+        fileName: "x",
+        frontmatter: { name: "X", description: "d", type: "debugging", tags: ["t"] },
+        body: "new",
+        related: ["r"],
+        questions: ["why does x fail?", "null"],
+      },
       ctx(v, ["reference/r.md"]),
     );
     expect(hints(v, out.path)).toEqual(["why does x fail?", "null"]);
@@ -141,8 +186,14 @@ describe("recall hints from the digest", () => {
     const ours = withHints("reference/b.md", "---\nname: b\n---\nOurs.\n", "questions", ["old question"]);
     const v = vaultWith({ "reference/a.md": mine, "reference/b.md": ours });
     const offered = new Map(["reference/a.md", "reference/b.md"].map((p) => [p, statSync(join(v, p)).mtimeMs]));
-    applyAction({ action: "append", target: "reference/a.md", section: "more", related: [], questions: ["new question"] }, ctx(v, [...offered.keys()], offered));
-    applyAction({ action: "append", target: "reference/b.md", section: "more", related: [], questions: ["new question"] }, ctx(v, [...offered.keys()], offered));
+    applyAction(
+      { action: "append", target: "reference/a.md", section: "more", related: [], questions: ["new question"] },
+      ctx(v, [...offered.keys()], offered),
+    );
+    applyAction(
+      { action: "append", target: "reference/b.md", section: "more", related: [], questions: ["new question"] },
+      ctx(v, [...offered.keys()], offered),
+    );
     expect(hints(v, "reference/a.md")).toEqual(["my own question"]);
     expect(readFileSync(join(v, "reference/a.md"), "utf8")).toMatch(/^---\nname: a\nquestions:\n {2}- my own question\n---\nMine\.\n/);
     expect(hints(v, "reference/b.md")).toEqual(["new question", "old question"]);

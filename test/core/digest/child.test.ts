@@ -57,12 +57,22 @@ describe("the digest in a process of its own", () => {
     const config = defaultConfig();
     const garbage = await runDigestChild({ node: process.execPath, bridge: script(`console.log("Hello from another program")`), vault, config });
     expect(garbage).toMatchObject({ ok: false, error: expect.stringMatching(/printed something that is not the digest's: Hello from another program/) });
-    const dies = await runDigestChild({ node: process.execPath, bridge: script(`process.stderr.write("first\\nout of memory\\n"); process.exit(3)`), vault, config });
+    const dies = await runDigestChild({
+      node: process.execPath,
+      bridge: script(`process.stderr.write("first\\nout of memory\\n"); process.exit(3)`),
+      vault,
+      config,
+    });
     expect(dies).toMatchObject({ ok: false, error: "the digest ended (exit 3) without a report: out of memory" });
     const missing = await runDigestChild({ node: join(tempDir(), "no-such-node"), bridge: BRIDGE, vault, config });
     expect(missing).toMatchObject({ ok: false, error: expect.stringMatching(/^could not start the digest: .*ENOENT/) });
     // Another release's report shape is not taken for ours.
-    const other = await runDigestChild({ node: process.execPath, bridge: script(`console.log(JSON.stringify({ protocol: 99, report: { ok: true, results: [], failures: [], left: 0 } }))`), vault, config });
+    const other = await runDigestChild({
+      node: process.execPath,
+      bridge: script(`console.log(JSON.stringify({ protocol: 99, report: { ok: true, results: [], failures: [], left: 0 } }))`),
+      vault,
+      config,
+    });
     expect(other.ok).toBe(false);
     expect(listPending(vault)).toHaveLength(1);
   });
@@ -70,7 +80,14 @@ describe("the digest in a process of its own", () => {
   it("reads each note of the vault once in a night that writes a card", async () => {
     const vault = queued();
     const config = defaultConfig();
-    const answer = { action: "create", folder: "debugging", fileName: "child-test", frontmatter: { name: "Child test", description: "A card from the child test", type: "debugging", tags: ["test"] }, body: "Body.", related: [] };
+    const answer = {
+      action: "create",
+      folder: "debugging",
+      fileName: "child-test",
+      frontmatter: { name: "Child test", description: "A card from the child test", type: "debugging", tags: ["test"] },
+      body: "Body.",
+      related: [],
+    };
     config.digest.command = ["/bin/sh", "-c", `cat >/dev/null; echo '${JSON.stringify(answer)}'`];
     config.enrich.perNight = 0;
     const notes = new NoteCache(vault);

@@ -21,11 +21,22 @@ const machine = withMachineSettings();
 
 // A card and a conversation with no word in common, which the stand-in's vectors make mean the same.
 const CARD = "reference/kettle-descaling.md";
-const CARD_TEXT = "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [home]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n";
+const CARD_TEXT =
+  "---\nname: Kettle descaling\ndescription: Descale the kettle monthly with citric acid\ntype: reference\ntags: [home]\n---\nDescale the kettle monthly with citric acid; rinse twice.\n";
 const QUESTION = "how should I get rid of teapot limescale buildup?";
 // Every word of the prompt lands on one of the card's: the stand-in's hashed vectors spread
 // widely over a vault, so a likeness must be near whole to stand out (embed/calibration.ts).
-const CONCEPTS = { teapot: "kettle", limescale: "descale", buildup: "citric", rid: "monthly", get: "rinse", should: "acid", how: "with", i: "the", of: "twice" };
+const CONCEPTS = {
+  teapot: "kettle",
+  limescale: "descale",
+  buildup: "citric",
+  rid: "monthly",
+  get: "rinse",
+  should: "acid",
+  how: "with",
+  i: "the",
+  of: "twice",
+};
 const reply = "Here is a long enough reply about the teapot limescale buildup to keep it.";
 
 let stub: EmbedStub;
@@ -107,7 +118,10 @@ describe("the nightly digest with semantic recall on", () => {
     expect(report.ok).toBe(true);
     expect(report.results.map((r) => r.outcome.action)).toEqual(["skipped"]);
     expect(similarOffered(prompts)).not.toContain(CARD);
-    expect(report.semantic).toEqual([expect.stringMatching(/^semantic recall: HTTP 500: model not loaded; similar cards by words alone tonight$/), expect.stringMatching(/^semantic recall: (stopped|0 texts embedded)/)]);
+    expect(report.semantic).toEqual([
+      expect.stringMatching(/^semantic recall: HTTP 500: model not loaded; similar cards by words alone tonight$/),
+      expect.stringMatching(/^semantic recall: (stopped|0 texts embedded)/),
+    ]);
     expect(readFileSync(join(vault, report.reportPath!), "utf8")).toMatch(/^Semantic recall: HTTP 500/m);
   });
 });

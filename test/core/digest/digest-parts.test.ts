@@ -8,7 +8,14 @@ import { commitVault, MAX_DELETIONS } from "../../../src/core/digest/git";
 import { isDue, lastScheduled } from "../../../src/core/digest/schedule";
 import { tempDir } from "../../helpers";
 
-const create = { action: "create", folder: "debugging", fileName: "x", frontmatter: { name: "n", description: "d", type: "debugging", tags: ["t"] }, body: "b", related: [] };
+const create = {
+  action: "create",
+  folder: "debugging",
+  fileName: "x",
+  frontmatter: { name: "n", description: "d", type: "debugging", tags: ["t"] },
+  body: "b",
+  related: [],
+};
 
 describe("validateAnswer", () => {
   it.each<[string, unknown, RegExp]>([
@@ -35,7 +42,11 @@ describe("validateAnswer", () => {
     ["a synonym that is a wikilink", { ...create, synonyms: [["[[secret]]", "cron"]] }, /separator or markup/],
     ["a synonym that would be a heading", { ...create, synonyms: [["# Owned", "cron"]] }, /separator or markup/],
     ["a synonym of more words than the note reads as one", { ...create, synonyms: [["one two three four five six", "cron"]] }, /more than 5 words/],
-    ["a synonym over two lines", { action: "append", target: "reference/a.md", section: "s", synonyms: [["cron\n- injected, line", "launchd"]] }, /several lines/],
+    [
+      "a synonym over two lines",
+      { action: "append", target: "reference/a.md", section: "s", synonyms: [["cron\n- injected, line", "launchd"]] },
+      /several lines/,
+    ],
     ["an alias over two lines", { ...create, frontmatter: { ...create.frontmatter, aliases: ["a\nb"] } }, /several lines/],
   ])("refuses %s", (_, value, message) => {
     expect(() => validateAnswer(value)).toThrow(AnswerError);
@@ -43,10 +54,16 @@ describe("validateAnswer", () => {
   });
 
   it("accepts the three shapes, and strips a frontmatter block from a body", () => {
-    expect(validateAnswer({ ...create, body: "---\nname: evil\n---\nreal body", related: ["[[a|x]]"] })).toMatchObject({ action: "create", body: "real body", related: ["a"] });
+    expect(validateAnswer({ ...create, body: "---\nname: evil\n---\nreal body", related: ["[[a|x]]"] })).toMatchObject({
+      action: "create",
+      body: "real body",
+      related: ["a"],
+    });
     expect(validateAnswer({ action: "append", target: "reference/a.md", section: "more" })).toMatchObject({ action: "append", target: "reference/a.md" });
     expect(validateAnswer({ action: "skip", reason: "nothing new" })).toEqual({ action: "skip", reason: "nothing new" });
-    expect(validateAnswer({ ...create, frontmatter: { ...create.frontmatter, aliases: [" schtasks "] }, synonyms: [["排程", "launchd", "Launchd"]] })).toMatchObject({
+    expect(
+      validateAnswer({ ...create, frontmatter: { ...create.frontmatter, aliases: [" schtasks "] }, synonyms: [["排程", "launchd", "Launchd"]] }),
+    ).toMatchObject({
       frontmatter: { aliases: ["schtasks"] },
       synonyms: [["排程", "launchd"]],
     });

@@ -45,11 +45,21 @@ const callsMade = (calls: string): number => (existsSync(calls) ? readFileSync(c
 describe("a night interrupted after writing", () => {
   it("makes one card of a conversation, and says at once what happened", async () => {
     const { vault, calls } = setUp();
-    const create = { action: "create", folder: "reference", fileName: "pool-timeout", frontmatter: { name: "Pool timeout", description: "the timeout of the pool", type: "reference", tags: ["db"] }, body: "Thirty seconds.", related: ["pool-size"] };
+    const create = {
+      action: "create",
+      folder: "reference",
+      fileName: "pool-timeout",
+      frontmatter: { name: "Pool timeout", description: "the timeout of the pool", type: "reference", tags: ["db"] },
+      body: "Thirty seconds.",
+      related: ["pool-size"],
+    };
     // The entry cannot be marked handled: something stands where its handled record goes.
     mkdirSync(handledPath(vault, "night-1"), { recursive: true });
     const first = await night(vault, calls, create);
-    expect(first.results.map((r) => [r.outcome.action, r.outcome.path]), JSON.stringify(first)).toEqual([["created", "reference/pool-timeout.md"]]);
+    expect(
+      first.results.map((r) => [r.outcome.action, r.outcome.path]),
+      JSON.stringify(first),
+    ).toEqual([["created", "reference/pool-timeout.md"]]);
     expect(first.failures[0].reason).toMatch(/created reference\/pool-timeout\.md, but its queue entry could not be marked handled .*the next run finishes it/);
     expect(listPending(vault).map((e) => e.sessionId)).toEqual(["night-1"]);
     rmSync(handledPath(vault, "night-1"), { recursive: true });

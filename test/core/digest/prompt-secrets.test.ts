@@ -24,10 +24,22 @@ describe("what a night sends", () => {
   it("holds no secret from a card, the rules note or a queued conversation, to the LLM or the report command", async () => {
     const vault = join(tempDir(), "vault");
     const log = join(tempDir(), "sent.log");
-    write(vault, "reference/vpn-setup.md", `---\nname: VPN setup\ndescription: join the tailnet with ${VPN_KEY}\ntype: reference\ntags: [vpn]\n---\nThe tailnet VPN setup for the build agents.\n`);
+    write(
+      vault,
+      "reference/vpn-setup.md",
+      `---\nname: VPN setup\ndescription: join the tailnet with ${VPN_KEY}\ntype: reference\ntags: [vpn]\n---\nThe tailnet VPN setup for the build agents.\n`,
+    );
     write(vault, "meta/card-writing-rules.md", `# Rules\n\nOur database key is ${DB_KEY}; ${PROSE}.\n`);
     const transcript = join(tempDir(), "t.jsonl");
-    writeFileSync(transcript, jsonl([line.prompt("how do the build agents join the tailnet VPN?"), line.reply("They run tailscale up with the auth key from the VPN setup card, on every build agent."), line.prompt("and the database?"), line.reply("The database key sits in the rules note for now; it should move to the secrets store.")]));
+    writeFileSync(
+      transcript,
+      jsonl([
+        line.prompt("how do the build agents join the tailnet VPN?"),
+        line.reply("They run tailscale up with the auth key from the VPN setup card, on every build agent."),
+        line.prompt("and the database?"),
+        line.reply("The database key sits in the rules note for now; it should move to the secrets store."),
+      ]),
+    );
     captureSession(vault, { sessionId: "s1", transcriptPath: transcript, cwd: "/work/project", stopHookActive: false }, DEFAULT_QUEUE_RULES);
     // Written by an older release, before the generic detector: the queue may hold a key already.
     const inbox = join(vault, ".vault-memory", "inbox");

@@ -28,11 +28,16 @@ describe("rewriteCard", () => {
   it("keeps a person's save that came between the read and the write, and adds to it", () => {
     const p = card();
     let saves = 0;
-    rewriteCard(p, "busy.md", (text) => {
-      // The person saves while the link is being made, twice.
-      if (saves < 2) writeFileSync(p, `${readFileSync(p, "utf8")}Person's edit ${saves++}.\n`);
-      return `${text}\n## Related\n- [[other]]\n`;
-    }, true);
+    rewriteCard(
+      p,
+      "busy.md",
+      (text) => {
+        // The person saves while the link is being made, twice.
+        if (saves < 2) writeFileSync(p, `${readFileSync(p, "utf8")}Person's edit ${saves++}.\n`);
+        return `${text}\n## Related\n- [[other]]\n`;
+      },
+      true,
+    );
     const text = readFileSync(p, "utf8");
     expect(text).toContain("Person's edit 0.\nPerson's edit 1.\n");
     expect(text).toContain("## Related\n- [[other]]");

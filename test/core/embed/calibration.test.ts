@@ -36,7 +36,12 @@ function mix(parts: [Float32Array, number][]): Float32Array {
  */
 function model(common: number): { card: (topic: number, seed: number) => Float32Array; query: (topic: number, seed: number) => Float32Array } {
   const shared = direction(999);
-  const text = (topic: number, seed: number): Float32Array => mix([[direction(topic), 1], [direction(10_000 + seed), 0.6], [shared, common]]);
+  const text = (topic: number, seed: number): Float32Array =>
+    mix([
+      [direction(topic), 1],
+      [direction(10_000 + seed), 0.6],
+      [shared, common],
+    ]);
   return { card: text, query: text };
 }
 
@@ -95,9 +100,16 @@ describe("calibration", () => {
     expect(calibrate(cards.slice(0, MIN_CALIBRATION_CARDS - 1), background)).toBeUndefined();
     expect(calibrate(cards, [])).toBeUndefined();
     // Cards that are all one text spread nothing.
-    expect(calibrate(Array.from({ length: 8 }, () => cards[0]), background)).toBeUndefined();
+    expect(
+      calibrate(
+        Array.from({ length: 8 }, () => cards[0]),
+        background,
+      ),
+    ).toBeUndefined();
     expect(describeCalibration(undefined, 3)).toMatch(/not calibrated: 3 cards with vectors, at least 5/);
-    expect(describeCalibration(calibrate(cards, background), 30)).toMatch(/^calibrated on 40 background prompts \(a prompt's cosines spread 0\.\d{4} over the cards\)$/);
+    expect(describeCalibration(calibrate(cards, background), 30)).toMatch(
+      /^calibrated on 40 background prompts \(a prompt's cosines spread 0\.\d{4} over the cards\)$/,
+    );
   });
 });
 
@@ -145,9 +157,13 @@ describe("the settings tab's status line", () => {
     expect(await vectorsStatus(snapshot, "model-a")).toMatch(/^No vectors yet/);
     // Two cards of 32 ids have none.
     writeVectors(vectors, "base", "model-a", DIM, [...cards, [], []]);
-    expect(await vectorsStatus(snapshot, "model-a")).toBe("30 of 32 cards embedded by model-a; not calibrated yet, so meaning is not used: index again with the server up.");
+    expect(await vectorsStatus(snapshot, "model-a")).toBe(
+      "30 of 32 cards embedded by model-a; not calibrated yet, so meaning is not used: index again with the server up.",
+    );
     writeVectors(vectors, "base", "model-a", DIM, cards, calibrate(cards, background));
     expect(await vectorsStatus(snapshot, "model-a")).toBe("30 of 30 cards embedded by model-a; calibrated on 40 background prompts.");
-    expect(await vectorsStatus(snapshot, "model-b")).toBe("The vectors were made by model-a, and model-b is set: recall uses words alone until the next full index.");
+    expect(await vectorsStatus(snapshot, "model-b")).toBe(
+      "The vectors were made by model-a, and model-b is set: recall uses words alone until the next full index.",
+    );
   });
 });

@@ -89,7 +89,8 @@ describe("the embedding client", () => {
     expect(endpointProblem("http://10.0.0.5:11434", true)).toBe("");
     expect(endpointProblem("http://[::1]:11434", false)).toBe("");
     for (const host of ["127.0.0.1", "127.255.3.4", "localhost", "LOCALHOST", "::1", "[::1]"]) expect(isLoopback(host), host).toBe(true);
-    for (const host of ["127.0.0.1.example.com", "1127.0.0.1", "127.0.0", "127.0.0.x", "128.0.0.1", "127..0.1", "example.com", "[::2]"]) expect(isLoopback(host), host).toBe(false);
+    for (const host of ["127.0.0.1.example.com", "1127.0.0.1", "127.0.0", "127.0.0.x", "128.0.0.1", "127..0.1", "example.com", "[::2]"])
+      expect(isLoopback(host), host).toBe(false);
     expect(endpointProblem("file:///etc/passwd", true)).toMatch(/not http/);
     expect(endpointProblem("http://me:pw@localhost:1", false)).toMatch(/user name or password/);
     const remote = await embedTexts(settings({ url: "http://example.com" }), ["x"], 2000);
@@ -171,7 +172,11 @@ describe("index with semantic recall on", () => {
     try {
       withEmbedding(vault, { url: other.url });
       const second = await runBridgeAsync(["index", "--vault", vault]);
-      expect(second.stdout).toMatch(new RegExp(`semantic recall: ${embedded} texts embedded, 0 from the cache, 1[45] cards with stub-model at ${other.url}; stub-model answered otherwise than the model that made the cached vectors, so every card was embedded again`));
+      expect(second.stdout).toMatch(
+        new RegExp(
+          `semantic recall: ${embedded} texts embedded, 0 from the cache, 1[45] cards with stub-model at ${other.url}; stub-model answered otherwise than the model that made the cached vectors, so every card was embedded again`,
+        ),
+      );
       // And the same one again: nothing to do.
       const third = await runBridgeAsync(["index", "--vault", vault]);
       expect(third.stdout).toMatch(new RegExp(`semantic recall: 0 texts embedded, ${embedded} from the cache`));
@@ -198,7 +203,10 @@ describe("index with semantic recall on", () => {
       expect(existsSync(vaultFiles.snapshot(vault))).toBe(true);
       // A server answering another dimension is another model under the same name: every card is
       // embedded again, never mixed with the old vectors; the others stop the run.
-      if (mode === "wrong-dimension") expect(r.stdout).toMatch(/semantic recall: \d+ texts embedded, 0 from the cache, 1[45] cards with stub-model .*answered otherwise than the model that made the cached vectors, so every card was embedded again/);
+      if (mode === "wrong-dimension")
+        expect(r.stdout).toMatch(
+          /semantic recall: \d+ texts embedded, 0 from the cache, 1[45] cards with stub-model .*answered otherwise than the model that made the cached vectors, so every card was embedded again/,
+        );
       else {
         expect(r.stderr.match(/semantic recall: stopped/g), mode).toHaveLength(1);
         expect(r.stderr).toMatch(/Word recall is complete/);
@@ -228,7 +236,11 @@ describe("index with semantic recall on", () => {
       expect(index.status, index.stderr).toBe(0);
       expect(index.stdout).toMatch(/^indexed 1[45] cards/);
       expect(existsSync(vaultFiles.snapshot(vault))).toBe(true);
-      expect(index.stderr).toMatch(new RegExp(`semantic recall: stopped \\((no answer within the 1 s budget, with|the 1 s budget ran out with) 0 of \\d+ texts asked for; stub-model at ${stub.url}\\)`));
+      expect(index.stderr).toMatch(
+        new RegExp(
+          `semantic recall: stopped \\((no answer within the 1 s budget, with|the 1 s budget ran out with) 0 of \\d+ texts asked for; stub-model at ${stub.url}\\)`,
+        ),
+      );
       expect(index.stderr).toMatch(/warning: the snapshot is written and recall works by words; the meaning of the cards without vectors was skipped/);
       expect(index.stderr).toMatch(/embedding \d+ texts with stub-model at .*, within 1 s/);
       const embed = await runBridgeMeasured(["embed", "--vault", vault, ...flags]);
@@ -244,7 +256,10 @@ describe("index with semantic recall on", () => {
     ["huge", /the server's vector is not all finite numbers for reference\/kettle-descaling\.md/],
   ] as const)("refuses a vector of %s for its card, caches none of it, and embeds the rest", async (as, reason) => {
     const vault = copyVault(SAMPLE_VAULT, `Bad vectors ${as}`);
-    writeFileSync(join(vault, "reference", "kettle-descaling.md"), "---\nname: Kettle descaling\ndescription: Descale the kettle monthly\ntype: reference\n---\nDescale the kettle monthly with citric acid.\n");
+    writeFileSync(
+      join(vault, "reference", "kettle-descaling.md"),
+      "---\nname: Kettle descaling\ndescription: Descale the kettle monthly\ntype: reference\n---\nDescale the kettle monthly with citric acid.\n",
+    );
     withEmbedding(vault);
     stub.mode = "ok";
     stub.bad = { word: "descale", as };
@@ -275,12 +290,14 @@ describe("index with semantic recall on", () => {
   });
 });
 
-
 describe("the plain HTTP the hook speaks", () => {
   it("reads a whole answer, chunked or not, and says when it is not HTTP", async () => {
     const { parseHttp } = await import("../../../src/core/embed/http");
-    expect(parseHttp(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}'))).toEqual({ status: 200, text: "{}" });
-    expect(parseHttp(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n{"a\r\n4\r\n":1}\r\n0\r\n\r\n'))).toEqual({ status: 200, text: '{"a":1}' });
+    expect(parseHttp(Buffer.from("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"))).toEqual({ status: 200, text: "{}" });
+    expect(parseHttp(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n{"a\r\n4\r\n":1}\r\n0\r\n\r\n'))).toEqual({
+      status: 200,
+      text: '{"a":1}',
+    });
     expect(parseHttp(Buffer.from("HTTP/1.0 500 Oops\r\n\r\nmodel not loaded"))).toEqual({ status: 500, text: "model not loaded" });
     expect(parseHttp(Buffer.from(""))).toEqual({ error: "socket hang up" });
     expect(parseHttp(Buffer.from("SSH-2.0-OpenSSH\r\n\r\n"))).toEqual({ error: "the answer is not HTTP" });
@@ -299,7 +316,10 @@ describe("the plain HTTP the hook speaks", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
-    return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => (sockets.forEach((s) => s.destroy()), server.close(() => resolve()))) };
+    return {
+      url: `http://127.0.0.1:${port}`,
+      close: () => new Promise<void>((resolve) => (sockets.forEach((s) => s.destroy()), server.close(() => resolve()))),
+    };
   }
   const vector = JSON.stringify({ embeddings: [[0.5, -0.25, 1]] });
 
@@ -307,10 +327,20 @@ describe("the plain HTTP the hook speaks", () => {
     for (const write of [
       (s: Socket) => s.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${vector.length}\r\n\r\n${vector}`),
       // The last chunk in a write of its own.
-      (s: Socket) => (s.write(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${vector.length.toString(16)}\r\n${vector}\r\n`), setTimeout(() => s.write("0\r\n\r\n"), 30)),
+      (s: Socket) => (
+        s.write(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${vector.length.toString(16)}\r\n${vector}\r\n`),
+        setTimeout(() => s.write("0\r\n\r\n"), 30)
+      ),
       // In pieces, the head apart from the body.
-      (s: Socket) => (s.write("HTTP/1.1 200 OK\r\nContent-Le"), setTimeout(() => s.write(`ngth: ${vector.length}\r\n\r\n${vector.slice(0, 5)}`), 20), setTimeout(() => s.write(vector.slice(5)), 40)),
-      (s: Socket) => s.write(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n${vector.slice(0, 5)}\r\n${(vector.length - 5).toString(16)}\r\n${vector.slice(5)}\r\n0\r\n\r\n`),
+      (s: Socket) => (
+        s.write("HTTP/1.1 200 OK\r\nContent-Le"),
+        setTimeout(() => s.write(`ngth: ${vector.length}\r\n\r\n${vector.slice(0, 5)}`), 20),
+        setTimeout(() => s.write(vector.slice(5)), 40)
+      ),
+      (s: Socket) =>
+        s.write(
+          `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n${vector.slice(0, 5)}\r\n${(vector.length - 5).toString(16)}\r\n${vector.slice(5)}\r\n0\r\n\r\n`,
+        ),
     ]) {
       const server = await openEnded(write);
       try {

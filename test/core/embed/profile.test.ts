@@ -23,7 +23,11 @@ describe("presetOf", () => {
 
   it("takes what the settings name over the preset, and the preset for auto", () => {
     expect(profileOf({ model: "e5-small", queryPrefix: "", passagePrefix: "auto" })).toEqual({ queryPrefix: "", passagePrefix: "passage: ", inputType: false });
-    expect(profileOf({ model: "my-own", queryPrefix: "Q: ", passagePrefix: "D: ", inputType: "send" })).toEqual({ queryPrefix: "Q: ", passagePrefix: "D: ", inputType: true });
+    expect(profileOf({ model: "my-own", queryPrefix: "Q: ", passagePrefix: "D: ", inputType: "send" })).toEqual({
+      queryPrefix: "Q: ",
+      passagePrefix: "D: ",
+      inputType: true,
+    });
   });
 
   it("keeps passages of another mark apart in the cache, and a plain model under its name", () => {
@@ -45,7 +49,9 @@ describe("what the client sends", () => {
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { input: string[] };
         bodies.push(body);
         res.setHeader("content-type", "application/json");
-        res.end(JSON.stringify({ data: body.input.map((_, index) => ({ index, embedding: [1, 0.5, 0.25] })), embeddings: body.input.map(() => [1, 0.5, 0.25]) }));
+        res.end(
+          JSON.stringify({ data: body.input.map((_, index) => ({ index, embedding: [1, 0.5, 0.25] })), embeddings: body.input.map(() => [1, 0.5, 0.25]) }),
+        );
       });
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

@@ -7,7 +7,14 @@ import { validateQuestions } from "../../../src/core/enrich/answer";
 import { AnswerError } from "../../../src/core/llm/answer";
 import { validateEnrichAnswer } from "../../../src/core/enrich/answer";
 
-const CREATE = { action: "create", folder: "reference", fileName: "x", frontmatter: { name: "X", description: "D", type: "reference", tags: ["t"] }, body: "Body.", related: [] };
+const CREATE = {
+  action: "create",
+  folder: "reference",
+  fileName: "x",
+  frontmatter: { name: "X", description: "D", type: "reference", tags: ["t"] },
+  body: "Body.",
+  related: [],
+};
 
 describe("recall hints from an LLM answer", () => {
   it("keeps one-line strings, whitespace collapsed as recall reads them, without repeats", () => {

@@ -17,7 +17,12 @@ describe("the nightly digest enriches after the queue", () => {
     writeFileSync(t, jsonl([line.prompt("first question"), line.reply(reply), line.prompt("second question"), line.reply(reply)]));
     captureSession(vault, { sessionId: "night", transcriptPath: t, cwd: "/work/x", stopHookActive: false }, DEFAULT_QUEUE_RULES);
     const answers = join(tempDir(), "a.jsonl");
-    writeFileSync(answers, markdownFiles(vault).map((path) => JSON.stringify({ path, questions: [`about ${path}`] })).join("\n"));
+    writeFileSync(
+      answers,
+      markdownFiles(vault)
+        .map((path) => JSON.stringify({ path, questions: [`about ${path}`] }))
+        .join("\n"),
+    );
     const config = defaultConfig();
     config.digest.binary = join(ROOT, "eval", "hints-llm.mjs");
     config.enrich = { ...config.enrich, perNight: 4, batchSize: 3 };

@@ -17,7 +17,11 @@ function vault(n: number): string {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   };
-  for (let i = 0; i < n; i++) put(`memory/reference/card-${String(i).padStart(2, "0")}.md`, `---\nname: Card ${i}\ndescription: What card ${i} says\ntype: reference\ntags: [t]\n---\n# Card ${i}\n\nBody of card ${i}.\n`);
+  for (let i = 0; i < n; i++)
+    put(
+      `memory/reference/card-${String(i).padStart(2, "0")}.md`,
+      `---\nname: Card ${i}\ndescription: What card ${i} says\ntype: reference\ntags: [t]\n---\n# Card ${i}\n\nBody of card ${i}.\n`,
+    );
   put("journal/today.md", "# Today\n\nNot a card.\n");
   return dir;
 }
@@ -60,7 +64,12 @@ describe("enrich", () => {
     expect(r).toMatchObject({ ok: true, calls: 3, left: 0 });
     expect(r.written).toHaveLength(7);
     const after = read(dir, "memory/reference/card-00.md");
-    expect(after).toBe(before.replace("tags: [t]\n", `tags: [t]\nquestions:\n  - how does memory/reference/card-00.md work?\n  - where is memory/reference/card-00.md?\nquestions-for: ${/questions-for: (\S+ \S+)/.exec(after)?.[1]}\n`));
+    expect(after).toBe(
+      before.replace(
+        "tags: [t]\n",
+        `tags: [t]\nquestions:\n  - how does memory/reference/card-00.md work?\n  - where is memory/reference/card-00.md?\nquestions-for: ${/questions-for: (\S+ \S+)/.exec(after)?.[1]}\n`,
+      ),
+    );
     expect(state(dir, "memory/reference/card-00.md")).toBe("current");
     expect(read(dir, "journal/today.md")).toBe(outside);
 
@@ -108,12 +117,27 @@ describe("enrich", () => {
       call++;
       if (call === 1) return { code: 1, stdout: "", stderr: "something broke", timedOut: false, ms: 1 };
       const [a, b, d] = paths(prompt);
-      return ok(`Here you go:\n\`\`\`json\n${JSON.stringify({ cards: [{ path: a, questions: ["fine"] }, { path: b, questions: ["x".repeat(500)] }, { path: "journal/today.md", questions: ["q"] }, { path: d, questions: 7 }] })}\n\`\`\``);
+      return ok(
+        `Here you go:\n\`\`\`json\n${JSON.stringify({
+          cards: [
+            { path: a, questions: ["fine"] },
+            { path: b, questions: ["x".repeat(500)] },
+            { path: "journal/today.md", questions: ["q"] },
+            { path: d, questions: 7 },
+          ],
+        })}\n\`\`\``,
+      );
     };
     const r = await enrichCards({ store: diskStore(dir, c), config: c, ask, maxCalls: 30 });
     expect(r.ok).toBe(true);
     expect(r.written.map((w) => w.path)).toEqual(["memory/reference/card-03.md"]);
-    expect(r.skipped.map((s) => s.reason)).toEqual(["the LLM command failed (exit 1): something broke", "the LLM command failed (exit 1): something broke", "the LLM command failed (exit 1): something broke", "a question is longer than 200 characters", "questions must be a list of strings"]);
+    expect(r.skipped.map((s) => s.reason)).toEqual([
+      "the LLM command failed (exit 1): something broke",
+      "the LLM command failed (exit 1): something broke",
+      "the LLM command failed (exit 1): something broke",
+      "a question is longer than 200 characters",
+      "questions must be a list of strings",
+    ]);
     expect(read(dir, "journal/today.md")).toBe("# Today\n\nNot a card.\n");
   });
 
@@ -124,7 +148,12 @@ describe("enrich", () => {
     writeFileSync(join(dir, edited), read(dir, edited).replace("Body of card 0.", "Body of card 0, now about something else."));
     expect(state(dir, edited)).toBe("stale");
     const deleted = "memory/reference/card-01.md";
-    writeFileSync(join(dir, deleted), read(dir, deleted).replace(/ {2}- where is .*\n/, "").replace("Body of card 1.", "Changed too."));
+    writeFileSync(
+      join(dir, deleted),
+      read(dir, deleted)
+        .replace(/ {2}- where is .*\n/, "")
+        .replace("Body of card 1.", "Changed too."),
+    );
     const emptied = "memory/reference/card-02.md";
     writeFileSync(join(dir, emptied), read(dir, emptied).replace(/questions:\n( {2}- .*\n)+/, "questions: []\n"));
     const keptDeleted = read(dir, deleted);

@@ -7,7 +7,12 @@ describe("enrich settings", () => {
   });
 
   it("take values of the right type and range, and report the rest", () => {
-    expect(mergeConfig({ enrich: { perNight: 3, batchSize: 2, questionsPerCard: 8, alsoLanguage: "en" } }).enrich).toEqual({ perNight: 3, batchSize: 2, questionsPerCard: 8, alsoLanguage: "en" });
+    expect(mergeConfig({ enrich: { perNight: 3, batchSize: 2, questionsPerCard: 8, alsoLanguage: "en" } }).enrich).toEqual({
+      perNight: 3,
+      batchSize: 2,
+      questionsPerCard: 8,
+      alsoLanguage: "en",
+    });
     const problems: string[] = [];
     const c = mergeConfig({ enrich: { perNight: "many", batchSize: 0, questionsPerCard: 9, alsoLanguage: "English please" } }, problems);
     expect(c.enrich).toEqual(defaultConfig().enrich);

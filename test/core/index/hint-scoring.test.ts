@@ -26,7 +26,8 @@ function indexOf(cards: Record<string, string>): MemoryIndex {
   const index = new MemoryIndex(defaultConfig().recall.scoring, DEFAULT_INDEX_OPTIONS);
   for (const [path, text] of Object.entries(cards)) index.upsert(parseCard(path, text));
   // Filler, so that IDF and the vault-size scaling behave as in a real vault.
-  for (let i = 0; i < 60; i++) index.upsert(parseCard(`filler/${i}.md`, note(`Filler ${i}`, `filler note number ${i} about gardening, cooking and the weather`)));
+  for (let i = 0; i < 60; i++)
+    index.upsert(parseCard(`filler/${i}.md`, note(`Filler ${i}`, `filler note number ${i} about gardening, cooking and the weather`)));
   return index;
 }
 
@@ -42,7 +43,9 @@ describe("recall hints", () => {
     const prompt = "how should I back up my vault?";
     expect(paths(recall(prompt, indexOf(cards), rules(), "/v", { now: NOW }))).toEqual(["reference/version-history.md"]);
     // The same card without its hints: no word of the prompt is in its text.
-    const bare = { "reference/version-history.md": note("Version history", "Snapshots of every file are kept for a year. Restore an older snapshot from the file menu.") };
+    const bare = {
+      "reference/version-history.md": note("Version history", "Snapshots of every file are kept for a year. Restore an older snapshot from the file menu."),
+    };
     expect(paths(recall(prompt, indexOf(bare), rules(), "/v", { now: NOW }))).toEqual([]);
   });
 
@@ -54,13 +57,20 @@ describe("recall hints", () => {
   it("leave acknowledgements silent, whatever the hints say", () => {
     const cards = {
       "reference/version-history.md": VERSION_HISTORY,
-      "reference/next-steps.md": note("Next steps", "What to read after the tour.", ["ok thanks, what next", "thanks, show me the next step", "next step after setup"]),
+      "reference/next-steps.md": note("Next steps", "What to read after the tour.", [
+        "ok thanks, what next",
+        "thanks, show me the next step",
+        "next step after setup",
+      ]),
     };
-    for (const prompt of ["ok thanks, next", "thanks! next", "好的谢谢，下一个", "ありがとう、次"]) expect(paths(recall(prompt, indexOf(cards), rules(), "/v", { now: NOW })), prompt).toEqual([]);
+    for (const prompt of ["ok thanks, next", "thanks! next", "好的谢谢，下一个", "ありがとう、次"])
+      expect(paths(recall(prompt, indexOf(cards), rules(), "/v", { now: NOW })), prompt).toEqual([]);
   });
 
   it("add nothing for one shared word: a hint is a whole question", () => {
-    const cards = { "reference/vault.md": note("Storage", "Where files live on disk.", ["vault location on disk", "vault folder on a phone", "vault inside a cloud folder"]) };
+    const cards = {
+      "reference/vault.md": note("Storage", "Where files live on disk.", ["vault location on disk", "vault folder on a phone", "vault inside a cloud folder"]),
+    };
     const index = indexOf(cards);
     const hintOf = (prompt: string) => {
       const groups = buildQuery(prompt, index.indexOptions, synonymPhrases(index.indexOptions));
@@ -75,9 +85,15 @@ describe("recall hints", () => {
 
   it("count a word once per card, so many hints do not outrank a better card", () => {
     const cards = {
-      "reference/sync-conflicts.md": note("Sync conflicts", "When two devices edit one note, sync keeps both versions as conflict files.", ["why do I get conflict files after sync"]),
+      "reference/sync-conflicts.md": note("Sync conflicts", "When two devices edit one note, sync keeps both versions as conflict files.", [
+        "why do I get conflict files after sync",
+      ]),
       // Six hints that all say "sync" and "note" again add what one would.
-      "reference/sync-everything.md": note("Sync", "Sync settings.", Array.from({ length: 6 }, (_, i) => `sync note ${["one", "two", "three", "four", "five", "six"][i]} sync note`)),
+      "reference/sync-everything.md": note(
+        "Sync",
+        "Sync settings.",
+        Array.from({ length: 6 }, (_, i) => `sync note ${["one", "two", "three", "four", "five", "six"][i]} sync note`),
+      ),
     };
     const r = recall("why does sync make conflict files for my note", indexOf(cards), rules(), "/v", { now: NOW });
     expect(paths(r)[0]).toBe("reference/sync-conflicts.md");
@@ -97,7 +113,10 @@ describe("recall hints", () => {
         const fromMemory = recall(prompt, index, rules(), "/v", { now: NOW });
         const fromDisk = recall(prompt, reader, rules(), "/v", { now: NOW });
         expect(fromDisk.text, prompt).toBe(fromMemory.text);
-        expect(fromDisk.cards.map((c) => [c.path, c.hint?.index]), prompt).toEqual(fromMemory.cards.map((c) => [c.path, c.hint?.index]));
+        expect(
+          fromDisk.cards.map((c) => [c.path, c.hint?.index]),
+          prompt,
+        ).toEqual(fromMemory.cards.map((c) => [c.path, c.hint?.index]));
       }
       // Hint postings sit in their term's shard: hints add no segment reads to a recall.
       const read = [...(reader as unknown as { base: { shardCache: Map<number, unknown> } }).base.shardCache.keys()];

@@ -108,7 +108,10 @@ describe("what a card is about", () => {
   it("counts a hint's words once the hint matches", async () => {
     const { scoreGroups } = await import("../../../src/core/index/scorer");
     const groups = tokenize("ship build app stores").map((term) => ({ term, alternatives: [[term, 1]] as [string, number][] }));
-    const s = byPath(scoreGroups(groups, index, () => true, { hintBonus: DEFAULT_SCORING.hintBonus }), "hinted.md");
+    const s = byPath(
+      scoreGroups(groups, index, () => true, { hintBonus: DEFAULT_SCORING.hintBonus }),
+      "hinted.md",
+    );
     expect(s?.about).toBeGreaterThan(3 * idf(n, 1) - 1e-9);
     // Without hints scored, the same words are in no title field.
     expect(byPath(scoreGroups(groups, index), "hinted.md")).toBeUndefined();

@@ -30,14 +30,25 @@ describe("oneEditApart", () => {
 
 describe("the typo table", () => {
   it("buckets words of five Latin letters or more in two cards or more, commonest first", () => {
-    const table = buildTypoTable([["deploy", 3], ["delete", 9], ["docker", 1], ["部署服务", 4], ["k8s", 5], ["cfg", 7], ["dns1x", 3]]);
+    const table = buildTypoTable([
+      ["deploy", 3],
+      ["delete", 9],
+      ["docker", 1],
+      ["部署服务", 4],
+      ["k8s", 5],
+      ["cfg", 7],
+      ["dns1x", 3],
+    ]);
     expect(table.get(nearKey("d", 6))).toEqual(["delete", "deploy"]);
     expect([...table.values()].flat()).not.toContain("docker");
     expect([...table.keys()]).toEqual([nearKey("d", 6)]);
   });
 
   it("keeps a bucket to its bound", () => {
-    const words = Array.from({ length: MAX_BUCKET_WORDS + 50 }, (_, i) => [`a${i.toString(26).replace(/[0-9]/g, (d) => "qrstuvwxyz"[Number(d)])}`.padEnd(8, "z"), 2] as const);
+    const words = Array.from(
+      { length: MAX_BUCKET_WORDS + 50 },
+      (_, i) => [`a${i.toString(26).replace(/[0-9]/g, (d) => "qrstuvwxyz"[Number(d)])}`.padEnd(8, "z"), 2] as const,
+    );
     for (const list of buildTypoTable(words).values()) expect(list.length).toBeLessThanOrEqual(MAX_BUCKET_WORDS);
   });
 
@@ -63,11 +74,15 @@ describe("the typo table", () => {
 describe("typos in prompts", () => {
   const config = defaultConfig();
   const cards: Record<string, string> = {
-    "debugging/webhook-receive.md": "---\nname: Webhook does not receive events\ndescription: The endpoint must receive the raw body to verify the signature\n---\nWe receive events through the proxy; the receive path keeps the raw body.",
-    "feedback/dependency.md": "---\nname: Ask before adding a dependency\ndescription: Every new dependency is a question first\n---\nA dependency costs upkeep.",
-    "reference/receipts.md": "---\nname: Receipt uploads\ndescription: Receipt photos go to the bucket\n---\nReceive a receipt, store it; no new dependency for it.",
+    "debugging/webhook-receive.md":
+      "---\nname: Webhook does not receive events\ndescription: The endpoint must receive the raw body to verify the signature\n---\nWe receive events through the proxy; the receive path keeps the raw body.",
+    "feedback/dependency.md":
+      "---\nname: Ask before adding a dependency\ndescription: Every new dependency is a question first\n---\nA dependency costs upkeep.",
+    "reference/receipts.md":
+      "---\nname: Receipt uploads\ndescription: Receipt photos go to the bucket\n---\nReceive a receipt, store it; no new dependency for it.",
   };
-  for (let i = 0; i < 12; i++) cards[`filler/${i}.md`] = `---\nname: filler ${i}\ndescription: note ${i}\n---\n` + Array.from({ length: 12 }, (_, j) => `word${i}x${j}`).join(" ");
+  for (let i = 0; i < 12; i++)
+    cards[`filler/${i}.md`] = `---\nname: filler ${i}\ndescription: note ${i}\n---\n` + Array.from({ length: 12 }, (_, j) => `word${i}x${j}`).join(" ");
   const index = new MemoryIndex();
   for (const [path, text] of Object.entries(cards)) index.upsert(parseCard(path, text));
 
@@ -91,7 +106,10 @@ describe("typos in prompts", () => {
   it("leaves a word the vault has as it is, and corrects no short word nor Chinese", () => {
     const groups = (prompt: string) => withCorrections(buildQuery(prompt, index.indexOptions, synonymPhrases(index.indexOptions)), index);
     // "receipt" is in the vault: no correction to anything near it.
-    expect(groups("receipt").find((g) => g.term === "receipt")?.alternatives).toEqual([["receipt", 1], ["recei*", 0.5]]);
+    expect(groups("receipt").find((g) => g.term === "receipt")?.alternatives).toEqual([
+      ["receipt", 1],
+      ["recei*", 0.5],
+    ]);
     expect(groups("recieve")[0].alternatives.map(([t]) => t)).toContain("receiv");
     expect(groups("cfgs").every((g) => g.alternatives.length <= 2)).toBe(true);
     expect(groups("依懒").every((g) => g.alternatives.length === 1)).toBe(true);

@@ -39,7 +39,12 @@ describe("the MCP server's registration plan", () => {
 
   it("on uninstall removes this vault's server only", () => {
     expect(planMcp("uninstall", target, "/bin/claude", claudeDir({ mcpServers: { "vault-memory": { ...ours, command: "/opt/node" } } })).action).toBe("remove");
-    const another = planMcp("uninstall", target, "/bin/claude", claudeDir({ mcpServers: { "vault-memory": { command: "node", args: ["/b/vault-memory-mcp.cjs", "--vault", "/other"] } } }));
+    const another = planMcp(
+      "uninstall",
+      target,
+      "/bin/claude",
+      claudeDir({ mcpServers: { "vault-memory": { command: "node", args: ["/b/vault-memory-mcp.cjs", "--vault", "/other"] } } }),
+    );
     expect(another.action).toBe("none");
     expect(another.description).toContain("not this vault's; it is left as it is");
     expect(planMcp("uninstall", target, "/bin/claude", claudeDir()).action).toBe("none");
@@ -48,7 +53,9 @@ describe("the MCP server's registration plan", () => {
   it("reads Claude Code's file without writing it, and says when it cannot", () => {
     const env = claudeDir("{ not json");
     expect(registeredServer(env)).toEqual({ state: "unknown", why: `${join(env.CLAUDE_CONFIG_DIR!, ".claude.json")} is not valid JSON` });
-    expect(planMcp("uninstall", target, "/bin/claude", env).description).toMatch(/^Cannot tell whether .* to remove it, run: claude mcp remove --scope user vault-memory$/);
+    expect(planMcp("uninstall", target, "/bin/claude", env).description).toMatch(
+      /^Cannot tell whether .* to remove it, run: claude mcp remove --scope user vault-memory$/,
+    );
     expect(readFileSync(join(env.CLAUDE_CONFIG_DIR!, ".claude.json"), "utf8")).toBe("{ not json");
     expect(claudeUserFile({ HOME: "/home/me" })).toBe("/home/me/.claude.json");
   });
@@ -85,6 +92,9 @@ describe.runIf(process.platform !== "win32")("applying the plan", () => {
     writeFileSync(bin, "#!/bin/sh\nexit 0\n");
     chmodSync(bin, 0o755);
     const r = await applyMcp(planMcp("install", target, bin, env), env);
-    expect(r).toEqual({ status: "failed", message: `claude said it registered the MCP server vault-memory, but ${join(env.CLAUDE_CONFIG_DIR!, ".claude.json")} does not show it.` });
+    expect(r).toEqual({
+      status: "failed",
+      message: `claude said it registered the MCP server vault-memory, but ${join(env.CLAUDE_CONFIG_DIR!, ".claude.json")} does not show it.`,
+    });
   });
 });

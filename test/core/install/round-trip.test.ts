@@ -6,7 +6,12 @@ import { tempDir } from "../../helpers";
 
 const posix = process.platform !== "win32";
 
-const target = { platform: "linux" as const, node: "/usr/local/bin/node", bridge: "/home/me/My Vault 記憶/.obsidian/plugins/vault-memory/vault-memory.cjs", vault: "/home/me/My Vault 記憶" };
+const target = {
+  platform: "linux" as const,
+  node: "/usr/local/bin/node",
+  bridge: "/home/me/My Vault 記憶/.obsidian/plugins/vault-memory/vault-memory.cjs",
+  vault: "/home/me/My Vault 記憶",
+};
 const other = { ...target, vault: "/home/me/Other Vault" };
 
 // Settings files as people write them by hand, and as Claude Code writes them.
@@ -34,11 +39,22 @@ const FILES: Record<string, string> = {
   "model": "sonnet"
 }
 `,
-  "hooks written by Claude Code": JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "~/bin/lint-prompt.sh" }] }], PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard" }] }] }, model: "opus" }, null, 2) + "\n",
+  "hooks written by Claude Code":
+    JSON.stringify(
+      {
+        hooks: {
+          UserPromptSubmit: [{ hooks: [{ type: "command", command: "~/bin/lint-prompt.sh" }] }],
+          PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard" }] }],
+        },
+        model: "opus",
+      },
+      null,
+      2,
+    ) + "\n",
   "no hooks key, 4 spaces and CRLF": '{\r\n    "model": "opus",\r\n    "env": {"A": "1"}\r\n}\r\n',
   "an empty object": "{}\n",
   "an empty object, no newline": "{}",
-  "tabs": '{\n\t"model": "opus",\n\t"permissions": {\n\t\t"allow": ["Bash(npm test)"]\n\t},\n\t"env": {"FOO": "1"}\n}\n',
+  tabs: '{\n\t"model": "opus",\n\t"permissions": {\n\t\t"allow": ["Bash(npm test)"]\n\t},\n\t"env": {"FOO": "1"}\n}\n',
   "one line": '{"model":"opus","env":{"A":"1"}}',
 };
 
@@ -86,14 +102,18 @@ describe("install keeps the person's formatting", () => {
     const path = fileWith(FILES["hand-written, one-line arrays"]);
     run(path, "install");
     const installed = readFileSync(path, "utf8");
-    expect(installed).toContain('\n    "allow": ["Bash(npm test)", "Bash(git status)", "Read(~/notes/**)"],\n    "deny": ["Read(./.env)"]\n  },\n  "env": { "DISABLE_TELEMETRY": "1" },\n  "includeCoAuthoredBy": false,\n  "hooks": {\n    "UserPromptSubmit": [\n');
+    expect(installed).toContain(
+      '\n    "allow": ["Bash(npm test)", "Bash(git status)", "Read(~/notes/**)"],\n    "deny": ["Read(./.env)"]\n  },\n  "env": { "DISABLE_TELEMETRY": "1" },\n  "includeCoAuthoredBy": false,\n  "hooks": {\n    "UserPromptSubmit": [\n',
+    );
     expect(Object.keys(JSON.parse(installed) as object)).toEqual(["$schema", "model", "permissions", "env", "includeCoAuthoredBy", "hooks"]);
   });
 
   it("writes CRLF line ends in a file that has them, and tabs in a file indented with tabs", () => {
     const crlf = fileWith(FILES["no hooks key, 4 spaces and CRLF"]);
     run(crlf, "install");
-    expect(readFileSync(crlf, "utf8").startsWith('{\r\n    "model": "opus",\r\n    "env": {"A": "1"},\r\n    "hooks": {\r\n        "UserPromptSubmit": [\r\n')).toBe(true);
+    expect(
+      readFileSync(crlf, "utf8").startsWith('{\r\n    "model": "opus",\r\n    "env": {"A": "1"},\r\n    "hooks": {\r\n        "UserPromptSubmit": [\r\n'),
+    ).toBe(true);
     expect(readFileSync(crlf, "utf8").replace(/\r\n/g, "")).not.toContain("\n");
     const tabs = fileWith(FILES.tabs);
     run(tabs, "install");
@@ -107,7 +127,12 @@ describe("install beside the person's own hooks", () => {
     const path = fileWith(text);
     run(path, "install");
     const installed = readFileSync(path, "utf8");
-    for (const theirs of ['{ "hooks": [{ "type": "command", "command": "~/bin/lint-prompt.sh" }] }', '{ "hooks": [{ "type": "command", "command": "afplay /System/Library/Sounds/Glass.aiff" }] }', '{ "matcher": "startup", "hooks": [{ "type": "command", "command": "echo hi" }] }', '"PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "guard" }] }]']) {
+    for (const theirs of [
+      '{ "hooks": [{ "type": "command", "command": "~/bin/lint-prompt.sh" }] }',
+      '{ "hooks": [{ "type": "command", "command": "afplay /System/Library/Sounds/Glass.aiff" }] }',
+      '{ "matcher": "startup", "hooks": [{ "type": "command", "command": "echo hi" }] }',
+      '"PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "guard" }] }]',
+    ]) {
       expect(installed).toContain(theirs);
     }
     const hooks = (JSON.parse(installed) as { hooks: Record<string, { hooks: { command: string }[] }[]> }).hooks;

@@ -11,15 +11,45 @@ import { runBridge, SAMPLE_VAULT, copyVault, tempDir } from "../../helpers";
 // Modes, links and backslashes in names are POSIX matters.
 const posix = process.platform !== "win32";
 
-const target = { platform: "linux" as const, node: "/usr/local/bin/node", bridge: "/home/me/My Vault/.obsidian/plugins/vault-memory/vault-memory.mjs", vault: "/home/me/My Vault" };
+const target = {
+  platform: "linux" as const,
+  node: "/usr/local/bin/node",
+  bridge: "/home/me/My Vault/.obsidian/plugins/vault-memory/vault-memory.mjs",
+  vault: "/home/me/My Vault",
+};
 
 // Settings files as people have them.
 const FILES: Record<string, string> = {
   missing: "",
   empty: "{}\n",
   "other keys, tab-indented": '{\n\t"model": "opus",\n\t"permissions": {\n\t\t"allow": ["Bash(npm test)"]\n\t},\n\t"env": {"FOO": "1"}\n}\n',
-  "other hooks": JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "~/bin/lint-prompt.sh" }] }], PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard" }] }] } }, null, 2),
-  "our old entries": JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: 'node "/old/place/vault-memory.mjs" recall --vault "/old/vault"', timeout: 5 }] }], Stop: [{ hooks: [{ type: "command", command: "other-stop" }, { type: "command", command: 'node "/old/vault-memory.mjs" queue --vault "/old"' }] }] } }, null, 4),
+  "other hooks": JSON.stringify(
+    {
+      hooks: {
+        UserPromptSubmit: [{ hooks: [{ type: "command", command: "~/bin/lint-prompt.sh" }] }],
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard" }] }],
+      },
+    },
+    null,
+    2,
+  ),
+  "our old entries": JSON.stringify(
+    {
+      hooks: {
+        UserPromptSubmit: [{ hooks: [{ type: "command", command: 'node "/old/place/vault-memory.mjs" recall --vault "/old/vault"', timeout: 5 }] }],
+        Stop: [
+          {
+            hooks: [
+              { type: "command", command: "other-stop" },
+              { type: "command", command: 'node "/old/vault-memory.mjs" queue --vault "/old"' },
+            ],
+          },
+        ],
+      },
+    },
+    null,
+    4,
+  ),
 };
 
 function setup(name: string): string {
@@ -38,13 +68,20 @@ describe.each(Object.keys(FILES))("install and uninstall on a settings file with
     expect(first.changed).toBe(true);
     applyChange(first);
     const after = JSON.parse(readFileSync(path, "utf8")) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
-    for (const [event, sub] of [["UserPromptSubmit", "recall"], ["Stop", "queue"], ["SessionStart", "remind"]]) {
+    for (const [event, sub] of [
+      ["UserPromptSubmit", "recall"],
+      ["Stop", "queue"],
+      ["SessionStart", "remind"],
+    ]) {
       const ours = after.hooks[event].flatMap((g) => g.hooks).filter((h) => h.command.includes("vault-memory.mjs"));
-      expect(ours.map((h) => h.command)).toEqual([`"/usr/local/bin/node" "/home/me/My Vault/.obsidian/plugins/vault-memory/vault-memory.mjs" ${sub} --vault "/home/me/My Vault"`]);
+      expect(ours.map((h) => h.command)).toEqual([
+        `"/usr/local/bin/node" "/home/me/My Vault/.obsidian/plugins/vault-memory/vault-memory.mjs" ${sub} --vault "/home/me/My Vault"`,
+      ]);
     }
     const before = FILES[name] ? (JSON.parse(FILES[name]) as Record<string, unknown>) : {};
     for (const [k, v] of Object.entries(before)) if (k !== "hooks") expect((after as unknown as Record<string, unknown>)[k]).toEqual(v);
-    for (const c of commands(FILES[name] || "{}")) if (!c.includes("vault-memory.mjs")) expect(readFileSync(path, "utf8")).toContain((JSON.parse(`{${c}}`) as { command: string }).command);
+    for (const c of commands(FILES[name] || "{}"))
+      if (!c.includes("vault-memory.mjs")) expect(readFileSync(path, "utf8")).toContain((JSON.parse(`{${c}}`) as { command: string }).command);
     const again = planChange(path, "install", target);
     expect(again.changed).toBe(false);
     expect(applyChange(again)).toBeUndefined();
@@ -109,7 +146,10 @@ describe("safety", () => {
     const big = Buffer.from('{"model": "opus"}' + " ".repeat(1 << 20));
     // Latin-1: read as UTF-8 and written back, the é would become U+FFFD.
     const latin1 = Buffer.from('{"model": "caf\xe9"}\n', "latin1");
-    for (const [bytes, why] of [[big, /over 1 MB.*left untouched/], [latin1, /is not UTF-8 text.*left untouched/]] as const) {
+    for (const [bytes, why] of [
+      [big, /over 1 MB.*left untouched/],
+      [latin1, /is not UTF-8 text.*left untouched/],
+    ] as const) {
       const dir = tempDir();
       const path = join(dir, "settings.json");
       writeFileSync(path, bytes);
@@ -134,16 +174,32 @@ describe("safety", () => {
   });
 
   it.each([
-    ["darwin", "/opt/homebrew/bin/node", "/Users/me/Library/Mobile Documents/iCloud~md~obsidian/Documents/My Vault", `"/opt/homebrew/bin/node" "/b/vault-memory.mjs" recall --vault "/Users/me/Library/Mobile Documents/iCloud~md~obsidian/Documents/My Vault"`],
+    [
+      "darwin",
+      "/opt/homebrew/bin/node",
+      "/Users/me/Library/Mobile Documents/iCloud~md~obsidian/Documents/My Vault",
+      `"/opt/homebrew/bin/node" "/b/vault-memory.mjs" recall --vault "/Users/me/Library/Mobile Documents/iCloud~md~obsidian/Documents/My Vault"`,
+    ],
     ["linux", "/usr/bin/node", "/home/me/vault $HOME `x`", `"/usr/bin/node" "/b/vault-memory.mjs" recall --vault "/home/me/vault \\$HOME \\\`x\\\`"`],
-    ["win32", "C:\\Program Files\\nodejs\\node.exe", "C:\\Users\\me\\My Vault 記憶", `"C:/Program Files/nodejs/node.exe" "/b/vault-memory.mjs" recall --vault "C:/Users/me/My Vault 記憶"`],
+    [
+      "win32",
+      "C:\\Program Files\\nodejs\\node.exe",
+      "C:\\Users\\me\\My Vault 記憶",
+      `"C:/Program Files/nodejs/node.exe" "/b/vault-memory.mjs" recall --vault "C:/Users/me/My Vault 記憶"`,
+    ],
   ] as const)("writes a command line that works on %s", (platform, node, vault, expected) => {
     expect(hookCommand(platform, node, "/b/vault-memory.mjs", "recall", vault)).toBe(expected);
   });
 });
 
 describe("the change shown before install writes", () => {
-  const change = (before: string, after: string): SettingsChange => ({ path: "settings.json", target: "settings.json", before, after, changed: before !== after });
+  const change = (before: string, after: string): SettingsChange => ({
+    path: "settings.json",
+    target: "settings.json",
+    before,
+    after,
+    changed: before !== after,
+  });
   const shown = (before: string, after: string): string[] => describeChange(change(before, after)).split("\n").slice(2, -1);
 
   it("shows a moved line as taken out where it was and added where it goes", () => {
@@ -181,8 +237,11 @@ describe("install from the bridge", () => {
     expect(r.stdout).toMatch(/Connected: .*backup: /);
     // It ends by indexing the vault and running the installed hook on a prompt from one of its cards.
     expect(r.stdout).toMatch(/Indexing the vault, so the hooks have cards to recall:\nindexed 15 cards/);
-    expect(r.stdout).toMatch(/The installed hook, asked "[^"]+" \(from feedback\/commit-messages\.md\), gives Claude:\n\n<vault-memory-notes>\n[^\n]+\n- .*feedback\/commit-messages\.md — /);
-    const cmd = (JSON.parse(readFileSync(settings, "utf8")) as { hooks: { UserPromptSubmit: { hooks: { command: string }[] }[] } }).hooks.UserPromptSubmit[0].hooks[0].command;
+    expect(r.stdout).toMatch(
+      /The installed hook, asked "[^"]+" \(from feedback\/commit-messages\.md\), gives Claude:\n\n<vault-memory-notes>\n[^\n]+\n- .*feedback\/commit-messages\.md — /,
+    );
+    const cmd = (JSON.parse(readFileSync(settings, "utf8")) as { hooks: { UserPromptSubmit: { hooks: { command: string }[] }[] } }).hooks.UserPromptSubmit[0]
+      .hooks[0].command;
     // In the person's own data folder, not the vault: the hooks run it on every prompt.
     const copy = join(bridgeHome(vault), "vault-memory.cjs");
     expect(copy.startsWith(process.env.XDG_DATA_HOME!)).toBe(true);
@@ -190,10 +249,15 @@ describe("install from the bridge", () => {
     expect(existsSync(join(vault, ".vault-memory", "bin"))).toBe(false);
     if (posix) expect(statSync(bridgeHome(vault)).mode & 0o777).toBe(0o700);
     // The copy is the hook now: run it as Claude Code would.
-    const hook = spawnSync(process.execPath, [copy, "recall", "--vault", vault, "--deadline-ms", "600000"], { input: JSON.stringify({ prompt: "为什么排程跑不起来", session_id: "copy" }), encoding: "utf8" });
+    const hook = spawnSync(process.execPath, [copy, "recall", "--vault", vault, "--deadline-ms", "600000"], {
+      input: JSON.stringify({ prompt: "为什么排程跑不起来", session_id: "copy" }),
+      encoding: "utf8",
+    });
     expect(hook.stdout).toContain("launchd-cron-path.md");
     expect(runBridge(["install", "--vault", vault, "--settings", settings, "--yes"]).stdout).toContain("already up to date");
-    expect(runBridge(["uninstall", "--vault", vault, "--settings", settings, "--yes"]).stdout).toContain(`Disconnected: ${settings} (backup: ${settings}.vault-memory-backup)`);
+    expect(runBridge(["uninstall", "--vault", vault, "--settings", settings, "--yes"]).stdout).toContain(
+      `Disconnected: ${settings} (backup: ${settings}.vault-memory-backup)`,
+    );
     // The same bytes as before install, and one backup: the file as it was before the latest change.
     expect(readFileSync(settings, "utf8")).toBe('{\n  "model": "opus"\n}\n');
     expect(readdirSync(join(settings, "..")).sort()).toEqual(["settings.json", "settings.json.vault-memory-backup"]);
@@ -292,7 +356,10 @@ describe("install from the bridge", () => {
     expect(r.status, r.stderr).toBe(0);
     const copy = join(bridgeHome(vault), "vault-memory.cjs");
     expect(copy.includes("\\")).toBe(false);
-    const hook = spawnSync(process.execPath, [copy, "recall", "--vault", vault, "--deadline-ms", "600000"], { input: JSON.stringify({ prompt: "为什么排程跑不起来", session_id: "bs" }), encoding: "utf8" });
+    const hook = spawnSync(process.execPath, [copy, "recall", "--vault", vault, "--deadline-ms", "600000"], {
+      input: JSON.stringify({ prompt: "为什么排程跑不起来", session_id: "bs" }),
+      encoding: "utf8",
+    });
     expect(hook.stdout).toContain("launchd-cron-path.md");
   });
 

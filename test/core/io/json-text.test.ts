@@ -13,7 +13,7 @@ const DOCS: Record<string, string> = {
 
 // Edits that add to the document: undoing each must give back the bytes.
 const ADDS: Record<string, (d: Obj) => Obj> = {
-  "a key at the end": (d) => ({ ...d, z: { deep: [1, { e: "é\n\"" }] } }),
+  "a key at the end": (d) => ({ ...d, z: { deep: [1, { e: 'é\n"' }] } }),
   "an item at the end": (d) => ({ ...d, list: [1, 2, 3, 4] }),
   "an item in the middle": (d) => ({ ...d, list: [1, 2, 9, 3] }),
   "an item at the start": (d) => ({ ...d, rows: [{ n: 0 }, { n: 1 }, { n: 2 }] }),

@@ -102,7 +102,10 @@ describe("readers of files anyone may have put there", () => {
     writeVectors(vectors, "base", "m", 4, [[{ scale: 1, values: new Int8Array([1, 2, 3, 4]) }]]);
     expect(openVectors(vectors, "base", "m").pieces).toBe(1);
     const lying = join(dir, "lying.bin");
-    writeFileSync(lying, JSON.stringify({ format: "vault-memory-vectors", version: 2, base: "base", model: "m", dim: 1024, cards: 1, pieces: 2e9, checksum: 0 }) + "\n");
+    writeFileSync(
+      lying,
+      JSON.stringify({ format: "vault-memory-vectors", version: 2, base: "base", model: "m", dim: 1024, cards: 1, pieces: 2e9, checksum: 0 }) + "\n",
+    );
     expect(() => openVectors(lying, "base", "m")).toThrow(/damaged/);
   });
 });

@@ -42,7 +42,9 @@ describe("lintVault with a source of notes", () => {
       secretScans: () => new Map([["reference/n4.md", { kinds: ["made-up"], line: 3 }]]),
     });
     const found = lintVault(vault, SETTINGS, 0, lying);
-    expect(found.filter((f) => f.rule === "secret-in-card" && f.file === "reference/n4.md").map((f) => [f.line, f.message])).toEqual([[3, "looks like a secret (made-up): remove it or wrap it in <private>"]]);
+    expect(found.filter((f) => f.rule === "secret-in-card" && f.file === "reference/n4.md").map((f) => [f.line, f.message])).toEqual([
+      [3, "looks like a secret (made-up): remove it or wrap it in <private>"],
+    ]);
     expect(found.filter((f) => f.file === "reference/n8.md").map((f) => f.rule)).toContain("missing-frontmatter");
   });
 
@@ -68,7 +70,10 @@ describe("lint's scope", () => {
     mkdirSync(join(vault, "claude", "reference"), { recursive: true });
     writeFileSync(join(vault, "journal", "monday.md"), "---\nmood: : tired\n---\nFrontmatter no one can read: not a card.\n");
     writeFileSync(join(vault, "MEMORY.md"), "# Memory\n" + "- line\n".repeat(250));
-    writeFileSync(join(vault, "claude", "reference", "card.md"), "---\nname: Card\ndescription: d\ntype: reference\ntags: [t]\n---\nSee [[monday]] and [[not written]].\n");
+    writeFileSync(
+      join(vault, "claude", "reference", "card.md"),
+      "---\nname: Card\ndescription: d\ntype: reference\ntags: [t]\n---\nSee [[monday]] and [[not written]].\n",
+    );
     const config = { ...defaultConfig(), memoryFolder: "claude" };
     // The whole vault, by default: the journal note is reported.
     const whole = JSON.parse(runBridge(["lint", "--vault", vault, "--json"]).stdout) as { file: string }[];
@@ -80,6 +85,10 @@ describe("lint's scope", () => {
     expect(scoped.map((f) => f.rule)).toEqual(expect.arrayContaining(["memory-index-too-long", "missing-link-target"]));
     // [[monday]] resolves to the journal note: the card is no orphan.
     expect(scoped.filter((f) => f.rule === "orphan")).toEqual([]);
-    expect(lintVault(vault, config.lint, undefined, undefined, { reports: (p) => p.startsWith("claude/") || p === "MEMORY.md", memoryFolder: "claude" }).map((f) => f.file)).toEqual(scoped.map((f) => f.file));
+    expect(
+      lintVault(vault, config.lint, undefined, undefined, { reports: (p) => p.startsWith("claude/") || p === "MEMORY.md", memoryFolder: "claude" }).map(
+        (f) => f.file,
+      ),
+    ).toEqual(scoped.map((f) => f.file));
   });
 });

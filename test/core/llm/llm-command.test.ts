@@ -28,9 +28,14 @@ describe("llmCommand", () => {
     expect(llmCommand("/usr/bin/llm", ["llm", "-m", "local"], "")).toEqual(["/usr/bin/llm", "-m", "local"]);
   });
 
-  it.each(["--tools", "--allowedTools=Bash", "--mcp-config", "--dangerously-skip-permissions", "--permission-mode", "--settings", "--plugin-dir"])("refuses a claude command that sets %s", (flag) => {
-    expect(() => llmCommand("/usr/local/bin/claude", ["claude", "-p", flag, "x"], "")).toThrow(new RegExp(`must not set ${flag.split("=")[0]}: the digest runs claude without tools`));
-  });
+  it.each(["--tools", "--allowedTools=Bash", "--mcp-config", "--dangerously-skip-permissions", "--permission-mode", "--settings", "--plugin-dir"])(
+    "refuses a claude command that sets %s",
+    (flag) => {
+      expect(() => llmCommand("/usr/local/bin/claude", ["claude", "-p", flag, "x"], "")).toThrow(
+        new RegExp(`must not set ${flag.split("=")[0]}: the digest runs claude without tools`),
+      );
+    },
+  );
 
   it("stops the night with that reason rather than running claude with tools", async () => {
     const config = defaultConfig();

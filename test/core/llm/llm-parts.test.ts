@@ -31,10 +31,20 @@ describe("runCommand", () => {
   });
 
   // The shape `claude -p --output-format json` prints for a failed turn, exit 0 or 1.
-  const cli = (fields: Record<string, unknown>, code = 1) => ({ code, stdout: JSON.stringify({ type: "result", subtype: "success", is_error: true, num_turns: 1, duration_ms: 1, ...fields }), stderr: "", timedOut: false, ms: 1 });
+  const cli = (fields: Record<string, unknown>, code = 1) => ({
+    code,
+    stdout: JSON.stringify({ type: "result", subtype: "success", is_error: true, num_turns: 1, duration_ms: 1, ...fields }),
+    stderr: "",
+    timedOut: false,
+    ms: 1,
+  });
 
   it.each([
-    ["connection", { api_error: "connection_failed", api_error_status: null, result: "API Error: Connection refused (ECONNREFUSED)" }, "cannot reach the API: API Error: Connection refused (ECONNREFUSED)"],
+    [
+      "connection",
+      { api_error: "connection_failed", api_error_status: null, result: "API Error: Connection refused (ECONNREFUSED)" },
+      "cannot reach the API: API Error: Connection refused (ECONNREFUSED)",
+    ],
     ["auth", { api_error_status: 401, result: "Invalid API key · Please run /login" }, "auth: Invalid API key · Please run /login (HTTP 401)"],
     ["quota", { api_error_status: 429, result: "API Error: 429 rate_limit_error\nmore detail" }, "quota: API Error: 429 rate_limit_error (HTTP 429)"],
   ] as const)("reads a %s failure from the CLI's JSON as one line", (kind, fields, reason) => {
@@ -99,12 +109,17 @@ describe("lock", () => {
     const script = join(dir, "take.cjs");
     // Each taker stays alive, holding what it took, until every one has answered: a lock whose
     // process has ended is free for the next.
-    writeFileSync(script, `process.stdout.write(JSON.stringify(require(${JSON.stringify(lock)}).acquireLock(process.argv[2])) + "\\n");\nprocess.stdin.resume();\n`);
+    writeFileSync(
+      script,
+      `process.stdout.write(JSON.stringify(require(${JSON.stringify(lock)}).acquireLock(process.argv[2])) + "\\n");\nprocess.stdin.resume();\n`,
+    );
     for (let round = 0; round < 3; round++) {
       const path = join(dir, `round-${round}.lock`);
       writeFileSync(path, JSON.stringify({ pid: 1, host: "elsewhere", startedAt: new Date(Date.now() - STALE_MS - 60_000).toISOString() }));
       const takers = Array.from({ length: 4 }, () => spawn(process.execPath, [script, path], { stdio: ["pipe", "pipe", "inherit"] }));
-      const answers = takers.map((child) => new Promise<{ ok: boolean }>((resolve) => child.stdout.once("data", (d: Buffer) => resolve(JSON.parse(d.toString()) as { ok: boolean }))));
+      const answers = takers.map(
+        (child) => new Promise<{ ok: boolean }>((resolve) => child.stdout.once("data", (d: Buffer) => resolve(JSON.parse(d.toString()) as { ok: boolean }))),
+      );
       const results = await Promise.all(answers);
       for (const child of takers) child.stdin.end();
       expect(results.filter((r) => r.ok)).toHaveLength(1);

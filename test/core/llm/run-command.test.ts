@@ -105,7 +105,9 @@ describe.skipIf(!posix)("runCommand", () => {
   it("returns as soon as the command exits, with its answer, though a detached child still holds its output", async () => {
     const p = pidFile();
     // The timeout and the child's sleep lie far beyond the test's own timeout: waiting for either fails it.
-    const r = await runCommand(["/bin/sh", "-c", `${p.note}; setsid /bin/sh -c '${p.note}; exec sleep 3600' & ${p.waitFor(2)}; echo answer`], "", { timeoutMs: NEVER_MS });
+    const r = await runCommand(["/bin/sh", "-c", `${p.note}; setsid /bin/sh -c '${p.note}; exec sleep 3600' & ${p.waitFor(2)}; echo answer`], "", {
+      timeoutMs: NEVER_MS,
+    });
     expect(r).toMatchObject({ code: 0, stdout: "answer\n", timedOut: false, stopped: false });
     await allEnded(p.path, 2);
   });
@@ -126,7 +128,11 @@ describe.skipIf(!posix)("runCommand", () => {
     // The subshell exits at once, so the sleeper is orphaned: neither the group nor the parent chain leads to it.
     const r = await stopOnce(
       () => pids(p.path).length >= 2,
-      (signal) => runCommand(["/bin/sh", "-c", `${p.note}; ( setsid /bin/sh -c '${p.note}; exec sleep 3600' </dev/null >/dev/null 2>&1 & ); sleep 3600`], "", { timeoutMs: NEVER_MS, signal }),
+      (signal) =>
+        runCommand(["/bin/sh", "-c", `${p.note}; ( setsid /bin/sh -c '${p.note}; exec sleep 3600' </dev/null >/dev/null 2>&1 & ); sleep 3600`], "", {
+          timeoutMs: NEVER_MS,
+          signal,
+        }),
     );
     expect(r.stopped).toBe(true);
     await allEnded(p.path, 2);

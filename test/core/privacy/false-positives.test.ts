@@ -9,7 +9,14 @@ import { describe, expect, it } from "vitest";
 import { redactSecrets } from "../../../src/core/privacy/redact";
 import { CORPUS, HAS_CORPUS, markdownFiles, NO_CORPUS, SAMPLE_VAULT } from "../../helpers";
 
-const vaults = (): string[] => [...(HAS_CORPUS ? readdirSync(CORPUS).map((v) => join(CORPUS, v)).filter((p) => statSync(p).isDirectory()) : []), SAMPLE_VAULT];
+const vaults = (): string[] => [
+  ...(HAS_CORPUS
+    ? readdirSync(CORPUS)
+        .map((v) => join(CORPUS, v))
+        .filter((p) => statSync(p).isDirectory())
+    : []),
+  SAMPLE_VAULT,
+];
 
 describe(HAS_CORPUS ? "secret redaction on real notes" : `secret redaction on real notes (sample vault only: ${NO_CORPUS})`, () => {
   it("changes at most 1 note in 1,000, and says which", () => {

@@ -66,7 +66,28 @@ describe("hintsIn", () => {
   it("finds hints at either end, inside longer ones, in any case and in non-Latin text", () => {
     // The Kelvin sign lowers to "k" and "İ" to two characters: neither is a letter a pattern that
     // ignores case takes for an ASCII one.
-    const texts = ["", "g", "gh", "=", "xghp_", "sk-ant-", "ask-ant-x", "the 密码是 here", "パスワード", "a\nmachine", "patsk-gl", "x://", "KEY", "Api_Key", "sIg", "ſig", "aUTHORIZATION:", "\u212Aey", "my \u212AEY and İ token", "İpassword"];
+    const texts = [
+      "",
+      "g",
+      "gh",
+      "=",
+      "xghp_",
+      "sk-ant-",
+      "ask-ant-x",
+      "the 密码是 here",
+      "パスワード",
+      "a\nmachine",
+      "patsk-gl",
+      "x://",
+      "KEY",
+      "Api_Key",
+      "sIg",
+      "ſig",
+      "aUTHORIZATION:",
+      "\u212Aey",
+      "my \u212AEY and İ token",
+      "İpassword",
+    ];
     for (const text of texts) expect(found(text), text).toEqual(bySearch(text));
     expect(found("sk-ant-").exact).toEqual(["sk-", "sk-ant-"]);
     expect(found("My_PassWord").anyCase).toEqual(["assword", "pass", "password"]);
@@ -82,7 +103,9 @@ describe("hintsIn", () => {
   it("agrees with a search for each on text made of pieces of hints", () => {
     // Pieces of hints glued together make hints appear across the joins, where a scanner that
     // steps wrongly would miss them.
-    const pieces = [...HINTS, ...ANY_CASE, ...ANY_CASE.map((h) => h.toUpperCase())].flatMap((h) => [h, h.slice(0, 1), h.slice(1), h.slice(0, -1)]).filter((p) => p !== "");
+    const pieces = [...HINTS, ...ANY_CASE, ...ANY_CASE.map((h) => h.toUpperCase())]
+      .flatMap((h) => [h, h.slice(0, 1), h.slice(1), h.slice(0, -1)])
+      .filter((p) => p !== "");
     let seed = 7;
     const next = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     for (let i = 0; i < 800; i++) {
@@ -93,15 +116,24 @@ describe("hintsIn", () => {
 
   it("never hides a match: a text a pattern matches holds its hints and what it needs", () => {
     // Flipping the case of letters tries the any-case hints as the patterns that ignore case read text.
-    const flip = (t: string, k: number): string => [...t].map((c, i) => ((i + k) % 3 === 0 ? c.toUpperCase() : (i + k) % 3 === 1 ? c.toLowerCase() : c)).join("");
+    const flip = (t: string, k: number): string =>
+      [...t].map((c, i) => ((i + k) % 3 === 0 ? c.toUpperCase() : (i + k) % 3 === 1 ? c.toLowerCase() : c)).join("");
     for (const pattern of SECRET_PATTERNS) {
       const texts = pattern.hintsAnyCase ? TEXTS.flatMap((t) => [t, flip(t, 0), flip(t, 1), flip(t, 2)]) : TEXTS;
       for (const text of texts) {
         pattern.re.lastIndex = 0;
         if (!pattern.re.test(text)) continue;
         const f = hintsIn(text);
-        if (pattern.hints) expect(pattern.hints.some((h) => f.exact.has(h)), `${pattern.id}: ${text}`).toBe(true);
-        if (pattern.hintsAnyCase) expect(pattern.hintsAnyCase.some((h) => f.anyCase.has(h)), `${pattern.id}: ${text}`).toBe(true);
+        if (pattern.hints)
+          expect(
+            pattern.hints.some((h) => f.exact.has(h)),
+            `${pattern.id}: ${text}`,
+          ).toBe(true);
+        if (pattern.hintsAnyCase)
+          expect(
+            pattern.hintsAnyCase.some((h) => f.anyCase.has(h)),
+            `${pattern.id}: ${text}`,
+          ).toBe(true);
         for (const n of pattern.needs ?? []) expect(text, pattern.id).toContain(n);
       }
       pattern.re.lastIndex = 0;
@@ -164,7 +196,6 @@ describe("redaction on hostile input", () => {
   });
 });
 
-
 describe("found in review", () => {
   it.each([
     ["an upper-case password word", "PASSWORT: Geheim123!", "Geheim123!"],
@@ -183,5 +214,4 @@ describe("found in review", () => {
     expect(redactSecrets(`token ${key}\nrefactoring the code`)).toBe("token [REDACTED]\nrefactoring the code");
     expect(redactSecrets("Authorization: Ks8dj2Lq0pZx7 expired.")).not.toContain("Ks8dj2Lq0pZx7");
   });
-
 });

@@ -56,7 +56,13 @@ describe("captureSession", () => {
   });
 
   it("records the session's metadata and its condensed text without tool output", () => {
-    const s = setup([line.prompt("We decided to use launchd for the nightly job."), line.toolResult("TOOL-OUTPUT-XYZ"), line.reply(LONG), line.prompt("next"), line.reply(LONG)]);
+    const s = setup([
+      line.prompt("We decided to use launchd for the nightly job."),
+      line.toolResult("TOOL-OUTPUT-XYZ"),
+      line.reply(LONG),
+      line.prompt("next"),
+      line.reply(LONG),
+    ]);
     const r = captureSession(s.vault, s.payload, DEFAULT_QUEUE_RULES);
     expect(r.queued).toBe(true);
     const entry = listPending(s.vault)[0];
@@ -111,7 +117,10 @@ describe("captureSession", () => {
   it("refuses session ids that are not plain ids", () => {
     const s = setup([line.prompt("a"), line.reply(LONG), line.prompt("b"), line.reply(LONG)]);
     expect(captureSession(s.vault, { ...s.payload, sessionId: "../../etc" }, DEFAULT_QUEUE_RULES)).toMatchObject({ queued: false });
-    expect(captureSession(s.vault, { ...s.payload, sessionId: "a/b" }, DEFAULT_QUEUE_RULES)).toMatchObject({ queued: false, reason: "session id is not a plain id" });
+    expect(captureSession(s.vault, { ...s.payload, sessionId: "a/b" }, DEFAULT_QUEUE_RULES)).toMatchObject({
+      queued: false,
+      reason: "session id is not a plain id",
+    });
     // Nothing was written for either, inside the vault or beside it.
     expect(existsSync(join(s.vault, ".vault-memory"))).toBe(false);
     expect(existsSync(join(s.vault, "..", "etc.json"))).toBe(false);
@@ -129,7 +138,9 @@ describe("a session that grows while its entry is being filed", () => {
     markHandled(s.vault, first.entry.sessionId, { action: "created", detail: "x.md" }, new Date(), first.entry);
     const pending = listPending(s.vault);
     expect(pending.map((e) => [e.prompts, typeof e.resumedAfter])).toEqual([[3, "string"]]);
-    const handled = JSON.parse(readFileSync(join(s.vault, ".vault-memory", "queue", "handled", `${first.entry.sessionId}.json`), "utf8")) as { prompts: number };
+    const handled = JSON.parse(readFileSync(join(s.vault, ".vault-memory", "queue", "handled", `${first.entry.sessionId}.json`), "utf8")) as {
+      prompts: number;
+    };
     expect(handled.prompts).toBe(2);
   });
 });

@@ -47,11 +47,19 @@ describe("a prompt read once", () => {
     calls.ack = calls.query = 0;
     const read = readPrompt(PROMPT, index);
     expect(wantsRecall(read, index)).toBe(true);
-    const r = await recallWithMeaning(read, index, config.recall, SAMPLE_VAULT, {}, { provider: "openai", url: "http://127.0.0.1:1", model: "m", budgetMs: 1000, allowRemote: false, gate: 3, alone: 4, weight: 1 }, {
-      asked: Promise.resolve({ error: "no server here", ms: 0 }),
-      search: () => new Map(),
-      fellBack: () => {},
-    });
+    const r = await recallWithMeaning(
+      read,
+      index,
+      config.recall,
+      SAMPLE_VAULT,
+      {},
+      { provider: "openai", url: "http://127.0.0.1:1", model: "m", budgetMs: 1000, allowRemote: false, gate: 3, alone: 4, weight: 1 },
+      {
+        asked: Promise.resolve({ error: "no server here", ms: 0 }),
+        search: () => new Map(),
+        fellBack: () => {},
+      },
+    );
     expect(r.cards[0]?.path).toBe("debugging/launchd-cron-path.md");
     expect(calls).toEqual({ ack: 1, query: 1 });
   });

@@ -75,7 +75,11 @@ describe("project", () => {
     expect(paths(recall("release checklist tag push", index, rules(), "/v", { project: "mine", now: NOW }))).toEqual(["mine.md", "global.md"]);
     // Named, by its project or its file name; and everywhere when asked to look in every project.
     expect(paths(recall("release checklist tag push for other", index, rules(), "/v", { project: "mine", now: NOW }))).toContain("other.md");
-    expect(paths(recall("release checklist tag push", index, rules(), "/v", { project: "mine", now: NOW, allProjects: true }))).toEqual(["mine.md", "global.md", "other.md"]);
+    expect(paths(recall("release checklist tag push", index, rules(), "/v", { project: "mine", now: NOW, allProjects: true }))).toEqual([
+      "mine.md",
+      "global.md",
+      "other.md",
+    ]);
     // Named as a word of its own: project "other" is not named by "otherwise".
     expect(paths(recall("release checklist tag push otherwise", index, rules(), "/v", { project: "mine", now: NOW }))).not.toContain("other.md");
     // Outside any project nothing is left out.
@@ -194,7 +198,9 @@ describe("language handling", () => {
   });
 
   it("stems English and matches long words by prefix", () => {
-    const index = indexOf({ "cfg.md": card({ name: "Configuration of deleted notes", description: "x" }, "the configuration of deleted notes and their backups") });
+    const index = indexOf({
+      "cfg.md": card({ name: "Configuration of deleted notes", description: "x" }, "the configuration of deleted notes and their backups"),
+    });
     const groups = buildQuery("configuring deleting a note", index.indexOptions, []);
     expect(groups.map((g) => g.term)).toEqual(["configur", "delet", "note"]);
     expect(groups[0].alternatives.map(([t]) => t)).toEqual(["configur", "confi*"]);
@@ -204,7 +210,10 @@ describe("language handling", () => {
   it("expands the prompt with the vault's synonyms note, read at index time", () => {
     const synonyms = parseSynonyms("---\ntags: [meta]\n---\n# Synonyms\n- 排程, 定时任务, cron, launchd, scheduler\nsingle phrase line\n");
     expect(synonyms).toEqual([["排程", "定时任务", "cron", "launchd", "scheduler"]]);
-    const index = indexOf({ "launchd.md": card({ name: "launchd PATH is short", description: "x" }, "launchd jobs get a minimal PATH so claude is not found") }, synonyms);
+    const index = indexOf(
+      { "launchd.md": card({ name: "launchd PATH is short", description: "x" }, "launchd jobs get a minimal PATH so claude is not found") },
+      synonyms,
+    );
     expect(paths(recall("为什么排程跑不起来, claude not found", index, rules(), "/v", { now: NOW }))).toEqual(["launchd.md"]);
   });
 
@@ -214,13 +223,26 @@ describe("language handling", () => {
     expect(requiredMatches(5, 2)).toBe(2);
   });
 
-  it.each(["ok continue", "Great, that worked — go ahead", "好的继续", "收到，繼續吧", "thanks!", "never mind, I renamed the file", "Got it.", "おはよう！今日もよろしく", "なるほど、了解です"])("treats %j as an acknowledgement", (p) => {
+  it.each([
+    "ok continue",
+    "Great, that worked — go ahead",
+    "好的继续",
+    "收到，繼續吧",
+    "thanks!",
+    "never mind, I renamed the file",
+    "Got it.",
+    "おはよう！今日もよろしく",
+    "なるほど、了解です",
+  ])("treats %j as an acknowledgement", (p) => {
     expect(isAcknowledgement(p)).toBe(true);
   });
 
-  it.each(["how do I embed a pdf", "为什么排程跑不起来", "okra recipes", "never syncs my notes", "got itunes files in my vault"])("does not treat %j as one", (p) => {
-    expect(isAcknowledgement(p)).toBe(false);
-  });
+  it.each(["how do I embed a pdf", "为什么排程跑不起来", "okra recipes", "never syncs my notes", "got itunes files in my vault"])(
+    "does not treat %j as one",
+    (p) => {
+      expect(isAcknowledgement(p)).toBe(false);
+    },
+  );
 
   it("scales the minimum score with the vault's size and doubles it for acknowledgements", () => {
     const r = rules();

@@ -8,7 +8,8 @@ import { SnapshotReader } from "../../../src/core/snapshot/read";
 import { writeSnapshot } from "../../../src/core/snapshot/write";
 import { tempDir } from "../../helpers";
 
-const note = (name: string, body: string, extra = ""): string => `---\nname: ${name}\ndescription: about ${name}\ntype: reference\n${extra}---\n# ${name}\n\n${body}\n`;
+const note = (name: string, body: string, extra = ""): string =>
+  `---\nname: ${name}\ndescription: about ${name}\ntype: reference\n${extra}---\n# ${name}\n\n${body}\n`;
 
 function indexOf(cards: Record<string, string>, synonyms = ""): MemoryIndex {
   const cfg = defaultConfig();
@@ -36,7 +37,9 @@ describe("similarCards", () => {
   });
 
   it("counts a card's recall hints when given the hint bonus", () => {
-    const index = indexOf({ "reference/history.md": note("Version history", "Restore an older version of a note.", 'questions: ["how do I back up my vault safely"]\n') });
+    const index = indexOf({
+      "reference/history.md": note("Version history", "Restore an older version of a note.", 'questions: ["how do I back up my vault safely"]\n'),
+    });
     expect(similarCards("how do I back up my vault safely", index, 5, 0)).toEqual([]);
     expect(paths(similarCards("how do I back up my vault safely", index, 5, hintBonus))).toEqual(["reference/history.md"]);
   });
@@ -52,11 +55,16 @@ describe("similarCards", () => {
     expect(got).toHaveLength(3);
     expect(paths(got).every((p) => p.startsWith("reference/vite-"))).toBe(true);
     expect(got.map((c) => c.score)).toEqual([...got.map((c) => c.score)].sort((a, b) => b - a));
-    expect(paths(similarCards("vite deploy base path cname", indexOf(cards), 50))).not.toEqual(expect.arrayContaining(["moc/overview.md", "meta/about.md", "reference/weather.md"]));
+    expect(paths(similarCards("vite deploy base path cname", indexOf(cards), 50))).not.toEqual(
+      expect.arrayContaining(["moc/overview.md", "meta/about.md", "reference/weather.md"]),
+    );
   });
 
   it("gives the same cards from a snapshot as from the live index", () => {
-    const index = indexOf({ "debugging/launchd.md": note("launchd job", "The nightly launchd job deletes stale files."), "reference/cron.md": note("cron", "A nightly cron job and its files.") });
+    const index = indexOf({
+      "debugging/launchd.md": note("launchd job", "The nightly launchd job deletes stale files."),
+      "reference/cron.md": note("cron", "A nightly cron job and its files."),
+    });
     const path = join(tempDir(), "snapshot.jsonl");
     writeSnapshot(path, index, defaultConfig().recall);
     const text = "the nightly job and its files";

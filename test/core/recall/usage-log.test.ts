@@ -14,4 +14,3 @@ describe("usage log", () => {
     expect(promptHash("a")).not.toBe(promptHash("b"));
   });
 });
-

@@ -216,7 +216,10 @@ describe("snapshot overlays", () => {
     expect(problem(good.subarray(0, good.length - 10))).toBe("partial");
     expect(problem(good)).toBe("none");
     // A header whose overlay fields make no sense (sealed again, so only the fields are wrong) is not an overlay.
-    writeFileSync(overlayPathOf(path), editHeader(good, (h) => h.replace('"removed":[', '"removed":{"x":[').replace('],"moved"', ']},"moved"')));
+    writeFileSync(
+      overlayPathOf(path),
+      editHeader(good, (h) => h.replace('"removed":[', '"removed":{"x":[').replace('],"moved"', ']},"moved"')),
+    );
     const r = SnapshotReader.open(path);
     expect(r.hasOverlay).toBe(false);
     r.close();

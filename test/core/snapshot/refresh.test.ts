@@ -68,7 +68,10 @@ describe("refreshSnapshot", () => {
   });
 
   it("finds a card written since, by plain file I/O, as a whole index would", () => {
-    write("Zeppelins/Docking.md", "---\nname: Zeppelin docking\ndescription: how the zeppelin docks at the mast\nquestions:\n  - where does the airship tie up?\n---\nThe zeppelin docks at the mooring mast; the hangar doors stay shut.\n");
+    write(
+      "Zeppelins/Docking.md",
+      "---\nname: Zeppelin docking\ndescription: how the zeppelin docks at the mast\nquestions:\n  - where does the airship tie up?\n---\nThe zeppelin docks at the mooring mast; the hangar doors stay shut.\n",
+    );
     const r = refresh();
     expect(r).toMatchObject({ kind: "overlay", changed: 1 });
     expect(existsSync(overlayPathOf(path))).toBe(true);
@@ -151,7 +154,6 @@ describe("refreshSnapshot", () => {
   });
 });
 
-
 describe("the snapshot's catalog", () => {
   it("says of every live card what its row says, base and overlay alike", () => {
     write("Zeppelins/Docking.md", "---\ndescription: zeppelin docking\nproject: airships\ntype: reference\n---\nzeppelin docking\n");
@@ -227,6 +229,11 @@ describe("an edit outside Obsidian in a large vault", () => {
     if (before.length === 0) expect(after).toEqual([]);
     const top = Math.max(0, ...before.map((c) => c.score));
     for (const c of after) expect(c.score).toBeLessThanOrEqual(top * 1.01);
-    expect(after.map((c) => c.path).filter((p) => p !== edited)).toEqual(before.map((c) => c.path).filter((p) => p !== edited).slice(0, after.filter((c) => c.path !== edited).length));
+    expect(after.map((c) => c.path).filter((p) => p !== edited)).toEqual(
+      before
+        .map((c) => c.path)
+        .filter((p) => p !== edited)
+        .slice(0, after.filter((c) => c.path !== edited).length),
+    );
   });
 });

@@ -77,7 +77,19 @@ describe("snapshot round trip", () => {
     const now = new Date("2026-01-01T00:00:00Z");
     const index = generated;
     let pauses = 0;
-    const sliced = await serializeSnapshotSliced(index, config.recall, () => new Promise<void>((r) => setTimeout(() => { pauses++; r(); }, 0)), 0, now);
+    const sliced = await serializeSnapshotSliced(
+      index,
+      config.recall,
+      () =>
+        new Promise<void>((r) =>
+          setTimeout(() => {
+            pauses++;
+            r();
+          }, 0),
+        ),
+      0,
+      now,
+    );
     expect(Buffer.concat(sliced).equals(Buffer.concat(serializeSnapshot(index, config.recall, now)))).toBe(true);
     // Every step is a chance to pause: one per 500 terms, per 64 shards, per chunk of cards, per MB hashed.
     expect(pauses).toBeGreaterThan(index.termCount() / 500);
@@ -101,10 +113,41 @@ describe("a broken snapshot is refused with a reason", () => {
     ["cut inside the header", (p) => truncateSync(p, 20), "partial"],
     ["not ours", (p) => writeFileSync(p, '{"hello":"world"}\n'), "not-a-snapshot"],
     ["garbage", (p) => writeFileSync(p, "\u0000\u0001binary\n"), "corrupt"],
-    ["an older format", (p, b) => writeFileSync(p, Buffer.concat([Buffer.from(headerLine(b).replace(`"version":${SNAPSHOT_VERSION}`, '"version":1').replace(/,"headerSum":"[0-9a-f]+"/, "")), b.subarray(b.indexOf(0x0a))])), "old-version"],
-    ["another tokenizer", (p, b) => writeFileSync(p, editHeader(b, (h) => h.replace(`"tokenizer":${TOKENIZER_VERSION}`, '"tokenizer":99'))), "tokenizer-mismatch"],
-    ["a header whose card limit was changed", (p, b) => writeFileSync(p, Buffer.from(b.toString("latin1").replace('"maxCards":5', '"maxCards":3'), "latin1")), "corrupt"],
-    ["a header with its checksum removed", (p, b) => writeFileSync(p, Buffer.from(b.toString("latin1").replace(/,"headerSum":"[0-9a-f]+"/, ""), "latin1")), "corrupt"],
+    [
+      "an older format",
+      (p, b) =>
+        writeFileSync(
+          p,
+          Buffer.concat([
+            Buffer.from(
+              headerLine(b)
+                .replace(`"version":${SNAPSHOT_VERSION}`, '"version":1')
+                .replace(/,"headerSum":"[0-9a-f]+"/, ""),
+            ),
+            b.subarray(b.indexOf(0x0a)),
+          ]),
+        ),
+      "old-version",
+    ],
+    [
+      "another tokenizer",
+      (p, b) =>
+        writeFileSync(
+          p,
+          editHeader(b, (h) => h.replace(`"tokenizer":${TOKENIZER_VERSION}`, '"tokenizer":99')),
+        ),
+      "tokenizer-mismatch",
+    ],
+    [
+      "a header whose card limit was changed",
+      (p, b) => writeFileSync(p, Buffer.from(b.toString("latin1").replace('"maxCards":5', '"maxCards":3'), "latin1")),
+      "corrupt",
+    ],
+    [
+      "a header with its checksum removed",
+      (p, b) => writeFileSync(p, Buffer.from(b.toString("latin1").replace(/,"headerSum":"[0-9a-f]+"/, ""), "latin1")),
+      "corrupt",
+    ],
     [
       "a flipped byte inside a segment",
       (p, b) => {

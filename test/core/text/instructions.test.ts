@@ -32,7 +32,7 @@ describe("instructionIn", () => {
     "Use `git log --oneline` to see the previous commits.",
     "The system message in the chat UI is grey.",
     "a < b and b > c",
-    "<div class=\"user-card\">",
+    '<div class="user-card">',
     "Set the user's locale in the profile.",
     "忽略大小写比较文件名",
     "You are now ready to sync your vault.",

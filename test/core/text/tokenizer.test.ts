@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { camelParts, DEFAULT_TOKENIZER, PLAIN_TOKENIZER, termSpans, tokenize, tokenizeQuery, uniqueTerms, writtenInCjk } from "../../../src/core/text/tokenizer";
+import {
+  camelParts,
+  DEFAULT_TOKENIZER,
+  PLAIN_TOKENIZER,
+  termSpans,
+  tokenize,
+  tokenizeQuery,
+  uniqueTerms,
+  writtenInCjk,
+} from "../../../src/core/text/tokenizer";
 
 describe("tokenize", () => {
   it.each([
@@ -23,7 +32,14 @@ describe("tokenize", () => {
 
   it("keeps object-prototype words as ordinary terms", () => {
     // A camelCase word also gives its words ("to" and "has", "own" are stop words).
-    expect(tokenize("constructor __proto__ toString hasOwnProperty", PLAIN_TOKENIZER)).toEqual(["constructor", "proto", "tostring", "string", "hasownproperty", "property"]);
+    expect(tokenize("constructor __proto__ toString hasOwnProperty", PLAIN_TOKENIZER)).toEqual([
+      "constructor",
+      "proto",
+      "tostring",
+      "string",
+      "hasownproperty",
+      "property",
+    ]);
     expect(tokenize("constructor __proto__ toString hasOwnProperty")).toEqual(["constructor", "proto", "tostr", "string", "hasownproperti", "properti"]);
   });
 
@@ -114,7 +130,13 @@ describe("termSpans", () => {
   });
 
   it("gives exactly tokenizeQuery's terms", () => {
-    for (const text of ["why does my nightly job fail under launchd?", "为什么排程跑不起来", "ＦＵＬＬ width and İstanbul", "ファイルを保存する", "parseJSONResponse useEffect"]) {
+    for (const text of [
+      "why does my nightly job fail under launchd?",
+      "为什么排程跑不起来",
+      "ＦＵＬＬ width and İstanbul",
+      "ファイルを保存する",
+      "parseJSONResponse useEffect",
+    ]) {
       expect(termSpans(text).spans.map((s) => s.term)).toEqual(tokenizeQuery(text).terms);
     }
   });

@@ -99,7 +99,10 @@ describe("assistant text", () => {
     expect(t.prompts).toBe(601);
     expect(t.assistantChars).toBeGreaterThan(9_000_000);
     // What is kept is the opening stretch and an unbroken run up to the end.
-    const replies = t.turns.map((x) => /^reply (\d+)/.exec(x.text)?.[1]).filter(Boolean).map(Number);
+    const replies = t.turns
+      .map((x) => /^reply (\d+)/.exec(x.text)?.[1])
+      .filter(Boolean)
+      .map(Number);
     const gap = replies.findIndex((r, i) => i > 0 && r !== replies[i - 1] + 1);
     expect(gap).toBeGreaterThan(0);
     expect(replies.slice(gap).every((r, i, a) => i === 0 || r === a[i - 1] + 1)).toBe(true);
