@@ -35,5 +35,22 @@ describe("the packed package", () => {
     expect(spawnSync(bin, ["index", "--vault", vault], { encoding: "utf8" }).status).toBe(0);
     const recall = spawnSync(bin, ["recall", "--vault", vault], { input: JSON.stringify({ prompt: "为什么排程跑不起来" }), encoding: "utf8" });
     expect(recall.stdout).toContain("launchd-cron-path.md");
+    // Install through the command's link, as a newcomer runs it: the bridge it copies is the one
+    // the link leads to, not files beside the link in node_modules/.bin.
+    const home = tempDir("vm-home-");
+    const env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, ".config"),
+      XDG_DATA_HOME: join(home, ".local", "share"),
+      XDG_CACHE_HOME: join(home, ".cache"),
+    };
+    const install = spawnSync(bin, ["install", "--vault", vault, "--yes"], { encoding: "utf8", env });
+    expect(install.status, install.stderr).toBe(0);
+    expect(readFileSync(join(home, ".claude", "settings.json"), "utf8")).toContain("UserPromptSubmit");
+    expect(install.stdout).toMatch(/The installed hook, asked .*, gives Claude:\n\n<vault-memory-notes>/);
+    const schedule = spawnSync(bin, ["schedule", "install", "--vault", vault, "--dry-run"], { encoding: "utf8", env });
+    expect(schedule.status, schedule.stderr).toBe(0);
+    expect(spawnSync(bin, ["uninstall", "--vault", vault, "--yes"], { encoding: "utf8", env }).status).toBe(0);
   });
 });

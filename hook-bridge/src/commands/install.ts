@@ -3,7 +3,7 @@
  * server, showing the change first.
  */
 
-import { lstatSync, writeSync } from "node:fs";
+import { lstatSync, realpathSync, writeSync } from "node:fs";
 import { join, sep } from "node:path";
 import { stringFlag, type Args } from "../args";
 import { vaultFlag } from "../vault";
@@ -88,11 +88,15 @@ export async function installCommand(args: Args, mode: "install" | "uninstall"):
   return outcome.status === "failed" ? 1 : 0;
 }
 
-/** This bridge's entry, which install and schedule copy to the bridge's stable folder. */
+/**
+ * This bridge's entry, which install and schedule copy to the bridge's stable folder. Run as the
+ * `vault-memory` command, the script is npm's link in `node_modules/.bin`: the bridge's other
+ * files are beside the file the link leads to, not beside the link.
+ */
 export function selfPath(): string {
   const self = process.argv[1];
   if (!self) throw new Error("cannot tell where this bridge file is; run it as `vault-memory install` or `node <path>/vault-memory.cjs install`");
-  return self;
+  return realpathSync(self);
 }
 
 /** Whether `path` is a regular file, not a link to one (a dotfiles repository's), which uninstall leaves where it is. */
