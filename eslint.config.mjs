@@ -53,6 +53,8 @@ const ROOMS = {
   enrich: BELOW_TOOLS,
   digest: [...BELOW_TOOLS, "enrich", "lint"],
   install: [...BELOW_TOOLS, "digest"],
+  // Sync reads the digest's pages' markers and its bound on deletions.
+  sync: [...BELOW_TOOLS, "digest"],
 };
 
 // The packages src/core may import besides node:*: gray-matter reads frontmatter (card/card.ts),

@@ -18,6 +18,7 @@ import * as answerCode from "./prompt-hook/answer";
 import { remindCommand } from "./commands/remind";
 import { trustCommand } from "./commands/trust";
 import { scheduleCommand } from "./commands/schedule";
+import { syncCommand } from "./commands/sync";
 import { UsageError, whereToSetVault, type VaultLookup } from "./vault";
 import { hookJson, logRefusedHook, logWithoutVault } from "./no-vault";
 import { readStdinSync } from "./stdin";
@@ -70,6 +71,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return trustCommand(args);
       case "schedule":
         return scheduleCommand(args);
+      case "sync":
+        return syncCommand(args);
       case "install":
       case "uninstall":
         return await installCommand(args, args.command);

@@ -30,6 +30,9 @@ commands:
            user timer (Linux), a launchd agent (macOS) or a crontab line, catching up a missed
            night; remove [--yes]: disable it and move it aside; status: is it installed, when
            did the digest last run and how did it end, when is the next run
+  sync     share the vault with your other computers through its git remote: commit here,
+           merge theirs (a note changed on both kept twice when it cannot be merged), push
+           [--dry-run] [--force]: sync though more than 30 files would be deleted
   mcp      MCP server over stdio: ${MCP_TOOLS.join(", ")} (runs until stdin closes)
 
 Settings that run a program or name a server come from this computer only:

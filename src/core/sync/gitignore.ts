@@ -1,0 +1,33 @@
+/**
+ * The vault's `.gitignore` line for what is this computer's own: the index, queue, logs, locks
+ * and caches in `.vault-memory/` (this computer's settings live outside the vault). Added once,
+ * under a mark of its own; the person's lines are never touched.
+ */
+
+import { join } from "node:path";
+import { writeFileAtomic } from "../io/atomic";
+import { readTextFile } from "../io/read-file";
+import { HIDDEN_DIR } from "../paths";
+
+const MARK = "# Vault Memory: this computer's own state, never synced";
+
+export const MACHINE_LOCAL = [`${HIDDEN_DIR}/`];
+
+/** Adds the lines the vault's .gitignore lacks, under a mark; whether the file changed. */
+export function keepMachineStateOut(vault: string): boolean {
+  const path = join(vault, ".gitignore");
+  let text = "";
+  try {
+    text = readTextFile(path, { maxBytes: 1 << 20 });
+  } catch {
+    /* no .gitignore yet */
+  }
+  const have = new Set(text.split(/\r?\n/).map((l) => l.trim()));
+  const missing = MACHINE_LOCAL.filter((line) => !have.has(line) && !have.has(line.replace(/\/$/, "")));
+  if (missing.length === 0) return false;
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const lead = text === "" || text.endsWith("\n") ? "" : eol;
+  const block = (have.has(MARK) ? missing : [MARK, ...missing]).join(eol);
+  writeFileAtomic(path, `${text}${lead}${text === "" ? "" : eol}${block}${eol}`);
+  return true;
+}

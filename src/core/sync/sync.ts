@@ -1,0 +1,355 @@
+/**
+ * `sync`: one memory on several computers, through a git repository the person owns. This
+ * computer's changes are committed, the other computers' fetched and merged (history that was
+ * pushed is never rewritten), and the result pushed; when another computer pushed in between,
+ * again, a bounded number of times. A note changed on both sides is merged when it can be (see
+ * merge-note.ts); when it cannot, both versions are kept, the other computer's as a conflict copy
+ * that lint already knows, and the report names it. No conflict marker is ever left in a note.
+ */
+
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { hostname } from "node:os";
+import { dirname, join, posix } from "node:path";
+import { writeFileAtomic } from "../io/atomic";
+import { withFileLock } from "../io/file-lock";
+import { HIDDEN_DIR, vaultFiles } from "../paths";
+import { GENERATED_MARK } from "../card/schema";
+import { INDEX_END, INDEX_START, MEMORY_INDEX } from "../digest/pages";
+import { MAX_DELETIONS } from "../digest/git";
+import { GitFailed, firstLine, mustGit, runGit, withoutCredentials } from "./git";
+import { keepMachineStateOut } from "./gitignore";
+import { mergeNote } from "./merge-note";
+
+export interface SyncOptions {
+  vault: string;
+  /** Sync though more than MAX_DELETIONS files would be deleted, here or by the merge. */
+  force?: boolean;
+  /** Say what would be committed and received; commit, merge and push nothing (a fetch updates only git's record of the remote). */
+  dryRun?: boolean;
+  env?: NodeJS.ProcessEnv;
+  /** Each fetch and push; a remote that does not answer in this time fails the sync. */
+  networkTimeoutMs?: number;
+  /** How many times to merge again when another computer pushed first. */
+  retries?: number;
+  now?: Date;
+  /** This computer's name in commit messages. */
+  machine?: string;
+  /** Rewrites the generated pages (MEMORY.md's index, moc/) after a merge; the paths it wrote. */
+  regenerate?: () => string[];
+  onProgress?: (line: string) => void;
+}
+
+export interface SyncConflict {
+  /** The note as this computer had it, kept in place. */
+  path: string;
+  /** The other computer's version, kept beside it. */
+  copy: string;
+}
+
+export interface SyncReport {
+  ok: boolean;
+  error?: string;
+  /** The remote branch, e.g. `origin/main`. */
+  upstream?: string;
+  /** Files this computer's commit held. */
+  committed: number;
+  /** Commits of other computers merged in. */
+  received: number;
+  /** Notes changed on both sides and merged. */
+  merged: string[];
+  conflicts: SyncConflict[];
+  /** Notes one side deleted and the other changed: kept, changed. */
+  kept: string[];
+  regenerated: string[];
+  pushed: boolean;
+  /** More deletions than MAX_DELETIONS, refused without --force. */
+  refused?: { direction: "outgoing" | "incoming"; deletions: string[] };
+  /** Notes at the vault's root named like a folder beside them, never synced (see rootShadows). */
+  skipped: string[];
+  /** A dry run: what this computer would commit, and how many commits wait on the remote. */
+  planned?: { outgoing: string[]; incoming: number };
+  /** An earlier sync was stopped half-way (killed, the power lost); this one finished it. */
+  recovered?: boolean;
+}
+
+const NETWORK_TIMEOUT_MS = 120_000;
+const RETRIES = 3;
+// Longer than any sync: network steps of two minutes, a few retries.
+const LOCK = { staleMs: 30 * 60_000, waitMs: 60_000, what: "a sync of this vault" };
+const IDENTITY = ["-c", "user.name=Vault Memory", "-c", "user.email=vault-memory@localhost"];
+
+export function syncVault(opts: SyncOptions): SyncReport {
+  const report: SyncReport = { ok: false, committed: 0, received: 0, merged: [], conflicts: [], kept: [], regenerated: [], pushed: false, skipped: [] };
+  const { vault } = opts;
+  try {
+    const top = runGit(vault, ["rev-parse", "--show-toplevel"]);
+    if (top.code !== 0)
+      throw new GitFailed("the vault is not a git repository: `git init`, add a remote you own, and push once with `git push -u origin main`");
+    if (!sameFolder(top.out.trim(), vault))
+      throw new GitFailed(`the vault is inside the git repository ${top.out.trim()}; sync works on a vault that is a repository of its own`);
+    mkdirSync(vaultFiles.dir(vault), { recursive: true });
+    return withFileLock(join(vaultFiles.dir(vault), "sync.lock"), () => locked(opts, report), LOCK);
+  } catch (err) {
+    report.ok = false;
+    report.error = withoutCredentials(err instanceof Error ? err.message : String(err));
+    return report;
+  }
+}
+
+function locked(opts: SyncOptions, report: SyncReport): SyncReport {
+  const { vault } = opts;
+  const git = (args: string[], network = false): string =>
+    mustGit(vault, args, { env: opts.env, timeoutMs: network ? (opts.networkTimeoutMs ?? NETWORK_TIMEOUT_MS) : undefined });
+  const gitDir = git(["rev-parse", "--absolute-git-dir"]).trim();
+  const state = join(vaultFiles.dir(vault), "sync-state.json");
+  report.recovered = recover(vault, gitDir, state, opts.env);
+  if (existsSync(join(gitDir, "MERGE_HEAD")) || existsSync(join(gitDir, "rebase-merge")) || existsSync(join(gitDir, "rebase-apply"))) {
+    throw new GitFailed("a merge or rebase Vault Memory did not start is under way in the vault: finish or abort it first");
+  }
+  const branch = runGit(vault, ["symbolic-ref", "--short", "-q", "HEAD"], { env: opts.env }).out.trim();
+  if (!branch) throw new GitFailed("the vault's repository is not on a branch (a detached HEAD): check out its branch first");
+  const remote = runGit(vault, ["config", `branch.${branch}.remote`], { env: opts.env }).out.trim();
+  const merge = runGit(vault, ["config", `branch.${branch}.merge`], { env: opts.env }).out.trim();
+  if (!remote || !merge) throw new GitFailed(`the branch ${branch} has no remote to sync with: add one you own, then \`git push -u <remote> ${branch}\` once`);
+  report.upstream = `${remote}/${merge.replace(/^refs\/heads\//, "")}`;
+  writeFileAtomic(state, JSON.stringify({ pid: process.pid, started: new Date().toISOString() }));
+  try {
+    if (!opts.dryRun && keepMachineStateOut(vault)) opts.onProgress?.("added this computer's own files to .gitignore");
+    if (!commitHere(opts, report, git)) return report;
+    opts.onProgress?.(`fetching ${report.upstream}`);
+    fetch(remote, git);
+    for (let attempt = 0; ; attempt++) {
+      if (!mergeThere(opts, report, git)) return report;
+      if (opts.dryRun) break;
+      const ahead = Number(git(["rev-list", "--count", "@{u}..HEAD"]).trim());
+      if (ahead === 0) break;
+      const before = git(["rev-parse", "@{u}"]).trim();
+      const push = runGit(vault, ["push", "--quiet", remote, `HEAD:${merge}`], { env: opts.env, timeoutMs: opts.networkTimeoutMs ?? NETWORK_TIMEOUT_MS });
+      if (push.code === 0) {
+        report.pushed = true;
+        break;
+      }
+      // Another computer pushed between our fetch and our push (git says "fetch first", or, when
+      // the two pushes meet on the remote, "cannot lock ref"): merge theirs too, and try again.
+      const refused = (): GitFailed =>
+        new GitFailed(`the remote refused the push: ${firstLine(push.err)}; this computer's changes are committed here and go with the next sync`);
+      if (attempt >= (opts.retries ?? RETRIES)) throw refused();
+      fetch(remote, git);
+      if (git(["rev-parse", "@{u}"]).trim() === before) throw refused();
+      opts.onProgress?.("another computer pushed first; merging its changes too");
+    }
+    report.ok = true;
+    return report;
+  } catch (err) {
+    // A merge half done is undone, so the vault is as its last commit left it; kill -9 is recover's.
+    if (existsSync(join(gitDir, "MERGE_HEAD"))) runGit(vault, ["merge", "--abort"], { env: opts.env });
+    throw err;
+  } finally {
+    rmSync(state, { force: true });
+  }
+}
+
+/**
+ * Finishes what a sync stopped half-way left (its state file is still there): a merge it had
+ * begun is undone, to be done again now, and git's index lock, which a killed git leaves behind,
+ * is taken away. The sync lock is held, so no other sync is running; a git run by the person at
+ * this very moment would be the one case this misjudges.
+ */
+function recover(vault: string, gitDir: string, state: string, env: NodeJS.ProcessEnv | undefined): boolean {
+  if (!existsSync(state)) return false;
+  rmSync(join(gitDir, "index.lock"), { force: true });
+  if (existsSync(join(gitDir, "MERGE_HEAD"))) runGit(vault, ["merge", "--abort"], { env });
+  return true;
+}
+
+function fetch(remote: string, git: (args: string[], network?: boolean) => string): void {
+  try {
+    git(["fetch", "--quiet", remote], true);
+  } catch (err) {
+    throw new GitFailed(
+      `cannot reach the remote ${remote}: ${(err as Error).message.replace(/^git fetch: /, "")}; this computer's changes are committed here and go with the next sync`,
+    );
+  }
+}
+
+/** Commits what changed on this computer; false when the commit is refused (too many deletions) or only planned. */
+function commitHere(opts: SyncOptions, report: SyncReport, git: (args: string[]) => string): boolean {
+  const { vault } = opts;
+  report.skipped = rootShadows(vault);
+  git(["add", "-A", "--", "."]);
+  // Taken back out rather than left out by pathspec: git refuses a pathspec naming an ignored path.
+  const out = [HIDDEN_DIR, ...report.skipped].filter((p) => runGit(vault, ["ls-files", "--cached", "--", p], { env: opts.env }).out !== "");
+  if (out.length > 0) git(["reset", "-q", "--", ...out.map((p) => `:(literal)${p}`)]);
+  const staged = nameStatus(git(["diff", "--cached", "--name-status", "-z"]));
+  const deletions = staged.filter((s) => s.status === "D").map((s) => s.path);
+  if (deletions.length > MAX_DELETIONS && !opts.force) {
+    git(["reset", "-q"]);
+    report.refused = { direction: "outgoing", deletions };
+    report.error = `refused: this computer's changes delete ${deletions.length} files, more than ${MAX_DELETIONS}; check the vault, then sync with --force if they are meant to go`;
+    return false;
+  }
+  if (opts.dryRun) {
+    git(["reset", "-q"]);
+    report.planned = { outgoing: staged.map((s) => `${s.status} ${s.path}`), incoming: 0 };
+    return true;
+  }
+  if (staged.length === 0) return true;
+  const machine = opts.machine ?? hostname();
+  commit(vault, opts.env, `vault-memory sync from ${machine}: ${staged.length} ${staged.length === 1 ? "file" : "files"}`);
+  report.committed = staged.length;
+  return true;
+}
+
+/** Merges what the other computers pushed; false when refused (too many deletions arriving). */
+function mergeThere(opts: SyncOptions, report: SyncReport, git: (args: string[]) => string): boolean {
+  const { vault } = opts;
+  const incoming = Number(git(["rev-list", "--count", "HEAD..@{u}"]).trim());
+  if (incoming === 0) return true;
+  const deletions = git(["diff", "--name-only", "-z", "--diff-filter=D", "HEAD...@{u}"]).split("\0").filter(Boolean);
+  if (deletions.length > MAX_DELETIONS && !opts.force) {
+    report.refused = { direction: "incoming", deletions };
+    report.error = `refused: the other computers' changes delete ${deletions.length} files, more than ${MAX_DELETIONS}; check the remote, then sync with --force if they are meant to go`;
+    return false;
+  }
+  if (opts.dryRun) {
+    if (report.planned) report.planned.incoming = incoming;
+    return true;
+  }
+  opts.onProgress?.(`merging ${incoming} ${incoming === 1 ? "commit" : "commits"} from ${report.upstream}`);
+  const theirs = git(["rev-parse", "--short=7", "@{u}"]).trim();
+  const m = runGit(vault, [...identity(vault, opts.env), "merge", "--no-commit", "@{u}"], { env: opts.env });
+  const unmerged = [...new Set(git(["diff", "--name-only", "-z", "--diff-filter=U"]).split("\0").filter(Boolean))];
+  if (m.code !== 0 && unmerged.length === 0) throw new GitFailed(`the merge could not start: ${firstLine(m.err || m.out)}`);
+  let pages = false;
+  for (const path of unmerged) pages = resolve(opts, report, path, theirs) || pages;
+  if (existsSync(join(git(["rev-parse", "--absolute-git-dir"]).trim(), "MERGE_HEAD"))) commit(vault, opts.env, `vault-memory sync: merged ${report.upstream}`);
+  report.received += incoming;
+  // Generated pages are made again from the merged cards, never merged line by line.
+  if ((pages || unmerged.length > 0 || incoming > 0) && opts.regenerate) {
+    const written = opts.regenerate();
+    if (written.length > 0) {
+      git(["add", "--", ...written]);
+      if (git(["diff", "--cached", "--name-only"]).trim() !== "") {
+        commit(vault, opts.env, "vault-memory sync: index pages");
+        report.regenerated.push(...written);
+      }
+    }
+  }
+  return true;
+}
+
+/** Resolves one file both sides changed; true when it is a generated page to be made again. */
+function resolve(opts: SyncOptions, report: SyncReport, path: string, theirs: string): boolean {
+  const { vault } = opts;
+  const git = (args: string[]): string => mustGit(vault, args, { env: opts.env });
+  const stages = new Set(
+    git(["ls-files", "-u", "-z", "--", path])
+      .split("\0")
+      .filter(Boolean)
+      .map((l) => Number(l.split(/\s+/)[2])),
+  );
+  const abs = join(vault, path);
+  // Deleted on one side, changed on the other: the changed note stays; nothing is lost by a deletion.
+  if (!stages.has(2) || !stages.has(3)) {
+    if (stages.has(3)) git(["checkout", "--theirs", "--", path]);
+    else if (stages.has(2)) git(["checkout", "--ours", "--", path]);
+    git(["add", "--", path]);
+    report.kept.push(path);
+    return false;
+  }
+  if (path.toLowerCase().endsWith(".md")) {
+    const show = (n: number): string => git(["show", `:${n}:${path}`]);
+    const [base, ours, other] = [stages.has(1) ? show(1) : undefined, show(2), show(3)];
+    if (path === MEMORY_INDEX || ours.includes(GENERATED_MARK) || other.includes(GENERATED_MARK)) {
+      // The index block and the overview pages are the digest's: ours now, made again after the merge.
+      const merged = path === MEMORY_INDEX ? mergeNote(base && emptyIndex(base), emptyIndex(ours), emptyIndex(other)) : ours;
+      if (merged !== undefined) {
+        writeFileAtomic(abs, merged);
+        git(["add", "--", path]);
+        return true;
+      }
+    } else {
+      const merged = mergeNote(base, ours, other);
+      if (merged !== undefined) {
+        writeFileAtomic(abs, merged);
+        git(["add", "--", path]);
+        report.merged.push(path);
+        return false;
+      }
+    }
+  }
+  // No merge: ours stays where it is, theirs beside it, whole, as a conflict copy.
+  const copy = freeCopyName(vault, path, (opts.now ?? new Date()).toISOString().slice(0, 10), theirs);
+  const temp = git(["checkout-index", "--stage=3", "--temp", "--", path]).split("\t")[0];
+  mkdirSync(dirname(join(vault, copy)), { recursive: true });
+  renameSync(join(vault, temp), join(vault, copy));
+  git(["checkout", "--ours", "--", path]);
+  git(["add", "--", path, copy]);
+  report.conflicts.push({ path, copy });
+  return false;
+}
+
+/** `note (conflicted copy 2026-12-06 a1b2c3d).md`: a name lint and recall know as a copy of `note.md`. */
+function freeCopyName(vault: string, path: string, day: string, commit: string): string {
+  const ext = posix.extname(path);
+  const stem = path.slice(0, path.length - ext.length);
+  for (let n = 1; ; n++) {
+    const name = `${stem} (conflicted copy ${day} ${commit}${n > 1 ? ` ${n}` : ""})${ext}`;
+    if (!existsSync(join(vault, name))) return name;
+  }
+}
+
+/** MEMORY.md with its generated index block emptied, so that only the person's own text is merged. */
+function emptyIndex(text: string): string {
+  const start = text.indexOf(INDEX_START);
+  const end = text.indexOf(INDEX_END);
+  return start >= 0 && end > start ? text.slice(0, start + INDEX_START.length) + "\n" + text.slice(end) : text;
+}
+
+function commit(vault: string, env: NodeJS.ProcessEnv | undefined, message: string): void {
+  mustGit(vault, [...identity(vault, env), "commit", "-q", "--no-verify", "-m", message], { env });
+}
+
+/** The person's own name when their git has one; the product's otherwise, so a sync never fails for want of it. */
+function identity(vault: string, env: NodeJS.ProcessEnv | undefined): string[] {
+  return runGit(vault, ["config", "user.email"], { env }).out.trim() !== "" ? [] : IDENTITY;
+}
+
+function nameStatus(z: string): { status: string; path: string }[] {
+  const parts = z.split("\0").filter((p) => p !== "");
+  const out: { status: string; path: string }[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const status = parts[i][0];
+    // A rename or copy names two paths; the new one is what the commit holds.
+    if (status === "R" || status === "C") i++;
+    out.push({ status, path: parts[++i] ?? "" });
+  }
+  return out;
+}
+
+/**
+ * Notes at the vault's root named like a folder beside them (`debugging.md` beside `debugging/`):
+ * the cards of an older layout, which the source this product comes from never syncs, so that a
+ * stale copy does not travel back over the folder's cards. Lint names them.
+ */
+export function rootShadows(vault: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(vault)) {
+    if (!name.toLowerCase().endsWith(".md") || name === MEMORY_INDEX) continue;
+    const folder = join(vault, name.slice(0, -3));
+    try {
+      if (statSync(folder).isDirectory()) out.push(name);
+    } catch {
+      /* no folder of that name */
+    }
+  }
+  return out;
+}
+
+function sameFolder(a: string, b: string): boolean {
+  try {
+    return statSync(a).ino === statSync(b).ino && statSync(a).dev === statSync(b).dev;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * Sync between two computers through a real git remote (git daemon on loopback): what each
+ * writes reaches the other, a note changed on both is merged or kept twice, never left with
+ * conflict markers, and the deletion guard holds both ways.
+ */
+
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseCard } from "../../../src/core/card/card";
+import { syncVault } from "../../../src/core/sync/sync";
+import { copyShape } from "../../../src/core/vault/conflicts";
+import { computer, gitAvailable, startRemote, type Computer, type Remote } from "../../git-remote";
+
+const card = (name: string, tags: string[], body: string): string =>
+  `---\nname: ${name}\ndescription: ${name} in a line\ntype: debugging\ntags: [${tags.join(", ")}]\n---\n${body}\n`;
+
+const SEED: Record<string, string> = {
+  "debugging/launchd-path.md": card("launchd path", ["launchd"], "The nightly job runs with a short PATH.\n\nCall claude by its absolute path."),
+  "reference/vite-base.md": card("vite base", ["vite"], "Set base to / on a custom domain."),
+};
+
+function put(c: Computer, path: string, text: string): void {
+  mkdirSync(dirname(join(c.vault, path)), { recursive: true });
+  writeFileSync(join(c.vault, path), text);
+}
+
+const sync = (c: Computer, more: Partial<Parameters<typeof syncVault>[0]> = {}) => syncVault({ vault: c.vault, env: c.env, machine: "test", ...more });
+
+function noMarkers(c: Computer): void {
+  const files = readdirSync(c.vault, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".md") && !f.startsWith(".git"));
+  for (const f of files) expect(readFileSync(join(c.vault, f), "utf8"), f).not.toMatch(/^(<<<<<<<|=======|>>>>>>>)( |$)/m);
+}
+
+describe.skipIf(!gitAvailable)("sync between two computers", () => {
+  let remote: Remote;
+  let a: Computer;
+  let b: Computer;
+  beforeAll(async () => {
+    remote = await startRemote();
+    a = computer(remote.url, "desk", { seed: SEED });
+    b = computer(remote.url, "laptop", { identity: false });
+  });
+  afterAll(async () => {
+    await remote?.stop();
+  });
+
+  it("carries each computer's new card to the other, keeping this computer's state out of git", () => {
+    writeFileSync(join(a.vault, "reference", "pnpm.md"), card("pnpm", ["node"], "Use pnpm."));
+    const first = sync(a);
+    expect(first, first.error).toMatchObject({ ok: true, committed: 2, pushed: true });
+    expect(readFileSync(join(a.vault, ".gitignore"), "utf8")).toContain(".vault-memory/");
+    const second = sync(b);
+    expect(second, second.error).toMatchObject({ ok: true, received: 1 });
+    expect(existsSync(join(b.vault, "reference", "pnpm.md"))).toBe(true);
+    // The laptop has no git identity of its own: its commits are the product's.
+    put(b, "user/hours.md", card("hours", ["me"], "I work mornings."));
+    expect(sync(b)).toMatchObject({ ok: true, committed: 1, pushed: true });
+    // The laptop's commits, its merge of the desk's among them.
+    expect(sync(a).received).toBeGreaterThanOrEqual(1);
+    expect(existsSync(join(a.vault, "user", "hours.md"))).toBe(true);
+    expect(a.git("ls-files")).not.toContain(".vault-memory");
+  });
+
+  it("merges a card both changed: tags as their union, the body by lines", () => {
+    const path = "debugging/launchd-path.md";
+    writeFileSync(
+      join(a.vault, path),
+      card("launchd path", ["launchd", "path"], "The nightly job runs with a short PATH, even for root.\n\nCall claude by its absolute path."),
+    );
+    writeFileSync(
+      join(b.vault, path),
+      card("launchd path", ["launchd", "cron"], "The nightly job runs with a short PATH.\n\nCall claude and node by their absolute paths."),
+    );
+    expect(sync(a)).toMatchObject({ ok: true, pushed: true });
+    const r = sync(b);
+    expect(r, r.error).toMatchObject({ ok: true, pushed: true, merged: [path], conflicts: [] });
+    const merged = readFileSync(join(b.vault, path), "utf8");
+    // What each added, the laptop's order first: nothing either wrote is lost.
+    expect(parseCard(path, merged).tags).toEqual(["launchd", "cron", "path"]);
+    expect(merged).toContain("even for root");
+    expect(merged).toContain("claude and node by their absolute paths");
+    expect(sync(a)).toMatchObject({ ok: true });
+    expect(readFileSync(join(a.vault, path), "utf8")).toBe(merged);
+    noMarkers(a);
+    noMarkers(b);
+  });
+
+  it("keeps both versions of a line both changed: this computer's in place, the other's as a conflict copy lint knows", () => {
+    const path = "reference/vite-base.md";
+    writeFileSync(join(a.vault, path), card("vite base", ["vite"], "Set base to / on a custom domain, and hard-code absolute URLs."));
+    writeFileSync(join(b.vault, path), card("vite base", ["vite"], "Set base to /repo/ unless the domain is custom."));
+    expect(sync(a)).toMatchObject({ ok: true, pushed: true });
+    const r = sync(b, { now: new Date("2026-12-06T12:00:00Z") });
+    expect(r, r.error).toMatchObject({ ok: true, pushed: true });
+    expect(r.conflicts).toHaveLength(1);
+    const { copy } = r.conflicts[0];
+    expect(copy).toMatch(/^reference\/vite-base \(conflicted copy 2026-12-06 [0-9a-f]{7}\)\.md$/);
+    expect(copyShape(copy)?.key).toBe("reference/vite-base");
+    expect(readFileSync(join(b.vault, path), "utf8")).toContain("/repo/ unless");
+    expect(readFileSync(join(b.vault, copy), "utf8")).toContain("hard-code absolute URLs");
+    expect(sync(a)).toMatchObject({ ok: true });
+    expect(readFileSync(join(a.vault, copy), "utf8")).toContain("hard-code absolute URLs");
+    noMarkers(a);
+    noMarkers(b);
+  });
+
+  it("keeps a card one computer deleted and the other changed", () => {
+    const path = "user/hours.md";
+    rmSync(join(a.vault, path));
+    put(b, path, card("hours", ["me"], "I work mornings, and Fridays off."));
+    expect(sync(a)).toMatchObject({ ok: true, pushed: true });
+    const r = sync(b);
+    expect(r, r.error).toMatchObject({ ok: true, kept: [path] });
+    expect(sync(a)).toMatchObject({ ok: true });
+    expect(readFileSync(join(a.vault, path), "utf8")).toContain("Fridays off");
+  });
+
+  it("refuses more than 30 deletions leaving this computer, and arriving, unless forced", () => {
+    for (let i = 0; i < 31; i++) writeFileSync(join(a.vault, "reference", `bulk-${i}.md`), card(`bulk ${i}`, ["bulk"], `Bulk note ${i}.`));
+    expect(sync(a)).toMatchObject({ ok: true, pushed: true });
+    expect(sync(b)).toMatchObject({ ok: true });
+    for (let i = 0; i < 31; i++) rmSync(join(a.vault, "reference", `bulk-${i}.md`));
+    const out = sync(a);
+    expect(out).toMatchObject({ ok: false, refused: { direction: "outgoing" }, pushed: false });
+    expect(out.refused?.deletions).toHaveLength(31);
+    expect(out.error).toMatch(/delete 31 files, more than 30/);
+    // Nothing was committed: the deletions wait in the working tree.
+    expect(a.git("status", "--porcelain")).toMatch(/^ D reference\/bulk-0\.md$/m);
+    expect(sync(a, { force: true })).toMatchObject({ ok: true, pushed: true });
+    const into = sync(b);
+    expect(into).toMatchObject({ ok: false, refused: { direction: "incoming" } });
+    expect(existsSync(join(b.vault, "reference", "bulk-0.md"))).toBe(true);
+    expect(sync(b, { force: true })).toMatchObject({ ok: true });
+    expect(existsSync(join(b.vault, "reference", "bulk-0.md"))).toBe(false);
+  });
+
+  it("plans without writing on a dry run", () => {
+    writeFileSync(join(b.vault, "reference", "dry.md"), card("dry", ["x"], "Dry."));
+    const r = sync(b, { dryRun: true });
+    expect(r).toMatchObject({ ok: true, committed: 0, pushed: false, planned: { outgoing: ["A reference/dry.md"] } });
+    expect(b.git("status", "--porcelain")).toContain("?? reference/dry.md");
+  });
+
+  it("leaves a card at the root named like the folder beside it out of git, and says so", () => {
+    writeFileSync(join(b.vault, "debugging.md"), card("debugging", ["old"], "An old card from before the folders."));
+    const r = sync(b);
+    expect(r, r.error).toMatchObject({ ok: true, skipped: ["debugging.md"] });
+    expect(b.git("ls-files")).not.toContain("debugging.md\n");
+  });
+
+  it("keeps the commit here and says so in one line when the remote cannot be reached", async () => {
+    writeFileSync(join(a.vault, "reference", "offline.md"), card("offline", ["x"], "Written offline."));
+    await remote.stop();
+    const r = sync(a, { networkTimeoutMs: 60_000 });
+    expect(r.ok).toBe(false);
+    expect(r.error).toMatch(/^cannot reach the remote origin: .*; this computer's changes are committed here and go with the next sync$/);
+    expect(r.committed).toBe(1);
+    expect(a.git("log", "-1", "--name-only", "--format=")).toContain("reference/offline.md");
+  });
+});
