@@ -191,8 +191,11 @@ export const typeFolderMismatch: Rule = (ctx) =>
     ];
   });
 
-export const strayRootNote: Rule = (ctx) =>
-  ctx.cards
+export const strayRootNote: Rule = (ctx) => {
+  // A root note named like a folder of notes beside it is an older layout's card, which sync
+  // leaves out (sync/sync.ts, rootShadows): the person is told why it never reaches the other computers.
+  const folders = new Set(ctx.cards.map((c) => c.path.split("/")[0].toLowerCase()));
+  return ctx.cards
     .filter((c) => {
       const rel = inMemory(ctx, c.path);
       return rel !== undefined && !rel.includes("/") && rel !== MEMORY_INDEX;
@@ -204,8 +207,11 @@ export const strayRootNote: Rule = (ctx) =>
       line: 0,
       message: ctx.memoryFolder
         ? "a note at the memory folder's root: cards live in the folder of their type"
-        : "a note at the vault root: only MEMORY.md belongs there",
+        : folders.has(c.path.replace(/\.md$/i, "").toLowerCase())
+          ? `a note at the vault root named like the folder ${c.path.replace(/\.md$/i, "")}/ beside it: sync never sends it to your other computers, so that an old copy cannot travel back over that folder's cards; move what it holds into them`
+          : "a note at the vault root: only MEMORY.md belongs there",
     }));
+};
 
 export const subprojectWithoutParent: Rule = (ctx) =>
   cardsOnly(ctx).flatMap((c): Finding[] => {

@@ -333,17 +333,12 @@ function nameStatus(z: string): { status: string; path: string }[] {
  * stale copy does not travel back over the folder's cards. Lint names them.
  */
 export function rootShadows(vault: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(vault)) {
-    if (!name.toLowerCase().endsWith(".md") || name === MEMORY_INDEX) continue;
-    const folder = join(vault, name.slice(0, -3));
-    try {
-      if (statSync(folder).isDirectory()) out.push(name);
-    } catch {
-      /* no folder of that name */
-    }
-  }
-  return out;
+  const entries = readdirSync(vault, { withFileTypes: true });
+  // By name as lint tells it (lint/rules.ts, stray-root-note), whatever the disk makes of case.
+  const folders = new Set(entries.filter((e) => e.isDirectory() && !e.name.startsWith(".")).map((e) => e.name.toLowerCase()));
+  return entries
+    .filter((e) => e.isFile() && e.name.toLowerCase().endsWith(".md") && e.name !== MEMORY_INDEX && folders.has(e.name.slice(0, -3).toLowerCase()))
+    .map((e) => e.name);
 }
 
 function sameFolder(a: string, b: string): boolean {

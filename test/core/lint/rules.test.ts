@@ -225,6 +225,15 @@ describe("lint rules", () => {
     expect(new Set(found.map((f) => f.severity))).toEqual(new Set([severity]));
   });
 
+  it("says why a root note named like the folder beside it is never synced", () => {
+    // An older layout's card, which sync leaves out (sync/sync.ts, rootShadows).
+    const found = run({ "Reference.md": ok("r"), "reference/a.md": ok("a"), "MEMORY.md": "# index\n[[a]] [[r]]", ...pair }).filter(
+      (f) => f.rule === "stray-root-note",
+    );
+    expect(found.map((f) => f.file)).toEqual(["Reference.md"]);
+    expect(found[0].message).toMatch(/named like the folder Reference\/ beside it: sync never sends it to your other computers/);
+  });
+
   it("holds notes to the card schema in the memory folder's type folders only", () => {
     const files = {
       "claude/reference/a.md": "Just text. [[b]]",
