@@ -108,9 +108,20 @@ function locked(opts: SyncOptions, report: SyncReport): SyncReport {
   }
   const branch = runGit(vault, ["symbolic-ref", "--short", "-q", "HEAD"], { env: opts.env }).out.trim();
   if (!branch) throw new GitFailed("the vault's repository is not on a branch (a detached HEAD): check out its branch first");
-  const remote = runGit(vault, ["config", `branch.${branch}.remote`], { env: opts.env }).out.trim();
-  const merge = runGit(vault, ["config", `branch.${branch}.merge`], { env: opts.env }).out.trim();
-  if (!remote || !merge) throw new GitFailed(`the branch ${branch} has no remote to sync with: add one you own, then \`git push -u <remote> ${branch}\` once`);
+  let remote = runGit(vault, ["config", `branch.${branch}.remote`], { env: opts.env }).out.trim();
+  let merge = runGit(vault, ["config", `branch.${branch}.merge`], { env: opts.env }).out.trim();
+  if (!remote || !merge) {
+    // A repository with one remote and no upstream yet: the first sync makes the branch of that
+    // name on it the upstream, as `git push -u` would.
+    const remotes = runGit(vault, ["remote"], { env: opts.env }).out.split("\n").filter(Boolean);
+    if (remotes.length !== 1)
+      throw new GitFailed(`the branch ${branch} has no remote to sync with: \`git remote add origin <a private repository of yours>\` first`);
+    [remote, merge] = [remotes[0], `refs/heads/${branch}`];
+    if (!opts.dryRun) {
+      git(["config", `branch.${branch}.remote`, remote]);
+      git(["config", `branch.${branch}.merge`, merge]);
+    }
+  }
   report.upstream = `${remote}/${merge.replace(/^refs\/heads\//, "")}`;
   writeFileAtomic(state, JSON.stringify({ pid: process.pid, started: new Date().toISOString() }));
   try {
@@ -118,12 +129,27 @@ function locked(opts: SyncOptions, report: SyncReport): SyncReport {
     if (!commitHere(opts, report, git)) return report;
     opts.onProgress?.(`fetching ${report.upstream}`);
     fetch(remote, git);
+    if (runGit(vault, ["rev-parse", "--verify", "-q", `refs/remotes/${report.upstream}`], { env: opts.env }).code !== 0) {
+      // The remote has no such branch yet: this computer's vault starts it.
+      if (!opts.dryRun) {
+        const push = runGit(vault, ["push", "--quiet", "-u", remote, `HEAD:${merge}`], {
+          env: opts.env,
+          timeoutMs: opts.networkTimeoutMs ?? NETWORK_TIMEOUT_MS,
+        });
+        if (push.code !== 0)
+          throw new GitFailed(`the remote refused the push: ${firstLine(push.err)}; this computer's changes are committed here and go with the next sync`);
+        report.pushed = true;
+      } else if (report.planned) report.planned.incoming = 0;
+      report.ok = true;
+      return report;
+    }
     for (let attempt = 0; ; attempt++) {
       if (!mergeThere(opts, report, git)) return report;
       if (opts.dryRun) break;
-      const ahead = Number(git(["rev-list", "--count", "@{u}..HEAD"]).trim());
+      const up = `refs/remotes/${report.upstream}`;
+      const ahead = Number(git(["rev-list", "--count", `${up}..HEAD`]).trim());
       if (ahead === 0) break;
-      const before = git(["rev-parse", "@{u}"]).trim();
+      const before = git(["rev-parse", up]).trim();
       const push = runGit(vault, ["push", "--quiet", remote, `HEAD:${merge}`], { env: opts.env, timeoutMs: opts.networkTimeoutMs ?? NETWORK_TIMEOUT_MS });
       if (push.code === 0) {
         report.pushed = true;
@@ -135,7 +161,7 @@ function locked(opts: SyncOptions, report: SyncReport): SyncReport {
         new GitFailed(`the remote refused the push: ${firstLine(push.err)}; this computer's changes are committed here and go with the next sync`);
       if (attempt >= (opts.retries ?? RETRIES)) throw refused();
       fetch(remote, git);
-      if (git(["rev-parse", "@{u}"]).trim() === before) throw refused();
+      if (git(["rev-parse", up]).trim() === before) throw refused();
       opts.onProgress?.("another computer pushed first; merging its changes too");
     }
     report.ok = true;
@@ -203,9 +229,19 @@ function commitHere(opts: SyncOptions, report: SyncReport, git: (args: string[])
 /** Merges what the other computers pushed; false when refused (too many deletions arriving). */
 function mergeThere(opts: SyncOptions, report: SyncReport, git: (args: string[]) => string): boolean {
   const { vault } = opts;
-  const incoming = Number(git(["rev-list", "--count", "HEAD..@{u}"]).trim());
+  const up = `refs/remotes/${report.upstream}`;
+  // A vault whose first commit is still to come (a new repository, nothing in it yet) takes the remote's as it is.
+  const born = runGit(vault, ["rev-parse", "--verify", "-q", "HEAD"], { env: opts.env }).code === 0;
+  const incoming = Number(git(["rev-list", "--count", born ? `HEAD..${up}` : up]).trim());
   if (incoming === 0) return true;
-  const deletions = git(["diff", "--name-only", "-z", "--diff-filter=D", "HEAD...@{u}"]).split("\0").filter(Boolean);
+  // What their side deleted since the two sides met; two vaults that never met (each computer's
+  // own, synced for the first time) delete nothing of each other's.
+  const met = born && runGit(vault, ["merge-base", "HEAD", up], { env: opts.env }).code === 0;
+  const deletions = met
+    ? git(["diff", "--name-only", "-z", "--diff-filter=D", `HEAD...${up}`])
+        .split("\0")
+        .filter(Boolean)
+    : [];
   if (deletions.length > MAX_DELETIONS && !opts.force) {
     report.refused = { direction: "incoming", deletions };
     report.error = `refused: the other computers' changes delete ${deletions.length} files, more than ${MAX_DELETIONS}; check the remote, then sync with --force if they are meant to go`;
@@ -216,8 +252,8 @@ function mergeThere(opts: SyncOptions, report: SyncReport, git: (args: string[])
     return true;
   }
   opts.onProgress?.(`merging ${incoming} ${incoming === 1 ? "commit" : "commits"} from ${report.upstream}`);
-  const theirs = git(["rev-parse", "--short=7", "@{u}"]).trim();
-  const m = runGit(vault, [...identity(vault, opts.env), "merge", "--no-commit", "@{u}"], { env: opts.env });
+  const theirs = git(["rev-parse", "--short=7", up]).trim();
+  const m = runGit(vault, [...identity(vault, opts.env), "merge", "--no-commit", "--allow-unrelated-histories", up], { env: opts.env });
   const unmerged = [...new Set(git(["diff", "--name-only", "-z", "--diff-filter=U"]).split("\0").filter(Boolean))];
   if (m.code !== 0 && unmerged.length === 0) throw new GitFailed(`the merge could not start: ${firstLine(m.err || m.out)}`);
   let pages = false;

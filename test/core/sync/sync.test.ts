@@ -159,3 +159,36 @@ describe.skipIf(!gitAvailable)("sync between two computers", () => {
     expect(a.git("log", "-1", "--name-only", "--format=")).toContain("reference/offline.md");
   });
 });
+
+describe.skipIf(!gitAvailable)("setting up sync on two computers that each have a vault", () => {
+  let remote: Remote;
+  afterAll(async () => {
+    await remote?.stop();
+  });
+
+  it("starts the remote from the first, merges the second's own vault into it, and brings both to the same cards", async () => {
+    remote = await startRemote();
+    const setUp = (name: string, files: Record<string, string>): Computer => {
+      const c = computer(remote.url, name);
+      // Not a clone: an existing vault, made a repository with the remote named, as docs/several-machines.md says.
+      rmSync(join(c.vault, ".git"), { recursive: true, force: true });
+      for (const [path, text] of Object.entries(files)) put(c, path, text);
+      c.git("init", "-q", "-b", "main");
+      c.git("remote", "add", "origin", remote.url);
+      return c;
+    };
+    const desk = setUp("desk", { "debugging/a.md": card("a", ["x"], "A."), "MEMORY.md": "# Memory\n" });
+    const laptop = setUp("laptop", { "reference/b.md": card("b", ["y"], "B."), "MEMORY.md": "# Memory\n" });
+    const first = sync(desk);
+    expect(first, first.error).toMatchObject({ ok: true, pushed: true, upstream: "origin/main" });
+    const second = sync(laptop);
+    expect(second, second.error).toMatchObject({ ok: true, pushed: true });
+    expect(sync(desk)).toMatchObject({ ok: true });
+    for (const c of [desk, laptop]) {
+      expect(existsSync(join(c.vault, "debugging", "a.md"))).toBe(true);
+      expect(existsSync(join(c.vault, "reference", "b.md"))).toBe(true);
+      noMarkers(c);
+    }
+    expect(desk.git("rev-parse", "HEAD")).toBe(laptop.git("rev-parse", "HEAD"));
+  });
+});
