@@ -176,3 +176,17 @@ export function vaultWith(files: Record<string, string>): string {
   }
   return v;
 }
+
+/** Whether a process is alive and not a zombie: a container's init may never reap what it inherits. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return process.platform !== "linux";
+  }
+}

@@ -6,7 +6,7 @@ import { captureSession, DEFAULT_QUEUE_RULES } from "../../src/core/queue/captur
 import { listPending } from "../../src/core/queue/queue-store";
 import { vaultFiles } from "../../src/core/paths";
 import { jsonl, line } from "../fixtures/transcript";
-import { BRIDGE, copyVault, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
+import { BRIDGE, alive, copyVault, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
 import { until } from "../wait";
 
 const LONG = "A reply long enough to count as real work in this conversation, with details.";
@@ -248,17 +248,3 @@ describe.skipIf(process.platform === "win32")("digest stopped by its scheduler",
     expect(JSON.parse(readFileSync(join(vaultFiles.dir(vault), "digest-status.json"), "utf8"))).toMatchObject({ ok: false });
   });
 });
-
-/** Alive and not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return process.platform !== "linux";
-  }
-}

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../../src/core/config";
 import { runCommand } from "../../../src/core/llm/run-command";
 import { runDigest } from "../../../src/core/digest/run";
-import { SAMPLE_VAULT, copyVault, tempDir } from "../../helpers";
+import { SAMPLE_VAULT, alive, copyVault, tempDir } from "../../helpers";
 import { until } from "../../wait";
 
 // The fake commands detach the way a daemonising child does: a new session, out of the process group.
@@ -26,20 +26,6 @@ function pidFile(): { path: string; note: string; waitFor: (n: number) => string
 
 function pids(path: string): number[] {
   return existsSync(path) ? readFileSync(path, "utf8").split("\n").filter(Boolean).map(Number) : [];
-}
-
-/** Alive and not a zombie: a container's init may never reap what it inherits. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return process.platform === "linux" ? false : true;
-  }
 }
 
 /**
