@@ -26,10 +26,11 @@ commands:
            \`claude mcp add --scope user\` [--settings FILE] [--yes]
   uninstall remove exactly those hooks and this vault's MCP server again [--settings FILE] [--yes]
   schedule run the nightly digest from this computer's scheduler, without Obsidian:
-           install [--at HH:MM] [--platform linux|macos|cron] [--dry-run] [--yes]: a systemd
-           user timer (Linux), a launchd agent (macOS) or a crontab line, catching up a missed
-           night; remove [--yes]: disable it and move it aside; status: is it installed, when
-           did the digest last run and how did it end, when is the next run
+           install [--at HH:MM] [--platform linux|macos|windows|cron] [--dry-run] [--yes]: a
+           systemd user timer (Linux), a launchd agent (macOS), a Task Scheduler task (Windows)
+           or a crontab line, catching up a missed night; remove [--yes]: disable it and move
+           it aside; status: is it installed, when did the digest last run and how did it end,
+           when is the next run
   sync     share the vault with your other computers through its git remote: commit here,
            merge theirs (a note changed on both kept twice when it cannot be merged), push
            [--dry-run] [--force]: sync though more than 30 files would be deleted

@@ -220,7 +220,7 @@ describe("the command line refuses what it does not take", () => {
 
   it("schedule --help lists its subcommands and flags, and the command list names it", () => {
     expect(runBridge(["schedule", "install", "--help"]).stdout).toMatch(
-      /install \[--at HH:MM\] \[--platform linux\|macos\|cron\] \[--dry-run\] \[--yes\].*remove \[--yes\].*status:/s,
+      /install \[--at HH:MM\] \[--platform linux\|macos\|windows\|cron\] \[--dry-run\] \[--yes\].*remove \[--yes\].*status:/s,
     );
     expect(runBridge(["schedule", "--help"]).stdout).toContain("flags: --vault --config --at --platform --dry-run --yes --help");
     expect(runBridge(["help"]).stdout).toMatch(/^ {2}schedule run the nightly digest from this computer's scheduler/m);

@@ -41,8 +41,8 @@ exit 0
   mkdirSync(join(config, "vault-memory"), { recursive: true });
   writeFileSync(join(config, "vault-memory", "config.json"), JSON.stringify({ digest: { binary: llm, command: [llm] } }), { mode: 0o600 });
   const env = { HOME: home, XDG_CONFIG_HOME: config, XDG_DATA_HOME: join(home, ".local", "share"), PATH: bin, SHELL: "/bin/false" };
-  const run = (args: string[]) => {
-    const r = spawnSync(process.execPath, [BRIDGE, "schedule", ...args], { env: { ...process.env, ...env }, encoding: "utf8" });
+  const run = (args: string[], more: NodeJS.ProcessEnv = {}) => {
+    const r = spawnSync(process.execPath, [BRIDGE, "schedule", ...args], { env: { ...process.env, ...env, ...more }, encoding: "utf8" });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
   const calls = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []);
@@ -197,11 +197,74 @@ describe.runIf(posix)("schedule install --dry-run", () => {
     expect(m.run(["install", "--vault", vault, "--platform", "macos", "--yes"]).stderr).toContain(
       "--platform macos only with --dry-run: this computer schedules with a systemd user timer",
     );
-    expect(m.run(["install", "--vault", vault, "--platform", "windows", "--dry-run"]).status).toBe(2);
+    expect(m.run(["install", "--vault", vault, "--platform", "freebsd", "--dry-run"]).stderr).toContain(
+      '--platform takes linux, macos, windows, cron, not "freebsd"',
+    );
+    expect(m.run(["install", "--vault", vault, "--platform", "windows", "--yes"]).stderr).toContain(
+      "--platform windows only with --dry-run: this computer schedules with a systemd user timer",
+    );
     expect(m.run(["install", "--vault", vault, "--at", "25:00", "--dry-run"]).stderr).toContain('--at takes a time of day as HH:MM, not "25:00"');
     expect(m.run(["install", "--vault", vault, "--dryrun"]).status).toBe(2);
     expect(m.run(["instal", "--vault", vault]).stderr).toContain('schedule takes install, remove, status, not "instal"');
     expect(m.run(["--vault", vault]).status).toBe(2);
+    expect(m.calls()).toEqual([]);
+  });
+});
+
+describe.runIf(posix)("schedule --platform windows, shown on another computer", () => {
+  // What Windows would give the digest: its own folders and account, as the task is built for them.
+  const windows = {
+    LOCALAPPDATA: "C:\\Users\\Zoë\\AppData\\Local",
+    USERPROFILE: "C:\\Users\\Zoë",
+    SystemRoot: "C:\\WINDOWS",
+    USERDOMAIN: "DESKTOP-7Q2",
+    USERNAME: "Zoë",
+  };
+  const dir = "C:\\Users\\Zoë\\AppData\\Local\\vault-memory\\schedule";
+
+  it("install --dry-run prints the launcher, the task definition and the schtasks line, and writes nothing", () => {
+    const m = machine();
+    const vault = vaultWithQueue(0);
+    const name = `vault-memory-digest-${vaultId(vault)}`;
+    const r = m.run(["install", "--vault", vault, "--at", "4:15", "--dry-run", "--platform", "windows"], windows);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`The nightly digest for ${vault} at 04:15, as a Task Scheduler task.`);
+    expect(r.stdout).toContain(`--- ${dir}\\${name}.js (new)\n// Written by \`vault-memory schedule install\``);
+    expect(r.stdout).toContain(
+      `--- ${dir}\\${name}.xml (new; UTF-16 LE with a byte-order mark, as schtasks /XML reads it)\n<?xml version="1.0" encoding="UTF-16"?>`,
+    );
+    expect(r.stdout).toContain("<StartBoundary>2024-01-01T04:15:00</StartBoundary>");
+    expect(r.stdout).toContain("<UserId>DESKTOP-7Q2\\Zoë</UserId>");
+    expect(r.stdout).toContain("<Command>C:\\WINDOWS\\System32\\wscript.exe</Command>");
+    expect(r.stdout).toContain(`<Arguments>//B //NoLogo //E:jscript ${dir}\\${name}.js</Arguments>`);
+    expect(r.stdout).toContain(`\n  schtasks /Create /TN ${name} /XML ${dir}\\${name}.xml /F\n`);
+    // The folder where the LLM program was found goes first on the task's PATH.
+    expect(r.stdout).toContain(`env("PATH") = "${dirname(m.llm)};`);
+    expect(r.stdout).toMatch(/ --vault .*Scheduled Vault.* --if-due 04:15";\n/);
+    expect(r.stdout).toContain("no console window opens");
+    expect(r.stdout).toContain("Dry run: nothing was written.");
+    expect(readdirSync(m.home).sort()).toEqual([".config", "bin", "llm"]);
+    expect(m.calls()).toEqual([]);
+  });
+
+  it("status and remove say what Windows would be asked, and change nothing", () => {
+    const m = machine();
+    const vault = vaultWithQueue(0);
+    const name = `vault-memory-digest-${vaultId(vault)}`;
+    const st = m.run(["status", "--vault", vault, "--platform", "windows"], windows);
+    expect(st.status, st.stderr).toBe(0);
+    expect(st.stdout).toBe(
+      [
+        "Not scheduled with a Task Scheduler task on this computer; `schedule install` does it.",
+        `On Windows, \`schtasks /Query /TN ${name} /V /FO LIST\` shows the task; no task definition at ${dir}\\${name}.xml.`,
+        "Last run: none yet.",
+        "",
+      ].join("\n"),
+    );
+    const gone = m.run(["remove", "--vault", vault, "--platform", "windows", "--dry-run"], windows);
+    expect(gone.status, gone.stderr).toBe(0);
+    expect(gone.stdout).toBe(`Nothing is scheduled for this vault (no ${name} task, no definition at ${dir}\\${name}.xml).\n`);
+    expect(m.run(["remove", "--vault", vault, "--platform", "windows", "--yes"], windows).status).toBe(2);
     expect(m.calls()).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 /** `schedule install|remove|status`: the nightly digest from this computer's scheduler, without Obsidian. */
 
 import { writeSync } from "node:fs";
+import { userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import { stringFlag, type Args } from "../args";
 import { configOf } from "../settings";
@@ -25,9 +26,15 @@ import {
   type SchedulePlan,
 } from "../../../src/core/install/schedule";
 import type { SchedulePlatform } from "../../../src/core/install/schedule-units";
+import { windowsUser } from "../../../src/core/install/schedule-windows";
 
-const PLATFORMS: readonly SchedulePlatform[] = ["linux", "macos", "cron"];
-const KIND: Record<SchedulePlatform, string> = { linux: "a systemd user timer", macos: "a launchd agent", cron: "a crontab line" };
+const PLATFORMS: readonly SchedulePlatform[] = ["linux", "macos", "windows", "cron"];
+const KIND: Record<SchedulePlatform, string> = {
+  linux: "a systemd user timer",
+  macos: "a launchd agent",
+  windows: "a Task Scheduler task",
+  cron: "a crontab line",
+};
 
 export function scheduleCommand(args: Args): number {
   const vault = vaultFlag(args);
@@ -58,17 +65,28 @@ export function scheduleCommand(args: Args): number {
 function install(args: Args, vault: string, platform: SchedulePlatform, name: string, dryRun: boolean): number {
   if (stringFlag(args, "config") === "-") throw new UsageError("--config - is for Obsidian's digest; give schedule the settings file's path");
   const config = configOf(args, vault, (p) => writeSync(2, `warning: ${p}\n`));
-  // A scheduler gives the digest HOME and little else: a settings file it would not find from
-  // there (XDG_CONFIG_HOME set here, or --config) is named on the digest's command line.
+  // A scheduler gives the digest HOME and little else (Task Scheduler: the account's own
+  // variables, APPDATA among them): a settings file it would not find from there (XDG_CONFIG_HOME
+  // set here, or --config) is named on the digest's command line.
   const userFile = resolve(userFileOf(stringFlag(args, "config")));
-  const found = userFile === userConfigPath({ HOME: process.env.HOME }) ? undefined : userFile;
+  const { HOME, APPDATA } = process.env;
+  const found = userFile === userConfigPath(platform === "windows" ? { HOME, APPDATA } : { HOME }) ? undefined : userFile;
   const time = normalTime(stringFlag(args, "at") ?? config.digest.time);
   const home = bridgeHome(vault);
   const source = readBridge(selfPath());
   const copy = !bridgeIsCurrent(home, source);
   const node = resolveBinary("node") ?? process.execPath;
   const llm = resolveBinary(config.digest.binary || config.digest.command[0] || "claude");
-  const target = { vault, node, bridge: join(home, BRIDGE_FILE), time, path: schedulePath([llm, node], platform), name, ...(found ? { config: found } : {}) };
+  const target = {
+    vault,
+    node,
+    bridge: join(home, BRIDGE_FILE),
+    time,
+    path: schedulePath([llm, node], platform),
+    name,
+    ...(found ? { config: found } : {}),
+    ...(platform === "windows" ? { user: windowsUser(process.env, userInfo().username) } : {}),
+  };
   const plan = planSchedule(platform, target, llm);
   writeSync(1, describe(plan, copy));
   if (dryRun) {
@@ -102,11 +120,11 @@ function describe(plan: SchedulePlan, copy: boolean): string {
   for (const f of plan.files)
     out.push(
       "",
-      `--- ${f.path} (${f.now === "missing" ? "new" : f.now === "same" ? "unchanged" : "replaces the one there, which is moved aside"})`,
+      `--- ${f.path} (${f.now === "missing" ? "new" : f.now === "same" ? "unchanged" : "replaces the one there, which is moved aside"}${f.about ? `; ${f.about}` : ""})`,
       f.text.trimEnd(),
     );
   if (plan.cron) out.push("", "Cron is yours to edit: add this line with `crontab -e`:", `  ${plan.cron}`);
-  if (plan.commands.length > 0) out.push("", "Then runs:", ...plan.commands.map((c) => `  ${commandLine(c)}`));
+  if (plan.commands.length > 0) out.push("", "Then runs:", ...plan.commands.map((c) => `  ${commandLine(c, plan.platform)}`));
   out.push("", ...plan.notes);
   return out.join("\n") + "\n";
 }
@@ -119,6 +137,7 @@ function status(vault: string, platform: SchedulePlatform, name: string): number
       : `Not scheduled with ${KIND[platform]} on this computer; \`schedule install\` does it.`;
   const lines = [
     state.installed ? `Scheduled: ${state.installed}${state.time ? `, at ${state.time}` : ""}${state.scheduler ? ` (${state.scheduler})` : ""}.` : missing,
+    ...(state.more ?? []),
   ];
   const s = readDigestStatus(vault);
   if (!s?.startedAt) lines.push("Last run: none yet.");

@@ -8,6 +8,7 @@ import { fnv1aString } from "../io/hash";
 import { BRIDGE_FILE, BRIDGE_FILES, MCP_SERVER_FILE, type Platform } from "./hook-commands";
 import { applyChange, describeChange, planChange, type SettingsChange } from "./settings-file";
 import { homeDir } from "../io/home";
+import { windowsDataDir } from "./schedule-windows";
 
 /**
  * Where the bridge lives: the plugin's folder when Obsidian installed it (Obsidian runs the
@@ -36,7 +37,7 @@ export function vaultId(vault: string): string {
 export function userDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   if (env.XDG_DATA_HOME && env.XDG_DATA_HOME.startsWith("/")) return join(env.XDG_DATA_HOME, "vault-memory");
   const home = homeDir(env);
-  if (platform === "win32") return join(env.LOCALAPPDATA || join(home, "AppData", "Local"), "vault-memory");
+  if (platform === "win32") return windowsDataDir(env, home);
   if (platform === "darwin") return join(home, "Library", "Application Support", "vault-memory");
   return join(home, ".local", "share", "vault-memory");
 }

@@ -1,12 +1,13 @@
 /**
  * The text of a nightly digest's schedule for each scheduler: a systemd user service and timer, a
- * launchd agent, a crontab line. Pure: where they go and what runs them is schedule.ts.
+ * launchd agent, a crontab line (Task Scheduler's task: schedule-windows.ts). Pure: where they go
+ * and what runs them is schedule.ts.
  */
 
 import { join } from "node:path";
 import { TIME_OF_DAY } from "../digest/schedule";
 
-export type SchedulePlatform = "linux" | "macos" | "cron";
+export type SchedulePlatform = "linux" | "macos" | "cron" | "windows";
 
 export interface ScheduleTarget {
   vault: string;
@@ -17,13 +18,16 @@ export interface ScheduleTarget {
   time: string;
   /**
    * The PATH the digest runs with: a scheduler's is much shorter than a terminal's, and the
-   * digest looks there (then in the login shell's) for claude, which may itself need node.
+   * digest looks there (then in the login shell's) for claude, which may itself need node. On
+   * Windows, the folders put before the PATH Task Scheduler gives, `;`-separated.
    */
   path: string;
   /** vault-memory-digest-<vault id>: the units' names, the launchd label, the crontab line's mark. */
   name: string;
   /** The per-user settings file, when a scheduler would not find it from HOME alone (XDG_CONFIG_HOME, --config). */
   config?: string;
+  /** Windows: the account the task runs as, `DOMAIN\name`. */
+  user?: string;
 }
 
 /** The digest's command line: `--if-due` lets every platform fire it more often than nightly. */
