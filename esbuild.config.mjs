@@ -14,6 +14,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 const DIST = "hook-bridge/dist";
 /** What a copy of the bridge is, in the order it is written: the entry last, so no hook runs half a copy. */
 export const BRIDGE_FILES = [
+  "vault-memory-mail.cjs",
   "vault-memory-commands.cjs",
   "vault-memory-semantic.cjs",
   "vault-memory-scoring.cjs",
@@ -98,7 +99,9 @@ function markedForCache(name, text) {
 
 /** The bridge's files by name, built in memory. */
 async function buildBridge() {
-  const [commands, semantic, scoring, recall] = await Promise.all([
+  const [mail, commands, semantic, scoring, recall] = await Promise.all([
+    // nodemailer, in a file of its own that the digest loads only to mail its report: no hook parses it.
+    esbuild.build({ ...shared, entryPoints: ["hook-bridge/vault-memory-mail.ts"] }),
     esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/cli.ts"] }),
     esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/prompt-hook/meaning.ts"] }),
     esbuild.build({ ...shared, entryPoints: ["hook-bridge/src/prompt-hook/answer.ts"] }),
@@ -121,6 +124,7 @@ async function buildBridge() {
     banner: { js: "#!/usr/bin/env node" },
   });
   return {
+    "vault-memory-mail.cjs": asciiOnly(mail.outputFiles[0].text),
     "vault-memory-commands.cjs": asciiOnly(commands.outputFiles[0].text),
     "vault-memory-semantic.cjs": semanticFile.text,
     "vault-memory-scoring.cjs": scoringFile.text,

@@ -62,6 +62,9 @@ const ROOMS = {
 const CORE_PACKAGES = ["gray-matter", "zod", "diff"];
 // And the hook bridge's: the MCP server's SDK, and zod for its tools' arguments.
 const BRIDGE_PACKAGES = ["@modelcontextprotocol/sdk", "zod"];
+// nodemailer only in the mail sender's own bundle (hook-bridge/src/mail), which no hook loads.
+const MAIL_FILES = ["hook-bridge/src/mail/**/*.ts"];
+const MAIL_PACKAGES = [...BRIDGE_PACKAGES, "nodemailer"];
 
 const SOURCES = ["src/**/*.ts", "hook-bridge/**/*.ts"];
 const isFolder = (room) => !room.endsWith(".ts");
@@ -155,6 +158,23 @@ const roomRules = [
         {
           basePath: ROOT,
           zones: [{ target: ".", from: "./src/plugin", message: "The hook bridge imports src/core, never the plugin (docs/architecture.md)." }],
+        },
+      ],
+    },
+  },
+  {
+    files: MAIL_FILES,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [obsidian],
+          patterns: [
+            {
+              regex: `^(?!node:|\\.|obsidian$|(${MAIL_PACKAGES.join("|")})(/|$))`,
+              message: `The mail sender imports src/core, node:* and ${MAIL_PACKAGES.join(", ")} only (docs/architecture.md).`,
+            },
+          ],
         },
       ],
     },

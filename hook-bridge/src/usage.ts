@@ -15,7 +15,8 @@ commands:
   lint     check the vault's health [--json]; exits 1 when there are errors
   digest   turn the queue into cards with the LLM command, then tidy, commit and report
            [--dry-run] [--limit N] [--only ID,ID] [--json] [--config -]
-           [--if-due HH:MM]: only when the night at HH:MM has not run yet and conversations wait
+           [--if-due HH:MM]: only when the night at HH:MM has not run yet and conversations wait;
+           mails the report when this computer's settings name an SMTP server (digest.mail)
   enrich   write recall hints (the questions each card answers) with the LLM command, for
            cards that have none or changed since [--dry-run] [--limit N]
   embed    semantic recall: embed the cards that changed, for the snapshot on disk [--config -]

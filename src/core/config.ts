@@ -7,7 +7,17 @@
 
 import { insideVaultProblem } from "./io/program-path";
 import * as z from "zod/mini";
-import { ignoredVaultKeys, machineKeysOf, overlay, readSettingsFile, userFileOf, userSettingsFor, withoutMachineKeys } from "./machine-config";
+import {
+  ignoredVaultKeys,
+  machineKeysOf,
+  overlay,
+  readSettingsFile,
+  SMTP_PASSWORD_ENV,
+  SMTP_PASSWORD_KEY,
+  userFileOf,
+  userSettingsFor,
+  withoutMachineKeys,
+} from "./machine-config";
 import { vaultFiles } from "./paths";
 import { defaultsOf, readSettings } from "./settings-schema";
 import { CARDS_SCHEMA } from "./card/settings";
@@ -106,6 +116,10 @@ export function loadVaultConfig(vault: string, sources: SettingsSources = {}, pr
   let mine: Record<string, unknown>;
   if (sources.given) mine = sources.given;
   else {
+    if (vaultRaw[SMTP_PASSWORD_KEY] !== undefined)
+      problems.push(
+        `${vaultFiles.config(vault)} holds ${SMTP_PASSWORD_KEY}, which is not used: a password is never read from the vault, which others may read and write; set it in ${userFile} (yours alone) or ${SMTP_PASSWORD_ENV}`,
+      );
     let shared = "";
     let user: Record<string, unknown> = {};
     try {

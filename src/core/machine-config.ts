@@ -19,11 +19,20 @@ import { editJsonText } from "./io/json-text";
 
 /** Per room, the keys that name a program, a command line, or a destination for the person's text. */
 export const MACHINE_KEYS = {
-  digest: ["command", "binary", "model", "reportCommand"],
+  digest: ["command", "binary", "model", "reportCommand", "mail"],
   embed: ["enabled", "provider", "url", "model", "allowRemote", "queryPrefix", "passagePrefix", "inputType"],
 } as const;
 
 type Raw = Record<string, unknown>;
+
+/**
+ * The SMTP password's key in the per-user file (at its top level, or in a vault's entry). It is no
+ * setting: it never enters a config, so it is never handed to a child process, mirrored into the
+ * vault or shown; it is read only when a mail is sent (digest/mail.ts), and never from the vault.
+ */
+export const SMTP_PASSWORD_KEY = "smtpPassword";
+/** The environment variable that may hold the SMTP password instead. */
+export const SMTP_PASSWORD_ENV = "VAULT_MEMORY_SMTP_PASSWORD";
 
 const isObject = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -114,9 +123,19 @@ export function vaultKey(vault: string): string {
  */
 export function userSettingsFor(user: Raw | undefined, vault: string): Raw {
   if (!user) return {};
-  const { vaults, ...global } = user;
+  const { vaults, [SMTP_PASSWORD_KEY]: _password, ...global } = user;
   const own = isObject(vaults) ? vaults[vaultKey(vault)] : undefined;
-  return isObject(own) ? overlay(global, own) : global;
+  if (!isObject(own)) return global;
+  const { [SMTP_PASSWORD_KEY]: _own, ...settings } = own;
+  return overlay(global, settings);
+}
+
+/** The SMTP password the per-user file holds for this vault: its entry's, else the top level's. */
+export function smtpPasswordIn(user: Raw | undefined, vault: string): string | undefined {
+  const vaults = user?.vaults;
+  const own = isObject(vaults) ? vaults[vaultKey(vault)] : undefined;
+  const found = isObject(own) && own[SMTP_PASSWORD_KEY] !== undefined ? own[SMTP_PASSWORD_KEY] : user?.[SMTP_PASSWORD_KEY];
+  return typeof found === "string" && found !== "" ? found : undefined;
 }
 
 /** `base` with `top`'s values on it, one level into each room. */
@@ -128,7 +147,7 @@ export function overlay(base: Raw, top: Raw): Raw {
 
 /** `raw` without the machine keys: what a vault's own config.json may decide. */
 export function withoutMachineKeys(raw: Raw): Raw {
-  const out: Raw = { ...raw };
+  const { [SMTP_PASSWORD_KEY]: _password, ...out }: Raw = raw;
   for (const [room, keys] of Object.entries(MACHINE_KEYS)) {
     const r = out[room];
     if (!isObject(r)) continue;
@@ -194,7 +213,9 @@ export function saveUserSettings(path: string, vault: string, settings: Raw, def
         }
       }
     }
-    vaults[key] = overlay(withoutMachineKeys(own), changed);
+    // The vault's SMTP password is the person's own, not a setting: it stays.
+    const { [SMTP_PASSWORD_KEY]: password } = own;
+    vaults[key] = overlay({ ...withoutMachineKeys(own), ...(password === undefined ? {} : { [SMTP_PASSWORD_KEY]: password }) }, changed);
   } else vaults[key] = overlay(own, settings);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   let next: string;

@@ -70,9 +70,11 @@ export class DigestScheduler {
         },
         summary: (report) => {
           const n = (a: string) => report.results.filter((r) => r.outcome.action === a).length;
+          // What did not reach the person (the report command, the mail) is said too.
+          const notify = report.notify ? ` (${report.notify})` : "";
           return report.ok
-            ? `Vault Memory digest: ${n("created")} created, ${n("extended")} extended, ${n("skipped")} skipped, ${report.failures.length} failed; ${report.left} left.`
-            : `Vault Memory digest stopped: ${report.error ?? "unknown error"}`;
+            ? `Vault Memory digest: ${n("created")} created, ${n("extended")} extended, ${n("skipped")} skipped, ${report.failures.length} failed; ${report.left} left.${notify}`
+            : `Vault Memory digest stopped: ${report.error ?? "unknown error"}${notify}`;
         },
       });
     } finally {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BRIDGE_FILES } from "../../src/core/install/hook-commands";
+import { BRIDGE_FILES, MAIL_FILE } from "../../src/core/install/hook-commands";
 import { parseCard } from "../../src/core/card/card";
 import { ROOT } from "../helpers";
 
@@ -22,6 +22,17 @@ describe("the built bundles", () => {
     }
     // The check finds zod where it is: the commands read config.json through it.
     expect(readFileSync(join(ROOT, "hook-bridge", "dist", "vault-memory-commands.cjs"), "utf8")).toContain("$ZodType");
+  });
+
+  it("keep nodemailer in the mail bundle alone: the Stop and SessionStart hooks' commands bundle and the prompt hook's files never parse it", () => {
+    // Its name, and a message of its SMTP client.
+    const nodemailer = /nodemailer|Greeting never received/i;
+    for (const file of [...BRIDGE_FILES.filter((f) => f !== MAIL_FILE), "vault-memory-mcp.cjs"])
+      expect(nodemailer.exec(readFileSync(join(ROOT, "hook-bridge", "dist", file), "utf8"))?.[0], file).toBeUndefined();
+    // The check finds it where it is.
+    const mail = readFileSync(join(ROOT, "hook-bridge", "dist", MAIL_FILE), "utf8");
+    expect(mail).toMatch(/nodemailer/i);
+    expect(mail).toContain("Greeting never received");
   });
 
   it("still read YAML frontmatter, and still refuse JavaScript frontmatter", () => {

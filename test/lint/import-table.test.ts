@@ -62,6 +62,16 @@ describe("the import table", () => {
     ]);
   });
 
+  it("keeps nodemailer to the mail sender's own folder: not in src/core, not in the bridge's other files", async () => {
+    const text = 'import { createTransport } from "nodemailer";\nexport const t = createTransport;\n';
+    for (const path of [`src/core/digest/${unique}.ts`, `hook-bridge/src/commands/${unique}.ts`]) {
+      expect(await importProblems(path, text), path).toEqual([
+        expect.objectContaining({ ruleId: "no-restricted-imports", line: 1, severity: 2, message: expect.stringContaining("only") }),
+      ]);
+    }
+    expect(await importProblems(`hook-bridge/src/mail/${unique}.ts`, text)).toEqual([]);
+  });
+
   it("has a row for every folder and file of src/core", async () => {
     const rooms = readdirSync(join(ROOT, "src/core"), { withFileTypes: true }).map((e) => (e.isDirectory() ? `src/core/${e.name}/x.ts` : `src/core/${e.name}`));
     const unruled: string[] = [];

@@ -1,6 +1,8 @@
 /** `digest`: the nightly digest for cron users; `--dry-run` shows the planned actions and writes nothing. */
 
-import { writeSync } from "node:fs";
+import { existsSync, realpathSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { numberFlag, stringFlag, type Args } from "../args";
 import { UsageError, vaultFlag } from "../vault";
 import { listPending } from "../../../src/core/queue/queue-store";
@@ -9,6 +11,9 @@ import { ignoredMessage } from "../../../src/core/config";
 import { DIGEST_CHILD_PROTOCOL, type DigestChildLine } from "../../../src/core/digest/child";
 import { runDigest } from "../../../src/core/digest/run";
 import { TIME_OF_DAY, nightDue } from "../../../src/core/digest/schedule";
+import type { SendMail } from "../../../src/core/digest/mail";
+import { MAIL_FILE } from "../../../src/core/install/hook-commands";
+import { SMTP_PASSWORD_ENV } from "../../../src/core/machine-config";
 
 export async function digestCommand(args: Args): Promise<number> {
   const vault = vaultFlag(args);
@@ -39,6 +44,10 @@ export async function digestCommand(args: Args): Promise<number> {
         `--only: ${only.length === 0 ? "no id given" : `no conversation waits in the queue as ${unknown.join(", ")}`} (${waiting.size === 0 ? "the queue is empty" : `waiting: ${[...waiting].slice(0, 10).join(", ")}${waiting.size > 10 ? ", …" : ""}`})`,
       );
   }
+  // The SMTP password is for the mail alone: no program the night runs (the LLM, the report
+  // command, git) inherits it.
+  const envPassword = process.env[SMTP_PASSWORD_ENV];
+  delete process.env[SMTP_PASSWORD_ENV];
   // A scheduler stopping the run (SIGTERM), Obsidian closing, or Ctrl-C stops the model call under
   // way and what it started, and the night still ends with its report: killed outright, the
   // digest would leave `claude -p` running on and the night unreported.
@@ -57,6 +66,7 @@ export async function digestCommand(args: Args): Promise<number> {
       settingsNotice: ignoredMessage(vault, loaded),
       onProgress: (l) => (json ? say({ progress: l }) : writeSync(1, l + "\n")),
       signal: stop.signal,
+      mail: { load: loadMailer, userFile: loaded.userFile, envPassword },
     });
   } finally {
     process.off("SIGTERM", onSignal);
@@ -87,4 +97,18 @@ export async function digestCommand(args: Args): Promise<number> {
   // A conversation that could not be filed is news for whoever reads a scheduler's mail: the run
   // that left one in the queue does not exit as if all went well.
   return report.ok && report.failures.length === 0 ? 0 : 1;
+}
+
+/**
+ * The mail sender, from its own bundle beside this one (nodemailer stays out of the file every
+ * Stop and SessionStart hook loads); required only when a night's report is mailed. CommonJS, as
+ * the MCP server is: this code may run compiled from a string, where import() is not available.
+ */
+function loadMailer(): SendMail {
+  // This file is the commands bundle; run from source (tests), the bridge is the running entry.
+  const here =
+    typeof __filename === "string" && __filename.endsWith(".cjs") ? dirname(__filename) : process.argv[1] ? dirname(realpathSync(process.argv[1])) : "";
+  const bundle = join(here, MAIL_FILE);
+  if (!here || !existsSync(bundle)) throw new Error(`${bundle} is missing; it is built beside this bridge by \`npm run build\``);
+  return (createRequire(bundle)(bundle) as { sendMail: SendMail }).sendMail;
 }

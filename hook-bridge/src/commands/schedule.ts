@@ -146,6 +146,8 @@ function status(vault: string, platform: SchedulePlatform, name: string): number
     lines.push(
       `Last run: started ${s.startedAt}${s.finishedAt ? `, finished ${s.finishedAt}` : ", not finished"}: ${s.ok ? `ok, ${counts}` : `stopped: ${escapeControl(s.error ?? "no reason recorded")} (${counts})`}.`,
     );
+    // The report command's failure, or a mail that did not go.
+    if (typeof s.notify === "string") lines.push(`Not delivered: ${escapeControl(s.notify)}.`);
   }
   if (state.installed)
     lines.push(`Next run: ${state.next ?? (state.time ? `${nextAt(new Date(), state.time).toString()} (from the unit's time)` : "unknown")}.`);

@@ -28,13 +28,14 @@ import { applyAction, vaultRelatedHeading, withCardsLock, type Applied } from ".
 import { commitVault, type GitOutcome } from "./git";
 import { callFailed, classifyFailure, endsRun, failureReason, settingsCommand } from "../llm/llm";
 import { acquireLock, releaseLock } from "../llm/lock";
-import { writeDigestStatus } from "./status";
+import { writeDigestStatus, type DigestStatus } from "./status";
 import { MEMORY_INDEX, overviewPages, updateMemoryIndex, type MemoryIndexUpdate } from "./pages";
 import type { Card } from "../card/card";
 import { buildPrompt } from "./prompt";
 import { defaultRules } from "./rules-note";
 import { GENERATED_MARK, RULES_NOTE } from "../card/schema";
 import { sendToCommand, type CommandResult } from "../llm/run-command";
+import { mailReport, type MailContext } from "./mail";
 import { enrichCards, type EnrichReport } from "../enrich/enrich";
 import { diskStore } from "../enrich/store";
 
@@ -64,6 +65,8 @@ export interface DigestOptions {
    * with no answer in its time does. What the night wrote is kept, and its report written.
    */
   signal?: AbortSignal;
+  /** How to mail the report when digest.mail names a server: the bridge loads its mail bundle (see mail.ts). */
+  mail?: MailContext;
 }
 
 export interface DigestReport {
@@ -76,7 +79,7 @@ export interface DigestReport {
   lint?: string;
   git?: GitOutcome;
   reportPath?: string;
-  /** Why the report command failed, when it did. */
+  /** Why the report command failed, or the mail did not go, when either happened. */
   notify?: string;
   /** Recall hints written after the queue, when there was budget left. */
   enriched?: EnrichReport;
@@ -550,21 +553,51 @@ async function finish(opts: DigestOptions, report: DigestReport, writeStatus = t
   writeFileAtomic(abs, previous ? `${previous.trimEnd()}\n\n---\n\n${text.replace(/^---\n[\s\S]*?\n---\n/, "")}` : text);
   // The lock-holder case writes nothing of its own, so it has nothing to commit either.
   if (writeStatus) snapshotToGit(opts, report, new Date(report.startedAt));
-  if (writeStatus) {
-    writeDigestStatus(opts.vault, {
-      startedAt: report.startedAt,
-      finishedAt: report.finishedAt,
-      ok: report.ok,
-      error: report.error,
-      created: count(report, "created"),
-      extended: count(report, "extended"),
-      skipped: count(report, "skipped"),
-      enriched: report.enriched?.written.length ?? 0,
-      failed: report.failures.length,
-      left: report.left,
-      git: report.git?.status,
-    });
-  }
+  if (writeStatus) writeDigestStatus(opts.vault, statusOf(report));
+  await pipeReport(opts, report, text);
+  const mailed = await mailReport({
+    vault: opts.vault,
+    settings: opts.config.digest.mail,
+    deadlineSec: opts.config.digest.timeoutSec,
+    summary: { date, ok: report.ok, error: report.error, ...counts(report), left: report.left },
+    report: text,
+    reportPath: report.reportPath,
+    mailer: opts.mail,
+    env: opts.env,
+    signal: opts.signal,
+  });
+  if (mailed) report.notify = report.notify ? `${report.notify}; ${mailed}` : mailed;
+  // What did not reach the person is in the status too, for the next session's and `schedule status`'s reader.
+  if (writeStatus && report.notify) writeDigestStatus(opts.vault, statusOf(report));
+  return report;
+}
+
+function statusOf(report: DigestReport): DigestStatus {
+  return {
+    startedAt: report.startedAt,
+    finishedAt: report.finishedAt,
+    ok: report.ok,
+    error: report.error,
+    created: count(report, "created"),
+    extended: count(report, "extended"),
+    skipped: count(report, "skipped"),
+    enriched: report.enriched?.written.length ?? 0,
+    failed: report.failures.length,
+    left: report.left,
+    git: report.git?.status,
+    ...(report.notify ? { notify: report.notify } : {}),
+  };
+}
+
+const counts = (r: DigestReport): { created: number; extended: number; skipped: number; failed: number } => ({
+  created: count(r, "created"),
+  extended: count(r, "extended"),
+  skipped: count(r, "skipped"),
+  failed: r.failures.length,
+});
+
+/** Pipes the report to digest.reportCommand, when one is set; its failure goes to report.notify. */
+async function pipeReport(opts: DigestOptions, report: DigestReport, text: string): Promise<void> {
   const cmd = opts.config.digest.reportCommand.trim();
   const refused = cmd ? commandProblem(shellWords(cmd), opts.vault, opts.env) : "";
   if (refused) report.notify = `report command not run: ${refused}; put the program outside the vault, in a folder only you can write`;
@@ -582,7 +615,6 @@ async function finish(opts: DigestOptions, report: DigestReport, writeStatus = t
     else if (r.code !== 0)
       report.notify = `report command failed (${r.code === null ? "no exit code" : `exit ${r.code}`}): ${(r.stderr || r.stdout).trim().slice(0, 300)}`;
   }
-  return report;
 }
 
 const count = (r: DigestReport, action: Applied["action"]): number => r.results.filter((x) => x.outcome.action === action).length;

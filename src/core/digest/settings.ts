@@ -17,7 +17,33 @@ export interface DigestSettings {
   timeoutSec: number;
   /** A shell command the report is piped to (e.g. `mail -s "Vault Memory" me@example.com`); "" for none. */
   reportCommand: string;
+  /** The report by mail, through an SMTP server (see mail.ts); off while `host` is "". */
+  mail: MailSettings;
 }
+
+/** How the connection to the SMTP server is protected: TLS from the start, STARTTLS required, or none (this computer's own server). */
+export type MailSecurity = "tls" | "starttls" | "none";
+
+/** Where the night's report is mailed. The password is no setting: see mail.ts. */
+export interface MailSettings {
+  /** The SMTP server; "" for no mail. */
+  host: string;
+  /** 0: 465 with "tls", 587 with "starttls", 25 with "none". */
+  port: number;
+  security: MailSecurity;
+  /** The login name; "" to send without logging in. */
+  user: string;
+  /** The sender's address; "" for `user`. */
+  from: string;
+  /** One address or several. */
+  to: string[];
+  /** The longest wait for the connection, the server's greeting and each answer, in seconds. */
+  timeoutSec: number;
+  /** A PEM file of the certificate authority that signed the server's certificate (a server of your own), trusted instead of the system's; "" for the system's. */
+  caFile: string;
+}
+
+export const DEFAULT_MAIL: MailSettings = { host: "", port: 0, security: "starttls", user: "", from: "", to: [], timeoutSec: 30, caFile: "" };
 
 export const DEFAULT_DIGEST: DigestSettings = {
   time: "03:00",
@@ -28,7 +54,28 @@ export const DEFAULT_DIGEST: DigestSettings = {
   maxCalls: 30,
   timeoutSec: 300,
   reportCommand: "",
+  mail: DEFAULT_MAIL,
 };
+
+/** How config.json's `digest.mail` is read. */
+export const MAIL_SCHEMA = z.object({
+  host: setting(z.string().check(z.trim()), DEFAULT_MAIL.host, 'a host name or address, or ""'),
+  port: setting(z.int().check(z.minimum(0), z.maximum(65535)), DEFAULT_MAIL.port, "a port number, or 0 for the usual one"),
+  security: setting(z.enum(["tls", "starttls", "none"]), DEFAULT_MAIL.security, '"tls", "starttls" or "none"'),
+  user: setting(text, DEFAULT_MAIL.user, "a string"),
+  from: setting(z.string().check(z.trim()), DEFAULT_MAIL.from, 'an address, or ""'),
+  // One address or a list of them.
+  to: setting(
+    z.pipe(
+      z.union([z.string(), z.array(z.string())]),
+      z.transform((v) => (typeof v === "string" ? [v] : v).map((a) => a.trim()).filter((a) => a !== "")),
+    ),
+    DEFAULT_MAIL.to,
+    "an address or a list of addresses",
+  ),
+  timeoutSec: setting(z.number().check(z.positive()), DEFAULT_MAIL.timeoutSec, "a number of seconds above 0"),
+  caFile: setting(text, DEFAULT_MAIL.caFile, 'a path, or ""'),
+}) satisfies z.ZodMiniType<MailSettings, unknown>;
 
 /** How config.json's `digest` is read (see settings-schema.ts). */
 export const DIGEST_SCHEMA = z.object({
@@ -40,4 +87,5 @@ export const DIGEST_SCHEMA = z.object({
   maxCalls: setting(nonNegative, DEFAULT_DIGEST.maxCalls, "a non-negative number"),
   timeoutSec: setting(nonNegative, DEFAULT_DIGEST.timeoutSec, "a non-negative number"),
   reportCommand: setting(text, DEFAULT_DIGEST.reportCommand, "a string"),
+  mail: MAIL_SCHEMA,
 }) satisfies z.ZodMiniType<DigestSettings, unknown>;

@@ -17,6 +17,8 @@ export interface DigestStatus {
   failed: number;
   left: number;
   git?: string;
+  /** Why the report command failed, or the report's mail did not go. */
+  notify?: string;
 }
 
 export function writeDigestStatus(vault: string, status: DigestStatus): void {

@@ -18,11 +18,17 @@ export const OUR_HOOKS: readonly HookSpec[] = [
 /** The bridge's entry, which hooks run. */
 export const BRIDGE_FILE = "vault-memory.cjs";
 /**
+ * The mail sender's bundle (nodemailer), which the digest loads only when it mails its report: in
+ * every copy of the bridge, since the digest runs from any of them (Obsidian's, install's, cron's).
+ */
+export const MAIL_FILE = "vault-memory-mail.cjs";
+/**
  * Every file of a bridge copy, in the order they are written: the entry last, so no hook runs a
  * copy that is half there. `vault-memory.mjs` is the entry of earlier releases, kept for hooks
  * installed by them. The build writes the same list (esbuild.config.mjs); a test holds them together.
  */
 export const BRIDGE_FILES = [
+  MAIL_FILE,
   "vault-memory-commands.cjs",
   "vault-memory-semantic.cjs",
   "vault-memory-scoring.cjs",
