@@ -44,7 +44,15 @@ const BELOW = {
 for (const room of Object.keys(BELOW)) if (BELOW[room].length > 0) BELOW[room].push("settings-schema.ts");
 // The loader of every room's settings: every room above, and of the tools (below, which take a
 // whole config) only the files that hold their settings.
-BELOW["config.ts"] = [...Object.keys(BELOW), "digest/settings.ts", "digest/schedule.ts", "enrich/settings.ts", "lint/settings.ts", "lint/types.ts"];
+BELOW["config.ts"] = [
+  ...Object.keys(BELOW),
+  "digest/settings.ts",
+  "digest/schedule.ts",
+  "enrich/settings.ts",
+  "lint/settings.ts",
+  "lint/types.ts",
+  "sync/settings.ts",
+];
 const BELOW_TOOLS = Object.keys(BELOW);
 const ROOMS = {
   ...BELOW,

@@ -31,6 +31,7 @@ import { QUEUE_SCHEMA } from "./queue/settings";
 import type { RecallRules } from "./recall/rules";
 import { BRIEF_SCHEMA, RECALL_SCHEMA } from "./recall/settings";
 import { SCOPE_SCHEMA } from "./vault/settings";
+import { SYNC_SCHEMA, type SyncSettings } from "./sync/settings";
 import type { IndexSettings } from "./index/index-options";
 import type { DigestSettings } from "./digest/settings";
 import type { EnrichSettings } from "./enrich/settings";
@@ -52,6 +53,7 @@ export const CONFIG_SCHEMA = z.extend(SCOPE_SCHEMA, {
   enrich: ENRICH_SCHEMA,
   cards: CARDS_SCHEMA,
   embed: EMBED_SCHEMA,
+  sync: SYNC_SCHEMA,
 });
 
 export interface VaultMemoryConfig extends ScopeRules {
@@ -64,6 +66,7 @@ export interface VaultMemoryConfig extends ScopeRules {
   enrich: EnrichSettings;
   cards: CardSettings;
   embed: EmbedSettings;
+  sync: SyncSettings;
 }
 
 export function defaultConfig(): VaultMemoryConfig {
@@ -113,13 +116,13 @@ export function loadVaultConfig(vault: string, sources: SettingsSources = {}, pr
   const env = sources.env ?? process.env;
   const userFile = sources.userFile ?? userFileOf(undefined, env);
   const vaultRaw = readOrReport(vaultFiles.config(vault), problems);
+  if (vaultRaw[SMTP_PASSWORD_KEY] !== undefined)
+    problems.push(
+      `${vaultFiles.config(vault)} holds ${SMTP_PASSWORD_KEY}, which is not used: a password is never read from the vault, which others may read and write; set it in ${userFile} (yours alone) or ${SMTP_PASSWORD_ENV}`,
+    );
   let mine: Record<string, unknown>;
   if (sources.given) mine = sources.given;
   else {
-    if (vaultRaw[SMTP_PASSWORD_KEY] !== undefined)
-      problems.push(
-        `${vaultFiles.config(vault)} holds ${SMTP_PASSWORD_KEY}, which is not used: a password is never read from the vault, which others may read and write; set it in ${userFile} (yours alone) or ${SMTP_PASSWORD_ENV}`,
-      );
     let shared = "";
     let user: Record<string, unknown> = {};
     try {

@@ -21,9 +21,9 @@ import { editJsonText } from "./io/json-text";
 export const MACHINE_KEYS = {
   digest: ["command", "binary", "model", "reportCommand", "mail"],
   embed: ["enabled", "provider", "url", "model", "allowRemote", "queryPrefix", "passagePrefix", "inputType"],
+  // Syncing sends the vault to a remote: never turned on by a file the remote's other writers share.
+  sync: ["enabled"],
 } as const;
-
-type Raw = Record<string, unknown>;
 
 /**
  * The SMTP password's key in the per-user file (at its top level, or in a vault's entry). It is no
@@ -33,6 +33,8 @@ type Raw = Record<string, unknown>;
 export const SMTP_PASSWORD_KEY = "smtpPassword";
 /** The environment variable that may hold the SMTP password instead. */
 export const SMTP_PASSWORD_ENV = "VAULT_MEMORY_SMTP_PASSWORD";
+
+type Raw = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
 

@@ -10,6 +10,7 @@ import { loadSettings } from "../settings";
 import { ignoredMessage } from "../../../src/core/config";
 import { DIGEST_CHILD_PROTOCOL, type DigestChildLine } from "../../../src/core/digest/child";
 import { runDigest } from "../../../src/core/digest/run";
+import { reportLines, syncWith } from "./sync";
 import { TIME_OF_DAY, nightDue } from "../../../src/core/digest/schedule";
 import type { SendMail } from "../../../src/core/digest/mail";
 import { MAIL_FILE } from "../../../src/core/install/hook-commands";
@@ -55,8 +56,18 @@ export async function digestCommand(args: Args): Promise<number> {
   const onSignal = (): void => stop.abort();
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);
+  const progress = (l: string): void => (json ? say({ progress: l }) : void writeSync(1, l + "\n"));
+  // With sync on for this computer, the night starts from the other computers' cards and ends by
+  // sending its own; a sync that fails is said, and the night's work, which is local, goes on.
+  const synced = (when: string): void => {
+    if (!config.sync.enabled || dryRun || stop.signal.aborted) return;
+    const r = syncWith(vault, config, stringFlag(args, "config"), progress);
+    for (const line of reportLines(r)) progress(`sync ${when}: ${line}`);
+    if (!r.ok) progress(`warning: sync ${when}: ${r.error ?? "failed"}`);
+  };
   let report;
   try {
+    synced("before the night");
     report = await runDigest({
       vault,
       config,
@@ -64,10 +75,11 @@ export async function digestCommand(args: Args): Promise<number> {
       sessionIds: only,
       limit: numberFlag(args, "limit"),
       settingsNotice: ignoredMessage(vault, loaded),
-      onProgress: (l) => (json ? say({ progress: l }) : writeSync(1, l + "\n")),
+      onProgress: progress,
       signal: stop.signal,
       mail: { load: loadMailer, userFile: loaded.userFile, envPassword },
     });
+    synced("after the night");
   } finally {
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);

@@ -12,6 +12,7 @@ import { writeFileAtomic } from "../../../src/core/io/atomic";
 import { readRegularFile, readTextFile } from "../../../src/core/io/read-file";
 import { readHookInput, str } from "../hook-input";
 import { bridgeEntry, freshen } from "../freshen";
+import { startSync } from "../background-sync";
 import { briefCardsOf, sessionBrief, usageCounts, type BriefCard } from "../../../src/core/recall/brief";
 import { resolveProject } from "../../../src/core/project";
 import type { DocInfo } from "../../../src/core/index/postings";
@@ -65,6 +66,15 @@ export async function remindCommand(args: Args, now = new Date()): Promise<numbe
       indexing = freshen(vault, config, (m) => appendLog(log, "remind", m), bridgeEntry(), stringFlag(args, "config")).notice;
     } catch (err) {
       appendLog(log, "remind", `could not bring the snapshot up to date: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    // The other computers' cards, pulled in a process of its own (this computer's settings turn it on).
+    if (config.sync.enabled) {
+      try {
+        const started = startSync(vault, bridgeEntry(), stringFlag(args, "config"));
+        if (started) appendLog(log, "remind", started);
+      } catch (err) {
+        appendLog(log, "remind", `could not start a sync: ${err instanceof Error ? err.message : String(err)}`);
+      }
     }
     // The queue is the person's to review, not Claude's to act on: a systemMessage shows it to the
     // person and keeps it out of the conversation (plain stdout would be context for Claude).

@@ -1,19 +1,19 @@
 /** `sync`: this computer's changes to the vault's git remote, and the other computers' back. */
 
 import { writeSync } from "node:fs";
-import type { Args } from "../args";
+import { stringFlag, type Args } from "../args";
 import { vaultFlag } from "../vault";
+import { loadSettings } from "../settings";
+import { bridgeEntry, freshen } from "../freshen";
+import type { VaultMemoryConfig } from "../../../src/core/config";
+import { rewriteIndexPages } from "../../../src/core/digest/run";
 import { syncVault, type SyncReport } from "../../../src/core/sync/sync";
 
 export function syncCommand(args: Args): number {
   const vault = vaultFlag(args);
   const dryRun = args.flags.has("dry-run");
-  const report = syncVault({
-    vault,
-    force: args.flags.has("force"),
-    dryRun,
-    onProgress: (line) => void writeSync(2, `${line}\n`),
-  });
+  const config = loadSettings(vault, args, (p) => void writeSync(2, `warning: ${p}\n`), false).config;
+  const report = syncWith(vault, config, stringFlag(args, "config"), (line) => void writeSync(2, `${line}\n`), { force: args.flags.has("force"), dryRun });
   for (const line of reportLines(report, dryRun)) writeSync(1, `${line}\n`);
   if (!report.ok) {
     writeSync(2, `sync stopped: ${report.error ?? "failed"}\n`);
@@ -21,6 +21,30 @@ export function syncCommand(args: Args): number {
     if ((report.refused?.deletions.length ?? 0) > 40) writeSync(2, `  … and ${report.refused!.deletions.length - 40} more\n`);
   }
   return report.ok ? 0 : 1;
+}
+
+/**
+ * A sync with what comes after a merge: the generated pages written again from the merged cards,
+ * and the snapshot brought up to date with the cards that arrived, so the next prompt recalls them.
+ */
+export function syncWith(
+  vault: string,
+  config: VaultMemoryConfig,
+  configFlag: string | undefined,
+  say: (line: string) => void,
+  opts: { force?: boolean; dryRun?: boolean } = {},
+): SyncReport {
+  const report = syncVault({ vault, ...opts, onProgress: say, regenerate: () => rewriteIndexPages(vault, config) });
+  if (report.received > 0 && !opts.dryRun) {
+    try {
+      // Settings handed on stdin (Obsidian's digest) cannot be handed to an index started apart.
+      const { notice } = freshen(vault, config, say, bridgeEntry(), configFlag === "-" ? undefined : configFlag);
+      if (notice) say(notice);
+    } catch (err) {
+      say(`the snapshot was not brought up to date: ${err instanceof Error ? err.message : String(err)}; run index`);
+    }
+  }
+  return report;
 }
 
 /** What a sync did, a line a thing, for the person and the night's report. */

@@ -436,6 +436,44 @@ function mtimeOf(path: string): number | undefined {
   }
 }
 
+/**
+ * MEMORY.md's index and the overview pages, written again from the notes: what the report says of
+ * MEMORY.md, and the pages that changed. The digest writes them each night, and sync after a
+ * merge, so that they are never merged line by line.
+ */
+export function writeIndexPages(vault: string, notes: NoteCache, now: Date, heading: string): { said: string[]; written: string[] } {
+  const cards = notes.cards(notes.list());
+  const written: string[] = [];
+  const memory = join(vault, MEMORY_INDEX);
+  // What cannot be read (too large, not a file) is told by writeMemoryIndex, or left by generatedOrNone.
+  const peek = (abs: string): string | undefined => {
+    try {
+      return readTextIfAny(abs, { maxBytes: MAX_NOTE_BYTES });
+    } catch {
+      return undefined;
+    }
+  };
+  const before = peek(memory);
+  // The recall log's count per card is what "most recalled" means; without a log, recency decides.
+  const said = writeMemoryIndex(vault, cards, recallHistory(vault)?.count ?? new Map());
+  if (peek(memory) !== before) written.push(MEMORY_INDEX);
+  for (const [path, text] of Object.entries(overviewPages(cards, now.toISOString().slice(0, 10), heading))) {
+    const abs = join(vault, path);
+    // A page the person wrote by hand is theirs; only pages we generated are replaced, and
+    // what cannot be read as a note (a FIFO, a huge file) is left where it is.
+    if (!generatedOrNone(abs) || peek(abs) === text) continue;
+    writeFileAtomic(abs, text);
+    written.push(path);
+  }
+  return { said, written };
+}
+
+/** writeIndexPages for a vault and its settings, outside a night (sync's merge). */
+export function rewriteIndexPages(vault: string, config: VaultMemoryConfig, now = new Date()): string[] {
+  const notes = new NoteCache(vault);
+  return writeIndexPages(vault, notes, now, vaultRelatedHeading(notes, config)).written;
+}
+
 /** Index pages, snapshot (and its cards' vectors, with semantic recall on), lint. */
 async function tidy(
   opts: DigestOptions,
@@ -446,17 +484,8 @@ async function tidy(
   say: (line: string) => void,
   offline: boolean,
 ): Promise<void> {
-  const cards = notes.cards(notes.list());
-  // The recall log's count per card is what "most recalled" means; without a log, recency decides.
-  const said = writeMemoryIndex(opts.vault, cards, recallHistory(opts.vault)?.count ?? new Map());
+  const { said } = writeIndexPages(opts.vault, notes, now, heading);
   if (said.length > 0) report.memoryIndex = said;
-  for (const [path, text] of Object.entries(overviewPages(cards, now.toISOString().slice(0, 10), heading))) {
-    const abs = join(opts.vault, path);
-    // A page the person wrote by hand is theirs; only pages we generated are replaced, and
-    // what cannot be read as a note (a FIFO, a huge file) is left where it is.
-    if (!generatedOrNone(abs)) continue;
-    writeFileAtomic(abs, text);
-  }
   // The index pages just written are notes too: the snapshot skips MEMORY.md, lint reads them all.
   notes.refresh();
   const { index, scan } = buildIndexFromDisk(opts.vault, opts.config, undefined, notes);

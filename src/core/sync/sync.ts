@@ -12,6 +12,7 @@ import { hostname } from "node:os";
 import { dirname, join, posix } from "node:path";
 import { writeFileAtomic } from "../io/atomic";
 import { withFileLock } from "../io/file-lock";
+import { readTextFile } from "../io/read-file";
 import { HIDDEN_DIR, vaultFiles } from "../paths";
 import { GENERATED_MARK } from "../card/schema";
 import { INDEX_END, INDEX_START, MEMORY_INDEX } from "../digest/pages";
@@ -88,11 +89,47 @@ export function syncVault(opts: SyncOptions): SyncReport {
     if (!sameFolder(top.out.trim(), vault))
       throw new GitFailed(`the vault is inside the git repository ${top.out.trim()}; sync works on a vault that is a repository of its own`);
     mkdirSync(vaultFiles.dir(vault), { recursive: true });
-    return withFileLock(join(vaultFiles.dir(vault), "sync.lock"), () => locked(opts, report), LOCK);
+    return noted(
+      vault,
+      withFileLock(syncLockPath(vault), () => locked(opts, report), LOCK),
+      opts.dryRun,
+    );
   } catch (err) {
     report.ok = false;
     report.error = withoutCredentials(err instanceof Error ? err.message : String(err));
-    return report;
+    return noted(vault, report, opts.dryRun);
+  }
+}
+
+export const syncLockPath = (vault: string): string => join(vaultFiles.dir(vault), "sync.lock");
+const statusPath = (vault: string): string => join(vaultFiles.dir(vault), "sync-status.json");
+
+/** When the last sync ended and how, for a session start deciding whether to sync again. */
+export interface SyncStatus {
+  finishedAt: string;
+  ok: boolean;
+  error?: string;
+}
+
+function noted(vault: string, report: SyncReport, dryRun?: boolean): SyncReport {
+  if (dryRun || !existsSync(vaultFiles.dir(vault))) return report;
+  try {
+    writeFileAtomic(
+      statusPath(vault),
+      JSON.stringify({ finishedAt: new Date().toISOString(), ok: report.ok, ...(report.error ? { error: report.error } : {}) } satisfies SyncStatus),
+    );
+  } catch {
+    /* the status is a convenience: a sync that did its work is not failed for it */
+  }
+  return report;
+}
+
+export function readSyncStatus(vault: string): SyncStatus | undefined {
+  try {
+    const s = JSON.parse(readTextFile(statusPath(vault), { maxBytes: 1 << 14 })) as Partial<SyncStatus>;
+    return typeof s.finishedAt === "string" && typeof s.ok === "boolean" ? (s as SyncStatus) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -260,8 +297,8 @@ function mergeThere(opts: SyncOptions, report: SyncReport, git: (args: string[])
   for (const path of unmerged) pages = resolve(opts, report, path, theirs) || pages;
   if (existsSync(join(git(["rev-parse", "--absolute-git-dir"]).trim(), "MERGE_HEAD"))) commit(vault, opts.env, `vault-memory sync: merged ${report.upstream}`);
   report.received += incoming;
-  // Generated pages are made again from the merged cards, never merged line by line.
-  if ((pages || unmerged.length > 0 || incoming > 0) && opts.regenerate) {
+  // Generated pages both sides changed are made again from the merged cards, never merged line by line.
+  if (pages && opts.regenerate) {
     const written = opts.regenerate();
     if (written.length > 0) {
       git(["add", "--", ...written]);

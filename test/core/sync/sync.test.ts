@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCard } from "../../../src/core/card/card";
+import { INDEX_END, INDEX_START } from "../../../src/core/digest/pages";
 import { syncVault } from "../../../src/core/sync/sync";
 import { copyShape } from "../../../src/core/vault/conflicts";
 import { computer, gitAvailable, startRemote, type Computer, type Remote } from "../../git-remote";
@@ -102,6 +103,32 @@ describe.skipIf(!gitAvailable)("sync between two computers", () => {
     expect(sync(a)).toMatchObject({ ok: true });
     expect(readFileSync(join(a.vault, copy), "utf8")).toContain("hard-code absolute URLs");
     noMarkers(a);
+    noMarkers(b);
+  });
+
+  it("writes MEMORY.md's index again after both computers' digests changed it, keeping the person's own text from both", () => {
+    const memory = (own: string, index: string): string => `# Memory\n\n${own}\n\n${INDEX_START}\n${index}\n${INDEX_END}\n`;
+    put(a, "MEMORY.md", memory("Desk notes.", "- desk index"));
+    expect(sync(a)).toMatchObject({ ok: true });
+    expect(sync(b)).toMatchObject({ ok: true });
+    put(a, "MEMORY.md", memory("Desk notes, and more.", "- desk index, night two"));
+    put(b, "MEMORY.md", memory("Desk notes.\n\nLaptop notes.", "- laptop index, night two"));
+    expect(sync(a)).toMatchObject({ ok: true, pushed: true });
+    const regenerate = (): string[] => {
+      const text = readFileSync(join(b.vault, "MEMORY.md"), "utf8");
+      writeFileSync(
+        join(b.vault, "MEMORY.md"),
+        text.replace(/(<!-- vault-memory:index:start -->\n)[\s\S]*?(?=<!-- vault-memory:index:end -->)/, "$1- made again from the merged cards\n"),
+      );
+      return ["MEMORY.md"];
+    };
+    const r = sync(b, { regenerate });
+    expect(r, r.error).toMatchObject({ ok: true, pushed: true, conflicts: [], regenerated: ["MEMORY.md"] });
+    const text = readFileSync(join(b.vault, "MEMORY.md"), "utf8");
+    expect(text).toContain("Desk notes, and more.");
+    expect(text).toContain("Laptop notes.");
+    expect(text).toContain("- made again from the merged cards");
+    expect(text).not.toContain("night two");
     noMarkers(b);
   });
 
