@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCard } from "../../../src/core/card/card";
 import { INDEX_END, INDEX_START } from "../../../src/core/digest/pages";
+import { withoutCredentials } from "../../../src/core/sync/git";
 import { syncVault } from "../../../src/core/sync/sync";
 import { copyShape } from "../../../src/core/vault/conflicts";
 import { computer, gitAvailable, startRemote, type Computer, type Remote } from "../../git-remote";
@@ -217,5 +218,32 @@ describe.skipIf(!gitAvailable)("setting up sync on two computers that each have 
       noMarkers(c);
     }
     expect(desk.git("rev-parse", "HEAD")).toBe(laptop.git("rev-parse", "HEAD"));
+  });
+});
+
+describe.skipIf(!gitAvailable)("a remote's credentials", () => {
+  it("never appear in what sync says, and sync fails rather than asks for a password", async () => {
+    const remote = await startRemote();
+    try {
+      const c = computer(remote.url, "desk", { seed: { "reference/a.md": card("a", ["x"], "A.") } });
+      // A token in the remote's address, as some hosts hand out, on a port where nothing answers.
+      c.git("remote", "set-url", "origin", "http://me:hunter2-token@127.0.0.1:9/memory.git");
+      put(c, "reference/b.md", card("b", ["y"], "B."));
+      const r = sync(c);
+      expect(r.ok).toBe(false);
+      expect(r.error).toMatch(/^cannot reach the remote origin: /);
+      expect(JSON.stringify(r)).not.toContain("hunter2");
+    } finally {
+      await remote.stop();
+    }
+  });
+});
+
+describe("withoutCredentials", () => {
+  it("takes the user and token out of every address in a line, and leaves the rest", () => {
+    expect(withoutCredentials("unable to access 'https://me:tok3n@git.example.com/m.git/': 403 from ssh://git@example.com/x")).toBe(
+      "unable to access 'https://git.example.com/m.git/': 403 from ssh://example.com/x",
+    );
+    expect(withoutCredentials("git@example.com:me/memory.git rejected")).toBe("git@example.com:me/memory.git rejected");
   });
 });
