@@ -73,3 +73,21 @@ describe("the session brief", () => {
     expect(readFileSync(vaultFiles.log(vault), "utf8")).toMatch(/no session brief: /);
   });
 });
+
+describe("after a compaction or /clear", () => {
+  it.each(["compact", "clear"])("gives the brief again, and a card shown before it may be shown again (%s)", (source) => {
+    const vault = indexed();
+    const cwd = checkout("vault-memory");
+    const ask = (): string => runBridge(["recall", "--vault", vault], hookJson("为什么排程跑不起来", { session_id: "s", cwd })).stdout;
+    expect(ask()).toContain("launchd-cron-path.md");
+    // Once a session: the conversation already holds it.
+    expect(ask()).not.toContain("launchd-cron-path.md");
+    // A resume replays the conversation, the card with it: still shown once.
+    start(vault, cwd, "resume");
+    expect(ask()).not.toContain("launchd-cron-path.md");
+    // The summary a compaction leaves does not hold the card: it may come again, and so does the brief.
+    const { forClaude } = start(vault, cwd, source);
+    expect(forClaude.startsWith(`${NOTES_OPEN}\n${BRIEF_HEADER}`)).toBe(true);
+    expect(ask()).toContain("launchd-cron-path.md");
+  });
+});

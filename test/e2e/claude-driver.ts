@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BRIDGE, tempDir } from "../helpers";
 import { findClaude } from "./claude-bin";
+import { OUR_HOOKS } from "../../src/core/install/hook-commands";
 import { startStub, type Stub } from "./messages-stub";
 
 const found = findClaude();
@@ -45,7 +46,7 @@ export async function claudeRig(
   // A deadline no busy machine reaches: the hook's own 2 s is tested elsewhere.
   if (hooks.includes("recall")) settings.UserPromptSubmit = [{ hooks: [hook("recall --deadline-ms 600000", 60)] }];
   if (hooks.includes("queue")) settings.Stop = [{ hooks: [hook("queue", 30)] }];
-  if (hooks.includes("remind")) settings.SessionStart = [{ matcher: "startup|resume", hooks: [hook("remind", 10)] }];
+  if (hooks.includes("remind")) settings.SessionStart = [{ matcher: OUR_HOOKS.find((h) => h.event === "SessionStart")!.matcher, hooks: [hook("remind", 10)] }];
   mkdirSync(join(home, ".claude"), { recursive: true });
   writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ ...opts.settings, ...(hooks.length > 0 ? { hooks: settings } : {}) }));
   const run = (args: string[]) =>

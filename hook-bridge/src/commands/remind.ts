@@ -13,6 +13,7 @@ import { readRegularFile, readTextFile } from "../../../src/core/io/read-file";
 import { readHookInput, str } from "../hook-input";
 import { bridgeEntry, freshen } from "../freshen";
 import { startSync } from "../background-sync";
+import { forgetSeen } from "../../../src/core/recall/session-store";
 import { briefCardsOf, sessionBrief, usageCounts, type BriefCard } from "../../../src/core/recall/brief";
 import { resolveProject } from "../../../src/core/project";
 import type { DocInfo } from "../../../src/core/index/postings";
@@ -82,7 +83,11 @@ export async function remindCommand(args: Args, now = new Date()): Promise<numbe
       .filter(Boolean)
       .join("\n");
     // A resumed session has its first brief in the history it replays.
-    const brief = str(payload, "source") === "resume" ? "" : briefFor(vault, str(payload, "cwd"), config, (m) => appendLog(log, "remind", m));
+    const source = str(payload, "source");
+    // After a compaction or /clear the conversation has lost the cards shown so far: each may be
+    // recalled again, and the brief is given again, as at a session's start.
+    if (source === "compact" || source === "clear") forgetSeen(vaultFiles.sessions(vault), str(payload, "session_id"));
+    const brief = source === "resume" ? "" : briefFor(vault, str(payload, "cwd"), config, (m) => appendLog(log, "remind", m));
     if (text || brief) writeSync(1, hookJson("SessionStart", text, brief) + "\n");
   } catch (err) {
     if (logPath) appendLog(logPath, "remind", err instanceof Error ? err.message : String(err));

@@ -12,7 +12,8 @@ export interface HookSpec {
 export const OUR_HOOKS: readonly HookSpec[] = [
   { event: "UserPromptSubmit", command: "recall", timeout: 10 },
   { event: "Stop", command: "queue", timeout: 30 },
-  { event: "SessionStart", command: "remind", timeout: 10, matcher: "startup|resume" },
+  // compact and clear too: the brief is given again, and cards shown before may be shown again.
+  { event: "SessionStart", command: "remind", timeout: 10, matcher: "startup|resume|compact|clear" },
 ];
 
 /** The bridge's entry, which hooks run. */

@@ -46,6 +46,18 @@ export function rememberSeen(dir: string, sessionId: string, seen: ReadonlySet<s
   sweep(dir, now);
 }
 
+/**
+ * Starts the session's record over: after a compaction (or /clear) the conversation no longer holds
+ * the cards shown before it, so each may be shown again. The record is emptied, not deleted.
+ */
+export function forgetSeen(dir: string, sessionId: string, now = Date.now()): void {
+  const file = fileFor(dir, sessionId);
+  if (!file) return;
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeCreatingDir(dir, tmp, JSON.stringify({ paths: [], updated: now } satisfies SessionRecord));
+  renameSync(tmp, file);
+}
+
 /** Expires old session records, at most once a day, marked by the folder's `.swept` file. */
 function sweep(dir: string, now: number): void {
   const mark = join(dir, ".swept");
