@@ -24,6 +24,8 @@ export interface ClaudeRig {
 export interface RigOptions {
   /** Arguments before every run's own, e.g. --plugin-dir. */
   args?: string[];
+  /** Only these events' hooks (all of OUR_HOOKS' for the commands asked for, by default). */
+  events?: string[];
   /** Extra keys for the HOME's settings.json, e.g. env. */
   settings?: Record<string, unknown>;
 }
@@ -43,10 +45,13 @@ export async function claudeRig(
   writeFileSync(join(project, ".git", "HEAD"), "ref: refs/heads/feature-x\n");
   const hook = (command: string, timeout: number) => ({ type: "command", command: `"${process.execPath}" "${BRIDGE}" ${command} --vault "${vault}"`, timeout });
   const settings: Record<string, unknown[]> = {};
-  // A deadline no busy machine reaches: the hook's own 2 s is tested elsewhere.
-  if (hooks.includes("recall")) settings.UserPromptSubmit = [{ hooks: [hook("recall --deadline-ms 600000", 60)] }];
-  if (hooks.includes("queue")) settings.Stop = [{ hooks: [hook("queue", 30)] }];
-  if (hooks.includes("remind")) settings.SessionStart = [{ matcher: OUR_HOOKS.find((h) => h.event === "SessionStart")!.matcher, hooks: [hook("remind", 10)] }];
+  // The hooks install registers (OUR_HOOKS), those of the commands asked for; recall with a
+  // deadline no busy machine reaches: the hook's own 2 s is tested elsewhere.
+  for (const spec of OUR_HOOKS.filter((h) => hooks.includes(h.command) && (!opts.events || opts.events.includes(h.event)))) {
+    const command = spec.command === "recall" ? "recall --deadline-ms 600000" : spec.command;
+    const timeout = spec.command === "recall" ? 60 : spec.timeout;
+    settings[spec.event] = [{ ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [hook(command, timeout)] }];
+  }
   mkdirSync(join(home, ".claude"), { recursive: true });
   writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ ...opts.settings, ...(hooks.length > 0 ? { hooks: settings } : {}) }));
   const run = (args: string[]) =>

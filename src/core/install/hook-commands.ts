@@ -3,7 +3,7 @@
 export type Platform = "darwin" | "linux" | "win32";
 
 export interface HookSpec {
-  event: "UserPromptSubmit" | "Stop" | "SessionStart";
+  event: "UserPromptSubmit" | "Stop" | "SessionStart" | "PreCompact";
   command: "recall" | "queue" | "remind";
   timeout: number;
   matcher?: string;
@@ -12,6 +12,8 @@ export interface HookSpec {
 export const OUR_HOOKS: readonly HookSpec[] = [
   { event: "UserPromptSubmit", command: "recall", timeout: 10 },
   { event: "Stop", command: "queue", timeout: 30 },
+  // Before a compaction drops the conversation so far, it is queued as at a turn's end.
+  { event: "PreCompact", command: "queue", timeout: 30 },
   // compact and clear too: the brief is given again, and cards shown before may be shown again.
   { event: "SessionStart", command: "remind", timeout: 10, matcher: "startup|resume|compact|clear" },
 ];

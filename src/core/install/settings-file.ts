@@ -80,13 +80,21 @@ export function withOurHooks(settings: Json, t: InstallTarget): Json {
     const next = groups
       .map((g) => {
         if (!g || typeof g !== "object" || !Array.isArray((g as Json).hooks)) return g;
-        const list = ((g as Json).hooks as unknown[]).flatMap((h) => {
-          if (!(h && typeof h === "object" && isOurCommand((h as Json).command))) return [h];
-          if (placed) return [];
-          placed = true;
-          return [entry];
-        });
-        return list.length === 0 ? undefined : { ...(g as Json), hooks: list };
+        const group = g as Json;
+        const ours = (h: unknown): boolean => !!h && typeof h === "object" && isOurCommand((h as Json).command);
+        const theirs = (group.hooks as unknown[]).filter((h) => !ours(h));
+        if (theirs.length === (group.hooks as unknown[]).length) return g;
+        // Our entry stays where it stands when its group's matcher is ours; a group an earlier
+        // release wrote with another matcher (startup|resume, before compact|clear) takes the
+        // current one when it holds only ours, and otherwise keeps the person's hooks as they
+        // are while ours moves to a group of its own, below.
+        const matches = (group.matcher ?? undefined) === spec.matcher;
+        if (placed || (!matches && theirs.length > 0)) return theirs.length === 0 ? undefined : { ...group, hooks: theirs };
+        placed = true;
+        const list = (group.hooks as unknown[]).flatMap((h, i, all) => (!ours(h) ? [h] : all.findIndex(ours) === i ? [entry] : []));
+        if (matches) return { ...group, hooks: list };
+        const { matcher: _old, ...rest } = group;
+        return spec.matcher ? { matcher: spec.matcher, ...rest, hooks: list } : { ...rest, hooks: list };
       })
       .filter((g) => g !== undefined);
     if (!placed) next.push(spec.matcher ? { matcher: spec.matcher, hooks: [entry] } : { hooks: [entry] });

@@ -50,6 +50,34 @@ const FILES: Record<string, string> = {
     null,
     4,
   ),
+  // An earlier release's session start: for startup and resume only, alone in its group, and
+  // sharing a group with a hook of the person's.
+  "our session start of an earlier release": JSON.stringify(
+    {
+      hooks: {
+        SessionStart: [{ matcher: "startup|resume", hooks: [{ type: "command", command: 'node "/old/vault-memory.mjs" remind --vault "/old"', timeout: 10 }] }],
+      },
+    },
+    null,
+    2,
+  ),
+  "our session start beside the person's": JSON.stringify(
+    {
+      hooks: {
+        SessionStart: [
+          {
+            matcher: "startup|resume",
+            hooks: [
+              { type: "command", command: "~/bin/greet.sh" },
+              { type: "command", command: 'node "/old/vault-memory.mjs" remind --vault "/old"', timeout: 10 },
+            ],
+          },
+        ],
+      },
+    },
+    null,
+    2,
+  ),
 };
 
 function setup(name: string): string {
@@ -95,6 +123,29 @@ describe.each(Object.keys(FILES))("install and uninstall on a settings file with
     expect(text).not.toContain("vault-memory.mjs");
     const others = commands(FILES[name] || "{}").filter((c) => !c.includes("vault-memory.mjs"));
     expect(commands(text)).toEqual(others);
+  });
+});
+
+describe("a session start installed by an earlier release", () => {
+  type Groups = { matcher?: string; hooks: { command: string }[] }[];
+  const sessionStart = (path: string): Groups => (JSON.parse(readFileSync(path, "utf8")) as { hooks: { SessionStart: Groups } }).hooks.SessionStart;
+
+  it("takes the current matcher, so compaction and /clear reach it too", () => {
+    const path = setup("our session start of an earlier release");
+    applyChange(planChange(path, "install", target));
+    expect(sessionStart(path)).toEqual([
+      { matcher: "startup|resume|compact|clear", hooks: [expect.objectContaining({ command: expect.stringContaining(" remind --vault ") })] },
+    ]);
+  });
+
+  it("leaves the person's hook with its matcher, and gives ours a group of its own", () => {
+    const path = setup("our session start beside the person's");
+    applyChange(planChange(path, "install", target));
+    const groups = sessionStart(path);
+    expect(groups).toHaveLength(2);
+    expect(groups[0]).toEqual({ matcher: "startup|resume", hooks: [{ type: "command", command: "~/bin/greet.sh" }] });
+    expect(groups[1].matcher).toBe("startup|resume|compact|clear");
+    expect(groups[1].hooks.map((h) => h.command)).toEqual([expect.stringContaining(" remind --vault ")]);
   });
 });
 
