@@ -23,6 +23,7 @@ import { noteExists } from "../../../src/core/vault/scan";
 import { loadSeen, rememberSeen } from "../../../src/core/recall/session-store";
 import { appendUsage, promptHash } from "../../../src/core/recall/usage-log";
 import type { RecallRules } from "../../../src/core/recall/rules";
+import { failureRules } from "../../../src/core/recall/failure";
 import type { EmbedResult } from "../../../src/core/embed/client";
 import { semanticOn, type SemanticRules } from "../../../src/core/embed/settings";
 
@@ -59,7 +60,7 @@ export function recallFor(p: Prompted): number | Promise<number> {
   try {
     const started = msSinceStart();
     const reader = SnapshotReader.open(vaultFiles.snapshot(vault));
-    const rules = withOverrides(reader.header.rules, args);
+    const rules = withOverrides(payload.failure ? failureRules(reader.header.rules) : reader.header.rules, args);
     const sessions = vaultFiles.sessions(vault);
     const seen = loadSeen(sessions, payload.sessionId);
     const ctx: RecallContext = { project: resolveProject(payload.cwd), seen, deadline, exists: (path: string) => noteExists(vault, path) };
@@ -133,6 +134,9 @@ function answerWith(
     return run.failOpen(`gave up: ${Math.round(elapsed)} ms since the hook started, over the ${deadline} ms deadline`);
   }
   if (keep) keep.tell(result.text);
+  // A failed command's cards reach Claude as the hook's context, which only JSON carries there.
+  else if (result.text && payload.failure)
+    writeSync(1, JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUseFailure", additionalContext: result.text } }) + "\n");
   else if (result.text) writeSync(1, result.text);
   // Bookkeeping after the answer is out, and never at the answer's expense.
   try {

@@ -18,6 +18,7 @@ import { appendLog } from "../../../src/core/io/log";
 import { msSinceStart } from "../../../src/core/io/clock";
 import { vaultFiles } from "../../../src/core/paths";
 import { isAcknowledgement } from "../../../src/core/text/chitchat";
+import { failureQuery } from "../../../src/core/recall/failure";
 import { machineEmbed } from "../../../src/core/embed/settings";
 
 // Far inside Claude Code's hook timeout (we register 10 s; its default is 30 s). Every step is
@@ -40,14 +41,16 @@ export function recallCommand(args: Args, deps: PromptHookDeps): number | Promis
     // Rare, so handled by the code loaded on demand: the common prompt parses none of it.
     if ("problem" in found) return deps.recallWithoutVault(found, REMEMBER);
     vault = found.vault;
-    const deadline = numberFlag(args, "deadline-ms") ?? DEFAULT_DEADLINE_MS;
     const payload = payloadOf(readStdinSync());
-    if (payload === undefined) return failOpen("stdin is not a UserPromptSubmit hook payload");
+    if (payload === undefined) return failOpen("stdin is not a UserPromptSubmit or PostToolUseFailure hook payload");
+    // A failed command holds Claude's turn up while the hook runs: it gets half the prompt's time.
+    const deadline = numberFlag(args, "deadline-ms") ?? (payload.failure ? DEFAULT_DEADLINE_MS / 2 : DEFAULT_DEADLINE_MS);
     // "Remember this", kept before recall runs: no failure of recall may lose it, nor leave
     // Claude without the line that says whether it was kept.
-    if (REMEMBER.test(payload.prompt)) keep = keepFirst(vault, payload, deps, (why) => void failOpen(why));
+    if (!payload.failure && REMEMBER.test(payload.prompt)) keep = keepFirst(vault, payload, deps, (why) => void failOpen(why));
     const prompted: Prompted = { args, vault, payload, keep, deadline, scored: deps.scored };
-    askFirst(prompted, deps);
+    // A failure is looked up by its words alone, within its shorter time: no embedding request.
+    if (!payload.failure) askFirst(prompted, deps);
     const score = (): number | Promise<number> => deps.answer().recallFor(prompted);
     // The request leaves once this turn yields (net connects on the next tick): recall's code
     // loads and the words are scored while the server works.
@@ -115,6 +118,15 @@ const REMEMBER = /^\s*(?:\/(?:vault-memory:)?remember\b|remember this\b|记住�
 
 function payloadOf(stdin: string): Payload | undefined {
   const p = parseHookInput(stdin);
-  if (!p || typeof p.prompt !== "string") return undefined;
-  return { prompt: p.prompt, sessionId: str(p, "session_id"), cwd: str(p, "cwd"), transcriptPath: str(p, "transcript_path") };
+  if (!p) return undefined;
+  const common = { sessionId: str(p, "session_id"), cwd: str(p, "cwd"), transcriptPath: str(p, "transcript_path") };
+  if (p.hook_event_name === "PostToolUseFailure") {
+    const error = str(p, "error");
+    // A command the person stopped did not fail: nothing to look up, nothing printed.
+    if (!error || p.is_interrupt === true) return { prompt: "", failure: true, ...common };
+    const input = p.tool_input && typeof p.tool_input === "object" ? (p.tool_input as Record<string, unknown>) : {};
+    return { prompt: failureQuery(error, typeof input.command === "string" ? input.command : ""), failure: true, ...common };
+  }
+  if (typeof p.prompt !== "string") return undefined;
+  return { prompt: p.prompt, ...common };
 }

@@ -32,7 +32,10 @@ export interface AnswerCode {
 }
 
 export interface Payload {
+  /** The prompt; for a failed command, the words recall looks for in its error (failureQuery). */
   prompt: string;
+  /** A command Claude ran that failed (PostToolUseFailure), not a prompt: the answer goes as JSON context. */
+  failure?: boolean;
   sessionId: string;
   cwd: string;
   transcriptPath: string;

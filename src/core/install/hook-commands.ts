@@ -3,7 +3,7 @@
 export type Platform = "darwin" | "linux" | "win32";
 
 export interface HookSpec {
-  event: "UserPromptSubmit" | "Stop" | "SessionStart" | "PreCompact";
+  event: "UserPromptSubmit" | "Stop" | "SessionStart" | "PreCompact" | "PostToolUseFailure";
   command: "recall" | "queue" | "remind";
   timeout: number;
   matcher?: string;
@@ -11,6 +11,8 @@ export interface HookSpec {
 
 export const OUR_HOOKS: readonly HookSpec[] = [
   { event: "UserPromptSubmit", command: "recall", timeout: 10 },
+  // A command Claude ran failed: the cards its error's words find, as for a prompt.
+  { event: "PostToolUseFailure", command: "recall", timeout: 10 },
   { event: "Stop", command: "queue", timeout: 30 },
   // Before a compaction drops the conversation so far, it is queued as at a turn's end.
   { event: "PreCompact", command: "queue", timeout: 30 },

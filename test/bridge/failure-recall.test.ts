@@ -1,0 +1,67 @@
+/**
+ * The PostToolUseFailure hook: a command Claude ran failed, and the cards its error's words find
+ * reach Claude as the hook's JSON context; a failure no card explains, or one the person stopped,
+ * gets nothing.
+ */
+
+import { describe, expect, it } from "vitest";
+import { RECALL_HEADER } from "../../src/core/text/recall-header";
+import { failureQuery } from "../../src/core/recall/failure";
+import { SAMPLE_VAULT, copyVault, runBridge } from "../helpers";
+
+const failed = (command: string, error: string, extra: Record<string, unknown> = {}): string =>
+  JSON.stringify({
+    session_id: "f1",
+    cwd: "/work/vault-memory",
+    hook_event_name: "PostToolUseFailure",
+    tool_name: "Bash",
+    tool_input: { command },
+    error,
+    ...extra,
+  });
+
+function indexed(): string {
+  const vault = copyVault(SAMPLE_VAULT);
+  expect(runBridge(["index", "--vault", vault]).status).toBe(0);
+  return vault;
+}
+
+describe("recall when a command fails", () => {
+  it("gives the card that explains the error, as the hook's JSON context", () => {
+    const vault = indexed();
+    const r = runBridge(
+      ["recall", "--vault", vault],
+      failed(
+        "launchctl kickstart -k gui/501/com.me.nightly",
+        "Exit code 127\n/Users/me/bin/nightly.sh: line 4: claude: command not found\nnightly digest failed under launchd",
+      ),
+    );
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    expect(out.hookSpecificOutput.hookEventName).toBe("PostToolUseFailure");
+    expect(out.hookSpecificOutput.additionalContext).toContain(RECALL_HEADER);
+    expect(out.hookSpecificOutput.additionalContext).toContain("launchd-cron-path.md");
+  });
+
+  it.each([
+    ["a grep with no match", "grep -n TODO src/app.ts", "Exit code 1", {}],
+    ["a stopped command", "npm test", "Exit code 130\n^C", { is_interrupt: true }],
+    ["an error no card explains", "cargo build", "Exit code 101\nerror[E0308]: mismatched types\n --> src/main.rs:4:18\nexpected `u32`, found `&str`"],
+  ] as [string, string, string, Record<string, unknown>][])("prints nothing for %s", (_, command, error, extra) => {
+    const vault = indexed();
+    const r = runBridge(["recall", "--vault", vault], failed(command, error, extra));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("");
+  });
+});
+
+describe("failureQuery", () => {
+  it("keeps the command and the error's last lines, without Claude Code's exit code line", () => {
+    const lines = Array.from({ length: 100 }, (_, i) => `noise line ${i}`);
+    const q = failureQuery(`Exit code 1\n${lines.join("\n")}\nTypeError: cannot read properties of undefined`, "node build.js");
+    expect(q.startsWith("node build.js\n")).toBe(true);
+    expect(q).not.toContain("Exit code");
+    expect(q).not.toContain("noise line 5\n");
+    expect(q.endsWith("TypeError: cannot read properties of undefined")).toBe(true);
+  });
+});
