@@ -56,12 +56,13 @@ describe("recall when a command fails", () => {
 });
 
 describe("failureQuery", () => {
-  it("keeps the command and the error's last lines, without Claude Code's exit code line", () => {
-    const lines = Array.from({ length: 100 }, (_, i) => `noise line ${i}`);
-    const q = failureQuery(`Exit code 1\n${lines.join("\n")}\nTypeError: cannot read properties of undefined`, "node build.js");
-    expect(q.startsWith("node build.js\n")).toBe(true);
-    expect(q).not.toContain("Exit code");
-    expect(q).not.toContain("noise line 5\n");
-    expect(q.endsWith("TypeError: cannot read properties of undefined")).toBe(true);
+  it("keeps the lines that read as the failure, without the progress around them or Claude Code's exit code line", () => {
+    const noise = Array.from({ length: 100 }, (_, i) => `INFO step ${i} done`);
+    const q = failureQuery(`Exit code 1\n${noise.join("\n")}\nTypeError: cannot read properties of undefined\n${noise.slice(0, 3).join("\n")}`);
+    expect(q).toBe("TypeError: cannot read properties of undefined");
+  });
+
+  it("keeps the last lines when none reads as an error", () => {
+    expect(failureQuery("Exit code 1\nfirst\nsecond\nthird\nfourth")).toBe("second\nthird\nfourth");
   });
 });

@@ -124,8 +124,7 @@ function payloadOf(stdin: string): Payload | undefined {
     const error = str(p, "error");
     // A command the person stopped did not fail: nothing to look up, nothing printed.
     if (!error || p.is_interrupt === true) return { prompt: "", failure: true, ...common };
-    const input = p.tool_input && typeof p.tool_input === "object" ? (p.tool_input as Record<string, unknown>) : {};
-    return { prompt: failureQuery(error, typeof input.command === "string" ? input.command : ""), failure: true, ...common };
+    return { prompt: failureQuery(error), failure: true, ...common };
   }
   if (typeof p.prompt !== "string") return undefined;
   return { prompt: p.prompt, ...common };

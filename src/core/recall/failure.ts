@@ -1,33 +1,38 @@
 /**
  * What recall looks for when a command Claude ran fails (Claude Code's PostToolUseFailure): the
- * error's own words. The telling lines of a failure are its last ones (the exception, the exit
- * status, the compiler's summary), so those are kept, with the command's first words, which name
- * the tool; the "Exit code N" line Claude Code puts first says nothing of the cause.
+ * error's own words. A failing command prints much that is not the failure (progress, log lines,
+ * the project's paths), and those words match every card of the project; what a card that
+ * explains the failure shares with it is in the lines that say what went wrong. So the lines that
+ * read as an error are kept, the last of them, and the last few lines when none does; the command
+ * and Claude Code's "Exit code N" line are not (measured on a blind set, docs/prompt-hook.md).
  */
 
 import type { RecallRules } from "./rules";
 
-const MAX_LINES = 30;
+// Words that mark a line as the failure's own, in the tools' usual English.
+const TELLING =
+  /error|fail|fatal|exception|panic|denied|refused|not found|cannot|can't|could not|unable|invalid|timed? ?out|conflict|undefined|mismatch|unsupported|unknown|missing|no such|\bE\d{3,}\b|\b[A-Z]\d{3,}\b|[a-z]+Error\b|\bERR/i;
+const MAX_TELLING_LINES = 12;
+const FALLBACK_LINES = 3;
 const MAX_CHARS = 4000;
-const MAX_COMMAND_CHARS = 200;
 
-export function failureQuery(error: string, command = ""): string {
-  const lines = error
-    .split(/\r?\n/)
-    .filter((l) => !/^\s*exit code \d+\s*$/i.test(l))
-    .filter((l) => l.trim() !== "");
-  let tail = lines.slice(-MAX_LINES).join("\n");
-  if (tail.length > MAX_CHARS) tail = tail.slice(tail.length - MAX_CHARS);
-  const head = command.trim().slice(0, MAX_COMMAND_CHARS);
-  return head ? `${head}\n${tail}` : tail;
+export function failureQuery(error: string): string {
+  const lines = error.split(/\r?\n/).filter((l) => l.trim() !== "" && !/^\s*exit code \d+\s*$/i.test(l));
+  const telling = lines.filter((l) => TELLING.test(l)).slice(-MAX_TELLING_LINES);
+  const text = (telling.length > 0 ? telling : lines.slice(-FALLBACK_LINES)).join("\n");
+  return text.length > MAX_CHARS ? text.slice(text.length - MAX_CHARS) : text;
 }
 
 // A failure is what debugging cards are written about: among cards its words found, they go first.
 const DEBUGGING_FIRST = 1.5;
+// A card must match this share of the failure's words: a lookalike error of the same project
+// shares its paths and tools, the explained one its words (chosen on the development set).
+const MIN_SHARE = 0.3;
 
-/** The rules recall uses for a failed command: the prompt's, with debugging cards weighed up. */
+/** The rules recall uses for a failed command: the prompt's, with debugging cards weighed up and the share gate. */
 export function failureRules(rules: RecallRules): RecallRules {
   const typeWeights = { ...rules.signals.typeWeights };
   typeWeights.debugging = (typeWeights.debugging ?? 1) * DEBUGGING_FIRST;
-  return { ...rules, signals: { ...rules.signals, typeWeights } };
+  const thresholds = { ...rules.thresholds, minMatchedShare: Math.max(rules.thresholds.minMatchedShare ?? 0, MIN_SHARE) };
+  return { ...rules, thresholds, signals: { ...rules.signals, typeWeights } };
 }
