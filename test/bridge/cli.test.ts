@@ -69,7 +69,7 @@ describe("recall as the UserPromptSubmit hook", () => {
     runBridge(["index", "--vault", v]);
     const r = runBridge(["recall", "--vault", v], input);
     expect(r).toEqual({ status: 0, stdout: "", stderr: "" });
-    expect(logOf(v)).toMatch(/recall stdin is not a UserPromptSubmit hook payload/);
+    expect(logOf(v)).toMatch(/recall stdin is not a UserPromptSubmit or PostToolUseFailure hook payload/);
   });
 
   it.each<[string, (snapshot: string) => void, RegExp]>([

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../helpers";
-import { BRIDGE_FILE, BRIDGE_FILES } from "../../src/core/install/hook-commands";
+import { BRIDGE_FILE, BRIDGE_FILES, OUR_HOOKS } from "../../src/core/install/hook-commands";
 import { CLAUDE, claudeAvailable } from "../e2e/claude-driver";
 
 const PLUGIN = join(ROOT, "claude-plugin");
@@ -20,7 +20,7 @@ describe("the plugin package", () => {
     const built = readdirSync(join(ROOT, "hook-bridge", "dist")).filter((f) => !f.startsWith("."));
     expect(built.sort()).toEqual([...BRIDGE_FILES, "vault-memory-mcp.cjs"].sort());
     const hooks = readFileSync(join(PLUGIN, "hooks", "hooks.json"), "utf8");
-    expect(hooks.match(/scripts\/[\w.-]+/g)).toEqual(Array(3).fill(`scripts/${BRIDGE_FILE}`));
+    expect(hooks.match(/scripts\/[\w.-]+/g)).toEqual(Array(OUR_HOOKS.length).fill(`scripts/${BRIDGE_FILE}`));
   });
 
   // An installed plugin is a copy of the repository and runs no build, so what is committed is what
