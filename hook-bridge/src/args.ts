@@ -102,7 +102,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   uninstall: ["vault", "config", "settings", "yes", "dry-run"],
   mcp: ["vault", "config"],
   schedule: ["vault", "config", "at", "platform", "dry-run", "yes"],
-  sync: ["vault", "config", "force", "dry-run"],
+  sync: ["vault", "config", "force", "dry-run", "json"],
 };
 
 /** A command's flags; undefined for a word that is no command ("constructor" included). */

@@ -5,28 +5,13 @@
  */
 
 import { spawn } from "node:child_process";
-import { statSync } from "node:fs";
-import { readSyncStatus, syncLockPath } from "../../src/core/sync/sync";
+import { syncDue } from "../../src/core/sync/sync";
 
 const EVERY_MS = 60 * 60_000;
-// A sync's lock older than this was left by one that died (see sync.ts, LOCK).
-const LOCK_STALE_MS = 30 * 60_000;
-
-/** Whether a background sync is due: none in the last hour, none running. */
-export function syncDue(vault: string, now = Date.now()): boolean {
-  const last = readSyncStatus(vault);
-  if (last && now - Date.parse(last.finishedAt) < EVERY_MS) return false;
-  try {
-    if (now - statSync(syncLockPath(vault)).mtimeMs < LOCK_STALE_MS) return false;
-  } catch {
-    /* no lock: none running */
-  }
-  return true;
-}
 
 /** Starts `sync` detached when one is due; what to log. */
 export function startSync(vault: string, bridge: string, configFlag?: string): string {
-  if (!syncDue(vault)) return "";
+  if (!syncDue(vault, EVERY_MS)) return "";
   const child = spawn(process.execPath, [bridge, "sync", "--vault", vault, ...(configFlag ? ["--config", configFlag] : [])], {
     detached: true,
     stdio: "ignore",

@@ -34,8 +34,9 @@ commands:
            when is the next run
   sync     share the vault with your other computers through its git remote: commit here,
            merge theirs (a note changed on both kept twice when it cannot be merged), push
-           [--dry-run] [--force]: sync though more than 30 files would be deleted; with
-           sync.enabled in this computer's settings, also around each night and at session start
+           [--dry-run] [--force]: sync though more than 30 files would be deleted; [--json]: one
+           JSON object a line, progress, then the report; with sync.enabled in this computer's
+           settings, also around each night and at session start
   mcp      MCP server over stdio: ${MCP_TOOLS.join(", ")} (runs until stdin closes)
 
 Settings that run a program or name a server come from this computer only:

@@ -21,8 +21,9 @@ import { editJsonText } from "./io/json-text";
 export const MACHINE_KEYS = {
   digest: ["command", "binary", "model", "reportCommand", "mail"],
   embed: ["enabled", "provider", "url", "model", "allowRemote", "queryPrefix", "passagePrefix", "inputType"],
-  // Syncing sends the vault to a remote: never turned on by a file the remote's other writers share.
-  sync: ["enabled"],
+  // Syncing sends the vault to a remote: never turned on, nor made more frequent, by a file the
+  // remote's other writers share.
+  sync: ["enabled", "intervalMinutes"],
 } as const;
 
 /**

@@ -14,6 +14,7 @@ import { DigestScheduler, type BridgeRunner } from "./digest-scheduler";
 import { writeBridge } from "../core/install/install";
 import { EnrichRunner } from "./enrich-command";
 import { EmbedRunner } from "./embed-runner";
+import { SyncRunner } from "./sync-command";
 import { vectorsStatus } from "../core/embed/vectors-status";
 import { join } from "node:path";
 import { LINT_VIEW_TYPE, LintReportView } from "./lint-view";
@@ -28,6 +29,7 @@ import { declineVaultSettings, deviceSettings, saveDeviceSettings, sharedSetting
 
 const STATUS_POLL_MS = 5000;
 const DIGEST_TICK_MS = 60_000;
+const SYNC_TICK_MS = 60_000;
 // Under this many notes the first build is quick enough that a progress notice would only flash.
 const PROGRESS_FROM_NOTES = 500;
 
@@ -39,6 +41,8 @@ export default class VaultMemoryPlugin extends Plugin {
   private digestLine = "";
   digest: DigestScheduler | null = null;
   enrich: EnrichRunner | null = null;
+  /** "Sync memory now", and the sync every few minutes this computer may ask for. */
+  syncer: SyncRunner | null = null;
   /** Semantic recall's vectors, made after each full snapshot write when it is on. */
   embedder: EmbedRunner | null = null;
   vaultPath = "";
@@ -105,6 +109,13 @@ export default class VaultMemoryPlugin extends Plugin {
     this.enrich = new EnrichRunner(this.app, this.vaultPath, () => this.settings);
     this.addCommand({ id: "enrich-cards", name: "Enrich cards", callback: () => void this.enrich?.run() });
     this.addCommand({ id: "check-connection", name: "Check connection", callback: () => this.checkConnection() });
+    this.syncer = new SyncRunner(
+      this.vaultPath,
+      () => this.settings,
+      () => this.bridgeRunner(),
+      (m) => this.log(m),
+    );
+    this.addCommand({ id: "sync-now", name: "Sync memory now", callback: () => void this.syncer?.run() });
     this.statusBar = this.addStatusBarItem();
     this.statusBar.addClass("vault-memory-status");
     this.statusBar.addEventListener("click", () => void this.openQueue());
@@ -175,6 +186,9 @@ export default class VaultMemoryPlugin extends Plugin {
     // A minute's tick: the night's run, or a night missed while Obsidian was closed, starts on its own.
     void this.digest?.tick();
     this.registerInterval(window.setInterval(() => void this.digest?.tick(), DIGEST_TICK_MS));
+    // With sync on and an interval set on this computer, a sync when none ended for that long.
+    void this.syncer?.tick();
+    this.registerInterval(window.setInterval(() => void this.syncer?.tick(), SYNC_TICK_MS));
   }
 
   onunload(): void {
@@ -292,8 +306,8 @@ export default class VaultMemoryPlugin extends Plugin {
   }
 
   /**
-   * How the digest's process is started: the plugin's own copy of the bridge, kept current, run by
-   * Obsidian's Electron as plain Node, so no Node install is needed for it.
+   * How the digest's, embed's and sync's processes are started: the plugin's own copy of the
+   * bridge, kept current, run by Obsidian's Electron as plain Node, so no Node install is needed.
    */
   bridgeRunner(): BridgeRunner {
     const bridge = writeBridge(this.connectContext.pluginDir, pluginBridge(this.connectContext.pluginDir));

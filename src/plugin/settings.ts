@@ -51,6 +51,7 @@ export class VaultMemorySettingTab extends PluginSettingTab {
     this.recallSection();
     this.queueSection();
     this.digestSection();
+    this.syncSection();
     this.hintsSection();
     this.semantic();
     this.lintSection();
@@ -159,6 +160,34 @@ export class VaultMemorySettingTab extends PluginSettingTab {
       "Optional: a shell command the daily report is piped to, e.g. mail -s report me@example.com.",
       s.digest.reportCommand,
       (v) => (s.digest.reportCommand = v.trim()),
+    );
+  }
+
+  /** Sync with this computer's others through the vault's git remote: this computer's settings only. */
+  private syncSection(): void {
+    const { containerEl } = this;
+    const s = this.host.settings.sync;
+
+    new Setting(containerEl)
+      .setName("Sync")
+      .setDesc(
+        "One memory on several computers: the vault is a Git repository with a private remote of yours, and a sync commits what changed here, merges what the others pushed, and pushes. Vault Memory's guide to several machines says how to set it up.",
+      )
+      .setHeading();
+    new Setting(containerEl)
+      .setName("Sync with other computers")
+      .setDesc("Before and after each night's digest, and when a Claude Code session starts (hourly at most). This computer only.")
+      .addToggle((t) =>
+        t.setValue(s.enabled).onChange(async (on) => {
+          s.enabled = on;
+          await this.host.saveSettings();
+        }),
+      );
+    this.number(
+      "Sync interval",
+      "With sync on, also every this many minutes while Obsidian is open. 0 turns it off. This computer only.",
+      s.intervalMinutes,
+      (n) => (s.intervalMinutes = Math.floor(n)),
     );
   }
 

@@ -98,4 +98,26 @@ describe.skipIf(!gitAvailable || process.platform === "win32")("vault-memory syn
     expect(existsSync(join(a.vault, "reference", `laptop-${step}.md`))).toBe(true);
     noMarkers(b);
   });
+
+  it("with --json, prints one JSON object a line: progress as it goes, then the report (Obsidian's protocol)", () => {
+    writeFileSync(join(a.vault, "reference", "as-json.md"), card("as json", "Told line by line."));
+    // Obsidian hands over its settings on stdin.
+    const r = runBridge(["sync", "--vault", a.vault, "--json", "--config", "-"], "{}", a.env);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe("");
+    const lines = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.slice(0, -1).every((l) => typeof l.progress === "string")).toBe(true);
+    expect(lines.map((l) => l.progress)).toContain("fetching origin/main");
+    expect(lines[lines.length - 1]).toMatchObject({ protocol: 1, report: { ok: true, committed: 1, pushed: true, upstream: "origin/main", conflicts: [] } });
+    // A sync that stops is a report too, with its reason, and exit 1.
+    const notRepo = runBridge(["sync", "--vault", tempDir(), "--json"], "", a.env);
+    expect(notRepo.status).toBe(1);
+    expect(JSON.parse(notRepo.stdout)).toMatchObject({
+      protocol: 1,
+      report: { ok: false, error: expect.stringMatching(/^the vault is not a git repository/) },
+    });
+  });
 });

@@ -68,6 +68,7 @@ describe("the plugin", () => {
       "vault-memory:preview-recall",
       "vault-memory:rebuild-index",
       "vault-memory:run-digest",
+      "vault-memory:sync-now",
     ]);
   });
 

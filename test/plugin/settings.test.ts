@@ -40,7 +40,7 @@ describe("settings tab", () => {
   it("shows every section, in sentence case, and saves what is changed", async () => {
     const { settings, tab, saves } = openTab();
     const headings = [...tab.containerEl.querySelectorAll(".setting-item-heading .setting-item-name")].map((h) => h.textContent);
-    expect(headings).toEqual(["Recall", "Queue", "Nightly digest", "Recall hints", "Semantic recall", "Lint rules"]);
+    expect(headings).toEqual(["Recall", "Queue", "Nightly digest", "Sync", "Recall hints", "Semantic recall", "Lint rules"]);
     for (const name of tab.containerEl.querySelectorAll(".setting-item-name")) {
       const text = name.textContent ?? "";
       // Sentence case: after the first word, only acronyms and brand names ("Claude Code") keep capitals.

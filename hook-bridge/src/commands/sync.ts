@@ -7,13 +7,24 @@ import { loadSettings } from "../settings";
 import { bridgeEntry, freshen } from "../freshen";
 import type { VaultMemoryConfig } from "../../../src/core/config";
 import { rewriteIndexPages } from "../../../src/core/digest/run";
+import { SYNC_CHILD_PROTOCOL, type SyncChildLine } from "../../../src/core/sync/child";
+import { reportLines } from "../../../src/core/sync/report";
 import { syncVault, type SyncReport } from "../../../src/core/sync/sync";
 
 export function syncCommand(args: Args): number {
   const vault = vaultFlag(args);
   const dryRun = args.flags.has("dry-run");
-  const config = loadSettings(vault, args, (p) => void writeSync(2, `warning: ${p}\n`), false).config;
-  const report = syncWith(vault, config, stringFlag(args, "config"), (line) => void writeSync(2, `${line}\n`), { force: args.flags.has("force"), dryRun });
+  // Obsidian runs it with --json: every line out is then one JSON object, progress as it goes, then the report.
+  const json = args.flags.has("json");
+  const emit = (line: SyncChildLine): void => void writeSync(1, JSON.stringify(line) + "\n");
+  const warn = (p: string): void => (json ? emit({ warning: p }) : void writeSync(2, `warning: ${p}\n`));
+  const say = (line: string): void => (json ? emit({ progress: line }) : void writeSync(2, `${line}\n`));
+  const config = loadSettings(vault, args, warn, false).config;
+  const report = syncWith(vault, config, stringFlag(args, "config"), say, { force: args.flags.has("force"), dryRun });
+  if (json) {
+    emit({ protocol: SYNC_CHILD_PROTOCOL, report });
+    return report.ok ? 0 : 1;
+  }
   for (const line of reportLines(report, dryRun)) writeSync(1, `${line}\n`);
   if (!report.ok) {
     writeSync(2, `sync stopped: ${report.error ?? "failed"}\n`);
@@ -45,28 +56,4 @@ export function syncWith(
     }
   }
   return report;
-}
-
-/** What a sync did, a line a thing, for the person and the night's report. */
-export function reportLines(r: SyncReport, dryRun = false): string[] {
-  const out: string[] = [];
-  if (r.recovered) out.push("finished a sync that was stopped half-way");
-  if (dryRun && r.planned) {
-    out.push(`dry run, nothing written: would commit ${r.planned.outgoing.length} ${r.planned.outgoing.length === 1 ? "file" : "files"}`);
-    for (const l of r.planned.outgoing.slice(0, 40)) out.push(`  ${l}`);
-    out.push(`${r.planned.incoming} ${r.planned.incoming === 1 ? "commit waits" : "commits wait"} on ${r.upstream}`);
-    return out;
-  }
-  if (!r.upstream) return out;
-  const parts = [
-    r.committed > 0 ? `committed ${r.committed} ${r.committed === 1 ? "file" : "files"}` : "nothing to commit here",
-    r.received > 0 ? `merged ${r.received} ${r.received === 1 ? "commit" : "commits"} from ${r.upstream}` : `nothing new on ${r.upstream}`,
-    r.pushed ? "pushed" : r.ok ? "nothing to push" : "not pushed",
-  ];
-  out.push(parts.join("; "));
-  for (const p of r.merged) out.push(`merged ${p}: changed on both computers`);
-  for (const p of r.kept) out.push(`kept ${p}: deleted on one computer, changed on the other`);
-  for (const c of r.conflicts) out.push(`conflict in ${c.path}: kept this computer's version; the other's is ${c.copy}`);
-  for (const p of r.skipped) out.push(`not synced: ${p}, a note at the vault's root named like the folder beside it`);
-  return out;
 }

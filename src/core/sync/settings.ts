@@ -5,15 +5,18 @@
  */
 
 import * as z from "zod/mini";
-import { setting, trueOrFalse } from "../settings-schema";
+import { nonNegative, setting, trueOrFalse } from "../settings-schema";
 
 export interface SyncSettings {
   /** Sync before and after each night's digest, and in the background when a session starts (at most hourly). */
   enabled: boolean;
+  /** With `enabled`, Obsidian also syncs every this many minutes while it is open; 0 never. */
+  intervalMinutes: number;
 }
 
-export const DEFAULT_SYNC: SyncSettings = { enabled: false };
+export const DEFAULT_SYNC: SyncSettings = { enabled: false, intervalMinutes: 0 };
 
 export const SYNC_SCHEMA = z.object({
   enabled: setting(trueOrFalse, DEFAULT_SYNC.enabled, "true or false"),
+  intervalMinutes: setting(nonNegative, DEFAULT_SYNC.intervalMinutes, "a non-negative number"),
 }) satisfies z.ZodMiniType<SyncSettings, unknown>;

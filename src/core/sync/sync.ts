@@ -133,6 +133,21 @@ export function readSyncStatus(vault: string): SyncStatus | undefined {
   }
 }
 
+/**
+ * Whether a sync that runs by itself (a session start's, Obsidian's every few minutes) is due:
+ * none ended in the last `everyMs`, and none is running (its lock is there and not stale).
+ */
+export function syncDue(vault: string, everyMs: number, now = Date.now()): boolean {
+  const last = readSyncStatus(vault);
+  if (last && now - Date.parse(last.finishedAt) < everyMs) return false;
+  try {
+    if (now - statSync(syncLockPath(vault)).mtimeMs < LOCK.staleMs) return false;
+  } catch {
+    /* no lock: none running */
+  }
+  return true;
+}
+
 function locked(opts: SyncOptions, report: SyncReport): SyncReport {
   const { vault } = opts;
   const git = (args: string[], network = false): string =>
