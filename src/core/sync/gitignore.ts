@@ -1,7 +1,8 @@
 /**
- * The vault's `.gitignore` line for what is this computer's own: the index, queue, logs, locks
- * and caches in `.vault-memory/` (this computer's settings live outside the vault). Added once,
- * under a mark of its own; the person's lines are never touched.
+ * The vault's `.gitignore` lines for what is this computer's own: the index, queue, logs, locks
+ * and caches in `.vault-memory/` (this computer's settings live outside the vault), and the bridge
+ * the Obsidian plugin copies beside itself. Added once, under a mark of its own; the person's
+ * lines are never touched.
  */
 
 import { join } from "node:path";
@@ -11,7 +12,13 @@ import { HIDDEN_DIR } from "../paths";
 
 const MARK = "# Vault Memory: this computer's own state, never synced";
 
-export const MACHINE_LOCAL = [`${HIDDEN_DIR}/`];
+export const MACHINE_LOCAL = [
+  `${HIDDEN_DIR}/`,
+  // The bridge Obsidian's plugin copies into its folder (in whatever the vault's configuration
+  // folder is called): each computer's own release, which would conflict when two differ.
+  "/*/plugins/vault-memory/vault-memory*.cjs",
+  "/*/plugins/vault-memory/vault-memory*.mjs",
+];
 
 /** Adds the lines the vault's .gitignore lacks, under a mark; whether the file changed. */
 export function keepMachineStateOut(vault: string): boolean {

@@ -49,8 +49,11 @@ describe.skipIf(!gitAvailable)("sync between two computers", () => {
 
   it("carries each computer's new card to the other, keeping this computer's state out of git", () => {
     writeFileSync(join(a.vault, "reference", "pnpm.md"), card("pnpm", ["node"], "Use pnpm."));
+    // The bridge Obsidian's plugin keeps beside itself is this computer's own release.
+    put(a, ".obsidian/plugins/vault-memory/vault-memory.cjs", "// the bridge\n");
+    put(a, ".obsidian/plugins/vault-memory/data.json", "{}\n");
     const first = sync(a);
-    expect(first, first.error).toMatchObject({ ok: true, committed: 2, pushed: true });
+    expect(first, first.error).toMatchObject({ ok: true, committed: 3, pushed: true });
     expect(readFileSync(join(a.vault, ".gitignore"), "utf8")).toContain(".vault-memory/");
     const second = sync(b);
     expect(second, second.error).toMatchObject({ ok: true, received: 1 });
@@ -62,6 +65,8 @@ describe.skipIf(!gitAvailable)("sync between two computers", () => {
     expect(sync(a).received).toBeGreaterThanOrEqual(1);
     expect(existsSync(join(a.vault, "user", "hours.md"))).toBe(true);
     expect(a.git("ls-files")).not.toContain(".vault-memory");
+    expect(a.git("ls-files")).not.toContain("vault-memory.cjs");
+    expect(a.git("ls-files")).toContain(".obsidian/plugins/vault-memory/data.json");
   });
 
   it("merges a card both changed: tags as their union, the body by lines", () => {
