@@ -23,13 +23,15 @@ interface Case {
 const root = join(import.meta.dirname, "..");
 const bridge = join(root, "hook-bridge", "dist", "vault-memory.cjs");
 if (!existsSync(bridge)) throw new Error(`${bridge} is missing: run npm run build first`);
-const sets = readdirSync(join(root, "eval", "queries")).filter((f) => /^failures-[a-z-]+\.json$/.test(f));
+// failures-<language>[-heldout].json, for the work vault of that language.
+const SET = /^failures-([a-z]+(?:-TW)?)(-heldout)?\.json$/;
+const sets = readdirSync(join(root, "eval", "queries")).filter((f) => SET.test(f));
 const scratch = mkdtempSync(join(tmpdir(), "vm-eval-failures-"));
 process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
 
 for (const file of sets) {
-  const lang = /^failures-([a-z-]+)\.json$/.exec(file)![1];
-  const vault = join(scratch, `${lang}-work`);
+  const lang = SET.exec(file)![1];
+  const vault = join(scratch, file.replace(/\.json$/, ""));
   cpSync(join(root, "eval", "vaults", `${lang}-work`), vault, { recursive: true });
   const indexed = spawnSync(process.execPath, [bridge, "index", "--vault", vault], { encoding: "utf8" });
   if (indexed.status !== 0) throw new Error(`index failed: ${indexed.stderr}`);
