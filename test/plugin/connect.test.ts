@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { BRIDGE_FILES, MCP_SERVER_FILE } from "../../src/core/install/hook-commands";
+import { BRIDGE_FILES, MCP_SERVER_FILE, OUR_HOOKS } from "../../src/core/install/hook-commands";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { checkConnection, ConnectModal } from "../../src/plugin/connect";
@@ -24,7 +24,7 @@ describe("Connect Claude Code", () => {
     for (const name of BRIDGE_FILES) expect(readFileSync(join(pluginDir, name), "utf8")).toBe(readFileSync(join(ROOT, "hook-bridge", "dist", name), "utf8"));
     const settings = JSON.parse(readFileSync(settingsPath, "utf8")) as { model: string; hooks: Record<string, unknown[]> };
     expect(settings.model).toBe("sonnet");
-    expect(Object.keys(settings.hooks)).toEqual(["UserPromptSubmit", "Stop", "SessionStart"]);
+    expect(Object.keys(settings.hooks).sort()).toEqual([...new Set(OUR_HOOKS.map((h) => h.event))].sort());
     const check = checkConnection(ctx, "为什么排程跑不起来");
     expect(check.ok).toBe(true);
     expect(check.output).toContain("launchd-cron-path.md");
