@@ -231,7 +231,9 @@ describe("the night's report by mail", () => {
     const r = await night(vault, configWith(mailSettings(silent.port, { timeoutSec: 0.2 })), userFile());
     expect(silent.connections()).toBe(1);
     expect(r.ok).toBe(true);
-    expect(r.notify).toMatch(/^mail not sent to 127\.0\.0\.1: .*Greeting never received/);
+    // Which of nodemailer's bounds ends it (the greeting's, or the socket's on a busy machine) is
+    // the machine's to decide; that one of them does, in its time, is the test's.
+    expect(r.notify).toMatch(/^mail not sent to 127\.0\.0\.1: .*(Greeting never received|Timeout)/);
     expect(r.results.map((x) => x.outcome.action)).toEqual(["created"]);
   });
 
