@@ -27,30 +27,38 @@ function run(args: string[], input = ""): { stdout: string; ms: number } {
   return { stdout: r.stdout, ms: performance.now() - started };
 }
 
-// Most of a hook's time is Node starting up; timing a bare `node -e ''` beside it says how much.
-// The median of a few runs: the first start of a process on a machine is often slower than the
-// hook that follows, which read as if starting Node took longer than the whole hook.
-const bareRuns = Array.from({ length: 5 }, () => {
+function bareNode(): number {
   const started = performance.now();
   spawnSync(process.execPath, ["-e", ""]);
   return performance.now() - started;
-}).sort((a, b) => a - b);
-const bareMs = bareRuns[2];
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 console.log(`$ npx vault-memory index --vault sample-vault`);
 process.stdout.write(run(["index", "--vault", vault]).stdout);
+// Most of a hook's time is Node starting up: a bare `node -e ''` is started before each hook, and
+// the two are compared by their medians at the end. One run of each, side by side, read as if
+// Node took longer to start than the whole hook whenever the machine was busy for either.
+const hookMs: number[] = [];
+const bareMs: number[] = [];
 PROMPTS.forEach((prompt, i) => {
   // Each prompt is a new session: within one session a card is shown only once, and the demo
   // should show what a fresh prompt gets, however often it is run.
   const hook = JSON.stringify({ session_id: `demo-${Date.now()}-${i}`, hook_event_name: "UserPromptSubmit", cwd: "", prompt });
+  bareMs.push(bareNode());
   const { stdout, ms } = run(["recall", "--vault", vault], hook);
-  console.log(`\n── prompt: ${prompt}   (hook process: ${ms.toFixed(0)} ms; starting a bare Node takes about ${bareMs.toFixed(0)} ms here)`);
+  hookMs.push(ms);
+  console.log(`\n── prompt: ${prompt}`);
   console.log(stdout.trimEnd() || "(nothing added to Claude's context)");
 });
+console.log(
+  `\nThe hook took ${median(hookMs).toFixed(0)} ms a prompt (median of ${hookMs.length}); starting a bare Node, in turn with it, ${median(bareMs).toFixed(0)} ms.`,
+);
 
 // The demo asks from no project's folder, where every card is recalled. In Claude Code a card of a
-// project is recalled only in that project's folder: say which, so that trying the prompts there
-// does not look like a broken install.
+// project is recalled in that project's folder, or when the prompt names the project: say which,
+// so that trying the prompts elsewhere does not look like a broken install.
 const projects = new Map<string, number>();
 for (const file of readdirSync(vault, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".md"))) {
   const name = /^project: *(.+)$/m.exec(readFileSync(join(vault, file), "utf8"))?.[1]?.trim();
@@ -59,6 +67,6 @@ for (const file of readdirSync(vault, { recursive: true, encoding: "utf8" }).fil
 if (projects.size > 0) {
   const list = [...projects].map(([name, n]) => `${name} (${n})`).join(", ");
   console.log(
-    `\nIn Claude Code, a card of a project is recalled only in that project's folder (a folder, or git repository, of that name), and cards of no project everywhere. The sample cards' projects: ${list}; to try these prompts in Claude Code, run it in a folder named after one of them.`,
+    `\nIn Claude Code, a card of a project is recalled in that project's folder (a git repository, or else a folder, of that name) or when the prompt names the project; cards of no project everywhere. The sample cards' projects: ${list}; to try these prompts in Claude Code, run it in a folder named after one of them.`,
   );
 }
