@@ -10,11 +10,12 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join, posix } from "node:path";
-import { writeFileAtomic } from "../io/atomic";
+import { ChangedSince, replaceIfUnchanged, writeFileAtomic } from "../io/atomic";
 import { withFileLock } from "../io/file-lock";
 import { readTextFile } from "../io/read-file";
 import { HIDDEN_DIR, vaultFiles } from "../paths";
 import { GENERATED_MARK } from "../card/schema";
+import { MAX_NOTE_BYTES } from "../vault/scan";
 import { INDEX_END, INDEX_START, MEMORY_INDEX } from "../digest/pages";
 import { MAX_DELETIONS } from "../digest/git";
 import { GitFailed, firstLine, mustGit, runGit, withoutCredentials } from "./git";
@@ -345,29 +346,32 @@ function resolve(opts: SyncOptions, report: SyncReport, path: string, theirs: st
     report.kept.push(path);
     return false;
   }
+  const copyName = (): string => freeCopyName(vault, path, (opts.now ?? new Date()).toISOString().slice(0, 10), theirs);
   if (path.toLowerCase().endsWith(".md")) {
+    // The note as git left it, to be replaced only while it still holds that (placeMerged).
+    const left = readTextFile(abs, { maxBytes: MAX_NOTE_BYTES });
+    const place = (merged: string): boolean => {
+      const copy = placeMerged(vault, path, left, merged, copyName);
+      git(["add", "--", path, ...(copy ? [copy] : [])]);
+      if (copy) report.conflicts.push({ path, copy });
+      return copy === undefined;
+    };
     const show = (n: number): string => git(["show", `:${n}:${path}`]);
     const [base, ours, other] = [stages.has(1) ? show(1) : undefined, show(2), show(3)];
     if (path === MEMORY_INDEX || ours.includes(GENERATED_MARK) || other.includes(GENERATED_MARK)) {
       // The index block and the overview pages are the digest's: ours now, made again after the merge.
       const merged = path === MEMORY_INDEX ? mergeNote(base && emptyIndex(base), emptyIndex(ours), emptyIndex(other)) : ours;
-      if (merged !== undefined) {
-        writeFileAtomic(abs, merged);
-        git(["add", "--", path]);
-        return true;
-      }
+      if (merged !== undefined) return place(merged);
     } else {
       const merged = mergeNote(base, ours, other);
       if (merged !== undefined) {
-        writeFileAtomic(abs, merged);
-        git(["add", "--", path]);
-        report.merged.push(path);
+        if (place(merged)) report.merged.push(path);
         return false;
       }
     }
   }
   // No merge: ours stays where it is, theirs beside it, whole, as a conflict copy.
-  const copy = freeCopyName(vault, path, (opts.now ?? new Date()).toISOString().slice(0, 10), theirs);
+  const copy = copyName();
   const temp = git(["checkout-index", "--stage=3", "--temp", "--", path]).split("\t")[0];
   mkdirSync(dirname(join(vault, copy)), { recursive: true });
   renameSync(join(vault, temp), join(vault, copy));
@@ -375,6 +379,28 @@ function resolve(opts: SyncOptions, report: SyncReport, path: string, theirs: st
   git(["add", "--", path, copy]);
   report.conflicts.push({ path, copy });
   return false;
+}
+
+/**
+ * Puts a merged note in place of the one git left (`left`), only while that is still what is
+ * there: a save of the person's that came in meanwhile stays in place, whole, and the merge goes
+ * beside it as a conflict copy, whose path is returned. Undefined when the merge took its place.
+ */
+export function placeMerged(vault: string, path: string, left: string, merged: string, copyName: () => string): string | undefined {
+  const abs = join(vault, path);
+  let saved: string | undefined;
+  try {
+    saved = replaceIfUnchanged(abs, left, merged);
+    if (saved === undefined) return undefined;
+  } catch (err) {
+    if (!(err instanceof ChangedSince)) throw err;
+  }
+  // The person's save came between our read and our write (returned) or before it (left alone).
+  if (saved !== undefined) writeFileAtomic(abs, saved);
+  const copy = copyName();
+  mkdirSync(dirname(join(vault, copy)), { recursive: true });
+  writeFileAtomic(join(vault, copy), merged);
+  return copy;
 }
 
 /** `note (conflicted copy 2026-12-06 a1b2c3d).md`: a name lint and recall know as a copy of `note.md`. */
