@@ -36,7 +36,7 @@ const BELOW = {
   // reaches embed/ and the snapshot.
   recall: ["card", "embed", "index", "io", "paths.ts", "session-id.ts", "text"],
   "recall/similar-meaning.ts": ["card", "embed", "index", "io", "paths.ts", "privacy", "session-id.ts", "snapshot", "text"],
-  transcript: ["io", "privacy"],
+  transcript: ["io", "privacy", "session-id.ts"],
   queue: ["card", "io", "paths.ts", "privacy", "project.ts", "session-id.ts", "text", "transcript"],
   llm: ["io", "privacy"],
 };

@@ -84,6 +84,9 @@ const VALUE = new Set([
   "if-due",
   "at",
   "platform",
+  "from",
+  "since",
+  "project",
 ]);
 
 /** The flags each command reads (see USAGE); any other is a typo that would otherwise be ignored. */
@@ -103,6 +106,8 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   mcp: ["vault", "config"],
   schedule: ["vault", "config", "at", "platform", "dry-run", "yes"],
   sync: ["vault", "config", "force", "dry-run", "json"],
+  import: ["vault", "config", "from", "since", "project", "dry-run", "json"],
+  status: ["vault", "config", "json"],
 };
 
 /** A command's flags; undefined for a word that is no command ("constructor" included). */

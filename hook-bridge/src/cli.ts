@@ -19,6 +19,8 @@ import { remindCommand } from "./commands/remind";
 import { trustCommand } from "./commands/trust";
 import { scheduleCommand } from "./commands/schedule";
 import { syncCommand } from "./commands/sync";
+import { importCommand } from "./commands/import";
+import { statusCommand } from "./commands/status";
 import { UsageError, whereToSetVault, type VaultLookup } from "./vault";
 import { hookJson, logRefusedHook, logWithoutVault } from "./no-vault";
 import { readStdinSync } from "./stdin";
@@ -73,6 +75,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return scheduleCommand(args);
       case "sync":
         return syncCommand(args);
+      case "import":
+        return importCommand(args);
+      case "status":
+        return statusCommand(args);
       case "install":
       case "uninstall":
         return await installCommand(args, args.command);

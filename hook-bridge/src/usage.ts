@@ -37,6 +37,11 @@ commands:
            [--dry-run] [--force]: sync though more than 30 files would be deleted; [--json]: one
            JSON object a line, progress, then the report; with sync.enabled in this computer's
            settings, also around each night and at session start
+  import   queue the Claude Code sessions from before the install that are worth keeping, newest
+           first, for the digest to take after each day's own [--from FOLDER] (default
+           ~/.claude/projects) [--since YYYY-MM-DD] [--project NAME] [--dry-run] [--json]
+  status   what waits in the queue (imported sessions apart), the snapshot, the last digest and
+           the last sync [--json]
   mcp      MCP server over stdio: ${MCP_TOOLS.join(", ")} (runs until stdin closes)
 
 Settings that run a program or name a server come from this computer only:

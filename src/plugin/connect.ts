@@ -17,6 +17,8 @@ export interface ConnectContext {
   /** Absolute path of the plugin's folder, where the bridge is written. */
   pluginDir: string;
   settingsPath?: string;
+  /** Called once Claude Code is connected (the hooks written): the import of earlier sessions is offered then. */
+  afterConnect?: () => void;
 }
 
 function nodePath(): string | undefined {
@@ -107,6 +109,7 @@ export class ConnectModal extends Modal {
               ? `${this.mode === "install" ? "Connected" : "Disconnected"} Claude Code${backup ? `; backup at ${backup}` : ""}.`
               : "";
             this.close();
+            if (this.mode === "install") this.ctx.afterConnect?.();
             // The hooks are in place whatever the CLI does; its answer comes in a second notice.
             this.done = applyMcp(mcp).then(
               (r) =>

@@ -15,6 +15,7 @@ import { writeBridge } from "../core/install/install";
 import { EnrichRunner } from "./enrich-command";
 import { EmbedRunner } from "./embed-runner";
 import { SyncRunner } from "./sync-command";
+import { IMPORT_OFFERED_KEY, ImportOfferModal, ImportRunner } from "./import-command";
 import { vectorsStatus } from "../core/embed/vectors-status";
 import { join } from "node:path";
 import { LINT_VIEW_TYPE, LintReportView } from "./lint-view";
@@ -43,6 +44,8 @@ export default class VaultMemoryPlugin extends Plugin {
   enrich: EnrichRunner | null = null;
   /** "Sync memory now", and the sync every few minutes this computer may ask for. */
   syncer: SyncRunner | null = null;
+  /** "Import earlier Claude Code sessions". */
+  importer: ImportRunner | null = null;
   /** Semantic recall's vectors, made after each full snapshot write when it is on. */
   embedder: EmbedRunner | null = null;
   vaultPath = "";
@@ -93,6 +96,26 @@ export default class VaultMemoryPlugin extends Plugin {
     this.registerView(QUEUE_VIEW_TYPE, (leaf) => new QueueReviewView(leaf, this.vaultPath, this.queueHost(service)));
     this.addRibbonIcon("inbox", "Open memory queue", () => void this.openQueue());
     this.addCommand({ id: "open-queue", name: "Open memory queue", callback: () => void this.openQueue() });
+    this.addRunners();
+    this.statusBar = this.addStatusBarItem();
+    this.statusBar.addClass("vault-memory-status");
+    this.statusBar.addEventListener("click", () => void this.openQueue());
+    this.addCommand({ id: "open-lint-report", name: "Open lint report", callback: () => void this.openLintReport() });
+    this.addCommand({
+      id: "preview-recall",
+      name: "Preview recall",
+      callback: () =>
+        new PreviewRecallModal(
+          this.app,
+          (p) => service.preview(p),
+          (p) => service.previewWithMeaning(p),
+        ).open(),
+    });
+    this.app.workspace.onLayoutReady(() => this.startAfterLayout(service));
+  }
+
+  /** The runs that go on in processes of their own (digest, sync, import) and enrich, each with its command. */
+  private addRunners(): void {
     this.digest = new DigestScheduler(
       this.vaultPath,
       () => this.settings,
@@ -116,21 +139,17 @@ export default class VaultMemoryPlugin extends Plugin {
       (m) => this.log(m),
     );
     this.addCommand({ id: "sync-now", name: "Sync memory now", callback: () => void this.syncer?.run() });
-    this.statusBar = this.addStatusBarItem();
-    this.statusBar.addClass("vault-memory-status");
-    this.statusBar.addEventListener("click", () => void this.openQueue());
-    this.addCommand({ id: "open-lint-report", name: "Open lint report", callback: () => void this.openLintReport() });
+    this.importer = new ImportRunner(
+      this.vaultPath,
+      () => this.settings,
+      () => this.bridgeRunner(),
+      (m) => this.log(m),
+    );
     this.addCommand({
-      id: "preview-recall",
-      name: "Preview recall",
-      callback: () =>
-        new PreviewRecallModal(
-          this.app,
-          (p) => service.preview(p),
-          (p) => service.previewWithMeaning(p),
-        ).open(),
+      id: "import-history",
+      name: "Import earlier Claude Code sessions",
+      callback: () => void this.importer?.run().then(() => this.updateStatusBar()),
     });
-    this.app.workspace.onLayoutReady(() => this.startAfterLayout(service));
   }
 
   /** What the settings tab needs of the plugin. */
@@ -289,9 +308,18 @@ export default class VaultMemoryPlugin extends Plugin {
       this.statusBar.setAttr("aria-label", this.digestLine.trim());
       return;
     }
-    const n = listPending(this.vaultPath).length;
-    this.statusBar.setText(n === 0 ? "" : `${n} to review`);
-    this.statusBar.setAttr("aria-label", n === 0 ? "" : `${n} conversations wait in the memory queue`);
+    const pending = listPending(this.vaultPath);
+    // The imported backlog is counted apart: it is the digest's to work through, not a review waiting.
+    const imported = pending.filter((e) => e.imported).length;
+    const n = pending.length - imported;
+    const text = [n > 0 ? `${n} to review` : "", imported > 0 ? `${imported} imported` : ""].filter(Boolean).join(" · ");
+    this.statusBar.setText(text);
+    this.statusBar.setAttr(
+      "aria-label",
+      [n > 0 ? `${n} conversation${n === 1 ? "" : "s"} wait in the memory queue` : "", imported > 0 ? `${imported} imported from before the install` : ""]
+        .filter(Boolean)
+        .join("; "),
+    );
   }
 
   private refreshLintViews(): void {
@@ -302,7 +330,21 @@ export default class VaultMemoryPlugin extends Plugin {
 
   /** Where the plugin lives on disk; the bridge is written beside main.js. */
   get connectContext(): ConnectContext {
-    return { vaultPath: this.vaultPath, pluginDir: join(this.vaultPath, this.manifest.dir ?? join(this.app.vault.configDir, "plugins", this.manifest.id)) };
+    return {
+      vaultPath: this.vaultPath,
+      pluginDir: join(this.vaultPath, this.manifest.dir ?? join(this.app.vault.configDir, "plugins", this.manifest.id)),
+      afterConnect: () => this.offerImport(),
+    };
+  }
+
+  /**
+   * Once on this device, after Claude Code is connected: the sessions before the install can be
+   * queued. Asked once whatever the answer; the command stays in the palette.
+   */
+  offerImport(): void {
+    if (this.app.loadLocalStorage(IMPORT_OFFERED_KEY)) return;
+    this.app.saveLocalStorage(IMPORT_OFFERED_KEY, new Date().toISOString());
+    new ImportOfferModal(this.app, this.settings.digest.maxEntries, () => void this.importer?.run().then(() => this.updateStatusBar())).open();
   }
 
   /**

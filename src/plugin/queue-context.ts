@@ -33,6 +33,9 @@ export interface CardIndexes {
   heading: string;
 }
 
+/** The list's parts shown collapsed at first. */
+export type QueueListPart = "handled" | "imported";
+
 /** What the list, the entry and the actions need of the view that draws them. */
 export interface QueueContext {
   readonly app: App;
@@ -44,10 +47,10 @@ export interface QueueContext {
   open(sessionId: string): void;
   /** Back from an entry to the list. */
   back(): void;
-  /** Whether the handled list is expanded. */
-  handledOpen(): boolean;
-  /** Expands or collapses the handled list, and draws the view again. */
-  showHandled(open: boolean): void;
+  /** Whether a collapsible part of the list is expanded: the handled conversations, the imported ones. */
+  isOpen(part: QueueListPart): boolean;
+  /** Expands or collapses it, and draws the view again. */
+  showPart(part: QueueListPart, open: boolean): void;
   isTicked(key: string): boolean;
   tick(key: string, on: boolean): void;
   /** The entry's conversation, or "" when it cannot be read. */

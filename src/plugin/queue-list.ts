@@ -7,16 +7,21 @@ import { listHandled, restoreHandled, type QueueEntry } from "../core/queue/queu
 import { CANDIDATE_KINDS, mergeCandidates, summarize } from "../core/queue/review";
 import { plural } from "../core/text/wording";
 import { iconButton } from "./lint-view";
-import { timeSpan, type QueueContext } from "./queue-context";
+import { timeSpan, type QueueContext, type QueueListPart } from "./queue-context";
 
-// The handled list shows at most this many.
+// The handled list and the imported one show at most this many: each row reads its conversation.
 const HANDLED_SHOWN = 50;
+const IMPORTED_SHOWN = 50;
 
-export function renderQueueList(root: HTMLElement, pending: QueueEntry[], ctx: QueueContext): void {
+export function renderQueueList(root: HTMLElement, all: QueueEntry[], ctx: QueueContext): void {
   const buttons = root.createDiv({ cls: "nav-header" }).createDiv({ cls: "nav-buttons-container" });
   iconButton(buttons, "refresh-cw", "Check the queue again", () => ctx.refresh());
-  if (pending.length === 0) renderEmpty(root, ctx);
-  else
+  // The sessions imported from before the install are the digest's backlog: apart and collapsed,
+  // so that the day's own conversations stay in view.
+  const pending = all.filter((e) => !e.imported);
+  const imported = all.filter((e) => e.imported);
+  if (all.length === 0) renderEmpty(root, ctx);
+  else if (pending.length > 0)
     root.createDiv({
       cls: "vault-memory-queue-summary",
       text: `${plural(pending.length, "conversation")} ${pending.length === 1 ? "waits" : "wait"} for review`,
@@ -31,7 +36,40 @@ export function renderQueueList(root: HTMLElement, pending: QueueEntry[], ctx: Q
   }
   const list = root.createDiv({ cls: "vault-memory-queue-list" });
   for (const e of pending) renderItem(list, e, ctx);
+  if (imported.length > 0) renderImported(root, imported, ctx);
   renderHandled(root, ctx);
+}
+
+/** A collapsible part of the list, as Obsidian draws a tree item: its children when expanded, else nothing. */
+function collapsible(root: HTMLElement, ctx: QueueContext, part: QueueListPart, title: string, count: number, cls: string): HTMLElement | undefined {
+  const open = ctx.isOpen(part);
+  const tree = root.createDiv({ cls: `tree-item ${cls}${open ? "" : " is-collapsed"}` });
+  const self = tree.createDiv({ cls: "tree-item-self is-clickable mod-collapsible", attr: { role: "button", tabindex: 0, "aria-expanded": String(open) } });
+  const icon = self.createDiv({ cls: `tree-item-icon collapse-icon${open ? "" : " is-collapsed"}` });
+  setIcon(icon, "right-triangle");
+  self.createDiv({ cls: "tree-item-inner", text: title });
+  self.createDiv({ cls: "tree-item-flair-outer" }).createSpan({ cls: "tree-item-flair", text: String(count) });
+  self.addEventListener("click", () => ctx.showPart(part, !open));
+  self.addEventListener("keydown", (evt) => {
+    if (evt.key === "Enter" || evt.key === " ") {
+      evt.preventDefault();
+      ctx.showPart(part, !open);
+    }
+  });
+  return open ? tree.createDiv({ cls: "tree-item-children" }) : undefined;
+}
+
+/** The imported sessions, newest first, the first IMPORTED_SHOWN of them; each opens like any entry. */
+function renderImported(root: HTMLElement, imported: QueueEntry[], ctx: QueueContext): void {
+  const children = collapsible(root, ctx, "imported", "Imported from before the install", imported.length, "vault-memory-imported");
+  if (!children) return;
+  children.createDiv({
+    text: "The nightly digest takes these after each day's own conversations, newest first. Open one to file it now.",
+    cls: "vault-memory-muted",
+  });
+  const newest = [...imported].sort((a, b) => b.lastTimestamp.localeCompare(a.lastTimestamp));
+  for (const e of newest.slice(0, IMPORTED_SHOWN)) renderItem(children, e, ctx);
+  if (newest.length > IMPORTED_SHOWN) children.createDiv({ text: `… and ${newest.length - IMPORTED_SHOWN} older`, cls: "vault-memory-muted" });
 }
 
 /** What an empty queue says: how conversations get here, and a way to check that they can. */
@@ -60,7 +98,7 @@ function renderItem(list: HTMLElement, e: QueueEntry, ctx: QueueContext): void {
   meta.createSpan({ text: e.project || "(no project)", cls: "vault-memory-queue-project" });
   meta.appendText(" · ");
   timeSpan(meta, e.lastTimestamp || e.updatedAt);
-  meta.appendText(` · ${plural(e.prompts, "prompt")}${e.wanted ? " · wanted" : ""}`);
+  meta.appendText(` · ${plural(e.prompts, "prompt")}${e.wanted ? " · wanted" : ""}${e.imported ? " · imported" : ""}`);
   inner.createDiv({ text: clip(s.firstPrompt, 140), cls: "vault-memory-queue-first" });
   // Held by the digest: its answer read as orders to an assistant; the person makes the card, or skips it.
   if (e.held)
@@ -83,16 +121,8 @@ function renderItem(list: HTMLElement, e: QueueEntry, ctx: QueueContext): void {
 function renderHandled(root: HTMLElement, ctx: QueueContext): void {
   const handled = listHandled(ctx.vaultPath);
   if (handled.length === 0) return;
-  const open = ctx.handledOpen();
-  const tree = root.createDiv({ cls: `tree-item vault-memory-handled${open ? "" : " is-collapsed"}` });
-  const self = tree.createDiv({ cls: "tree-item-self is-clickable mod-collapsible", attr: { role: "button", tabindex: 0, "aria-expanded": String(open) } });
-  const icon = self.createDiv({ cls: `tree-item-icon collapse-icon${open ? "" : " is-collapsed"}` });
-  setIcon(icon, "right-triangle");
-  self.createDiv({ cls: "tree-item-inner", text: "Handled" });
-  self.createDiv({ cls: "tree-item-flair-outer" }).createSpan({ cls: "tree-item-flair", text: String(handled.length) });
-  self.addEventListener("click", () => ctx.showHandled(!open));
-  if (!open) return;
-  const children = tree.createDiv({ cls: "tree-item-children" });
+  const children = collapsible(root, ctx, "handled", "Handled", handled.length, "vault-memory-handled");
+  if (!children) return;
   for (const h of handled.slice(0, HANDLED_SHOWN)) {
     const row = children.createDiv({ cls: "tree-item-self vault-memory-handled-item" });
     const inner = row.createDiv({ cls: "tree-item-inner" });

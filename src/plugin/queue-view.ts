@@ -12,7 +12,7 @@ import { newestFirst } from "../core/queue/review";
 import { similarCards, type SimilarCard } from "../core/recall/similar";
 import { yieldToUi } from "./yield-to-ui";
 import { escapeControl } from "../core/text/visible";
-import type { CardIndexes, QueueContext, QueueViewHost } from "./queue-context";
+import type { CardIndexes, QueueContext, QueueListPart, QueueViewHost } from "./queue-context";
 import { renderQueueEntry } from "./queue-entry";
 import { renderQueueList } from "./queue-list";
 
@@ -44,7 +44,7 @@ export class QueueReviewView extends ItemView {
   // were read again) never throws it away.
   private readonly drafts = new Map<string, Record<string, string>>();
   private banner = "";
-  private handledOpen = false;
+  private readonly openParts = new Set<QueueListPart>();
   // Suggestions with meaning fused in, by entry, once the embedding server has answered.
   private readonly meaningful = new Map<string, SimilarCard[]>();
   // What the list, the entry and the actions are given of this view.
@@ -176,9 +176,10 @@ export class QueueReviewView extends ItemView {
         this.openSession = null;
         this.render();
       },
-      handledOpen: () => this.handledOpen,
-      showHandled: (open) => {
-        this.handledOpen = open;
+      isOpen: (part) => this.openParts.has(part),
+      showPart: (part, open) => {
+        if (open) this.openParts.add(part);
+        else this.openParts.delete(part);
         this.render();
       },
       isTicked: (key) => this.ticked.has(key),

@@ -60,6 +60,9 @@ describe("a command line refused", () => {
             "max-chars",
             "deadline-ms",
             "embed-budget-sec",
+            "from",
+            "since",
+            "project",
           ].includes(f)
             ? [`--${f}`, "1"]
             : [`--${f}`]),

@@ -208,15 +208,30 @@ describe("the command line refuses what it does not take", () => {
     expect(r.stderr).toMatch(/no conversation waits in the queue as nosuchid/);
   });
 
-  it.each(["index", "recall", "queue", "remember", "remind", "lint", "digest", "enrich", "embed", "trust", "install", "uninstall", "mcp", "schedule"])(
-    "%s --help prints its usage and does nothing",
-    (command) => {
-      const r = runBridge([command, "--help"]);
-      expect(r.status).toBe(0);
-      expect(r.stdout).toContain(`usage: vault-memory ${command}`);
-      expect(r.stdout).toContain("--vault");
-    },
-  );
+  it.each([
+    "index",
+    "recall",
+    "queue",
+    "remember",
+    "remind",
+    "lint",
+    "digest",
+    "enrich",
+    "embed",
+    "trust",
+    "install",
+    "uninstall",
+    "mcp",
+    "schedule",
+    "sync",
+    "import",
+    "status",
+  ])("%s --help prints its usage and does nothing", (command) => {
+    const r = runBridge([command, "--help"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`usage: vault-memory ${command}`);
+    expect(r.stdout).toContain("--vault");
+  });
 
   it("schedule --help lists its subcommands and flags, and the command list names it", () => {
     expect(runBridge(["schedule", "install", "--help"]).stdout).toMatch(

@@ -63,6 +63,7 @@ describe("the plugin", () => {
     expect([...app.commands.keys()].sort()).toEqual([
       "vault-memory:check-connection",
       "vault-memory:enrich-cards",
+      "vault-memory:import-history",
       "vault-memory:open-lint-report",
       "vault-memory:open-queue",
       "vault-memory:preview-recall",

@@ -253,15 +253,23 @@ function refusedNotice(vault: string): string {
 export function reminder(vault: string, now: Date): string {
   const pending = listPending(vault);
   if (pending.length === 0) return "";
-  const oldest = pending[0].queuedAt;
+  const live = pending.filter((e) => !e.imported);
+  const imported = pending.length - live.length;
   const status = readDigestStatus(vault);
+  // A backlog of imported sessions takes the digest weeks: said at every start while the digest
+  // runs well, it would be noise. It is said with the day's own, or when the digest is not running.
+  const runsWell = status?.ok === true && !!status.finishedAt && now.getTime() - Date.parse(status.finishedAt) < 48 * 3_600_000;
+  if (live.length === 0 && runsWell) return "";
   const last = !status?.finishedAt
     ? "the nightly digest has not run yet"
     : status.ok
       ? `the nightly digest last ran ${ago(status.finishedAt, now)}${status.failed ? ` and could not file ${status.failed} conversation${status.failed === 1 ? "" : "s"} (see its report in meta/digest)` : ""}`
       : `the nightly digest failed ${ago(status.finishedAt, now)}${status.error ? ` (${escapeControl(status.error.slice(0, 80))})` : ""}`;
-  const n = pending.length;
-  return `Vault Memory: ${n} conversation${n === 1 ? "" : "s"} wait${n === 1 ? "s" : ""} to become cards (oldest queued ${ago(oldest, now)}); ${last}.`;
+  const more = imported > 0 ? `, and ${imported} imported from before the install` : "";
+  if (live.length === 0)
+    return `Vault Memory: ${imported} session${imported === 1 ? "" : "s"} imported from before the install wait${imported === 1 ? "s" : ""} to become cards; ${last}.`;
+  const n = live.length;
+  return `Vault Memory: ${n} conversation${n === 1 ? "" : "s"} wait${n === 1 ? "s" : ""} to become cards (oldest queued ${ago(live[0].queuedAt, now)})${more}; ${last}.`;
 }
 
 function ago(iso: string, now: Date): string {

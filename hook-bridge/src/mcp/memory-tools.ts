@@ -1,5 +1,6 @@
 /** What the MCP server's tools do, apart from the protocol: search the memory, read a card, queue something to keep. */
 
+import { claudeProjectsDir } from "../../../src/core/transcript/projects";
 import { closeSync, existsSync, readdirSync, readSync, realpathSync } from "node:fs";
 import { bridgeEntry, freshen } from "../freshen";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
@@ -11,7 +12,6 @@ import { isCard, loadVaultConfig, type VaultMemoryConfig } from "../../../src/co
 import { appendLog } from "../../../src/core/io/log";
 import { openRegularFile } from "../../../src/core/io/read-file";
 import { vaultFiles } from "../../../src/core/paths";
-import { homeDir } from "../../../src/core/io/home";
 import { resolveProject } from "../../../src/core/project";
 import { listNotes, noteExists } from "../../../src/core/vault/scan";
 import { DAY_MS } from "../../../src/core/snapshot/format";
@@ -379,7 +379,7 @@ export class MemoryTools {
   private session(): { id: string; transcript: string } | undefined {
     const id = this.env.CLAUDE_CODE_SESSION_ID ?? "";
     if (!isSafeSessionId(id)) return undefined;
-    const projects = join(this.env.CLAUDE_CONFIG_DIR || join(homeDir(this.env), ".claude"), "projects");
+    const projects = claudeProjectsDir(this.env);
     // Claude Code names a project's folder after its path, every other character a dash.
     const direct = join(projects, resolve(this.cwd).replace(/[^A-Za-z0-9]/g, "-"), `${id}.jsonl`);
     if (existsSync(direct)) return { id, transcript: direct };

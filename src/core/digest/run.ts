@@ -9,7 +9,7 @@ import { buildIndexFromDisk } from "../index/build-from-disk";
 import { writeFileAtomic } from "../io/atomic";
 import { formatReport, lintScope, lintVault, recallHistory } from "../lint/lint";
 import { vaultFiles } from "../paths";
-import { holdEntry, listPending, markHandled, pendingPath, readInbox, type QueueEntry } from "../queue/queue-store";
+import { digestOrder, holdEntry, listPending, markHandled, pendingPath, readInbox, type QueueEntry } from "../queue/queue-store";
 import { instructionIn } from "../text/instructions";
 import { entrySubject, summarize } from "../queue/review";
 import { similarCards, type SimilarCard } from "../recall/similar";
@@ -178,7 +178,7 @@ async function digestQueue(run: DigestRun): Promise<void> {
   const { opts } = run;
   const settings = opts.config.digest;
   // An entry held for the person's review waits for them, unless they ask for it by name.
-  const pending = listPending(opts.vault).filter((e) => (opts.sessionIds ? opts.sessionIds.includes(e.sessionId) : !e.held));
+  const pending = digestOrder(listPending(opts.vault)).filter((e) => (opts.sessionIds ? opts.sessionIds.includes(e.sessionId) : !e.held));
   const take = Math.min(settings.maxEntries, opts.limit ?? Infinity);
   // The vault is read once, and again only after a night's write changed it.
   let vaultState: VaultState | undefined;

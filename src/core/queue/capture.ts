@@ -62,6 +62,10 @@ export interface CaptureOptions {
   prompt?: string;
   /** Asked for mid-turn: the reply is still to come, and the Stop hook adds it. */
   midTurn?: boolean;
+  /** The transcript as read already (import reads it first, to filter by date and project). */
+  transcript?: TranscriptSummary;
+  /** Queued by `import` from a session before the install: the digest takes it after the live ones. */
+  imported?: boolean;
 }
 
 export function captureSession(vault: string, payload: StopPayload, rules: QueueRules, opts: CaptureOptions = {}): CaptureResult {
@@ -73,8 +77,9 @@ export function captureSession(vault: string, payload: StopPayload, rules: Queue
   let t: TranscriptSummary;
   let unread: string | undefined;
   try {
-    if (!payload.transcriptPath) throw new TranscriptError("no transcript path");
-    t = readTranscript(payload.transcriptPath);
+    if (opts.transcript) t = opts.transcript;
+    else if (!payload.transcriptPath) throw new TranscriptError("no transcript path");
+    else t = readTranscript(payload.transcriptPath);
   } catch (err) {
     if (!(err instanceof TranscriptError)) throw err;
     // A keep asked for in words is recorded with what the hook knows, so that a transcript not
@@ -138,11 +143,8 @@ function queueConversation(
     // Our hook never blocks, so a turn that another hook kept going cannot loop through it; only
     // a conversation the person asked to keep is worth recording there.
     if (payload.stopHookActive && !wanted) return { queued: false, reason: "stop hook already active" };
-    if (!wanted) {
-      if (t.prompts < rules.minPrompts) return { queued: false, reason: `${t.prompts} prompt(s), fewer than ${rules.minPrompts}${skipped}` };
-      if (t.assistantChars < rules.minChars)
-        return { queued: false, reason: `${t.assistantChars} characters of reply, fewer than ${rules.minChars}${skipped}` };
-    }
+    const short = wanted ? undefined : tooShort(t, rules);
+    if (short) return { queued: false, reason: `${short}${skipped}` };
     if (previous && !previous.awaitingReply && previous.prompts === t.prompts && previous.assistantChars === t.assistantChars && !opts.wanted) {
       return { queued: false, reason: "already queued, unchanged" };
     }
@@ -167,11 +169,20 @@ function queueConversation(
       ...(wanted ? { wanted: true } : {}),
       ...(opts.midTurn ? { awaitingReply: true } : {}),
       ...(handled?.handledAt ? { resumedAfter: handled.handledAt } : {}),
+      // The Stop hook's rewrite of an imported session (it was resumed) makes it a live one again.
+      ...(opts.imported ? { imported: previous?.imported ?? now } : {}),
       ...noteFields(mergedNote(previous, opts.note)),
     };
     writePending(vault, entry, condense(entry, turns));
     return { queued: true, entry };
   });
+}
+
+/** Why a conversation is too short to keep by the rules, or undefined when it is worth keeping. */
+export function tooShort(t: Pick<TranscriptSummary, "prompts" | "assistantChars">, rules: QueueRules): string | undefined {
+  if (t.prompts < rules.minPrompts) return `${t.prompts} prompt(s), fewer than ${rules.minPrompts}`;
+  if (t.assistantChars < rules.minChars) return `${t.assistantChars} characters of reply, fewer than ${rules.minChars}`;
+  return undefined;
 }
 
 /**

@@ -45,6 +45,11 @@ export interface QueueEntry {
    * assistant: the entry waits for the person in the queue sidebar, and later nights pass it by.
    */
   held?: { reason: string; at: string };
+  /**
+   * When `import` queued it from a session before the install. The digest takes these after the
+   * day's own conversations, newest first, so a backlog never holds up what was just learned.
+   */
+  imported?: string;
 }
 
 export interface HandledEntry extends QueueEntry {
@@ -122,6 +127,16 @@ export function listPending(vault: string): QueueEntry[] {
     .map((f) => readEntry(join(dir, f)))
     .filter((e): e is QueueEntry => e !== undefined)
     .sort((a, b) => (a.queuedAt < b.queuedAt ? -1 : a.queuedAt > b.queuedAt ? 1 : 0));
+}
+
+/**
+ * The order the digest takes entries in: the day's own conversations first, oldest queued first;
+ * then the imported history, its newest sessions first, since those are likeliest still true.
+ */
+export function digestOrder(entries: readonly QueueEntry[]): QueueEntry[] {
+  const live = entries.filter((e) => !e.imported);
+  const imported = entries.filter((e) => e.imported).sort((a, b) => b.lastTimestamp.localeCompare(a.lastTimestamp) || a.sessionId.localeCompare(b.sessionId));
+  return [...live, ...imported];
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Streams a Claude Code transcript (JSON lines) into the parts capture needs, with bounded memory. */
 
-import { closeSync, readSync } from "node:fs";
+import { closeSync, readSync, type Stats } from "node:fs";
 import { FileRefused, openRegularFile } from "../io/read-file";
 import { sanitize, sanitizeFrom } from "../privacy/redact";
 
@@ -89,11 +89,11 @@ export function turnOf(role: Turn["role"], text: string, prompt: number): Turn {
  * that is not a regular `.jsonl` file throws TranscriptError. Every turn is sanitised here, before
  * it is cut to MAX_TURN_CHARS: a cut first could halve a key into a shape no rule knows.
  */
-export function readTranscript(path: string): TranscriptSummary {
+export function readTranscript(path: string, opts: OpenOptions = {}): TranscriptSummary {
   const summary = emptySummary();
   const seenUuids = new Set<string>();
   const state: ReadState = { seen: seenUuids, lastAssistant: undefined, kept: 0 };
-  const fd = openTranscript(path);
+  const fd = openTranscript(path, opts);
   try {
     const buf = Buffer.allocUnsafe(CHUNK);
     let carry: Buffer[] = [];
@@ -145,16 +145,30 @@ export function readTranscript(path: string): TranscriptSummary {
  * device (`/dev/zero` never ends), a FIFO (blocks forever on open) or some other file is refused
  * before it is read, by the one opener of files anyone may have put at a path.
  */
-function openTranscript(path: string): number {
+function openTranscript(path: string, opts: OpenOptions): number {
   if (!path.endsWith(".jsonl")) throw new TranscriptError("transcript is not a .jsonl file");
   try {
-    return openRegularFile(path).fd;
+    const { fd, st } = openRegularFile(path, opts);
+    const why = opts.check?.(st);
+    if (why) {
+      closeSync(fd);
+      throw new TranscriptError(why);
+    }
+    return fd;
   } catch (err) {
     if (!(err instanceof FileRefused)) throw err;
     if (err.why === "missing") throw new TranscriptError("no transcript (ENOENT)");
     if (err.why === "not-regular") throw new TranscriptError(`transcript is not a regular file: ${err.message}`);
     throw new TranscriptError(`no transcript (${err.message})`);
   }
+}
+
+/** For transcripts found by listing a folder rather than named by Claude Code's hook. */
+export interface OpenOptions {
+  /** A link at the path is refused, not followed. */
+  noFollow?: boolean;
+  /** Refuses the open file by its stat, with a reason (one that another account owns). */
+  check?: (st: Stats) => string;
 }
 
 type Json = Record<string, unknown>;
