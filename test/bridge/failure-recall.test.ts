@@ -5,7 +5,7 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { RECALL_HEADER } from "../../src/core/text/recall-header";
+import { FAILURE_HEADER, RECALL_HEADER } from "../../src/core/text/recall-header";
 import { failureQuery } from "../../src/core/recall/failure";
 import { SAMPLE_VAULT, copyVault, runBridge } from "../helpers";
 
@@ -39,7 +39,9 @@ describe("recall when a command fails", () => {
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     expect(out.hookSpecificOutput.hookEventName).toBe("PostToolUseFailure");
-    expect(out.hookSpecificOutput.additionalContext).toContain(RECALL_HEADER);
+    expect(out.hookSpecificOutput.additionalContext).toContain(FAILURE_HEADER);
+    // Said of the failed command, not of a prompt.
+    expect(out.hookSpecificOutput.additionalContext).not.toContain(RECALL_HEADER);
     expect(out.hookSpecificOutput.additionalContext).toContain("launchd-cron-path.md");
   });
 

@@ -24,6 +24,7 @@ import { loadSeen, rememberSeen } from "../../../src/core/recall/session-store";
 import { appendUsage, promptHash } from "../../../src/core/recall/usage-log";
 import type { RecallRules } from "../../../src/core/recall/rules";
 import { failureRules } from "../../../src/core/recall/failure";
+import { FAILURE_HEADER } from "../../../src/core/text/recall-header";
 import type { EmbedResult } from "../../../src/core/embed/client";
 import { semanticOn, type SemanticRules } from "../../../src/core/embed/settings";
 
@@ -63,7 +64,13 @@ export function recallFor(p: Prompted): number | Promise<number> {
     const rules = withOverrides(payload.failure ? failureRules(reader.header.rules) : reader.header.rules, args);
     const sessions = vaultFiles.sessions(vault);
     const seen = loadSeen(sessions, payload.sessionId);
-    const ctx: RecallContext = { project: resolveProject(payload.cwd), seen, deadline, exists: (path: string) => noteExists(vault, path) };
+    const ctx: RecallContext = {
+      project: resolveProject(payload.cwd),
+      seen,
+      deadline,
+      exists: (path: string) => noteExists(vault, path),
+      ...(payload.failure ? { header: FAILURE_HEADER } : {}),
+    };
     const answer = (result: Recall): number => {
       p.scored?.();
       return answerWith(result, run, p, { sessions, seen, started, deadline });

@@ -59,6 +59,8 @@ export interface RecallContext {
    * passed over and the next-best takes its place.
    */
   exists?: (path: string) => boolean;
+  /** The line that opens the printed block: RECALL_HEADER, or what else the cards answer (FAILURE_HEADER). */
+  header?: string;
 }
 
 export interface SemanticMatches {
@@ -225,7 +227,7 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
     score: c.score,
     ...(c.hint === undefined ? {} : { hint: { index: c.hint, text: c.info.hints?.[c.hint] } }),
   }));
-  return { cards: picked, text: formatRecall(picked, w.vaultRoot, rules.maxChars) };
+  return { cards: picked, text: formatRecall(picked, w.vaultRoot, rules.maxChars, ctx.header) };
 }
 
 /**
@@ -429,8 +431,13 @@ function maxLift(rules: RecallRules): number {
 }
 
 /** What recall prints: its header, then one line per card (see formatCardLines). */
-export function formatRecall(cards: readonly Pick<RecalledCard, "path" | "description" | "score">[], vaultRoot: string, maxChars: number): string {
-  return formatCardLines(RECALL_HEADER, cards, vaultRoot, maxChars);
+export function formatRecall(
+  cards: readonly Pick<RecalledCard, "path" | "description" | "score">[],
+  vaultRoot: string,
+  maxChars: number,
+  header = RECALL_HEADER,
+): string {
+  return formatCardLines(header, cards, vaultRoot, maxChars);
 }
 
 /**
