@@ -34,3 +34,15 @@ export const RETIRED_STATUSES: ReadonlySet<string> = new Set(["archived", "super
 export function isRetired(status: string): boolean {
   return RETIRED_STATUSES.has(status.toLowerCase());
 }
+
+/**
+ * Notes about the vault rather than knowledge in it, by their type: overview pages (moc: the
+ * digest's generated pages are all of it) and notes about the vault and its settings (meta: the
+ * rules note, the digest's reports). They are indexed, so that links to them resolve and every
+ * word weighs what it did, but never recalled, briefed or offered as a similar card: a list of
+ * every card's name matches every prompt.
+ */
+export function isVaultPage(type: string): boolean {
+  const t = type.toLowerCase();
+  return t === "moc" || t === "meta";
+}

@@ -5,6 +5,7 @@
  * project and bounded, and names the most used cards rather than all of them.
  */
 
+import { isVaultPage } from "../card/schema";
 import type { DocInfo } from "../index/postings";
 import { formatCardLines } from "./recall";
 import { BRIEF_HEADER } from "../text/recall-header";
@@ -55,6 +56,8 @@ export function sessionBrief(cards: Iterable<BriefCard>, opts: BriefOptions): st
   const own: BriefCard[] = [];
   const shared: BriefCard[] = [];
   for (const card of cards) {
+    // Overview and meta pages are no card to brief, nor to count.
+    if (isVaultPage(card.type)) continue;
     const theirs = card.project.toLowerCase();
     if (!theirs) shared.push(card);
     else if (!project || theirs === project) own.push(card);

@@ -1,5 +1,6 @@
 /** Turns a prompt into the lines Claude sees: score, rerank by signals, apply thresholds, format under a cap. */
 
+import { isVaultPage } from "../card/schema";
 import { join } from "node:path";
 import { synonymPhrases } from "../index/index-options";
 import type { DocInfo, PostingSource } from "../index/postings";
@@ -187,7 +188,8 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
     // Before the card's row is read: most of what the gate turns away costs nothing more.
     if ((s.about ?? Infinity) < aboutFloor) continue;
     const info = source.doc(s.doc);
-    if (!info || !inScope(info) || (ctx.exists && !ctx.exists(info.path))) continue;
+    // Overview and meta pages name every card: indexed, never recalled (isVaultPage).
+    if (!info || isVaultPage(info.type) || !inScope(info) || (ctx.exists && !ctx.exists(info.path))) continue;
     candidates.push({
       doc: s.doc,
       info,

@@ -5,6 +5,7 @@
  * not carry the vectors' reader.
  */
 
+import { isVaultPage } from "../card/schema";
 import { embedTexts } from "../embed/client";
 import { PATIENT_EMBED_MS, semanticRulesOf, type EmbedSettings } from "../embed/settings";
 import { searchVectors, vectorsPathOf } from "../embed/vectors";
@@ -49,7 +50,7 @@ export interface SimilarAsk {
   /** A VaultMemoryConfig will do; this room does not import config.ts, which is above it. */
   config: { recall: RecallRules; embed: EmbedSettings };
   /** The cards' words: the live index. Cards the vectors name that it does not know (deleted or renamed since the snapshot) are left out. */
-  source: PostingSource & { docByPath(path: string): unknown };
+  source: PostingSource & { docByPath(path: string): { type: string } | undefined | null };
   /** What the words are matched on: the conversation's start and its candidates (entrySubject). */
   text: string;
   /** What meaning is asked of: the opening question, which says what a conversation is about (a whole transcript's vector is diluted by everything else said in it). */
@@ -73,7 +74,10 @@ export async function similarWithMeaning(a: SimilarAsk): Promise<SimilarCard[] |
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }
-  for (const path of [...found.keys()]) if (a.source.docByPath(path) === undefined) found.delete(path);
+  for (const path of [...found.keys()]) {
+    const info = a.source.docByPath(path);
+    if (info === undefined || info === null || isVaultPage(info.type)) found.delete(path);
+  }
   // More word suggestions than are kept, so that a card meaning lifts can pass one it does not.
   const words = similarCards(a.text, a.source, a.limit * 3, a.config.recall.scoring.hintBonus);
   const scale = effectiveMinScore(a.config.recall, a.source.docCount, a.text);

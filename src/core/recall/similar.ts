@@ -1,5 +1,6 @@
 /** The one similarity engine: the cards most like a text, by recall's own query and scorer, for the sidebar and the digest. */
 
+import { isVaultPage } from "../card/schema";
 import { synonymPhrases } from "../index/index-options";
 import type { PostingSource } from "../index/postings";
 import { scoreGroups, withHintCoverage } from "../index/scorer";
@@ -28,7 +29,7 @@ export function similarCards(text: string, source: PostingSource, limit: number,
   const out: SimilarCard[] = [];
   for (const s of scoreGroups(groups, source, (x) => x.matched >= need && x.score >= MIN_SCORE, { hintBonus })) {
     const info = source.doc(s.doc);
-    if (!info || !isFilable(info.path)) continue;
+    if (!info || isVaultPage(info.type) || !isFilable(info.path)) continue;
     out.push({ path: info.path, description: info.description, score: withHintCoverage(s, info.hintSizes) });
   }
   // A stable sort: ties keep the scorer's order, which breaks them on doc id.

@@ -5,6 +5,8 @@ import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import { MemoryIndex } from "../../../src/core/index/memory-index";
 import { parseCard } from "../../../src/core/card/card";
 import { RECALL_HEADER, chanceStandOut, formatRecall, fuseSemantic, recall } from "../../../src/core/recall/recall";
+import { similarCards } from "../../../src/core/recall/similar";
+import { briefCardsOf, sessionBrief } from "../../../src/core/recall/brief";
 import { NOTES_CLOSE, NOTES_OPEN, QUOTED_NOTES } from "../../../src/core/text/recall-header";
 import { SAMPLE_VAULT } from "../../helpers";
 
@@ -283,5 +285,30 @@ describe("code-aware words", () => {
     });
     expect(recall("fix the null check in src/gen/billingApiClient.ts", index, config.recall, "/v").cards[0]?.path).toBe("feedback/generated-code.md");
     expect(recall("internal/retry/backoff.go: make the cap configurable", index, config.recall, "/v").cards[0]?.path).toBe("reference/retry.md");
+  });
+});
+
+describe("the vault's own pages", () => {
+  it("are never recalled, briefed or offered as similar cards, though they name every card", () => {
+    const index = withFillers({
+      "debugging/launchd-path.md":
+        "---\nname: launchd PATH\ndescription: The nightly launchd job cannot find claude\ntype: debugging\n---\nCall claude by its absolute path.",
+      "moc/knowledge-overview.md":
+        "---\nname: Knowledge overview\ndescription: launchd nightly job claude PATH, every card\ntype: moc\ngenerated: vault-memory\n---\n- [[launchd-path]] launchd nightly job cannot find claude PATH",
+      "meta/digest/2026-11-30.md":
+        "---\nname: Digest\ndescription: launchd nightly job claude PATH filed\ntype: meta\n---\nCreated launchd nightly job claude PATH.",
+    });
+    const got = recall("the nightly launchd job cannot find claude on PATH", index, config.recall, "/v").cards.map((c) => c.path);
+    expect(got).toEqual(["debugging/launchd-path.md"]);
+    expect(similarCards("launchd nightly job claude PATH", index, 5, 0).map((c) => c.path)).toEqual(["debugging/launchd-path.md"]);
+    const brief = sessionBrief(
+      briefCardsOf(
+        [...index.docs()].map((d) => index.doc(d.id)!),
+        new Map(),
+      ),
+      { project: "", vaultRoot: "/v", maxChars: 1500 },
+    );
+    expect(brief).toContain("launchd-path.md");
+    expect(brief).not.toMatch(/knowledge-overview|meta\/digest/);
   });
 });
