@@ -70,6 +70,51 @@ export function readBody(body: string): Body {
 }
 
 /**
+ * `text` with each wikilink whose target does not resolve written as its words (`[[x|shown]]` →
+ * `shown`, `[[x]]` → `x`): a link written by a model to a note that is not there would be a
+ * dangling link lint reports. Code, fenced or inline, embeds and links to attachments (a name with
+ * an extension other than .md) are left as they are.
+ */
+const ATTACHMENT_RE = /\.(?!md$)[A-Za-z0-9]{1,8}$/;
+
+export function unlinkUnresolved(text: string, resolves: (target: string) => boolean): { text: string; unlinked: string[] } {
+  const unlinked: string[] = [];
+  const lines = text.split("\n");
+  let fence: string | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const m = FENCE_RE.exec(line);
+    if (fence !== null) {
+      if (m && m[1][0] === fence[0] && m[1].length >= fence.length && line.slice(m[0].length).trim() === "") fence = null;
+      continue;
+    }
+    if (m) {
+      fence = m[1];
+      continue;
+    }
+    if (!line.includes("[[")) continue;
+    // Inline code spans keep their text; only what lies between them is rewritten.
+    let out = "";
+    let last = 0;
+    const rewrite = (part: string): string =>
+      part.replace(WIKILINK_RE, (whole, bang: string, inner: string) => {
+        const target = linkTarget(inner);
+        // An embed or a file that is no note (an image, a PDF) is an attachment, which no note list holds.
+        if (target === "" || bang === "!" || ATTACHMENT_RE.test(target) || resolves(target)) return whole;
+        unlinked.push(target);
+        const bar = inner.indexOf("|");
+        return (bar >= 0 ? inner.slice(bar + 1) : target).replace(/\\$/, "").trim() || target;
+      });
+    for (const code of line.matchAll(INLINE_CODE_RE)) {
+      out += rewrite(line.slice(last, code.index)) + code[0];
+      last = code.index + code[0].length;
+    }
+    lines[i] = out + rewrite(line.slice(last));
+  }
+  return { text: lines.join("\n"), unlinked };
+}
+
+/**
  * The first paragraph of prose: what a person would call the note's summary. Headings, embeds,
  * callout titles, tables, lists of links and HTML blocks are passed over.
  */

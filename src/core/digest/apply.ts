@@ -11,6 +11,7 @@ import { withHints } from "../card/hint-fields";
 import { DEFAULT_HINTS_PROPERTY, hintsOf, hintState } from "../card/hints";
 import { MAX_QUESTIONS } from "../enrich/settings";
 import { addRelatedLink, appendDated } from "../card/related";
+import { unlinkUnresolved } from "../card/markdown";
 import { ChangedSince, replaceIfUnchanged, writeFileExclusive } from "../io/atomic";
 import { withFileLock } from "../io/file-lock";
 import { isCard, type VaultMemoryConfig } from "../config";
@@ -34,6 +35,8 @@ export interface Applied {
 
 export interface ApplyContext {
   vault: string;
+  /** Vault-relative paths of every note, cards or not, for the links an answer's text may make; `cards` when absent. */
+  notes?: readonly string[];
   /** Vault-relative paths of every card, to resolve related names. */
   cards: readonly string[];
   /** Cards offered to the LLM for appending, with their mtime when offered. */
@@ -118,9 +121,16 @@ export function rewriteCard(abs: string, rel: string, edit: (text: string) => st
   throw new AnswerError(`${rel} kept changing while it was being written; it was not written`);
 }
 
-export function applyAction(a: DigestAction, ctx: ApplyContext): Applied {
-  if (a.action === "skip") return { action: "skipped", path: "", detail: a.reason, linked: [], synonyms: [] };
+export function applyAction(answer: DigestAction, ctx: ApplyContext): Applied {
+  if (answer.action === "skip") return { action: "skipped", path: "", detail: answer.reason, linked: [], synonyms: [] };
   const resolver = new LinkResolver(ctx.cards);
+  // Every link written resolves: one the LLM made to a note that is not there keeps its words only.
+  const anyNote = ctx.notes ? new LinkResolver(ctx.notes) : resolver;
+  const resolves = (target: string): boolean => anyNote.resolve(target) !== undefined;
+  const a: DigestAction =
+    answer.action === "append"
+      ? { ...answer, section: unlinkUnresolved(answer.section, resolves).text }
+      : { ...answer, body: unlinkUnresolved(answer.body, resolves).text };
   const related = [...new Set(a.related.map((n) => resolver.resolve(n)).filter((p): p is string => p !== undefined))];
   const heading = ctx.relatedHeading ?? DEFAULT_RELATED_HEADING;
   // validateAnswer refused the usual related headings; the vault's own is known only here.

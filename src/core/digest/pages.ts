@@ -196,13 +196,29 @@ export function overviewPages(cards: readonly Card[], date: string, heading = DE
     related(["projects-overview", "timeline", baseName(RULES_NOTE)]);
 
   const byProject = group(live, (c) => c.project || "(no project)");
+  // For a newcomer to a project: its decisions in the order they were made. Written first, so
+  // that the overview links to the logs that exist and to no other.
+  const logs: string[] = [];
+  for (const [project, cs] of byProject) {
+    if (project === "(no project)") continue;
+    const decisions = cs
+      .filter((c) => c.type === "decision" || c.tags.includes("decision") || /決定|决定|decided|decision/i.test(c.body))
+      .sort((a, b) => a.updated - b.updated);
+    if (decisions.length === 0) continue;
+    logs.push(`decision-log-${slug(project)}`);
+    pages[`moc/decision-log-${slug(project)}.md`] =
+      head(`Decision log: ${project}`, `Decisions of ${project}, oldest first, for someone new to it`) +
+      decisions.map((c) => `- ${day(c.updated)} [[${baseName(c.path)}|${c.name}]] — ${clip(c.description)}`).join("\n") +
+      "\n" +
+      related(["projects-overview"]);
+  }
   pages["moc/projects-overview.md"] =
     head("Projects overview", `Cards by project: ${byProject.size} projects`) +
     [...byProject]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([p, cs]) => `## ${p} (${cs.length})\n\n${cs.map(line).join("\n")}\n`)
       .join("\n") +
-    related(["knowledge-overview", ...[...byProject.keys()].filter((p) => p !== "(no project)").map((p) => `decision-log-${slug(p)}`)]);
+    related(["knowledge-overview", ...logs]);
 
   const byMonth = group(
     [...live].sort((a, b) => b.updated - a.updated),
@@ -212,20 +228,6 @@ export function overviewPages(cards: readonly Card[], date: string, heading = DE
     head("Timeline", "Cards by the month they were last updated, newest first") +
     [...byMonth].map(([m, cs]) => `## ${m}\n\n${cs.map((c) => `- ${day(c.updated)} [[${baseName(c.path)}|${c.name}]]`).join("\n")}\n`).join("\n") +
     related(["knowledge-overview"]);
-
-  // For a newcomer to a project: its decisions in the order they were made.
-  for (const [project, cs] of byProject) {
-    if (project === "(no project)") continue;
-    const decisions = cs
-      .filter((c) => c.type === "decision" || c.tags.includes("decision") || /決定|决定|decided|decision/i.test(c.body))
-      .sort((a, b) => a.updated - b.updated);
-    if (decisions.length === 0) continue;
-    pages[`moc/decision-log-${slug(project)}.md`] =
-      head(`Decision log: ${project}`, `Decisions of ${project}, oldest first, for someone new to it`) +
-      decisions.map((c) => `- ${day(c.updated)} [[${baseName(c.path)}|${c.name}]] — ${clip(c.description)}`).join("\n") +
-      "\n" +
-      related(["projects-overview"]);
-  }
   return pages;
 }
 

@@ -287,6 +287,7 @@ function applyAndHandle(
     return applyAction(action, {
       vault: opts.vault,
       cards,
+      notes: run.notes.list().map((f) => f.path),
       offered,
       sessionId: entry.sessionId,
       date: now.toISOString().slice(0, 10),

@@ -126,6 +126,7 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
       applied = applyAction(action, {
         vault,
         cards,
+        notes: notes.list().map((f) => f.path),
         offered,
         sessionId: ctx.sessionId,
         date: (ctx.now ?? new Date()).toISOString().slice(0, 10),

@@ -3,6 +3,7 @@ import { parseCard } from "../../../src/core/card/card";
 import { LinkResolver, linkTarget } from "../../../src/core/card/links";
 import { MemoryIndex } from "../../../src/core/index/memory-index";
 import { buildGraph } from "../../../src/core/lint/graph";
+import { unlinkUnresolved } from "../../../src/core/card/markdown";
 
 const PATHS = ["notes/deep/c.md", "reference/B.md", "a.md", "projects/x/readme.md", "projects/y/readme.md", "readme.md", "Zettel/2024 Plan.md"];
 
@@ -174,5 +175,23 @@ describe("recall's index and lint resolve the same links", () => {
       .sort();
     expect(fromIndex).toEqual([...graph.out.get("src.md")!].sort());
     expect(fromIndex).toEqual(["notes/deep/c.md", "projects/x/readme.md", "reference/B.md"]);
+  });
+});
+
+describe("unlinkUnresolved", () => {
+  it("writes a link to a note that is not there as its words, and leaves code and resolving links alone", () => {
+    const known = new Set(["launchd-path"]);
+    const text = [
+      "See [[launchd-path]] and [[no-such-note|the old note]] and [[gone#Heading]].",
+      "An embed ![[missing.png]] and `[[in code]]` stay apart.",
+      "```",
+      "[[in a fence]]",
+      "```",
+    ].join("\n");
+    const r = unlinkUnresolved(text, (t) => known.has(t));
+    expect(r.text).toBe(
+      ["See [[launchd-path]] and the old note and gone.", "An embed ![[missing.png]] and `[[in code]]` stay apart.", "```", "[[in a fence]]", "```"].join("\n"),
+    );
+    expect(r.unlinked).toEqual(["no-such-note", "gone"]);
   });
 });

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { parseCard, type Card } from "../../../src/core/card/card";
 import { INDEX_END, INDEX_START, memoryIndex, overviewPages, updateMemoryIndex } from "../../../src/core/digest/pages";
+import { LinkResolver } from "../../../src/core/card/links";
 
 // What Claude Code reads of MEMORY.md, counted as lint's memory-index-too-long counts it.
 const MAX_LINES = 200;
@@ -162,5 +163,25 @@ describe("a MEMORY.md the digest did not write", () => {
 describe("overview pages", () => {
   it("link the card-writing rules, so the note the digest makes is no orphan", () => {
     expect(overviewPages(cards(2, ascii), "2026-11-30")["moc/knowledge-overview.md"]).toContain("[[card-writing-rules]]");
+  });
+});
+
+describe("overview pages' links", () => {
+  it("link a project's decision log only when the log is written, and every link they hold resolves", () => {
+    const card = (path: string, project: string, type: string, body: string) =>
+      parseCard(path, `---\nname: ${path}\ndescription: d\ntype: ${type}\nproject: ${project}\ntags: [t]\nupdated: 2026-01-01\n---\n${body}\n`, 0);
+    const all = [
+      card("reference/a.md", "alpha", "reference", "We decided to use Postgres."),
+      card("reference/b.md", "beta", "reference", "A fact, nothing chosen."),
+    ];
+    const pages = overviewPages(all, "2026-11-30");
+    expect(Object.keys(pages)).toContain("moc/decision-log-alpha.md");
+    expect(Object.keys(pages)).not.toContain("moc/decision-log-beta.md");
+    const overview = pages["moc/projects-overview.md"];
+    expect(overview).toContain("[[decision-log-alpha]]");
+    expect(overview).not.toContain("decision-log-beta");
+    const resolver = new LinkResolver([...all.map((c) => c.path), ...Object.keys(pages), "meta/card-writing-rules.md"]);
+    for (const [path, text] of Object.entries(pages))
+      for (const link of parseCard(path, text, 0).links) expect(resolver.resolve(link.target, path), `${path} → ${link.target}`).toBeDefined();
   });
 });
