@@ -473,6 +473,13 @@ const ZEPPELIN = {
   tags: ["hangar", "frost"],
 };
 
+/** A card no other in the vault holds: the check before creating would take a second ZEPPELIN for the first. */
+const unlike = (n: number | string) => ({
+  ...ZEPPELIN,
+  description: `Why shed ${n} of the zeppelin yard needs its own routine`,
+  body: `Shed ${n}: ${Array.from({ length: 16 }, (_, k) => `q${n}v${k}`).join(" ")}.`,
+});
+
 describe("MCP server writing cards", () => {
   let vault: string;
   let server: Awaited<ReturnType<typeof connect>>;
@@ -619,7 +626,7 @@ describe("MCP server writing cards", () => {
       { path: "debugging/linked.md", body: "x" },
       { path: "debugging/inside-link.md", body: "x" },
       { path: "teaching/target.md", body: "x" },
-      { ...ZEPPELIN, title: "Teaching through a link", type: "teaching" },
+      { ...unlike("link"), title: "Teaching through a link", type: "teaching" },
     ]) {
       const r = await server.call("write_card", input);
       expect(r.isError, JSON.stringify(input)).toBe(true);
@@ -634,7 +641,7 @@ describe("MCP server writing cards", () => {
 
   it("keeps a long Chinese title whole and cuts only its file name", async () => {
     const title = "排程任務找不到指令時先檢查路徑".repeat(7).slice(0, 100);
-    const r = await server.call("write_card", { ...ZEPPELIN, title, project: "" });
+    const r = await server.call("write_card", { ...unlike("chinese"), title, project: "" });
     expect(r.isError, r.text).toBe(false);
     const path = /^Created (\S+)\./.exec(r.text)![1];
     expect(Buffer.byteLength(path.slice(path.lastIndexOf("/") + 1), "utf8")).toBeLessThanOrEqual(200);
@@ -644,7 +651,7 @@ describe("MCP server writing cards", () => {
   it("never replaces a link that leads nowhere with a card: the card takes the next free name", async () => {
     const dangling = join(vault, "debugging", "zeppelin-dangling-hangar.md");
     symlinkSync(join(tempDir(), "nowhere.md"), dangling);
-    const r = await server.call("write_card", { ...ZEPPELIN, title: "Zeppelin dangling hangar", project: "" });
+    const r = await server.call("write_card", { ...unlike("dangling"), title: "Zeppelin dangling hangar", project: "" });
     expect(r.isError, r.text).toBe(false);
     expect(r.text).toMatch(/^Created debugging\/zeppelin-dangling-hangar-2\.md\./);
     expect(readlinkSync(dangling)).toMatch(/nowhere\.md$/);
@@ -722,6 +729,33 @@ describe("recent_cards", () => {
   });
 });
 
+describe("write_card and a card the vault holds already", () => {
+  it("writes nothing for a card there already, and extends it with only what it lacks", async () => {
+    const vault = copyVault(SAMPLE_VAULT);
+    const s = await connect(["--vault", vault]);
+    try {
+      const first = await s.call("write_card", ZEPPELIN);
+      const path = /^Created (\S+)\./.exec(first.text)![1];
+      const before = readFileSync(join(vault, path), "utf8");
+      const again = await s.call("write_card", { ...ZEPPELIN, title: "Hangar doors in frost" });
+      expect(again.isError).toBe(false);
+      expect(again.text).toMatch(
+        new RegExp(`^Nothing was written: ${path.replace(/[.]/g, "\\.")} holds this already \\(\\d+% of the new card's text is there\\)`),
+      );
+      expect(readFileSync(join(vault, path), "utf8")).toBe(before);
+      const more = await s.call("write_card", { ...ZEPPELIN, body: `${ZEPPELIN.body}\n\nGrease the rail with graphite, never oil: oil thickens below zero.` });
+      expect(more.text).toMatch(/^Extended .* instead of creating a card: it held \d+% of the new card's text already/);
+      const after = readFileSync(join(vault, path), "utf8");
+      expect(after.startsWith(before.trimEnd().slice(0, before.indexOf("## Fix")))).toBe(true);
+      expect(after).toContain("Grease the rail with graphite");
+      expect(after.match(/rail heater/g)).toHaveLength(1);
+      expect(readdirSync(join(vault, "debugging")).filter((f) => f.startsWith("zeppelin"))).toHaveLength(1);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe("write_card in a larger vault", () => {
   it("adds the card to the snapshot's overlay, leaving the base as it was, and recall and search see it", async () => {
     const vault = join(tempDir(), "vault");
@@ -754,8 +788,8 @@ describe("write_card in a larger vault", () => {
     const vault = copyVault(SAMPLE_VAULT);
     const s = await connect(["--vault", vault]);
     try {
-      for (let i = 0; i < 25; i++) expect((await s.call("write_card", { ...ZEPPELIN, title: `Card ${i}` })).isError).toBe(false);
-      const r = await s.call("write_card", { ...ZEPPELIN, title: "One too many" });
+      for (let i = 0; i < 25; i++) expect((await s.call("write_card", { ...unlike(i), title: `Card ${i}` })).isError).toBe(false);
+      const r = await s.call("write_card", { ...unlike(99), title: "One too many" });
       expect(r.isError).toBe(true);
       expect(r.text).toMatch(/Nothing was written: 25 cards were written in this session already/);
     } finally {

@@ -36,6 +36,9 @@ async function server(vault: string, home: string) {
   };
 }
 
+/** A card's text that no other card of the race shares a word of. */
+const bodyOf = (who: string, i: number): string => Array.from({ length: 12 }, (_, k) => `${who}${i}q${k}`).join(" ");
+
 describe("two sessions writing cards at once", () => {
   const made: string[] = [];
   afterAll(() => {
@@ -55,12 +58,13 @@ describe("two sessions writing cards at once", () => {
         const work = (s: typeof a, who: string) =>
           Promise.all(
             Array.from({ length: WRITES }, (_, i) => [
-              // The same titles on both sides: each create must still be a card of its own.
+              // The same titles on both sides, on different subjects (no text in common, so the check
+              // before creating has nothing to extend): each create must still be a card of its own.
               s.call({
                 title: `Zeppelin gasbag valve ${i}`,
                 description: `When valve ${i} of the zeppelin sticks`,
                 type: "debugging",
-                body: `Valve ${i}, written by ${who}.`,
+                body: bodyOf(who, i),
                 project: "",
               }),
               s.call({ path: target, title: `Note ${who}-${i}`, body: `Marker ${who}-${i}-end.` }),
@@ -75,7 +79,7 @@ describe("two sessions writing cards at once", () => {
       const cards = markdownFiles(vault).filter((p) => /zeppelin-gasbag-valve/.test(p));
       expect(cards.length, `round ${round}`).toBe(2 * WRITES);
       const bodies = cards.map((p) => readFileSync(join(vault, p), "utf8")).join("\n");
-      for (const who of ["a", "b"]) for (let i = 0; i < WRITES; i++) expect(bodies).toContain(`Valve ${i}, written by ${who}.`);
+      for (const who of ["a", "b"]) for (let i = 0; i < WRITES; i++) expect(bodies).toContain(bodyOf(who, i));
       const extended = readFileSync(join(vault, target), "utf8");
       for (const who of ["a", "b"]) for (let i = 0; i < WRITES; i++) expect(extended, `round ${round}`).toContain(`Marker ${who}-${i}-end.`);
     }

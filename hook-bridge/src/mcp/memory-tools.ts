@@ -299,11 +299,22 @@ export class MemoryTools {
       this.log(`write_card: refused: ${err.message}`);
       return refuse(`Nothing was written: ${escapeControl(err.message)}`);
     }
-    this.writes++;
     const path = escapeControl(w.path);
+    const pct = w.duplicateOf ? `${Math.round(w.duplicateOf.share * 100)}%` : "";
+    if (w.action === "already") {
+      this.log(`write_card: nothing written, ${w.path} holds it already (${pct})`);
+      return {
+        text: `Nothing was written: ${path} holds this already (${pct} of the new card's text is there). Read it with read_card; to add something it lacks, call write_card with path=${path}.`,
+      };
+    }
+    this.writes++;
     this.log(`write_card: ${w.action} ${w.path}${w.linked.length ? `, linked with ${w.linked.join(", ")}` : ""}; snapshot ${w.snapshot}`);
     const lines = [
-      w.action === "created" ? `Created ${path}.` : `Extended ${path}: a dated section was added after its text, which is unchanged.`,
+      w.action === "created"
+        ? `Created ${path}.`
+        : w.duplicateOf
+          ? `Extended ${path} instead of creating a card: it held ${pct} of the new card's text already, so only the paragraphs it lacked were added, as a dated section after its text, which is unchanged.`
+          : `Extended ${path}: a dated section was added after its text, which is unchanged.`,
       ...(w.linked.length
         ? [`Links to ${w.linked.map(escapeControl).join(", ")}; those cards are not changed (Obsidian lists the link among their backlinks).`]
         : []),

@@ -12,6 +12,7 @@ import { DEFAULT_HINTS_PROPERTY, hintsOf, hintState } from "../card/hints";
 import { MAX_QUESTIONS } from "../enrich/settings";
 import { addRelatedLink, appendDated } from "../card/related";
 import { unlinkUnresolved } from "../card/markdown";
+import type { DuplicateOf } from "./dedupe";
 import { ChangedSince, replaceIfUnchanged, writeFileExclusive } from "../io/atomic";
 import { withFileLock } from "../io/file-lock";
 import { isCard, type VaultMemoryConfig } from "../config";
@@ -31,6 +32,8 @@ export interface Applied {
   linked: string[];
   /** Synonym groups added to the vault's synonyms note. */
   synonyms: string[][];
+  /** Set when the answer would have created a card the vault holds already (see dedupe.ts). */
+  duplicateOf?: DuplicateOf;
 }
 
 export interface ApplyContext {

@@ -2,14 +2,25 @@
 
 import { existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { baseName, hasFrontmatterBlock } from "../card/card";
+import { baseName, hasFrontmatterBlock, parseCard } from "../card/card";
 import { isCard, recallRulesOf, type VaultMemoryConfig } from "../config";
 import type { MemoryIndex } from "../index/memory-index";
 import { buildIndexFromDisk } from "../index/build-from-disk";
 import { writeFileAtomic } from "../io/atomic";
 import { formatReport, lintScope, lintVault, recallHistory } from "../lint/lint";
 import { vaultFiles } from "../paths";
-import { digestOrder, holdEntry, listPending, markHandled, pendingPath, readInbox, type QueueEntry } from "../queue/queue-store";
+import {
+  digestOrder,
+  handledPath,
+  holdEntry,
+  listPending,
+  markHandled,
+  pendingPath,
+  readEntry,
+  readInbox,
+  type HandledEntry,
+  type QueueEntry,
+} from "../queue/queue-store";
 import { instructionIn } from "../text/instructions";
 import { entrySubject, summarize } from "../queue/review";
 import { similarCards, type SimilarCard } from "../recall/similar";
@@ -33,7 +44,8 @@ import { MEMORY_INDEX, overviewPages, updateMemoryIndex, type MemoryIndexUpdate 
 import type { Card } from "../card/card";
 import { buildPrompt } from "./prompt";
 import { defaultRules } from "./rules-note";
-import { GENERATED_MARK, RULES_NOTE } from "../card/schema";
+import { GENERATED_MARK, isRetired, isVaultPage, RULES_NOTE } from "../card/schema";
+import { checkBeforeCreate, ExistingCards, type DuplicateOf, type ExistingCard } from "./dedupe";
 import { sendToCommand, type CommandResult } from "../llm/run-command";
 import { mailReport, type MailContext } from "./mail";
 import { enrichCards, type EnrichReport } from "../enrich/enrich";
@@ -157,6 +169,8 @@ interface DigestRun {
   calls: number;
   /** The embedding server failed tonight: similar cards are found by words alone from then on. */
   meaningFailed: boolean;
+  /** The cards' texts, for the check before a card is created: read at the first create, kept up to date after. */
+  existing?: ExistingCards;
 }
 
 /** Reads what a run needs once: the notes, the related heading and the card-writing rules. */
@@ -279,6 +293,18 @@ function applyAndHandle(
 ): "wrote" | "unchanged" {
   const { opts, now } = run;
   const journal = journalPath(opts.vault, entry.sessionId);
+  // Check before creating: a card the vault holds already is extended with what it lacks, or
+  // nothing is written. Decided before the journal, so that a run finishing this one does the same.
+  let duplicateOf: DuplicateOf | undefined;
+  if (!recovering && action.action === "create") {
+    const checked = checkBeforeCreate(action, existingCards(run), ownCards(opts.vault, entry.sessionId));
+    if (checked.duplicateOf) {
+      duplicateOf = checked.duplicateOf;
+      action = checked.action;
+      const mtime = mtimeOf(join(opts.vault, duplicateOf.path));
+      if (mtime !== undefined) offered.set(duplicateOf.path, mtime);
+    }
+  }
   if (!opts.dryRun && !recovering && action.action !== "skip")
     writeFileAtomic(journal, JSON.stringify({ version: entryVersion(entry), action, offered: [...offered] }) + "\n");
   const apply = (): Applied => {
@@ -300,9 +326,14 @@ function applyAndHandle(
     });
   };
   // One writer of cards at a time, beside sessions writing through the MCP server.
-  const outcome = opts.dryRun ? apply() : withCardsLock(opts.vault, apply);
+  const applied = opts.dryRun ? apply() : withCardsLock(opts.vault, apply);
+  const outcome: Applied = duplicateOf ? { ...applied, duplicateOf } : applied;
   const wrote = !opts.dryRun && outcome.action !== "skipped";
-  if (wrote) run.notes.refresh();
+  if (wrote) {
+    run.notes.refresh();
+    const text = readTextIfAny(join(opts.vault, outcome.path), { maxBytes: MAX_NOTE_BYTES });
+    if (text !== undefined) run.existing?.set({ path: outcome.path, name: parseCard(outcome.path, text).name, text });
+  }
   run.report.results.push({ sessionId: entry.sessionId, outcome });
   // A dry run wrote nothing, and must not read as if it had.
   run.say(
@@ -320,6 +351,29 @@ function applyAndHandle(
     }
   }
   return wrote ? "wrote" : "unchanged";
+}
+
+/** The vault's cards as the check before creating compares them: live cards, not overview or meta pages. */
+function existingCards(run: DigestRun): ExistingCards {
+  if (run.existing) return run.existing;
+  const config = run.opts.config;
+  const cards: ExistingCard[] = [];
+  for (const f of run.notes.list((p) => isCard(p, config))) {
+    try {
+      const card = run.notes.card(f);
+      if (!isRetired(card.status) && !isVaultPage(card.type)) cards.push({ path: f.path, name: card.name, text: run.notes.text(f) });
+    } catch {
+      /* a note that cannot be read is no card to compare with */
+    }
+  }
+  return (run.existing = new ExistingCards(cards));
+}
+
+/** The cards an earlier digest of this conversation wrote (its handled record), when it was filed before. */
+function ownCards(vault: string, sessionId: string): string[] {
+  const handled = readEntry<HandledEntry>(handledPath(vault, sessionId));
+  const o = handled?.outcome;
+  return o && (o.action === "created" || o.action === "extended") && o.detail ? [o.detail] : [];
 }
 
 /** Where a digest keeps an answer while it writes it (see applyAndHandle). */
@@ -382,6 +436,17 @@ function alreadyApplied(run: DigestRun, entry: QueueEntry, action: DigestAction)
  * said once a night.
  */
 async function similarFor(run: DigestRun, entry: QueueEntry, conversation: string, index: MemoryIndex): Promise<SimilarCard[]> {
+  // A conversation filed before (it went on since) is offered the card it made first: extending
+  // it is what "extend before create" means for the same conversation.
+  const own = ownCards(run.opts.vault, entry.sessionId).flatMap((path) => {
+    const doc = index.docByPath(path);
+    return doc ? [{ path, description: doc.description, score: Infinity }] : [];
+  });
+  const found = await similarByRun(run, entry, conversation, index);
+  return [...own, ...found.filter((c) => !own.some((o) => o.path === c.path))].slice(0, SIMILAR_CARDS);
+}
+
+async function similarByRun(run: DigestRun, entry: QueueEntry, conversation: string, index: MemoryIndex): Promise<SimilarCard[]> {
   const { opts } = run;
   const subject = entrySubject(entry, conversation);
   const words = (): SimilarCard[] => similarCards(subject, index, SIMILAR_CARDS, opts.config.recall.scoring.hintBonus);
@@ -669,7 +734,12 @@ export function reportNote(r: DigestReport): string {
       .map((x) => `- ${link(x.outcome.path)} — ${x.outcome.detail}${x.outcome.linked.length ? ` (linked with ${x.outcome.linked.map(link).join(", ")})` : ""}`),
     "",
     `## Cards extended (${count(r, "extended")})`,
-    ...r.results.filter((x) => x.outcome.action === "extended").map((x) => `- ${link(x.outcome.path)} — ${x.outcome.detail}`),
+    ...r.results
+      .filter((x) => x.outcome.action === "extended")
+      .map(
+        (x) =>
+          `- ${link(x.outcome.path)} — ${x.outcome.detail}${x.outcome.duplicateOf ? ` (${duplicateWords(x.outcome.duplicateOf)}; extended with what it lacked instead)` : ""}`,
+      ),
     "",
     ...synonymLines(r),
     `## Skipped (${count(r, "skipped")})`,
@@ -687,6 +757,14 @@ export function reportNote(r: DigestReport): string {
     "",
   ];
   return lines.join("\n");
+}
+
+/** Why a new card was the existing one again, for the report. */
+function duplicateWords(d: DuplicateOf): string {
+  const pct = `${Math.round(d.share * 100)}%`;
+  if (d.why === "text") return `a new card would have repeated it: ${pct} of its text was here`;
+  if (d.why === "name") return `a new card of the same name (${pct} of its text here)`;
+  return `this conversation made it before (${pct} of the new card's text here)`;
 }
 
 /** Cards given recall hints after the queue, and those that were due but got none. */

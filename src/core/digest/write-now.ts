@@ -10,7 +10,8 @@ import { closeSync, existsSync, readSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { hasFrontmatterBlock } from "../card/card";
 import { LinkResolver, linkTarget } from "../card/links";
-import { CARD_TYPES, FOLDER_OF_TYPE } from "../card/schema";
+import { CARD_TYPES, FOLDER_OF_TYPE, isRetired, isVaultPage } from "../card/schema";
+import { checkBeforeCreate, ExistingCards, type DuplicateOf, type ExistingCard } from "./dedupe";
 import { slugify } from "../card/slug";
 import { isCard, recallRulesOf, type VaultMemoryConfig } from "../config";
 import { embedVault } from "../embed/embed-vault";
@@ -62,7 +63,8 @@ export interface CardWriteContext {
 }
 
 export interface CardWritten {
-  action: "created" | "extended";
+  /** "already": nothing written, since `path` holds what was asked already (duplicateOf says how much). */
+  action: "created" | "extended" | "already";
   /** Vault-relative. */
   path: string;
   /** Cards the card links to; they are not changed (see ApplyContext.linkBack). */
@@ -73,6 +75,8 @@ export interface CardWritten {
   removed: string[];
   /** How the snapshot was brought up to the card: "overlay" or "full"; otherwise why it was not. */
   snapshot: string;
+  /** Set when a new card was asked for that the vault holds already (see dedupe.ts). */
+  duplicateOf?: DuplicateOf;
 }
 
 /** A request that cannot be written as given; nothing was written. */
@@ -81,15 +85,9 @@ export class CardRefused extends Error {}
 export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Promise<CardWritten> {
   const { vault, config } = ctx;
   bounded(req);
-  const raw = [req.title, req.description, req.body, req.project, ...(req.tags ?? []), ...(req.related ?? [])];
   // Before anything is checked or written: secrets and private passages never reach a card.
   const clean = (s: string | undefined): string => (s === undefined ? "" : sanitize(s).trim());
-  const found = raw.filter((s): s is string => s !== undefined).map(whatSanitizeRemoves);
-  const removed = [
-    ...(found.some((f) => f.secrets) ? ["secrets"] : []),
-    ...(found.some((f) => f.private) ? ["private passages"] : []),
-    ...(found.some((f) => f.recall) ? ["Vault Memory's own recall lines"] : []),
-  ];
+  const removed = removedFrom([req.title, req.description, req.body, req.project, ...(req.tags ?? []), ...(req.related ?? [])]);
   const related = (req.related ?? []).map(clean).filter(Boolean);
   // Checked before the lock is taken: a request refused for its fields waits for no one.
   const fields = req.path === undefined ? createFields(req, clean, ctx.project) : undefined;
@@ -120,6 +118,15 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
       const best = mostSimilar(vault, config, notes, `${c.title}\n${c.frontmatter.description}\n${clean(req.body)}`);
       if (best) offered.set(best, 0);
     }
+    // Check before creating: a card the vault holds already is extended with what it lacks, or nothing is written.
+    const { duplicateOf, ...checked } = action.action === "create" ? checkBeforeCreate(action, existingOf(notes, config)) : { action };
+    action = checked.action;
+    if (duplicateOf && action.action === "skip") return { applied: undefined, duplicateOf, unknown, notes, snapshot: "current" };
+    if (duplicateOf) {
+      const target = extendTarget(vault, config, duplicateOf.path);
+      offered.set(target.path, target.mtime);
+      hadFrontmatter = target.hadFrontmatter;
+    }
     if (action.action !== "skip") insideVault(vault, action.action === "create" ? action.folder : action.target);
     let applied;
     try {
@@ -142,18 +149,55 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
       if (err instanceof AnswerError) throw new CardRefused(toolWords(err.message));
       throw err;
     }
-    return { applied, unknown, notes, ...updateSnapshot(vault, config, notes) };
+    return { applied, duplicateOf, unknown, notes, ...updateSnapshot(vault, config, notes) };
   });
-  const { applied, unknown, notes, headerSum } = done;
-  let snapshot = done.snapshot;
-  if (headerSum !== undefined && config.embed.enabled) {
+  const { applied, duplicateOf, unknown, notes } = done;
+  if (!applied) return { action: "already", path: duplicateOf?.path ?? "", linked: [], unknown, removed, snapshot: "current", duplicateOf };
+  const snapshot = await withVectors(vault, config, notes, done.snapshot, "headerSum" in done ? done.headerSum : undefined);
+  return {
+    action: applied.action === "created" ? "created" : "extended",
+    path: applied.path,
+    linked: applied.linked,
+    unknown,
+    removed,
+    snapshot,
+    ...(duplicateOf ? { duplicateOf } : {}),
+  };
+}
+
+/** The memory's live cards, as the check before creating compares them. */
+function existingOf(notes: NoteCache, config: VaultMemoryConfig): ExistingCards {
+  const cards: ExistingCard[] = [];
+  for (const f of notes.list((p) => isCard(p, config))) {
     try {
-      await embedVault(vault, config, headerSum, { notes, offline: true });
-    } catch (err) {
-      snapshot = `not updated (${err instanceof Error ? err.message : String(err)})`;
+      const card = notes.card(f);
+      if (!isRetired(card.status) && !isVaultPage(card.type)) cards.push({ path: f.path, name: card.name, text: notes.text(f) });
+    } catch {
+      /* a note that cannot be read is no card to compare with */
     }
   }
-  return { action: applied.action === "created" ? "created" : "extended", path: applied.path, linked: applied.linked, unknown, removed, snapshot };
+  return new ExistingCards(cards);
+}
+
+/** What sanitising takes out of the request's fields, in words. */
+function removedFrom(raw: readonly (string | undefined)[]): string[] {
+  const found = raw.filter((s): s is string => s !== undefined).map(whatSanitizeRemoves);
+  return [
+    ...(found.some((f) => f.secrets) ? ["secrets"] : []),
+    ...(found.some((f) => f.private) ? ["private passages"] : []),
+    ...(found.some((f) => f.recall) ? ["Vault Memory's own recall lines"] : []),
+  ];
+}
+
+/** After a whole snapshot was written, the cards' vectors for it, from the cache; the snapshot's state, or why the vectors failed. */
+async function withVectors(vault: string, config: VaultMemoryConfig, notes: NoteCache, snapshot: string, headerSum: string | undefined): Promise<string> {
+  if (headerSum === undefined || !config.embed.enabled) return snapshot;
+  try {
+    await embedVault(vault, config, headerSum, { notes, offline: true });
+    return snapshot;
+  } catch (err) {
+    return `not updated (${err instanceof Error ? err.message : String(err)})`;
+  }
 }
 
 /** Every field within its bound as given, before any work is done on it. */
