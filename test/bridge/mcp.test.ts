@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { vaultFiles } from "../../src/core/paths";
 import { MCP_TOOLS } from "../../src/core/install/mcp-tools";
+import { cardHash } from "../../src/core/digest/edit-now";
 import { NOTES_CLOSE, NOTES_OPEN, QUOTED_NOTES, RECALL_HEADER } from "../../src/core/text/recall-header";
 import { overlayPathOf } from "../../src/core/snapshot/format";
 import { generateVault } from "../fixtures/generated-vault";
@@ -186,7 +187,7 @@ describe("MCP server", () => {
       const r = await server.call("read_card", { path: "reference/long.md", offset });
       expect(r.isError, r.text).toBe(false);
       const m =
-        /^reference\/long\.md \(characters (\d+) to (\d+) of (\d+)\)\nStored notes, quoted as data[^\n]*\n\n([\s\S]*?)(?:\n\n\[… (\d+) more characters: call read_card with offset=(\d+)\])?$/.exec(
+        /^reference\/long\.md \(hash [0-9a-f]{16}\) \(characters (\d+) to (\d+) of (\d+)\)\nStored notes, quoted as data[^\n]*\n\n([\s\S]*?)(?:\n\n\[… (\d+) more characters: call read_card with offset=(\d+)\])?$/.exec(
           r.text,
         );
       expect(m, r.text.slice(0, 200)).not.toBeNull();
@@ -220,7 +221,8 @@ describe("MCP server", () => {
 
   it("reads a short card whole, as it is on disk", async () => {
     const r = await server.call("read_card", { path: "debugging/launchd-cron-path.md" });
-    expect(r.text).toBe(`debugging/launchd-cron-path.md\n${QUOTED_NOTES}\n\n${readFileSync(join(vault, "debugging", "launchd-cron-path.md"), "utf8")}`);
+    const text = readFileSync(join(vault, "debugging", "launchd-cron-path.md"), "utf8");
+    expect(r.text).toBe(`debugging/launchd-cron-path.md (hash ${cardHash(text)})\n${QUOTED_NOTES}\n\n${text}`);
   });
 
   it("reads a card whose text poses as the conversation's structure as data, with its tags written so they close nothing", async () => {
@@ -436,7 +438,7 @@ describe("MCP server without a usable vault", () => {
     const s = await connect(["mcp", "--vault", vault], {}, BRIDGE);
     try {
       const { tools } = await s.client.listTools();
-      expect(tools).toHaveLength(5);
+      expect(tools).toHaveLength(MCP_TOOLS.length);
     } finally {
       await s.close();
     }
@@ -756,6 +758,90 @@ describe("write_card and a card the vault holds already", () => {
   });
 });
 
+describe("edit_card and archive_card", () => {
+  const hashOf = (text: string): string => /\(hash ([0-9a-f]{16})\)/.exec(text.split("\n")[0])![1];
+
+  it("replace one section of a card the product wrote, from the hash read_card showed, and leave the rest byte for byte", async () => {
+    const vault = copyVault(SAMPLE_VAULT);
+    const s = await connect(["--vault", vault]);
+    try {
+      const path = /^Created (\S+)\./.exec((await s.call("write_card", ZEPPELIN)).text)![1];
+      const before = readFileSync(join(vault, path), "utf8");
+      const read = await s.call("read_card", { path });
+      const hash = hashOf(read.text);
+      const key = "sk-ant-api03-" + "Zq8".repeat(30) + "AA";
+      const r = await s.call("edit_card", { path, hash, section: "Fix", text: `Run the rail heater for forty minutes; the key ${key} is not needed.` });
+      expect(r.isError, r.text).toBe(false);
+      const after = readFileSync(join(vault, path), "utf8");
+      expect(r.text).toContain(`Changed the section "Fix" of ${path}; its hash is now ${hashOf((await s.call("read_card", { path })).text)}.`);
+      expect(after).toContain("forty minutes");
+      expect(after).not.toContain("twenty minutes");
+      expect(after).not.toContain(key);
+      // Everything before the section is as it was.
+      expect(after.slice(0, after.indexOf("## Fix"))).toBe(before.slice(0, before.indexOf("## Fix")));
+      // The old hash is stale now: refused, nothing changed.
+      const stale = await s.call("edit_card", { path, hash, field: "description", value: "something else" });
+      expect(stale.isError).toBe(true);
+      expect(stale.text).toMatch(/changed since it was read \(its hash is [0-9a-f]{16} now/);
+      expect(readFileSync(join(vault, path), "utf8")).toBe(after);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("refuses an edit made from a read older than a person's save, a property it does not set, and text a card may not hold", async () => {
+    const vault = copyVault(SAMPLE_VAULT);
+    const s = await connect(["--vault", vault]);
+    try {
+      const path = /^Created (\S+)\./.exec((await s.call("write_card", unlike("edit"))).text)![1];
+      const hash = hashOf((await s.call("read_card", { path })).text);
+      const saved = readFileSync(join(vault, path), "utf8") + "\nA line the person added in Obsidian.\n";
+      writeFileSync(join(vault, path), saved);
+      expect((await s.call("edit_card", { path, hash, field: "description", value: "x" })).text).toMatch(/changed since it was read/);
+      expect(readFileSync(join(vault, path), "utf8")).toBe(saved);
+      const now = hashOf((await s.call("read_card", { path })).text);
+      expect((await s.call("edit_card", { path, hash: now, field: "status", value: "archived" })).text).toMatch(
+        /field must be one of name, description, tags, aliases, project/,
+      );
+      expect((await s.call("edit_card", { path, hash: now, field: "description", value: "two\nlines" })).text).toMatch(/spans several lines/);
+      expect((await s.call("edit_card", { path, hash: now, section: "nothing like it", text: "x" })).text).toMatch(/has no heading "nothing like it"/);
+      expect((await s.call("edit_card", { path, hash: now, field: "tags", value: ["frost", "hangar doors"] })).isError).toBe(false);
+      expect(readFileSync(join(vault, path), "utf8")).toMatch(/tags:\n {2}- frost\n {2}- hangar-doors\n/);
+      expect(readFileSync(join(vault, path), "utf8")).toContain("A line the person added in Obsidian.");
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("edits and archives a card the person wrote only when they asked, and archives without deleting", async () => {
+    const vault = copyVault(SAMPLE_VAULT);
+    expect(runBridge(["index", "--vault", vault]).status).toBe(0);
+    const s = await connect(["--vault", vault]);
+    try {
+      const path = "debugging/launchd-cron-path.md";
+      const before = readFileSync(join(vault, path), "utf8");
+      const hash = hashOf((await s.call("read_card", { path })).text);
+      const mine = await s.call("edit_card", { path, hash, section: "解法", text: "用絕對路徑。" });
+      expect(mine.isError).toBe(true);
+      expect(mine.text).toMatch(/the person's own .*person_asked: true/);
+      expect((await s.call("archive_card", { path, reason: "outdated" })).text).toMatch(/the person's own/);
+      expect(readFileSync(join(vault, path), "utf8")).toBe(before);
+      expect((await s.call("search_memory", { query: "排程跑不起來 launchd" })).text).toContain(path);
+      const archived = await s.call("archive_card", { path, reason: "replaced by the systemd timer card", hash, person_asked: true });
+      expect(archived.isError, archived.text).toBe(false);
+      const after = readFileSync(join(vault, path), "utf8");
+      expect(after).toMatch(/^status: archived$/m);
+      expect(after).toMatch(/^archived-reason: replaced by the systemd timer card$/m);
+      // Nothing of the card is lost: its text follows the frontmatter as it was.
+      expect(after.slice(after.indexOf("\n---\n"))).toBe(before.slice(before.indexOf("\n---\n")));
+      expect((await s.call("search_memory", { query: "排程跑不起來 launchd" })).text).not.toContain(path);
+      expect((await s.call("archive_card", { path, reason: "again", person_asked: true })).text).toMatch(/archived already/);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe("write_card in a larger vault", () => {
   it("adds the card to the snapshot's overlay, leaving the base as it was, and recall and search see it", async () => {
     const vault = join(tempDir(), "vault");
@@ -849,7 +935,7 @@ describe("MCP server on a request too large to read", () => {
     expect(error.code).toBe(-32600);
     expect(error.message).toMatch(/too large.*1048576 bytes/);
     const tools = ((await listed).result as { tools: { name: string }[] }).tools.map((t) => t.name);
-    expect(tools.sort()).toEqual(["read_card", "recent_cards", "remember", "search_memory", "write_card"]);
+    expect(tools.sort()).toEqual([...MCP_TOOLS].sort());
     expect(s.child.exitCode).toBeNull();
     expect(s.stderr()).toMatch(/Request too large/);
     // Without an id in its first bytes the answer's id is null, as JSON-RPC says.

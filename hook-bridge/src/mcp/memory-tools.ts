@@ -8,6 +8,7 @@ import { hintsOf } from "../../../src/core/card/hints";
 import { parseCard, type Card } from "../../../src/core/card/card";
 import { isRetired } from "../../../src/core/card/schema";
 import { CardRefused, writeCardNow, type CardWritten } from "../../../src/core/digest/write-now";
+import { archiveCardNow, cardHash, editCardNow } from "../../../src/core/digest/edit-now";
 import { isCard, loadVaultConfig, type VaultMemoryConfig } from "../../../src/core/config";
 import { appendLog } from "../../../src/core/io/log";
 import { openRegularFile } from "../../../src/core/io/read-file";
@@ -212,7 +213,10 @@ export class MemoryTools {
     const end = pieceEnd(text, start, MAX_READ_CHARS);
     const more = text.length - end;
     // The card's own lines are its text; the line that names it is one line, whatever its name holds.
-    const head = start === 0 && more === 0 ? quotedLine(found.rel) : `${quotedLine(found.rel)} (characters ${start} to ${end} of ${text.length})`;
+    // The hash edit_card asks for, of the whole card as it is on disk.
+    const hash = read.cut ? "" : ` (hash ${cardHash(read.text)})`;
+    const head =
+      start === 0 && more === 0 ? `${quotedLine(found.rel)}${hash}` : `${quotedLine(found.rel)}${hash} (characters ${start} to ${end} of ${text.length})`;
     const tail = [
       ...(more > 0 ? [`[… ${more} more characters: call read_card with offset=${end}]`] : []),
       ...(read.cut && more === 0 ? [`[… the card is longer than ${MAX_CARD_BYTES >> 20} MB; the rest is not read]`] : []),
@@ -327,6 +331,75 @@ export class MemoryTools {
     return { text: lines.join("\n") };
   }
 
+  /** edit_card: one section or one property of a card, made to the text read (its hash), one writer at a time. */
+  editCard(input: EditCardInput): Promise<ToolAnswer> {
+    return this.serially("edit_card", () => {
+      const vault = this.vault!;
+      const text = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+      const value = Array.isArray(input.value) ? input.value.filter((x): x is string => typeof x === "string") : text(input.value);
+      const e = editCardNow(
+        {
+          path: text(input.path) ?? "",
+          hash: text(input.hash) ?? "",
+          section: text(input.section),
+          text: text(input.text),
+          field: text(input.field),
+          value,
+          personAsked: input.person_asked === true,
+        },
+        { vault, config: this.config(vault) },
+      );
+      this.log(`edit_card: ${e.path}, ${e.what}; snapshot ${e.snapshot}`);
+      return [
+        `Changed ${e.what} of ${escapeControl(e.path)}; its hash is now ${e.hash}.`,
+        ...(e.unlinked.length ? [`No note is named ${e.unlinked.map((u) => clipLine(u, 80)).join(", ")}: written as words, not links.`] : []),
+        recallLine(e.snapshot),
+      ].join("\n");
+    });
+  }
+
+  /** archive_card: the card's status set to archived, with the date and the reason; nothing deleted. */
+  archiveCard(input: { path?: unknown; reason?: unknown; hash?: unknown; person_asked?: unknown }): Promise<ToolAnswer> {
+    return this.serially("archive_card", () => {
+      const vault = this.vault!;
+      const e = archiveCardNow(
+        {
+          path: typeof input.path === "string" ? input.path : "",
+          reason: typeof input.reason === "string" ? input.reason : "",
+          hash: typeof input.hash === "string" ? input.hash : undefined,
+          personAsked: input.person_asked === true,
+        },
+        { vault, config: this.config(vault) },
+      );
+      this.log(`archive_card: ${e.path}; snapshot ${e.snapshot}`);
+      return [
+        `Archived ${escapeControl(e.path)}: it stays in the vault with status archived and your reason, and recall no longer shows it. To restore it, remove its status (and the archived lines) in Obsidian.`,
+        recallLine(e.snapshot),
+      ].join("\n");
+    });
+  }
+
+  /** Runs a change after the writes before it, refusing, with the reason, what cannot be done. */
+  private serially(tool: string, change: () => string): Promise<ToolAnswer> {
+    const run = this.writing.then((): ToolAnswer => {
+      const vault = this.vault;
+      if (!vault) return refuse(`Nothing was changed: ${"problem" in this.opts.vault ? this.opts.vault.why : "no vault"}; ${whereToSetVault(this.env)}.`);
+      if (this.writes >= MAX_WRITES_PER_SESSION)
+        return refuse(`Nothing was changed: ${MAX_WRITES_PER_SESSION} cards were written or changed in this session already, the most one session may.`);
+      try {
+        const text = change();
+        this.writes++;
+        return { text };
+      } catch (err) {
+        if (!(err instanceof CardRefused)) throw err;
+        this.log(`${tool}: refused: ${err.message}`);
+        return refuse(`Nothing was changed: ${escapeControl(err.message)}`);
+      }
+    });
+    this.writing = run.catch(() => undefined);
+    return run;
+  }
+
   remember(input: { text?: unknown; card?: unknown }): ToolAnswer {
     const raw = typeof input.text === "string" ? input.text.trim() : "";
     if (!raw) return refuse("Nothing was kept: text is empty. Say what to keep, in a sentence or two.");
@@ -419,6 +492,24 @@ export class MemoryTools {
   private log(message: string): void {
     if (this.vault) appendLog(vaultFiles.log(this.vault), "mcp", message);
   }
+}
+
+/** How the recall index followed a change, in the tool's words. */
+function recallLine(snapshot: string): string {
+  return snapshot === "overlay" || snapshot === "full"
+    ? "Recall and search_memory see the change from the next prompt on."
+    : `The recall index could not be updated (${clipLine(snapshot, 200)}), so recall sees the change after the next index; the card is changed.`;
+}
+
+/** edit_card's input as the schema lets it through; editCardNow checks every field. */
+export interface EditCardInput {
+  path?: unknown;
+  hash?: unknown;
+  section?: unknown;
+  text?: unknown;
+  field?: unknown;
+  value?: unknown;
+  person_asked?: unknown;
 }
 
 /** write_card's input as the schema lets it through; writeCardNow checks every field. */

@@ -11,6 +11,7 @@ import { vaultFiles } from "../../../src/core/paths";
 import { escapeControl } from "../../../src/core/text/visible";
 import { boundedLines, type TooLarge } from "./line-limit";
 import { MAX_BODY_CHARS, MAX_RELATED, MAX_TAGS, MAX_TITLE_CHARS, WRITABLE_TYPES } from "../../../src/core/digest/write-now";
+import { EDITABLE_FIELDS } from "../../../src/core/digest/edit-now";
 import {
   DEFAULT_LIMIT,
   DEFAULT_RECENT_DAYS,
@@ -55,6 +56,7 @@ export async function runMcp(argv: readonly string[]): Promise<number> {
   const answer = answerer("vault" in found ? found.vault : undefined);
   registerReadTools(server, tools, answer);
   registerWriteTools(server, tools, answer);
+  registerEditTools(server, tools, answer);
   await serveStdio(server, "vault" in found ? found.vault : undefined);
   tools.close();
   await server.close().catch(() => undefined);
@@ -133,6 +135,10 @@ function registerReadTools(server: McpServer, tools: MemoryTools, answer: Answer
   );
 }
 
+const EDIT_DESCRIPTION = `Correct one card of the person's memory in place: replace the text of one section (by its heading, as read_card shows it) or set one property (${EDITABLE_FIELDS.join(", ")}). Use it when a card is wrong or out of date, not to add to it (write_card with path adds a dated section). Read the card with read_card first and pass the hash it shows: an edit of a card that changed since is refused, so read it again. A card without a source property is the person's own: edit it only when the person asked for this change, and say so with person_asked. Text is checked as write_card's is (secrets replaced, no link out of the vault, no level-1 or level-2 heading inside a section). Answers with what changed and the new hash.`;
+
+const ARCHIVE_DESCRIPTION = `Retire a card that is wrong, replaced or no longer true: its status becomes archived, with the date and your reason, and recall stops showing it. Nothing is deleted; the person can restore it by removing the status. Give a one-line reason. A card without a source property is the person's own: archive it only when the person asked, with person_asked. Pass the hash read_card showed to make sure it is the card as you read it.`;
+
 /** The tools that write: write_card at once, remember through the queue. */
 function registerWriteTools(server: McpServer, tools: MemoryTools, answer: Answerer): void {
   server.registerTool(
@@ -181,6 +187,49 @@ function registerWriteTools(server: McpServer, tools: MemoryTools, answer: Answe
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (input) => answer(() => tools.remember(input)),
+  );
+}
+
+/** The tools that correct and retire a card: edit_card, archive_card. */
+function registerEditTools(server: McpServer, tools: MemoryTools, answer: Answerer): void {
+  server.registerTool(
+    "edit_card",
+    {
+      title: "Edit memory card",
+      description: EDIT_DESCRIPTION,
+      inputSchema: {
+        path: z.string().describe("The card, as search_memory or read_card named it."),
+        hash: z.string().describe("The hash read_card showed for the card as you read it."),
+        section: z.string().optional().describe("A heading of the card whose text is replaced (e.g. Fix); give text with it."),
+        text: z.string().optional().describe(`The section's new text, markdown without its heading (at most ${MAX_BODY_CHARS} characters).`),
+        field: z
+          .string()
+          .optional()
+          .describe(`Or a property to set: ${EDITABLE_FIELDS.join(", ")}; give value with it.`),
+        value: z
+          .union([z.string(), z.array(z.string())])
+          .optional()
+          .describe("The property's new value: one line, or a list of words for tags and aliases."),
+        person_asked: z.boolean().optional().describe("True when the person asked for this change: required for a card they wrote themselves."),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    },
+    (input) => answer(() => tools.editCard(input)),
+  );
+  server.registerTool(
+    "archive_card",
+    {
+      title: "Archive memory card",
+      description: ARCHIVE_DESCRIPTION,
+      inputSchema: {
+        path: z.string().describe("The card, as search_memory or read_card named it."),
+        reason: z.string().describe("Why it is retired, in one line (at most 300 characters)."),
+        hash: z.string().optional().describe("The hash read_card showed, to make sure the card is as you read it."),
+        person_asked: z.boolean().optional().describe("True when the person asked for this: required for a card they wrote themselves."),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    (input) => answer(() => tools.archiveCard(input)),
   );
 }
 

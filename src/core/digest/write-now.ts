@@ -105,7 +105,7 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
     let action: DigestAction;
     let hadFrontmatter = false;
     if (req.path !== undefined) {
-      const target = extendTarget(vault, config, req.path);
+      const target = cardToChange(vault, config, req.path);
       offered.set(target.path, target.mtime);
       hadFrontmatter = target.hadFrontmatter;
       const section = `${title ? `### ${title}\n\n` : ""}${clean(req.body)}`;
@@ -123,7 +123,7 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
     action = checked.action;
     if (duplicateOf && action.action === "skip") return { applied: undefined, duplicateOf, unknown, notes, snapshot: "current" };
     if (duplicateOf) {
-      const target = extendTarget(vault, config, duplicateOf.path);
+      const target = cardToChange(vault, config, duplicateOf.path);
       offered.set(target.path, target.mtime);
       hadFrontmatter = target.hadFrontmatter;
     }
@@ -149,7 +149,7 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
       if (err instanceof AnswerError) throw new CardRefused(toolWords(err.message));
       throw err;
     }
-    return { applied, duplicateOf, unknown, notes, ...updateSnapshot(vault, config, notes) };
+    return { applied, duplicateOf, unknown, notes, ...snapshotUpdate(vault, config, notes) };
   });
   const { applied, duplicateOf, unknown, notes } = done;
   if (!applied) return { action: "already", path: duplicateOf?.path ?? "", linked: [], unknown, removed, snapshot: "current", duplicateOf };
@@ -262,13 +262,19 @@ function oneLine(s: string, what: string, max: number): string {
  * no link, not an overview or vault page (the digest rewrites those), UTF-8 (so that the text
  * written back is the person's, byte for byte), and its time then, so a change before the write is seen.
  */
-function extendTarget(vault: string, config: VaultMemoryConfig, given: string): { path: string; mtime: number; hadFrontmatter: boolean } {
+export function cardToChange(
+  vault: string,
+  config: VaultMemoryConfig,
+  given: string,
+  verb = "extended",
+): { path: string; abs: string; mtime: number; hadFrontmatter: boolean } {
   const text = given.trim();
   if (!text || text.length > 1000 || text.includes("\0")) throw new CardRefused("path is not a card path: give it as search_memory or recent_cards listed it.");
   const root = resolve(vault);
   const abs = isAbsolute(text) ? resolve(text) : resolve(root, text.replace(/\\/g, "/"));
   const rel = relative(root, abs).split(sep).join("/");
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) throw new CardRefused(`${text} is outside the vault; only cards in the memory can be extended.`);
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel))
+    throw new CardRefused(`${text} is outside the vault; only cards in the memory can be ${verb === "extended" ? "extended" : "changed"}.`);
   try {
     safePath(rel);
   } catch (err) {
@@ -277,7 +283,7 @@ function extendTarget(vault: string, config: VaultMemoryConfig, given: string): 
   const inMemory = config.memoryFolder ? rel.slice(config.memoryFolder.replace(/^\/+|\/+$/g, "").length + 1) : rel;
   if (!isCard(rel, config) || /^(moc|meta)\//.test(inMemory)) {
     throw new CardRefused(
-      `${rel} is not a memory card that can be extended (only cards${config.memoryFolder ? ` in ${config.memoryFolder}/` : ""}, outside hidden, excluded, overview and meta folders).`,
+      `${rel} is not a memory card that can be ${verb} (only cards${config.memoryFolder ? ` in ${config.memoryFolder}/` : ""}, outside hidden, excluded, overview and meta folders).`,
     );
   }
   insideVault(vault, rel);
@@ -286,7 +292,7 @@ function extendTarget(vault: string, config: VaultMemoryConfig, given: string): 
     // Not following a link, and not blocking on a FIFO; regular files only.
     const opened = openRegularFile(abs, { noFollow: true });
     fd = opened.fd;
-    if (opened.st.size > MAX_EXTEND_BYTES) throw new CardRefused(`${rel} is over ${MAX_EXTEND_BYTES >> 20} MB; it is not extended.`);
+    if (opened.st.size > MAX_EXTEND_BYTES) throw new CardRefused(`${rel} is over ${MAX_EXTEND_BYTES >> 20} MB; it is not ${verb}.`);
     const bytes = Buffer.alloc(opened.st.size);
     for (let got = 0; got < bytes.length;) {
       const n = readSync(fd, bytes, got, bytes.length - got, got);
@@ -294,16 +300,18 @@ function extendTarget(vault: string, config: VaultMemoryConfig, given: string): 
       got += n;
     }
     const text = bytes.toString("utf8");
-    if (!Buffer.from(text, "utf8").equals(bytes)) throw new CardRefused(`${rel} is not UTF-8 text; it is not extended, so that none of it is changed.`);
-    return { path: rel, mtime: opened.st.mtimeMs, hadFrontmatter: hasFrontmatterBlock(text) };
+    if (!Buffer.from(text, "utf8").equals(bytes)) throw new CardRefused(`${rel} is not UTF-8 text; it is not ${verb}, so that none of it is changed.`);
+    return { path: rel, abs, mtime: opened.st.mtimeMs, hadFrontmatter: hasFrontmatterBlock(text) };
   } catch (err) {
     if (err instanceof FileRefused) {
       throw new CardRefused(
         err.why === "missing"
-          ? `${rel} does not exist: to make a new card, leave path out.`
+          ? verb === "extended"
+            ? `${rel} does not exist: to make a new card, leave path out.`
+            : `${rel} does not exist.`
           : err.why === "not-regular"
-            ? `${rel} is not a regular file; it is not extended.`
-            : `${rel} is a link or cannot be read; it is not extended.`,
+            ? `${rel} is not a regular file; it is not ${verb}.`
+            : `${rel} is a link or cannot be read; it is not ${verb}.`,
       );
     }
     throw err;
@@ -357,6 +365,11 @@ function mostSimilar(vault: string, config: VaultMemoryConfig, notes: NoteCache,
 // The card and the cards it links to, beside whatever else changed since the snapshot.
 const MAX_OVERLAY_CARDS = 200;
 
+/** The snapshot brought up to a card changed in place (see snapshotUpdate); its vectors follow at the next index. */
+export function snapshotAfterWrite(vault: string, config: VaultMemoryConfig, notes: NoteCache): string {
+  return snapshotUpdate(vault, config, notes).snapshot;
+}
+
 /**
  * The snapshot brought up to the files, the cards just written included, under the card lock so
  * that two sessions' snapshots each hold the other's card: an overlay of the cards changed since
@@ -364,7 +377,7 @@ const MAX_OVERLAY_CARDS = 200;
  * vectors are then written for, from the cache (a card it lacks is found by its words until the
  * next index). A failure is said, not thrown: the card is written either way.
  */
-function updateSnapshot(vault: string, config: VaultMemoryConfig, notes: NoteCache): { snapshot: string; headerSum?: string } {
+function snapshotUpdate(vault: string, config: VaultMemoryConfig, notes: NoteCache): { snapshot: string; headerSum?: string } {
   try {
     const r = refreshSnapshot(vault, config, { maxChanged: MAX_OVERLAY_CARDS });
     if (r.kind === "overlay" || r.kind === "current") return { snapshot: "overlay" };
