@@ -70,7 +70,7 @@ export function numberFlag(args: Args, name: string): number | undefined {
 }
 
 /** Flags that take a value, and flags that stand alone; every command also takes --help. */
-const VALUE = new Set([
+export const VALUE = new Set([
   "vault",
   "config",
   "max-cards",
@@ -87,6 +87,7 @@ const VALUE = new Set([
   "from",
   "since",
   "project",
+  "card",
 ]);
 
 /** The flags each command reads (see USAGE); any other is a typo that would otherwise be ignored. */
@@ -108,6 +109,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   sync: ["vault", "config", "force", "dry-run", "json"],
   import: ["vault", "config", "from", "since", "project", "dry-run", "json"],
   status: ["vault", "config", "json"],
+  restore: ["vault", "config", "card"],
 };
 
 /** A command's flags; undefined for a word that is no command ("constructor" included). */

@@ -21,6 +21,7 @@ import { scheduleCommand } from "./commands/schedule";
 import { syncCommand } from "./commands/sync";
 import { importCommand } from "./commands/import";
 import { statusCommand } from "./commands/status";
+import { restoreCommand } from "./commands/restore";
 import { UsageError, whereToSetVault, type VaultLookup } from "./vault";
 import { hookJson, logRefusedHook, logWithoutVault } from "./no-vault";
 import { readStdinSync } from "./stdin";
@@ -79,6 +80,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return importCommand(args);
       case "status":
         return statusCommand(args);
+      case "restore":
+        return restoreCommand(args);
       case "install":
       case "uninstall":
         return await installCommand(args, args.command);

@@ -42,6 +42,8 @@ commands:
            ~/.claude/projects) [--since YYYY-MM-DD] [--project NAME] [--dry-run] [--json]
   status   what waits in the queue (imported sessions apart), the snapshot, the last digest and
            the last sync [--json]
+  restore  give an archived card back to recall: remove its status, archived date and reason
+           --card PATH
   mcp      MCP server over stdio: ${MCP_TOOLS.join(", ")} (runs until stdin closes)
 
 Settings that run a program or name a server come from this computer only:

@@ -16,6 +16,7 @@ import { EnrichRunner } from "./enrich-command";
 import { EmbedRunner } from "./embed-runner";
 import { SyncRunner } from "./sync-command";
 import { IMPORT_OFFERED_KEY, ImportOfferModal, ImportRunner } from "./import-command";
+import { addRestoreCommand } from "./restore-command";
 import { vectorsStatus } from "../core/embed/vectors-status";
 import { join } from "node:path";
 import { LINT_VIEW_TYPE, LintReportView } from "./lint-view";
@@ -101,6 +102,7 @@ export default class VaultMemoryPlugin extends Plugin {
     this.statusBar.addClass("vault-memory-status");
     this.statusBar.addEventListener("click", () => void this.openQueue());
     this.addCommand({ id: "open-lint-report", name: "Open lint report", callback: () => void this.openLintReport() });
+    addRestoreCommand(this, this.app);
     this.addCommand({
       id: "preview-recall",
       name: "Preview recall",

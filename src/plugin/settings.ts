@@ -1,5 +1,6 @@
 /** The settings tab; settings are saved to data.json and mirrored to the bridge's config.json. */
 
+import { MAX_ARCHIVED_PER_NIGHT } from "../core/digest/retire";
 import { TIME_OF_DAY } from "../core/digest/schedule";
 import { isRelatedHeadingSetting } from "../core/card/related-heading";
 import { App, Modal, PluginSettingTab, Setting, debounce, type Plugin, type TextComponent } from "obsidian";
@@ -161,6 +162,17 @@ export class VaultMemorySettingTab extends PluginSettingTab {
       s.digest.reportCommand,
       (v) => (s.digest.reportCommand = v.trim()),
     );
+    new Setting(this.containerEl)
+      .setName("Archive unused cards")
+      .setDesc(
+        `Each night, archive up to ${MAX_ARCHIVED_PER_NIGHT} cards that no prompt recalled, nothing read and no card linked to for ${s.lint.unusedDays} days, as this computer's recall log tells. Archived cards stay in the vault, are listed in the report, and come back with the command Restore archived card.`,
+      )
+      .addToggle((t) =>
+        t.setValue(s.digest.archiveUnused).onChange(async (on) => {
+          s.digest.archiveUnused = on;
+          await this.host.saveSettings();
+        }),
+      );
   }
 
   /** Sync with this computer's others through the vault's git remote: this computer's settings only. */

@@ -821,6 +821,12 @@ describe("edit_card and archive_card", () => {
       const path = "debugging/launchd-cron-path.md";
       const before = readFileSync(join(vault, path), "utf8");
       const hash = hashOf((await s.call("read_card", { path })).text);
+      // A card opened is a card used: the night that archives unused cards counts it.
+      const used = readFileSync(vaultFiles.usageLog(vault), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { prompt: string; cards: { path: string }[] });
+      expect(used.at(-1)).toMatchObject({ prompt: "read_card", cards: [{ path }] });
       const mine = await s.call("edit_card", { path, hash, section: "解法", text: "用絕對路徑。" });
       expect(mine.isError).toBe(true);
       expect(mine.text).toMatch(/the person's own .*person_asked: true/);

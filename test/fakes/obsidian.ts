@@ -390,6 +390,11 @@ export abstract class ItemView extends View {
 
 export class Workspace extends Events {
   layoutReady = false;
+  /** The note open in the active editor; a test sets it. */
+  activeFile: TFile | null = null;
+  getActiveFile(): TFile | null {
+    return this.activeFile;
+  }
   leaves: WorkspaceLeaf[] = [];
   readonly viewCreators = new Map<string, (leaf: WorkspaceLeaf) => View>();
   app!: App;

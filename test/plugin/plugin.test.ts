@@ -68,6 +68,7 @@ describe("the plugin", () => {
       "vault-memory:open-queue",
       "vault-memory:preview-recall",
       "vault-memory:rebuild-index",
+      "vault-memory:restore-archived-card",
       "vault-memory:run-digest",
       "vault-memory:sync-now",
     ]);

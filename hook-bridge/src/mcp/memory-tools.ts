@@ -9,6 +9,7 @@ import { parseCard, type Card } from "../../../src/core/card/card";
 import { isRetired } from "../../../src/core/card/schema";
 import { CardRefused, writeCardNow, type CardWritten } from "../../../src/core/digest/write-now";
 import { archiveCardNow, cardHash, editCardNow } from "../../../src/core/digest/edit-now";
+import { appendUsage } from "../../../src/core/recall/usage-log";
 import { isCard, loadVaultConfig, type VaultMemoryConfig } from "../../../src/core/config";
 import { appendLog } from "../../../src/core/io/log";
 import { openRegularFile } from "../../../src/core/io/read-file";
@@ -213,6 +214,20 @@ export class MemoryTools {
     const end = pieceEnd(text, start, MAX_READ_CHARS);
     const more = text.length - end;
     // The card's own lines are its text; the line that names it is one line, whatever its name holds.
+    // A card opened is a card used: the night that archives unused cards counts it (retire.ts).
+    if (start === 0) {
+      try {
+        appendUsage(vaultFiles.usageLog(vault), {
+          t: new Date().toISOString(),
+          session: this.env.CLAUDE_CODE_SESSION_ID ?? "",
+          prompt: "read_card",
+          cards: [{ path: found.rel, score: 0 }],
+          ms: 0,
+        });
+      } catch {
+        /* the log is a statistic: a read is never refused for it */
+      }
+    }
     // The hash edit_card asks for, of the whole card as it is on disk.
     const hash = read.cut ? "" : ` (hash ${cardHash(read.text)})`;
     const head =

@@ -46,6 +46,7 @@ import { buildPrompt } from "./prompt";
 import { defaultRules } from "./rules-note";
 import { GENERATED_MARK, isRetired, isVaultPage, RULES_NOTE } from "../card/schema";
 import { checkBeforeCreate, ExistingCards, type DuplicateOf, type ExistingCard } from "./dedupe";
+import { archiveUnused, MAX_ARCHIVED_PER_NIGHT, type RetireReport } from "./retire";
 import { sendToCommand, type CommandResult } from "../llm/run-command";
 import { mailReport, type MailContext } from "./mail";
 import { enrichCards, type EnrichReport } from "../enrich/enrich";
@@ -95,6 +96,8 @@ export interface DigestReport {
   notify?: string;
   /** Recall hints written after the queue, when there was budget left. */
   enriched?: EnrichReport;
+  /** Cards archived as unused tonight (digest.archiveUnused), and why none could be. */
+  retired?: RetireReport;
   /** What the report says of MEMORY.md: the person's text kept beside the index, a list cut to fit, markers that do not pair. */
   memoryIndex?: string[];
   /** With semantic recall on: why similar cards were found by words alone, and what embedding the night's snapshot did. */
@@ -142,6 +145,11 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
     }
     report.left = listPending(opts.vault).length - (opts.dryRun ? report.results.length : 0);
     await enrichAfterQueue(run);
+    // After the queue, so a card tonight's conversations extended is judged as used.
+    if (opts.config.digest.archiveUnused && report.ok) {
+      report.retired = archiveUnused(opts.vault, opts.config, run.notes, now, !!opts.dryRun);
+      for (const a of report.retired.archived) say(`  ${opts.dryRun ? "would archive" : "archived"} ${a.path} (unused)`);
+    }
     if (!opts.dryRun) {
       // Enrich wrote hints into cards: listed again, and those cards read again.
       run.notes.refresh();
@@ -746,6 +754,7 @@ export function reportNote(r: DigestReport): string {
     ...r.results.filter((x) => x.outcome.action === "skipped").map((x) => `- ${x.sessionId}: ${x.outcome.detail}`),
     "",
     ...enrichedLines(r),
+    ...retiredLines(r),
     `## Failures (${r.failures.length})`,
     ...r.failures.map((f) => `- ${f.sessionId}: ${f.reason} (kept in the queue)`),
     "",
@@ -757,6 +766,26 @@ export function reportNote(r: DigestReport): string {
     "",
   ];
   return lines.join("\n");
+}
+
+/** The cards archived as unused, each with the one step that gives it back. */
+function retiredLines(r: DigestReport): string[] {
+  const t = r.retired;
+  if (!t) return [];
+  const link = (p: string): string => `[[${baseName(p)}]]`;
+  return [
+    `## Cards archived as unused (${t.archived.length})`,
+    ...t.archived.map(
+      (a) => `- ${link(a.path)} — last used ${a.lastUsed > 0 ? new Date(a.lastUsed).toISOString().slice(0, 10) : "never, as far as the recall log goes"}`,
+    ),
+    ...(t.archived.length > 0
+      ? ["To give one back: the command Restore archived card in Obsidian, or `vault-memory restore --vault <vault> --card <path>`."]
+      : []),
+    ...(t.more > 0 ? [`${t.more} more unused cards wait for the next nights (at most ${MAX_ARCHIVED_PER_NIGHT} a night).`] : []),
+    ...(t.waiting ? [`None archived: ${t.waiting}.`] : []),
+    ...t.failed.map((f) => `- not archived: ${link(f.path)} — ${f.reason}`),
+    "",
+  ];
 }
 
 /** Why a new card was the existing one again, for the report. */

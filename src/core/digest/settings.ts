@@ -19,6 +19,8 @@ export interface DigestSettings {
   reportCommand: string;
   /** The report by mail, through an SMTP server (see mail.ts); off while `host` is "". */
   mail: MailSettings;
+  /** Archive the cards not recalled, read or linked for lint.unusedDays days, each night (see retire.ts). Off until the person turns it on. */
+  archiveUnused: boolean;
 }
 
 /** How the connection to the SMTP server is protected: TLS from the start, STARTTLS required, or none (this computer's own server). */
@@ -55,6 +57,7 @@ export const DEFAULT_DIGEST: DigestSettings = {
   timeoutSec: 300,
   reportCommand: "",
   mail: DEFAULT_MAIL,
+  archiveUnused: false,
 };
 
 /** How config.json's `digest.mail` is read. */
@@ -88,4 +91,5 @@ export const DIGEST_SCHEMA = z.object({
   timeoutSec: setting(nonNegative, DEFAULT_DIGEST.timeoutSec, "a non-negative number"),
   reportCommand: setting(text, DEFAULT_DIGEST.reportCommand, "a string"),
   mail: MAIL_SCHEMA,
+  archiveUnused: setting(z.boolean(), DEFAULT_DIGEST.archiveUnused, "true or false"),
 }) satisfies z.ZodMiniType<DigestSettings, unknown>;

@@ -199,6 +199,8 @@ export interface RecallHistory {
   last: Map<string, number>;
   /** How many prompts recalled each card. */
   count: Map<string, number>;
+  /** The time of the log's first line read (epoch ms): what it can say nothing about came before. */
+  first: number;
 }
 
 // A line per prompt of about 200 bytes: a quarter of a million prompts. Past it, the latest are read.
@@ -213,12 +215,13 @@ export function recallHistory(vault: string): RecallHistory | undefined {
     return undefined;
   }
   if (text === undefined) return undefined;
-  const history: RecallHistory = { last: new Map(), count: new Map() };
+  const history: RecallHistory = { last: new Map(), count: new Map(), first: Infinity };
   for (const line of text.split("\n")) {
     if (!line) continue;
     try {
       const e = JSON.parse(line) as { t?: string; cards?: { path?: string }[] };
       const t = Date.parse(e.t ?? "");
+      if (t < history.first) history.first = t;
       for (const c of e.cards ?? []) {
         if (typeof c.path !== "string") continue;
         if (t > (history.last.get(c.path) ?? 0)) history.last.set(c.path, t);
