@@ -96,6 +96,8 @@ export interface DigestReport {
   notify?: string;
   /** Recall hints written after the queue, when there was budget left. */
   enriched?: EnrichReport;
+  /** Cards that may contradict an older card of the same project and subject (lint's possible-contradiction). */
+  contradictions?: { path: string; message: string }[];
   /** Cards archived as unused tonight (digest.archiveUnused), and why none could be. */
   retired?: RetireReport;
   /** What the report says of MEMORY.md: the person's text kept beside the index, a list cut to fit, markers that do not pair. */
@@ -576,6 +578,9 @@ async function tidy(
   }
   const findings = lintVault(opts.vault, opts.config.lint, now.getTime(), notes, lintScope(opts.config));
   report.lint = formatReport(findings).split("\n")[0];
+  // Nothing is decided for the person: a card that may turn an older one around is named for them to judge.
+  const turned = findings.filter((f) => f.rule === "possible-contradiction");
+  if (turned.length > 0) report.contradictions = turned.map((f) => ({ path: f.file, message: f.message }));
 }
 
 const MARKERS = "`<!-- vault-memory:index:start -->` and `<!-- vault-memory:index:end -->`";
@@ -760,6 +765,9 @@ export function reportNote(r: DigestReport): string {
     "",
     `Queue left: ${r.left}.`,
     ...(r.lint ? [`Lint: ${r.lint}`] : []),
+    ...(r.contradictions?.length
+      ? ["", `## Cards that may contradict older ones (${r.contradictions.length})`, ...r.contradictions.map((c) => `- [[${baseName(c.path)}]] ${c.message}`)]
+      : []),
     ...(r.memoryIndex ?? []),
     ...(r.semantic ?? []).map((line) => line.replace(/^semantic recall/, "Semantic recall")),
     ...(r.settingsNotice ? ["", `**Settings not used:** ${r.settingsNotice}.`] : []),

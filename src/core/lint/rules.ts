@@ -2,7 +2,8 @@
 
 import { baseName, type Card } from "../card/card";
 import { freePath } from "../card/compose";
-import { FOLDER_OF_TYPE, isRetired } from "../card/schema";
+import { FOLDER_OF_TYPE, isRetired, isVaultPage } from "../card/schema";
+import { tokenize } from "../text/tokenizer";
 import { ASIDE_DIR } from "../paths";
 import type { CopyKind } from "../vault/conflicts";
 import { inCardFolder } from "../vault/scan";
@@ -300,6 +301,57 @@ export const unusedCard: Rule = (ctx) => {
     }));
 };
 
+// Words a card uses when it turns a decision around: what was chosen is given up for another.
+const REVERSAL =
+  /\b(?:instead of|no longer|switched (?:from|to|back)|replac(?:e|ed|es|ing)|rather than|moved (?:away )?from|dropped|abandon(?:ed)?|stopped using|revert(?:ed)?|we do not use|don't use)\b|改用|不再|弃用|棄用|换成|換成|取代|代替|代わりに|やめ|廃止/i;
+// Two cards of a project share this much of their words: the same subject.
+const SAME_SUBJECT = 0.3;
+// Pairs compared in one project at most: a project of thousands of cards is compared in its newest.
+const MAX_COMPARED = 400;
+
+/**
+ * A newer card that may contradict an older one on the same subject: same project, much of the
+ * same words, and the newer one turns a decision around ("instead of", "no longer", 改用). Flagged,
+ * never decided: the person says whether the older is superseded.
+ */
+export const possibleContradiction: Rule = (ctx) => {
+  const byProject = new Map<string, { card: Card; terms: Set<string> }[]>();
+  for (const c of cardsOnly(ctx)) {
+    if (!c.project || isRetired(c.status) || isVaultPage(c.type)) continue;
+    const list = byProject.get(c.project) ?? [];
+    list.push({ card: c, terms: new Set(tokenize(`${c.name}\n${c.description}\n${c.body}`)) });
+    byProject.set(c.project, list);
+  }
+  const out: Finding[] = [];
+  for (const list of byProject.values()) {
+    const newest = list.sort((a, b) => b.card.updated - a.card.updated).slice(0, MAX_COMPARED);
+    for (let i = 0; i < newest.length; i++) {
+      const newer = newest[i];
+      const turn = REVERSAL.exec(newer.card.body);
+      if (!turn) continue;
+      for (const older of newest.slice(i + 1)) {
+        if (older.card.updated >= newer.card.updated || jaccard(newer.terms, older.terms) < SAME_SUBJECT) continue;
+        out.push({
+          rule: "possible-contradiction",
+          severity: "warning",
+          file: newer.card.path,
+          line: 1,
+          message: `may contradict the older ${older.card.path} (same project, same subject, and this card says "${escapeControl(turn[0])}"): if it replaces it, set that card's status to superseded and link the two; if both hold, say how they differ`,
+        });
+        break;
+      }
+    }
+  }
+  return out;
+};
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let both = 0;
+  for (const t of a) if (b.has(t)) both++;
+  const either = a.size + b.size - both;
+  return either === 0 ? 0 : both / either;
+}
+
 /**
  * A card whose text reads as instructions to an assistant (see text/instructions.ts): its words
  * reach Claude whenever it is recalled, so an order hidden in a synced note or written from a
@@ -439,6 +491,7 @@ export const RULES: Readonly<Record<string, Rule>> = {
   "control-character-in-name": controlCharacterInName,
   "sync-conflict": syncConflict,
   "reads-as-instructions": readsAsInstructions,
+  "possible-contradiction": possibleContradiction,
 };
 
 /** What a person reads about a rule, in the report and the settings: a name and one line of why. */
@@ -484,6 +537,10 @@ export const RULE_INFO: Readonly<Record<keyof typeof RULES, RuleInfo>> = {
   "reads-as-instructions": {
     title: "Card that reads as instructions",
     description: "Text that orders an assistant about, such as ignore previous instructions: cards reach Claude as notes.",
+  },
+  "possible-contradiction": {
+    title: "Card that may contradict an older one",
+    description: "A newer card of the same project and subject turns a decision around: say which holds, and mark the other superseded.",
   },
 };
 

@@ -116,3 +116,22 @@ describe("the night with archiving on", () => {
     expect(readFileSync(join(vault, "reference/unused.md"), "utf8")).not.toContain("archived");
   });
 });
+
+describe("the night's report and a card that may contradict an older one", () => {
+  it("lists it, naming the older card, and changes neither", async () => {
+    const old =
+      "---\nname: Database\ndescription: d\ntype: project\nproject: billing-api\ntags: [t]\nupdated: 2026-01-10\n---\nWe use MySQL for billing-api invoices and the webhook payload tables.\n";
+    const newer =
+      "---\nname: Database again\ndescription: d\ntype: project\nproject: billing-api\ntags: [t]\nupdated: 2026-06-01\n---\nWe use Postgres for billing-api invoices and the webhook payload tables instead of MySQL.\n";
+    const vault = vaultWith({ "projects/db-old.md": old, "projects/db-new.md": newer });
+    const config = defaultConfig();
+    config.enrich.perNight = 0;
+    config.digest.command = ["/bin/sh", "-c", "cat >/dev/null; echo '{}'"];
+    const r = await runDigest({ vault, config, now: NOW });
+    expect(r.contradictions?.map((c) => c.path)).toEqual(["projects/db-new.md"]);
+    expect(readFileSync(join(vault, r.reportPath!), "utf8")).toMatch(
+      /## Cards that may contradict older ones \(1\)\n- \[\[db-new\]\] may contradict the older projects\/db-old\.md/,
+    );
+    expect(readFileSync(join(vault, "projects/db-old.md"), "utf8")).toBe(old);
+  });
+});

@@ -338,3 +338,49 @@ describe("rule descriptions", () => {
     expect(ruleInfo("a-rule-of-a-later-release")).toEqual({ title: "a-rule-of-a-later-release", description: "" });
   });
 });
+
+describe("possible-contradiction", () => {
+  const decision = (name: string, project: string, updated: string, body: string) =>
+    `---\nname: ${name}\ndescription: ${name}\ntype: project\nproject: ${project}\ntags: [t]\nupdated: ${updated}\n---\n${body}\n`;
+  const OLD = "We use MySQL for billing-api invoices and the webhook payload tables; the ORM is Prisma with the mysql provider.";
+
+  it("flags a newer card of the same project and subject that turns the decision around, naming the older", () => {
+    const found = rulesOf(
+      run({
+        "projects/db-old.md": decision("Database", "billing-api", "2026-01-10", OLD),
+        "projects/db-new.md": decision(
+          "Database, again",
+          "billing-api",
+          "2026-06-01",
+          "We use Postgres for billing-api invoices and the webhook payload tables instead of MySQL; the ORM is Prisma with the postgresql provider.",
+        ),
+      }),
+      "possible-contradiction",
+    );
+    expect(found).toEqual([{ file: "projects/db-new.md", line: 1, fix: undefined }]);
+    const message = run({
+      "projects/db-old.md": decision("Database", "billing-api", "2026-01-10", OLD),
+      "projects/db-new.md": decision("Database, again", "billing-api", "2026-06-01", "改用 Postgres。" + OLD),
+    }).find((f) => f.rule === "possible-contradiction")?.message;
+    expect(message).toMatch(/^may contradict the older projects\/db-old\.md \(same project, same subject, and this card says "改用"\)/);
+  });
+
+  it("leaves alone another project, another subject, a card that turns nothing around, and a retired older card", () => {
+    const newer = (project: string) =>
+      decision("Database, again", project, "2026-06-01", "We use Postgres for billing-api invoices and the webhook payload tables instead of MySQL.");
+    const none = (files: Record<string, string>) => expect(rulesOf(run(files), "possible-contradiction")).toEqual([]);
+    none({ "projects/a.md": decision("Database", "billing-api", "2026-01-10", OLD), "projects/b.md": newer("orders-etl") });
+    none({
+      "projects/a.md": decision("Database", "billing-api", "2026-01-10", OLD),
+      "projects/b.md": decision("Deploys", "billing-api", "2026-06-01", "Deploys go through Argo CD instead of the old Jenkins job; rollbacks are one click."),
+    });
+    none({
+      "projects/a.md": decision("Database", "billing-api", "2026-01-10", OLD),
+      "projects/b.md": decision("Database, again", "billing-api", "2026-06-01", OLD + " Backups run nightly."),
+    });
+    none({
+      "projects/a.md": decision("Database", "billing-api", "2026-01-10", OLD).replace("tags: [t]", "tags: [t]\nstatus: superseded"),
+      "projects/b.md": newer("billing-api"),
+    });
+  });
+});
