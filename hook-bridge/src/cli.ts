@@ -22,6 +22,7 @@ import { syncCommand } from "./commands/sync";
 import { importCommand } from "./commands/import";
 import { statusCommand } from "./commands/status";
 import { restoreCommand } from "./commands/restore";
+import { consolidateCommand } from "./commands/consolidate";
 import { UsageError, whereToSetVault, type VaultLookup } from "./vault";
 import { hookJson, logRefusedHook, logWithoutVault } from "./no-vault";
 import { readStdinSync } from "./stdin";
@@ -82,6 +83,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
         return statusCommand(args);
       case "restore":
         return restoreCommand(args);
+      case "consolidate":
+        return await consolidateCommand(args);
       case "install":
       case "uninstall":
         return await installCommand(args, args.command);

@@ -42,6 +42,8 @@ commands:
            ~/.claude/projects) [--since YYYY-MM-DD] [--project NAME] [--dry-run] [--json]
   status   what waits in the queue (imported sessions apart), the snapshot, the last digest and
            the last sync [--json]
+  consolidate merge fragment cards on one subject into one with the digest's LLM command; the
+           others get status merged and a link to it [--dry-run]
   restore  give an archived card back to recall: remove its status, archived date and reason
            --card PATH
   mcp      MCP server over stdio: ${MCP_TOOLS.join(", ")} (runs until stdin closes)

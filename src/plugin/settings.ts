@@ -163,6 +163,17 @@ export class VaultMemorySettingTab extends PluginSettingTab {
       (v) => (s.digest.reportCommand = v.trim()),
     );
     new Setting(this.containerEl)
+      .setName("Merge fragment cards")
+      .setDesc(
+        "Once a month, within the night's LLM calls, merge short cards Vault Memory wrote on one subject of one project into one card that keeps every fact and link; the others stay, marked merged, linking to it. Listed in the report.",
+      )
+      .addToggle((t) =>
+        t.setValue(s.digest.consolidate).onChange(async (on) => {
+          s.digest.consolidate = on;
+          await this.host.saveSettings();
+        }),
+      );
+    new Setting(this.containerEl)
       .setName("Archive unused cards")
       .setDesc(
         `Each night, archive up to ${MAX_ARCHIVED_PER_NIGHT} cards that no prompt recalled, nothing read and no card linked to for ${s.lint.unusedDays} days, as this computer's recall log tells. Archived cards stay in the vault, are listed in the report, and come back with the command Restore archived card.`,

@@ -47,6 +47,8 @@ import { defaultRules } from "./rules-note";
 import { GENERATED_MARK, isRetired, isVaultPage, RULES_NOTE } from "../card/schema";
 import { checkBeforeCreate, ExistingCards, type DuplicateOf, type ExistingCard } from "./dedupe";
 import { archiveUnused, MAX_ARCHIVED_PER_NIGHT, type RetireReport } from "./retire";
+import { consolidate, type ConsolidateReport } from "./consolidate";
+import { consolidateLines, consolidationDue, noteConsolidated } from "./consolidate-run";
 import { sendToCommand, type CommandResult } from "../llm/run-command";
 import { mailReport, type MailContext } from "./mail";
 import { enrichCards, type EnrichReport } from "../enrich/enrich";
@@ -98,6 +100,8 @@ export interface DigestReport {
   enriched?: EnrichReport;
   /** Cards that may contradict an older card of the same project and subject (lint's possible-contradiction). */
   contradictions?: { path: string; message: string }[];
+  /** The month's consolidation, when it ran tonight (digest.consolidate). */
+  consolidated?: ConsolidateReport;
   /** Cards archived as unused tonight (digest.archiveUnused), and why none could be. */
   retired?: RetireReport;
   /** What the report says of MEMORY.md: the person's text kept beside the index, a list cut to fit, markers that do not pair. */
@@ -148,6 +152,24 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
     report.left = listPending(opts.vault).length - (opts.dryRun ? report.results.length : 0);
     await enrichAfterQueue(run);
     // After the queue, so a card tonight's conversations extended is judged as used.
+    // Once a month, within what is left of the night's calls: fragments merged before the unused are judged.
+    if (opts.config.digest.consolidate && report.ok && run.calls < opts.config.digest.maxCalls && consolidationDue(opts.vault, now)) {
+      report.consolidated = await consolidate({
+        vault: opts.vault,
+        config: opts.config,
+        notes: run.notes,
+        ask: run.ask,
+        maxCalls: opts.config.digest.maxCalls - run.calls,
+        dryRun: opts.dryRun,
+        now,
+        say,
+      });
+      run.calls += report.consolidated.calls;
+      if (!opts.dryRun) {
+        noteConsolidated(opts.vault, now);
+        run.notes.refresh();
+      }
+    }
     if (opts.config.digest.archiveUnused && report.ok) {
       report.retired = archiveUnused(opts.vault, opts.config, run.notes, now, !!opts.dryRun);
       for (const a of report.retired.archived) say(`  ${opts.dryRun ? "would archive" : "archived"} ${a.path} (unused)`);
@@ -759,6 +781,7 @@ export function reportNote(r: DigestReport): string {
     ...r.results.filter((x) => x.outcome.action === "skipped").map((x) => `- ${x.sessionId}: ${x.outcome.detail}`),
     "",
     ...enrichedLines(r),
+    ...(r.consolidated ? [`## Fragments merged (${r.consolidated.merges.length})`, ...consolidateLines(r.consolidated, r.dryRun), ""] : []),
     ...retiredLines(r),
     `## Failures (${r.failures.length})`,
     ...r.failures.map((f) => `- ${f.sessionId}: ${f.reason} (kept in the queue)`),

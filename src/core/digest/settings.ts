@@ -21,6 +21,8 @@ export interface DigestSettings {
   mail: MailSettings;
   /** Archive the cards not recalled, read or linked for lint.unusedDays days, each night (see retire.ts). Off until the person turns it on. */
   archiveUnused: boolean;
+  /** Merge fragment cards on one subject once a month, within the night's LLM calls (see consolidate.ts). Off until the person turns it on. */
+  consolidate: boolean;
 }
 
 /** How the connection to the SMTP server is protected: TLS from the start, STARTTLS required, or none (this computer's own server). */
@@ -58,6 +60,7 @@ export const DEFAULT_DIGEST: DigestSettings = {
   reportCommand: "",
   mail: DEFAULT_MAIL,
   archiveUnused: false,
+  consolidate: false,
 };
 
 /** How config.json's `digest.mail` is read. */
@@ -92,4 +95,5 @@ export const DIGEST_SCHEMA = z.object({
   reportCommand: setting(text, DEFAULT_DIGEST.reportCommand, "a string"),
   mail: MAIL_SCHEMA,
   archiveUnused: setting(z.boolean(), DEFAULT_DIGEST.archiveUnused, "true or false"),
+  consolidate: setting(z.boolean(), DEFAULT_DIGEST.consolidate, "true or false"),
 }) satisfies z.ZodMiniType<DigestSettings, unknown>;
