@@ -21,7 +21,7 @@ import { recallHistory } from "../lint/lint";
 import { instructionIn } from "../text/instructions";
 import { callFailed, failureReason } from "../llm/llm";
 import { escapeControl, neutralizeMarkup } from "../text/visible";
-import { tokenize } from "../text/tokenizer";
+import { termOverlap, tokenize } from "../text/tokenizer";
 import type { NoteCache } from "../vault/note-cache";
 import { validateAnswer } from "./answer";
 import { withCardsLock } from "./apply";
@@ -81,7 +81,7 @@ export function findGroups(vault: string, config: VaultMemoryConfig, notes: Note
       const a = fragments[i];
       const b = fragments[j];
       if (a.card.project.toLowerCase() !== b.card.project.toLowerCase()) continue;
-      if (jaccard(a.terms, b.terms) >= SAME_SUBJECT) parent[root(j)] = root(i);
+      if (termOverlap(a.terms, b.terms) >= SAME_SUBJECT) parent[root(j)] = root(i);
     }
   const byRoot = new Map<number, number[]>();
   fragments.forEach((_, i) => byRoot.set(root(i), [...(byRoot.get(root(i)) ?? []), i]));
@@ -93,13 +93,6 @@ export function findGroups(vault: string, config: VaultMemoryConfig, notes: Note
       return { primary: members[0].path, paths: members.slice(0, MAX_GROUP).map((m) => m.path) };
     })
     .sort((a, b) => a.primary.localeCompare(b.primary));
-}
-
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  let both = 0;
-  for (const t of a) if (b.has(t)) both++;
-  const either = a.size + b.size - both;
-  return either === 0 ? 0 : both / either;
 }
 
 /** What the LLM is asked for one group: the cards as quoted data, and the one JSON shape it answers in. */

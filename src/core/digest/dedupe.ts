@@ -5,6 +5,9 @@
  */
 
 import { baseName } from "../card/card";
+import { isRetired, isVaultPage } from "../card/schema";
+import { isCard, type VaultMemoryConfig } from "../config";
+import type { NoteCache } from "../vault/note-cache";
 import { NearDuplicateIndex } from "../queue/near-duplicates";
 import type { DigestAction } from "./answer";
 
@@ -70,6 +73,20 @@ export class ExistingCards {
   get paths(): string[] {
     return [...this.byPath.keys()];
   }
+}
+
+/** The memory's live cards, as the check before creating compares them: not retired, not overview or meta pages. */
+export function existingCards(notes: NoteCache, config: VaultMemoryConfig): ExistingCards {
+  const cards: ExistingCard[] = [];
+  for (const f of notes.list((p) => isCard(p, config))) {
+    try {
+      const card = notes.card(f);
+      if (!isRetired(card.status) && !isVaultPage(card.type)) cards.push({ path: f.path, name: card.name, text: notes.text(f) });
+    } catch {
+      /* a note that cannot be read is no card to compare with */
+    }
+  }
+  return new ExistingCards(cards);
 }
 
 /** How much of `text` (its character shingles) `card` holds. */

@@ -44,8 +44,8 @@ import { MEMORY_INDEX, overviewPages, updateMemoryIndex, type MemoryIndexUpdate 
 import type { Card } from "../card/card";
 import { buildPrompt } from "./prompt";
 import { defaultRules } from "./rules-note";
-import { GENERATED_MARK, isRetired, isVaultPage, RULES_NOTE } from "../card/schema";
-import { checkBeforeCreate, ExistingCards, type DuplicateOf, type ExistingCard } from "./dedupe";
+import { GENERATED_MARK, RULES_NOTE } from "../card/schema";
+import { checkBeforeCreate, existingCards, type ExistingCards, type DuplicateOf } from "./dedupe";
 import { archiveUnused, MAX_ARCHIVED_PER_NIGHT, type RetireReport } from "./retire";
 import { consolidate, type ConsolidateReport } from "./consolidate";
 import { consolidateLines, consolidationDue, noteConsolidated } from "./consolidate-run";
@@ -329,7 +329,7 @@ function applyAndHandle(
   // nothing is written. Decided before the journal, so that a run finishing this one does the same.
   let duplicateOf: DuplicateOf | undefined;
   if (!recovering && action.action === "create") {
-    const checked = checkBeforeCreate(action, existingCards(run), ownCards(opts.vault, entry.sessionId));
+    const checked = checkBeforeCreate(action, existingCardsOf(run), ownCards(opts.vault, entry.sessionId));
     if (checked.duplicateOf) {
       duplicateOf = checked.duplicateOf;
       action = checked.action;
@@ -385,20 +385,9 @@ function applyAndHandle(
   return wrote ? "wrote" : "unchanged";
 }
 
-/** The vault's cards as the check before creating compares them: live cards, not overview or meta pages. */
-function existingCards(run: DigestRun): ExistingCards {
-  if (run.existing) return run.existing;
-  const config = run.opts.config;
-  const cards: ExistingCard[] = [];
-  for (const f of run.notes.list((p) => isCard(p, config))) {
-    try {
-      const card = run.notes.card(f);
-      if (!isRetired(card.status) && !isVaultPage(card.type)) cards.push({ path: f.path, name: card.name, text: run.notes.text(f) });
-    } catch {
-      /* a note that cannot be read is no card to compare with */
-    }
-  }
-  return (run.existing = new ExistingCards(cards));
+/** The vault's cards as the check before creating compares them, read at the night's first create. */
+function existingCardsOf(run: DigestRun): ExistingCards {
+  return (run.existing ??= existingCards(run.notes, run.opts.config));
 }
 
 /** The cards an earlier digest of this conversation wrote (its handled record), when it was filed before. */

@@ -10,8 +10,8 @@ import { closeSync, existsSync, readSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { hasFrontmatterBlock } from "../card/card";
 import { LinkResolver, linkTarget } from "../card/links";
-import { CARD_TYPES, FOLDER_OF_TYPE, isRetired, isVaultPage } from "../card/schema";
-import { checkBeforeCreate, ExistingCards, type DuplicateOf, type ExistingCard } from "./dedupe";
+import { CARD_TYPES, FOLDER_OF_TYPE } from "../card/schema";
+import { checkBeforeCreate, existingCards, type DuplicateOf } from "./dedupe";
 import { slugify } from "../card/slug";
 import { isCard, recallRulesOf, type VaultMemoryConfig } from "../config";
 import { embedVault } from "../embed/embed-vault";
@@ -119,7 +119,7 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
       if (best) offered.set(best, 0);
     }
     // Check before creating: a card the vault holds already is extended with what it lacks, or nothing is written.
-    const { duplicateOf, ...checked } = action.action === "create" ? checkBeforeCreate(action, existingOf(notes, config)) : { action };
+    const { duplicateOf, ...checked } = action.action === "create" ? checkBeforeCreate(action, existingCards(notes, config)) : { action };
     action = checked.action;
     if (duplicateOf && action.action === "skip") return { applied: undefined, duplicateOf, unknown, notes, snapshot: "current" };
     if (duplicateOf) {
@@ -163,20 +163,6 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
     snapshot,
     ...(duplicateOf ? { duplicateOf } : {}),
   };
-}
-
-/** The memory's live cards, as the check before creating compares them. */
-function existingOf(notes: NoteCache, config: VaultMemoryConfig): ExistingCards {
-  const cards: ExistingCard[] = [];
-  for (const f of notes.list((p) => isCard(p, config))) {
-    try {
-      const card = notes.card(f);
-      if (!isRetired(card.status) && !isVaultPage(card.type)) cards.push({ path: f.path, name: card.name, text: notes.text(f) });
-    } catch {
-      /* a note that cannot be read is no card to compare with */
-    }
-  }
-  return new ExistingCards(cards);
 }
 
 /** What sanitising takes out of the request's fields, in words. */

@@ -3,7 +3,7 @@
 import { baseName, type Card } from "../card/card";
 import { freePath } from "../card/compose";
 import { FOLDER_OF_TYPE, isRetired, isVaultPage } from "../card/schema";
-import { tokenize } from "../text/tokenizer";
+import { termOverlap, tokenize } from "../text/tokenizer";
 import { ASIDE_DIR } from "../paths";
 import type { CopyKind } from "../vault/conflicts";
 import { inCardFolder } from "../vault/scan";
@@ -330,7 +330,7 @@ export const possibleContradiction: Rule = (ctx) => {
       const turn = REVERSAL.exec(newer.card.body);
       if (!turn) continue;
       for (const older of newest.slice(i + 1)) {
-        if (older.card.updated >= newer.card.updated || jaccard(newer.terms, older.terms) < SAME_SUBJECT) continue;
+        if (older.card.updated >= newer.card.updated || termOverlap(newer.terms, older.terms) < SAME_SUBJECT) continue;
         out.push({
           rule: "possible-contradiction",
           severity: "warning",
@@ -344,13 +344,6 @@ export const possibleContradiction: Rule = (ctx) => {
   }
   return out;
 };
-
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  let both = 0;
-  for (const t of a) if (b.has(t)) both++;
-  const either = a.size + b.size - both;
-  return either === 0 ? 0 : both / either;
-}
 
 /**
  * A card whose text reads as instructions to an assistant (see text/instructions.ts): its words

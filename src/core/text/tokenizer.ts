@@ -389,3 +389,11 @@ const MAX_REGIONAL_LENGTH = 4;
 const REGIONAL_WORDS = new StringTable(REGIONAL_PHRASES, " ");
 
 const T2S = new StringTable(T2S_PAIRS, "");
+
+/** How much two texts' sets of terms overlap: the terms both hold over the terms either holds (Jaccard), 0 to 1. */
+export function termOverlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let both = 0;
+  for (const t of a) if (b.has(t)) both++;
+  const either = a.size + b.size - both;
+  return either === 0 ? 0 : both / either;
+}
