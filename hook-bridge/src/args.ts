@@ -110,7 +110,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly string[]>> = {
   import: ["vault", "config", "from", "since", "project", "dry-run", "json"],
   status: ["vault", "config", "json"],
   restore: ["vault", "config", "card"],
-  consolidate: ["vault", "config", "dry-run"],
+  consolidate: ["vault", "config", "dry-run", "propose"],
 };
 
 /** A command's flags; undefined for a word that is no command ("constructor" included). */

@@ -43,7 +43,8 @@ commands:
   status   what waits in the queue (imported sessions apart), the snapshot, the last digest and
            the last sync [--json]
   consolidate merge fragment cards on one subject into one with the digest's LLM command; the
-           others get status merged and a link to it [--dry-run]
+           others get status merged and a link to it [--dry-run] [--propose]: for review in
+           Obsidian's queue sidebar, not made
   restore  give an archived card back to recall: remove its status, archived date and reason
            --card PATH
   mcp      MCP server over stdio: ${MCP_TOOLS.join(", ")} (runs until stdin closes)

@@ -1,7 +1,8 @@
 /** The queue sidebar's list: the conversations waiting for review, newest first, and those handled. */
 
 import { escapeControl } from "../core/text/visible";
-import { setIcon } from "obsidian";
+import { Notice, setIcon } from "obsidian";
+import { applyProposal, dismissProposal, listProposals } from "../core/digest/consolidate";
 import { clip } from "../core/text/clip";
 import { listHandled, restoreHandled, type QueueEntry } from "../core/queue/queue-store";
 import { CANDIDATE_KINDS, mergeCandidates, summarize } from "../core/queue/review";
@@ -36,6 +37,7 @@ export function renderQueueList(root: HTMLElement, all: QueueEntry[], ctx: Queue
   }
   const list = root.createDiv({ cls: "vault-memory-queue-list" });
   for (const e of pending) renderItem(list, e, ctx);
+  renderProposals(root, ctx);
   if (imported.length > 0) renderImported(root, imported, ctx);
   renderHandled(root, ctx);
 }
@@ -57,6 +59,50 @@ function collapsible(root: HTMLElement, ctx: QueueContext, part: QueueListPart, 
     }
   });
   return open ? tree.createDiv({ cls: "tree-item-children" }) : undefined;
+}
+
+/** The merges the month's consolidation proposes: what each would merge and into what, with Merge and Dismiss. */
+function renderProposals(root: HTMLElement, ctx: QueueContext): void {
+  const proposals = listProposals(ctx.vaultPath);
+  if (proposals.length === 0) return;
+  const part = root.createDiv({ cls: "vault-memory-proposals" });
+  part.createDiv({ cls: "vault-memory-queue-summary", text: `${plural(proposals.length, "merge")} proposed` });
+  for (const p of proposals) {
+    const item = part.createDiv({ cls: "tree-item-self vault-memory-proposal" });
+    const inner = item.createDiv({ cls: "tree-item-inner" });
+    inner.createDiv({ text: clip(escapeControl(p.merged.name), 140), cls: "vault-memory-queue-first" });
+    inner.createDiv({ text: clip(escapeControl(p.merged.description), 200), cls: "vault-memory-muted" });
+    const from = inner.createDiv({ cls: "vault-memory-queue-meta" });
+    from.appendText("Into ");
+    ctx.cardLink(from, p.primary);
+    from.appendText(", from ");
+    p.paths
+      .filter((x) => x !== p.primary)
+      .forEach((x, i) => {
+        if (i > 0) from.appendText(", ");
+        ctx.cardLink(from, x);
+      });
+    const buttons = item.createDiv({ cls: "tree-item-flair-outer" });
+    const act = (label: string, run: () => string): void => {
+      const b = buttons.createEl("button", { text: label });
+      b.addEventListener("click", () => {
+        try {
+          new Notice(run());
+        } catch (err) {
+          new Notice(`Vault Memory: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        ctx.refresh();
+      });
+    };
+    act("Merge", () => {
+      const m = applyProposal(ctx.vaultPath, p.id);
+      return `Merged ${plural(m.merged.length, "card")} into ${escapeControl(m.primary)}; they stay, marked merged, linking to it.`;
+    });
+    act("Dismiss", () => {
+      dismissProposal(ctx.vaultPath, p.id);
+      return "Dismissed: the cards stay as they are.";
+    });
+  }
 }
 
 /** The imported sessions, newest first, the first IMPORTED_SHOWN of them; each opens like any entry. */

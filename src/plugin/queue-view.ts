@@ -8,6 +8,7 @@ import { metadataOf } from "./note-metadata";
 import { relatedHeading } from "../core/card/related-heading";
 import { NearDuplicateIndex } from "../core/queue/near-duplicates";
 import { listPending, markHandled, queueDirs, readInbox, type QueueEntry } from "../core/queue/queue-store";
+import { proposalsDir } from "../core/digest/consolidate";
 import { newestFirst } from "../core/queue/review";
 import { similarCards, type SimilarCard } from "../core/recall/similar";
 import { yieldToUi } from "./yield-to-ui";
@@ -271,7 +272,11 @@ export class QueueReviewView extends ItemView {
 
   /** Names and modification times of the pending entries: changes when a hook writes. */
   private queueSignature(): string {
-    const dir = queueDirs.pending(this.vaultPath);
+    // The merges proposed for review are shown here too: a night that writes one redraws the view.
+    return [queueDirs.pending(this.vaultPath), proposalsDir(this.vaultPath)].map((d) => this.folderSignature(d)).join("#");
+  }
+
+  private folderSignature(dir: string): string {
     if (!existsSync(dir)) return "";
     return readdirSync(dir)
       .filter((f) => f.endsWith(".json"))

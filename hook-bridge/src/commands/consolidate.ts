@@ -10,7 +10,7 @@ export async function consolidateCommand(args: Args): Promise<number> {
   const vault = vaultFlag(args);
   const config = loadSettings(vault, args, (p) => void writeSync(2, `warning: ${p}\n`)).config;
   const dryRun = args.flags.has("dry-run");
-  const r = await consolidateVault({ vault, config, dryRun, say: (line) => void writeSync(2, `${line}\n`) });
+  const r = await consolidateVault({ vault, config, dryRun, propose: args.flags.has("propose"), say: (line) => void writeSync(2, `${line}\n`) });
   if ("error" in r) {
     writeSync(2, `consolidate stopped: ${r.error}\n`);
     return 1;

@@ -36,6 +36,12 @@ export function noteConsolidated(vault: string, now: Date): void {
 /** The report's lines: each merge, and each group kept apart with why. */
 export function consolidateLines(r: ConsolidateReport, dryRun = false): string[] {
   const link = (p: string): string => `[[${baseName(p)}]]`;
+  if (r.proposed.length > 0)
+    return [
+      `proposed ${r.proposed.length} merge${r.proposed.length === 1 ? "" : "s"} of the ${r.groups.length} group${r.groups.length === 1 ? "" : "s"} found, for you to accept or dismiss in the queue sidebar (${r.calls} LLM call${r.calls === 1 ? "" : "s"})`,
+      ...r.proposed.map((m) => `- ${link(m.primary)} would take in ${m.merged.map(link).join(", ")}`),
+      ...r.kept.map((k) => `- kept apart: ${k.paths.map(link).join(", ")}: ${k.reason}`),
+    ];
   return [
     `${dryRun ? "would merge" : "merged"} ${r.merges.length} group${r.merges.length === 1 ? "" : "s"} of the ${r.groups.length} found (${r.calls} LLM call${r.calls === 1 ? "" : "s"})`,
     ...r.merges.map(
@@ -50,6 +56,8 @@ export interface ConsolidateRunOptions {
   vault: string;
   config: VaultMemoryConfig;
   dryRun?: boolean;
+  /** Write the merges as proposals for the queue sidebar rather than making them. */
+  propose?: boolean;
   env?: NodeJS.ProcessEnv;
   now?: Date;
   say?: (line: string) => void;
@@ -69,7 +77,17 @@ export async function consolidateVault(o: ConsolidateRunOptions): Promise<{ repo
     const notes = new NoteCache(o.vault);
     const ask = (prompt: string): Promise<CommandResult> =>
       sendToCommand(llm.command, prompt, { timeoutMs: o.config.digest.timeoutSec * 1000, cwd: o.vault, env: o.env });
-    const report = await consolidate({ vault: o.vault, config: o.config, notes, ask, maxCalls: o.config.digest.maxCalls, dryRun: o.dryRun, now, say: o.say });
+    const report = await consolidate({
+      vault: o.vault,
+      config: o.config,
+      notes,
+      ask,
+      maxCalls: o.config.digest.maxCalls,
+      dryRun: o.dryRun,
+      propose: o.propose,
+      now,
+      say: o.say,
+    });
     if (!o.dryRun) {
       if (report.merges.length > 0) snapshotAfterWrite(o.vault, o.config, new NoteCache(o.vault));
       noteConsolidated(o.vault, now);

@@ -7,6 +7,8 @@
  * fragment; the others stay, with `status: merged` and a link to it. Nothing is deleted.
  */
 
+import { existsSync, mkdirSync, readdirSync, renameSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { baseName, parseCard, type Card } from "../card/card";
 import { FrontmatterError, setFrontmatter } from "../card/frontmatter-edit";
 import { LinkResolver } from "../card/links";
@@ -14,7 +16,11 @@ import { readBody } from "../card/markdown";
 import { addRelatedLink } from "../card/related";
 import { isRetired, isVaultPage } from "../card/schema";
 import { isCard, type VaultMemoryConfig } from "../config";
-import { ChangedSince, replaceIfUnchanged } from "../io/atomic";
+import { ChangedSince, replaceIfUnchanged, writeFileAtomic } from "../io/atomic";
+import { readTextFile } from "../io/read-file";
+import { vaultFiles } from "../paths";
+import { listMarkdown, readNote } from "../vault/scan";
+import { cardHash } from "./edit-now";
 import { AnswerError, extractJson } from "../llm/answer";
 import type { CommandResult } from "../llm/run-command";
 import { recallHistory } from "../lint/lint";
@@ -50,9 +56,90 @@ export interface Merge {
   merged: string[];
 }
 
+/** The merged card the LLM wrote, checked. */
+export interface MergedCard {
+  name: string;
+  description: string;
+  tags: string[];
+  body: string;
+}
+
+/** A merge waiting for the person: the group, each fragment's hash as it was read, and the merged card. */
+export interface Proposal {
+  id: string;
+  createdAt: string;
+  primary: string;
+  paths: string[];
+  hashes: Record<string, string>;
+  merged: MergedCard;
+}
+
+/** Where the merges waiting for the person are kept, one JSON file each. */
+export const proposalsDir = (vault: string): string => join(vaultFiles.dir(vault), "proposals");
+const MAX_PROPOSAL_BYTES = 1 << 20;
+
+function writeProposal(vault: string, p: { group: MergeGroup; merged: MergedCard; texts: ReadonlyMap<string, string>; now: Date }): Proposal {
+  const hashes = Object.fromEntries(p.group.paths.map((path) => [path, cardHash(p.texts.get(path) ?? "")]));
+  const id = cardHash(p.group.paths.join("\n") + JSON.stringify(hashes));
+  const proposal: Proposal = { id, createdAt: p.now.toISOString(), primary: p.group.primary, paths: p.group.paths, hashes, merged: p.merged };
+  writeFileAtomic(join(proposalsDir(vault), `${id}.json`), JSON.stringify(proposal, null, 2) + "\n");
+  return proposal;
+}
+
+/** The merges waiting for the person, oldest first; one that cannot be read is not listed. */
+export function listProposals(vault: string): Proposal[] {
+  const dir = proposalsDir(vault);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => /^[0-9a-f]{16}\.json$/.test(f))
+    .flatMap((f) => {
+      try {
+        const p = JSON.parse(readTextFile(join(dir, f), { maxBytes: MAX_PROPOSAL_BYTES })) as Proposal;
+        return p && typeof p.primary === "string" && Array.isArray(p.paths) && p.merged && typeof p.merged.body === "string" ? [p] : [];
+      } catch {
+        return [];
+      }
+    })
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+/**
+ * Makes the merge the person accepted, while every fragment still holds the text it was proposed
+ * for; otherwise nothing is written and the proposal is set aside, since it was made of other text.
+ * Either way the proposal moves to `proposals/done/`.
+ */
+export function applyProposal(vault: string, id: string, now = new Date()): Merge {
+  const p = listProposals(vault).find((x) => x.id === id);
+  if (!p) throw new Error(`no merge proposal ${id}`);
+  const texts = new Map(p.paths.map((path) => [path, readNote(join(vault, path))]));
+  const changed = p.paths.filter((path) => cardHash(texts.get(path)!) !== p.hashes[path]);
+  if (changed.length > 0) {
+    setAside(vault, id, "changed");
+    throw new Error(`${changed.join(", ")} changed since the merge was proposed; nothing was merged, and the next consolidation proposes it anew`);
+  }
+  const notes = listMarkdown(vault).map((f) => f.path);
+  const done = applyMerge(vault, notes, { primary: p.primary, paths: p.paths }, texts, p.merged, now);
+  setAside(vault, id, "merged");
+  return done;
+}
+
+/** The person said no: the proposal moves to `proposals/done/`, and its cards stay as they are. */
+export function dismissProposal(vault: string, id: string): void {
+  setAside(vault, id, "dismissed");
+}
+
+function setAside(vault: string, id: string, outcome: string): void {
+  const from = join(proposalsDir(vault), `${id}.json`);
+  const to = join(proposalsDir(vault), "done", `${id}.${outcome}.json`);
+  mkdirSync(dirname(to), { recursive: true });
+  renameSync(from, to);
+}
+
 export interface ConsolidateReport {
   groups: MergeGroup[];
   merges: Merge[];
+  /** Merges written as proposals for the person to review (in the queue sidebar), not yet made. */
+  proposed: Merge[];
   /** Groups left as they were, with why: the LLM said so, lost a fact, or a card changed meanwhile. */
   kept: { paths: string[]; reason: string }[];
   /** LLM calls made. */
@@ -144,12 +231,14 @@ export interface ConsolidateOptions {
   /** At most this many LLM calls (the night's budget left). */
   maxCalls: number;
   dryRun?: boolean;
+  /** Write each merge as a proposal the person reviews, rather than making it. */
+  propose?: boolean;
   now?: Date;
   say?: (line: string) => void;
 }
 
 export async function consolidate(o: ConsolidateOptions): Promise<ConsolidateReport> {
-  const report: ConsolidateReport = { groups: findGroups(o.vault, o.config, o.notes), merges: [], kept: [], calls: 0 };
+  const report: ConsolidateReport = { groups: findGroups(o.vault, o.config, o.notes), merges: [], proposed: [], kept: [], calls: 0 };
   const say = o.say ?? (() => {});
   for (const group of report.groups) {
     if (report.calls >= o.maxCalls) {
@@ -160,7 +249,7 @@ export async function consolidate(o: ConsolidateOptions): Promise<ConsolidateRep
     report.calls++;
     say(`consolidating ${group.paths.join(", ")}`);
     const r = await o.ask(mergePrompt(group, texts));
-    let merged: { name: string; description: string; tags: string[]; body: string };
+    let merged: MergedCard;
     try {
       if (callFailed(r)) throw new AnswerError(`the LLM call failed: ${failureReason(r, o.config.digest.timeoutSec)}`);
       const answer = extractJson(r.stdout) as Record<string, unknown>;
@@ -187,8 +276,22 @@ export async function consolidate(o: ConsolidateOptions): Promise<ConsolidateRep
       report.merges.push({ primary: group.primary, merged: group.paths.filter((p) => p !== group.primary) });
       continue;
     }
+    if (o.propose) {
+      writeProposal(o.vault, { group, merged, texts, now: o.now ?? new Date() });
+      report.proposed.push({ primary: group.primary, merged: group.paths.filter((p) => p !== group.primary) });
+      continue;
+    }
     try {
-      report.merges.push(applyMerge(o, group, texts, merged));
+      report.merges.push(
+        applyMerge(
+          o.vault,
+          o.notes.list().map((f) => f.path),
+          group,
+          texts,
+          merged,
+          o.now ?? new Date(),
+        ),
+      );
     } catch (err) {
       if (!(err instanceof ChangedSince || err instanceof FrontmatterError)) throw err;
       report.kept.push({
@@ -201,7 +304,7 @@ export async function consolidate(o: ConsolidateOptions): Promise<ConsolidateRep
 }
 
 /** The answer's merged card, checked as the digest checks a new card's fields and text. */
-function checkedMerge(answer: Record<string, unknown>, group: MergeGroup): { name: string; description: string; tags: string[]; body: string } {
+function checkedMerge(answer: Record<string, unknown>, group: MergeGroup): MergedCard {
   if (answer?.action !== "merge") throw new AnswerError('the answer is neither "merge" nor "skip"');
   const primary = group.primary;
   const folder = primary.slice(0, primary.lastIndexOf("/"));
@@ -222,14 +325,8 @@ function checkedMerge(answer: Record<string, unknown>, group: MergeGroup): { nam
 }
 
 /** Writes the merged card in the primary's place and marks the others merged, under the cards' lock. */
-function applyMerge(
-  o: ConsolidateOptions,
-  group: MergeGroup,
-  texts: ReadonlyMap<string, string>,
-  merged: { name: string; description: string; tags: string[]; body: string },
-): Merge {
-  const { vault } = o;
-  const date = (o.now ?? new Date()).toISOString().slice(0, 10);
+function applyMerge(vault: string, notes: readonly string[], group: MergeGroup, texts: ReadonlyMap<string, string>, merged: MergedCard, now: Date): Merge {
+  const date = now.toISOString().slice(0, 10);
   const others = group.paths.filter((p) => p !== group.primary);
   return withCardsLock(vault, () => {
     const before = texts.get(group.primary)!;
@@ -239,7 +336,7 @@ function applyMerge(
     if (!block) throw new FrontmatterError(`${group.primary} has no frontmatter to keep`);
     let next = `${block[0].replace(/\s*$/, "")}\n${merged.body.trim()}\n`;
     // Every link any fragment had is in the merged card: its related section gets those its text lacks.
-    const resolver = new LinkResolver(o.notes.list().map((f) => f.path));
+    const resolver = new LinkResolver(notes);
     const has = new Set(readBody(merged.body).links.map((l) => l.target.toLowerCase()));
     for (const p of group.paths)
       for (const l of parseCard(p, texts.get(p)!).links) {

@@ -161,6 +161,7 @@ export async function runDigest(opts: DigestOptions): Promise<DigestReport> {
         ask: run.ask,
         maxCalls: opts.config.digest.maxCalls - run.calls,
         dryRun: opts.dryRun,
+        propose: opts.config.digest.reviewMerges,
         now,
         say,
       });
@@ -770,7 +771,15 @@ export function reportNote(r: DigestReport): string {
     ...r.results.filter((x) => x.outcome.action === "skipped").map((x) => `- ${x.sessionId}: ${x.outcome.detail}`),
     "",
     ...enrichedLines(r),
-    ...(r.consolidated ? [`## Fragments merged (${r.consolidated.merges.length})`, ...consolidateLines(r.consolidated, r.dryRun), ""] : []),
+    ...(r.consolidated
+      ? [
+          r.consolidated.proposed.length > 0
+            ? `## Merges proposed (${r.consolidated.proposed.length})`
+            : `## Fragments merged (${r.consolidated.merges.length})`,
+          ...consolidateLines(r.consolidated, r.dryRun),
+          "",
+        ]
+      : []),
     ...retiredLines(r),
     `## Failures (${r.failures.length})`,
     ...r.failures.map((f) => `- ${f.sessionId}: ${f.reason} (kept in the queue)`),

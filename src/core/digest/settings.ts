@@ -23,6 +23,8 @@ export interface DigestSettings {
   archiveUnused: boolean;
   /** Merge fragment cards on one subject once a month, within the night's LLM calls (see consolidate.ts). Off until the person turns it on. */
   consolidate: boolean;
+  /** The monthly merges wait in the queue sidebar for the person to accept, rather than being made. */
+  reviewMerges: boolean;
 }
 
 /** How the connection to the SMTP server is protected: TLS from the start, STARTTLS required, or none (this computer's own server). */
@@ -61,6 +63,7 @@ export const DEFAULT_DIGEST: DigestSettings = {
   mail: DEFAULT_MAIL,
   archiveUnused: false,
   consolidate: false,
+  reviewMerges: true,
 };
 
 /** How config.json's `digest.mail` is read. */
@@ -96,4 +99,5 @@ export const DIGEST_SCHEMA = z.object({
   mail: MAIL_SCHEMA,
   archiveUnused: setting(z.boolean(), DEFAULT_DIGEST.archiveUnused, "true or false"),
   consolidate: setting(z.boolean(), DEFAULT_DIGEST.consolidate, "true or false"),
+  reviewMerges: setting(z.boolean(), DEFAULT_DIGEST.reviewMerges, "true or false"),
 }) satisfies z.ZodMiniType<DigestSettings, unknown>;

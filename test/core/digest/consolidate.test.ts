@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parseCard } from "../../../src/core/card/card";
 import { LinkResolver } from "../../../src/core/card/links";
 import { defaultConfig } from "../../../src/core/config";
-import { factAnchors, findGroups, missingFacts } from "../../../src/core/digest/consolidate";
+import { applyProposal, dismissProposal, factAnchors, findGroups, listProposals, missingFacts } from "../../../src/core/digest/consolidate";
 import { consolidateVault } from "../../../src/core/digest/consolidate-run";
 import { runDigest } from "../../../src/core/digest/run";
 import { NoteCache } from "../../../src/core/vault/note-cache";
@@ -143,6 +143,7 @@ describe("consolidate", () => {
     const vault = vaultWith(FRAGMENTS);
     const c = config();
     c.digest.consolidate = true;
+    c.digest.reviewMerges = false;
     const first = await runDigest({ vault, config: c, now: new Date("2026-12-06T03:00:00Z") });
     expect(first.consolidated?.merges).toHaveLength(1);
     expect(readFileSync(join(vault, first.reportPath!), "utf8")).toMatch(
@@ -150,5 +151,55 @@ describe("consolidate", () => {
     );
     const next = await runDigest({ vault, config: c, now: new Date("2026-12-07T03:00:00Z") });
     expect(next.consolidated).toBeUndefined();
+  });
+});
+
+describe("merge proposals", () => {
+  it("waits for the person: accepted, the merge is made; the cards untouched until then", async () => {
+    const vault = vaultWith(FRAGMENTS);
+    const r = await consolidateVault({ vault, config: config(), propose: true });
+    if ("error" in r) throw new Error(r.error);
+    expect(r.report.merges).toEqual([]);
+    expect(r.lines[0]).toMatch(/^proposed 1 merge of the 1 group found, for you to accept or dismiss in the queue sidebar/);
+    for (const [p, t] of Object.entries(FRAGMENTS)) expect(readFileSync(join(vault, p), "utf8")).toBe(t);
+    const [proposal] = listProposals(vault);
+    expect(proposal.paths.sort()).toEqual(Object.keys(FRAGMENTS).sort());
+    const done = applyProposal(vault, proposal.id);
+    expect(parseCard(done.primary, readFileSync(join(vault, done.primary), "utf8")).name).toBe("PgBouncer in front of billing-api's Postgres");
+    for (const p of done.merged) expect(parseCard(p, readFileSync(join(vault, p), "utf8")).status).toBe("merged");
+    expect(listProposals(vault)).toEqual([]);
+  });
+
+  it("is set aside, writing nothing, when a card changed since it was proposed; and a dismissed one changes nothing", async () => {
+    const vault = vaultWith(FRAGMENTS);
+    await consolidateVault({ vault, config: config(), propose: true });
+    const [proposal] = listProposals(vault);
+    const edited = `${FRAGMENTS["reference/pgbouncer-idle.md"]}\nA line the person added.\n`;
+    writeFileSync(join(vault, "reference/pgbouncer-idle.md"), edited);
+    expect(() => applyProposal(vault, proposal.id)).toThrow(/reference\/pgbouncer-idle\.md changed since the merge was proposed; nothing was merged/);
+    expect(readFileSync(join(vault, "reference/pgbouncer-idle.md"), "utf8")).toBe(edited);
+    for (const p of ["reference/pgbouncer-mode.md", "reference/pgbouncer-prisma.md"])
+      expect(readFileSync(join(vault, p), "utf8")).toBe(FRAGMENTS[p as keyof typeof FRAGMENTS]);
+    expect(listProposals(vault)).toEqual([]);
+    writeFileSync(join(vault, "reference/pgbouncer-idle.md"), FRAGMENTS["reference/pgbouncer-idle.md"]);
+    await consolidateVault({ vault, config: config(), propose: true });
+    dismissProposal(vault, listProposals(vault)[0].id);
+    expect(listProposals(vault)).toEqual([]);
+    for (const [p, t] of Object.entries(FRAGMENTS)) expect(readFileSync(join(vault, p), "utf8")).toBe(t);
+  });
+});
+
+describe("the month's consolidation at night, as set by default", () => {
+  it("proposes the merges for review in the queue sidebar, and the report says so", async () => {
+    const vault = vaultWith(FRAGMENTS);
+    const c = config();
+    c.digest.consolidate = true;
+    const r = await runDigest({ vault, config: c, now: new Date("2026-12-06T03:00:00Z") });
+    expect(r.consolidated?.proposed).toHaveLength(1);
+    expect(readFileSync(join(vault, r.reportPath!), "utf8")).toMatch(
+      /## Merges proposed \(1\)\nproposed 1 merge of the 1 group found, for you to accept or dismiss in the queue sidebar/,
+    );
+    for (const [p, t] of Object.entries(FRAGMENTS)) expect(readFileSync(join(vault, p), "utf8")).toBe(t);
+    expect(listProposals(vault)).toHaveLength(1);
   });
 });
