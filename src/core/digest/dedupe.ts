@@ -34,7 +34,7 @@ export interface DuplicateOf {
   /** How much of the new card's text it held, 0 to 1. */
   share: number;
   /** Why it counts as the same card. */
-  why: "text" | "name" | "same conversation";
+  why: "text" | "name" | "same conversation" | "meaning";
 }
 
 export type Checked = { action: DigestAction; duplicateOf?: DuplicateOf };
@@ -100,12 +100,16 @@ export function shareIn(text: string, card: string): number {
  * `action`, or, when it would create a card that exists already, the append of what that card
  * lacks (or a skip when it lacks nothing). The same card is one holding DUPLICATE_SHARE of the new
  * text; or one of the same name or file name in the same folder, or one this conversation created
- * before (`ownCards`), holding at least a little of it.
+ * before (`ownCards`), holding at least a little of it; or, failing those, the card meaning alone
+ * finds it to be (`byMeaning`, see meaningTwin).
  */
-export function checkBeforeCreate(action: DigestAction, existing: ExistingCards, ownCards: readonly string[] = []): Checked {
+export function checkBeforeCreate(action: DigestAction, existing: ExistingCards, ownCards: readonly string[] = [], byMeaning?: string): Checked {
   if (action.action !== "create") return { action };
   const text = `${action.frontmatter.name}\n${action.frontmatter.description}\n${action.body}`;
-  const duplicateOf = sameCard(action, text, existing, ownCards);
+  // The card semantic recall finds the new one to mean, as no other, when words find none.
+  const twin = byMeaning !== undefined ? existing.get(byMeaning) : undefined;
+  const duplicateOf =
+    sameCard(action, text, existing, ownCards) ?? (twin ? { path: twin.path, share: shareIn(action.body, twin.text), why: "meaning" as const } : undefined);
   if (!duplicateOf) return { action };
   const card = existing.get(duplicateOf.path)!;
   const lacking = paragraphs(action.body).filter((p) => shareIn(p, card.text) < PARAGRAPH_SHARE);

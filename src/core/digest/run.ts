@@ -24,7 +24,7 @@ import {
 import { instructionIn } from "../text/instructions";
 import { entrySubject, summarize } from "../queue/review";
 import { similarCards, type SimilarCard } from "../recall/similar";
-import { similarWithMeaning } from "../recall/similar-meaning";
+import { meaningTwin, similarWithMeaning } from "../recall/similar-meaning";
 import { embedVault } from "../embed/embed-vault";
 import { frontmatterBlock } from "../card/write-card";
 import { writeSnapshot } from "../snapshot/write";
@@ -271,7 +271,7 @@ async function digestEntry(run: DigestRun, entry: QueueEntry, state: VaultState)
     return "stop";
   }
   try {
-    return applyAnswer(run, entry, r.stdout, state.cards, offered);
+    return applyAnswer(run, entry, r.stdout, state.cards, offered, await twinOf(run, r.stdout));
   } catch (err) {
     report.failures.push({ sessionId: entry.sessionId, reason: err instanceof Error ? err.message : String(err) });
     return "unchanged";
@@ -279,7 +279,7 @@ async function digestEntry(run: DigestRun, entry: QueueEntry, state: VaultState)
 }
 
 /** Checks the LLM's answer and applies it; throws when the answer is refused. */
-function applyAnswer(run: DigestRun, entry: QueueEntry, stdout: string, cards: string[], offered: Map<string, number>): "wrote" | "unchanged" {
+function applyAnswer(run: DigestRun, entry: QueueEntry, stdout: string, cards: string[], offered: Map<string, number>, twin?: string): "wrote" | "unchanged" {
   const action = validateAnswer(extractJson(stdout));
   if (action.action === "skip" && entry.wanted) throw new AnswerError("the person asked to remember this conversation; it cannot be skipped");
   // A conversation can be steered: text that orders an assistant about is not written into a card,
@@ -292,7 +292,20 @@ function applyAnswer(run: DigestRun, entry: QueueEntry, stdout: string, cards: s
     run.say(`  ${reason}`);
     return "unchanged";
   }
-  return applyAndHandle(run, entry, action, cards, offered, false);
+  return applyAndHandle(run, entry, action, cards, offered, false, twin);
+}
+
+/** With semantic recall on, the card an answer's new card means as no other (see meaningTwin); undefined otherwise. */
+async function twinOf(run: DigestRun, stdout: string): Promise<string | undefined> {
+  if (!run.opts.config.embed.enabled || run.meaningFailed) return undefined;
+  let action: DigestAction;
+  try {
+    action = validateAnswer(extractJson(stdout));
+  } catch {
+    return undefined;
+  }
+  if (action.action !== "create") return undefined;
+  return meaningTwin(run.opts.vault, run.opts.config.embed, `${action.frontmatter.name}\n${action.frontmatter.description}\n${action.body}`);
 }
 
 /** The first text of an answer that reads as instructions to an assistant: what it would write into a card. */
@@ -323,6 +336,7 @@ function applyAndHandle(
   cards: string[],
   offered: Map<string, number>,
   recovering: boolean,
+  twin?: string,
 ): "wrote" | "unchanged" {
   const { opts, now } = run;
   const journal = journalPath(opts.vault, entry.sessionId);
@@ -330,7 +344,7 @@ function applyAndHandle(
   // nothing is written. Decided before the journal, so that a run finishing this one does the same.
   let duplicateOf: DuplicateOf | undefined;
   if (!recovering && action.action === "create") {
-    const checked = checkBeforeCreate(action, existingCardsOf(run), ownCards(opts.vault, entry.sessionId));
+    const checked = checkBeforeCreate(action, existingCardsOf(run), ownCards(opts.vault, entry.sessionId), twin);
     if (checked.duplicateOf) {
       duplicateOf = checked.duplicateOf;
       action = checked.action;
@@ -822,6 +836,7 @@ function duplicateWords(d: DuplicateOf): string {
   const pct = `${Math.round(d.share * 100)}%`;
   if (d.why === "text") return `a new card would have repeated it: ${pct} of its text was here`;
   if (d.why === "name") return `a new card of the same name (${pct} of its text here)`;
+  if (d.why === "meaning") return `a new card that means what it says, in other words (semantic recall)`;
   return `this conversation made it before (${pct} of the new card's text here)`;
 }
 

@@ -20,6 +20,7 @@ import { FileRefused, openRegularFile } from "../io/read-file";
 import { vaultFiles } from "../paths";
 import { sanitize, whatSanitizeRemoves } from "../privacy/redact";
 import { similarCards } from "../recall/similar";
+import { meaningTwin } from "../recall/similar-meaning";
 import { SnapshotError, SnapshotReader } from "../snapshot/read";
 import { refreshSnapshot } from "../snapshot/refresh";
 import { writeSnapshot } from "../snapshot/write";
@@ -92,6 +93,11 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
   // Checked before the lock is taken: a request refused for its fields waits for no one.
   const fields = req.path === undefined ? createFields(req, clean, ctx.project) : undefined;
   const title = req.path === undefined ? "" : oneLine(clean(req.title), "title", MAX_TITLE_CHARS);
+  // Asked before the lock, since the embedding server may take a moment: the card this one means, in other words.
+  const twin =
+    fields && config.embed.enabled
+      ? await meaningTwin(vault, config.embed, `${fields.title}\n${fields.frontmatter.description}\n${clean(req.body)}`)
+      : undefined;
 
   // Listing, composing, writing and the snapshot's update, one writer at a time: another
   // session's card or section written in between would otherwise be lost, or missed by recall.
@@ -119,7 +125,7 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
       if (best) offered.set(best, 0);
     }
     // Check before creating: a card the vault holds already is extended with what it lacks, or nothing is written.
-    const { duplicateOf, ...checked } = action.action === "create" ? checkBeforeCreate(action, existingCards(notes, config)) : { action };
+    const { duplicateOf, ...checked } = action.action === "create" ? checkBeforeCreate(action, existingCards(notes, config), [], twin) : { action };
     action = checked.action;
     if (duplicateOf && action.action === "skip") return { applied: undefined, duplicateOf, unknown, notes, snapshot: "current" };
     if (duplicateOf) {

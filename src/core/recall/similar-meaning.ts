@@ -45,6 +45,33 @@ export function standOutByPath(
   }
 }
 
+/**
+ * The one card a text means as no other: the card whose likeness stands out at least as far as
+ * `alone` (the level where semantic recall shows a card on meaning alone), and no other card's
+ * does. For the check before creating: words find a card repeated, this one reworded. Undefined
+ * when semantic recall is off, the server fails, or no card or several stand out.
+ */
+export async function meaningTwin(vault: string, embed: EmbedSettings, text: string): Promise<string | undefined> {
+  const semantic = semanticRulesOf(embed);
+  if (!semantic || text.trim() === "") return undefined;
+  const r = await embedTexts(semantic, [sanitize(text)], Math.max(semantic.budgetMs, PATIENT_EMBED_MS));
+  if ("error" in r) return undefined;
+  let found;
+  try {
+    found = standOutByPath(vault, semantic.model, r.vectors[0]);
+  } catch {
+    return undefined;
+  }
+  const reader = SnapshotReader.open(vaultFiles.snapshot(vault));
+  try {
+    const live = reader.layout().live;
+    const over = [...found].filter(([path, s]) => s.standOut >= semantic.alone && live.has(path) && !isVaultPage(reader.doc(live.get(path)!)?.type ?? ""));
+    return over.length === 1 ? over[0][0] : undefined;
+  } finally {
+    reader.close();
+  }
+}
+
 export interface SimilarAsk {
   vault: string;
   /** A VaultMemoryConfig will do; this room does not import config.ts, which is above it. */

@@ -6,6 +6,7 @@ import { checkBeforeCreate, ExistingCards } from "../../../src/core/digest/dedup
 import { runDigest } from "../../../src/core/digest/run";
 import { captureSession, DEFAULT_QUEUE_RULES } from "../../../src/core/queue/capture";
 import { listPending } from "../../../src/core/queue/queue-store";
+import { lintScope, lintVault } from "../../../src/core/lint/lint";
 import type { DigestAction } from "../../../src/core/digest/answer";
 import { tempDir, vaultWith } from "../../helpers";
 import { jsonl, line } from "../../fixtures/transcript";
@@ -156,5 +157,49 @@ describe("the digest with a conversation queued twice", () => {
     const third = await night(vault, "Connections go through PgBouncer in transaction mode.");
     expect(third.results[0].outcome).toMatchObject({ action: "skipped", detail: expect.stringMatching(/^already in projects\/db-choice\.md/) as unknown });
     expect(cardsIn(vault)).toEqual(["db-choice.md"]);
+  });
+});
+
+describe("the digest's own output", () => {
+  it("passes lint: no link it wrote leads nowhere, and no page it wrote has an error or a warning", async () => {
+    const vault = vaultWith({
+      "projects/billing-api.md":
+        "---\nname: billing-api\ndescription: The billing service\ntype: project\nproject: billing-api\ntags: [t]\n---\nThe billing service.\n",
+    });
+    const t = join(tempDir(), "s.jsonl");
+    writeFileSync(
+      t,
+      jsonl([
+        line.prompt("which database?"),
+        line.reply("A reply long enough to count as real work, about the database."),
+        line.prompt("why?"),
+        line.reply("Because of row-level locks, as we found out today."),
+      ]),
+    );
+    captureSession(vault, { sessionId: "s", transcriptPath: t, cwd: "/work/billing-api", stopHookActive: false }, DEFAULT_QUEUE_RULES);
+    const config = defaultConfig();
+    config.enrich.perNight = 0;
+    const file = join(tempDir(), "answer.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        action: "create",
+        folder: "projects",
+        fileName: "db-choice",
+        frontmatter: { name: "Database choice", description: "Why billing-api uses Postgres", type: "project", tags: ["database"], project: "billing-api" },
+        body: "We chose Postgres, see [[billing-api]] and [[a-note-never-written]].",
+        related: ["billing-api"],
+      }),
+    );
+    config.digest.command = ["/bin/sh", "-c", `cat >/dev/null; cat '${file}'`];
+    const r = await runDigest({ vault, config });
+    expect(r.results[0].outcome.action).toBe("created");
+    const card = readFileSync(join(vault, "projects", "db-choice.md"), "utf8");
+    expect(card).toContain("see [[billing-api]] and a-note-never-written.");
+    const written = ["projects/db-choice.md", ...readdirSync(join(vault, "moc")).map((f) => `moc/${f}`), "MEMORY.md"];
+    const findings = lintVault(vault, config.lint, Date.now(), undefined, lintScope(config)).filter(
+      (f) => written.includes(f.file) && f.severity !== "info" && f.rule !== "stale-snapshot",
+    );
+    expect(findings).toEqual([]);
   });
 });

@@ -124,4 +124,24 @@ describe("the nightly digest with semantic recall on", () => {
     ]);
     expect(readFileSync(join(vault, report.reportPath!), "utf8")).toMatch(/^Semantic recall: HTTP 500/m);
   });
+
+  it("extends the card a new one means in other words, rather than writing it beside it", async () => {
+    const { vault, config } = await night();
+    // The model files the conversation as a new card, in the conversation's words.
+    const answer = {
+      action: "create",
+      folder: "reference",
+      fileName: "teapot-limescale",
+      frontmatter: { name: "Teapot limescale", description: "How should I get rid of teapot limescale buildup", type: "reference", tags: ["home"] },
+      body: "how should i get rid of teapot limescale buildup",
+      related: [],
+    };
+    const file = join(tempDir(), "answer.json");
+    writeFileSync(file, JSON.stringify(answer));
+    config.digest.command = ["/bin/sh", "-c", `cat >/dev/null; cat '${file}'`];
+    const report = await runDigest({ vault, config });
+    expect(report.results[0].outcome).toMatchObject({ action: "extended", path: CARD, duplicateOf: { why: "meaning" } });
+    expect(existsSync(join(vault, "reference", "teapot-limescale.md"))).toBe(false);
+    expect(readFileSync(join(vault, CARD), "utf8")).toContain("teapot limescale buildup");
+  });
 });
