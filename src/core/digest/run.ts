@@ -271,16 +271,24 @@ async function digestEntry(run: DigestRun, entry: QueueEntry, state: VaultState)
     return "stop";
   }
   try {
-    return applyAnswer(run, entry, r.stdout, state.cards, offered, await twinOf(run, r.stdout));
+    // Read once: the meaning check and the write both take the checked answer.
+    const action = validateAnswer(extractJson(r.stdout));
+    return applyAnswer(run, entry, action, state.cards, offered, await twinOf(run, action));
   } catch (err) {
     report.failures.push({ sessionId: entry.sessionId, reason: err instanceof Error ? err.message : String(err) });
     return "unchanged";
   }
 }
 
-/** Checks the LLM's answer and applies it; throws when the answer is refused. */
-function applyAnswer(run: DigestRun, entry: QueueEntry, stdout: string, cards: string[], offered: Map<string, number>, twin?: string): "wrote" | "unchanged" {
-  const action = validateAnswer(extractJson(stdout));
+/** Applies the LLM's checked answer; throws when it is refused. */
+function applyAnswer(
+  run: DigestRun,
+  entry: QueueEntry,
+  action: DigestAction,
+  cards: string[],
+  offered: Map<string, number>,
+  twin?: string,
+): "wrote" | "unchanged" {
   if (action.action === "skip" && entry.wanted) throw new AnswerError("the person asked to remember this conversation; it cannot be skipped");
   // A conversation can be steered: text that orders an assistant about is not written into a card,
   // where it would reach Claude on every recall; the person decides in the queue sidebar.
@@ -296,15 +304,8 @@ function applyAnswer(run: DigestRun, entry: QueueEntry, stdout: string, cards: s
 }
 
 /** With semantic recall on, the card an answer's new card means as no other (see meaningTwin); undefined otherwise. */
-async function twinOf(run: DigestRun, stdout: string): Promise<string | undefined> {
-  if (!run.opts.config.embed.enabled || run.meaningFailed) return undefined;
-  let action: DigestAction;
-  try {
-    action = validateAnswer(extractJson(stdout));
-  } catch {
-    return undefined;
-  }
-  if (action.action !== "create") return undefined;
+async function twinOf(run: DigestRun, action: DigestAction): Promise<string | undefined> {
+  if (!run.opts.config.embed.enabled || run.meaningFailed || action.action !== "create") return undefined;
   return meaningTwin(run.opts.vault, run.opts.config.embed, `${action.frontmatter.name}\n${action.frontmatter.description}\n${action.body}`);
 }
 
