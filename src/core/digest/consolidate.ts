@@ -329,6 +329,9 @@ function applyMerge(vault: string, notes: readonly string[], group: MergeGroup, 
   const date = now.toISOString().slice(0, 10);
   const others = group.paths.filter((p) => p !== group.primary);
   return withCardsLock(vault, () => {
+    // Every card as the merge was written from, before any is written: a merge half made (the
+    // merged card written, a fragment edited meanwhile left live) would say its facts twice.
+    for (const p of group.paths) if (readNote(join(vault, p)) !== texts.get(p)) throw new ChangedSince(`${p} changed since it was read`);
     const before = texts.get(group.primary)!;
     // The primary's frontmatter stays (its source, project, hints), with the merged name, description and tags.
     const updated = setFrontmatter(before, { name: merged.name, description: merged.description, tags: merged.tags, updated: date });

@@ -51,12 +51,13 @@ const APART = {
  * A stand-in for `claude -p`: reads the merge prompt on stdin and answers with every card's body
  * line, once each (or, with DROP, without the last card's), as a model asked to keep every fact would.
  */
-function standIn(drop = false): string[] {
+function standIn(drop = false, editWhileAsked = ""): string[] {
   const script = join(tempDir(), "merge.cjs");
   writeFileSync(
     script,
     `let s = "";
 process.stdin.on("data", (d) => (s += d)).on("end", () => {
+  if (${JSON.stringify(editWhileAsked)}) require("node:fs").appendFileSync(${JSON.stringify(editWhileAsked)}, "A line the person added while the LLM was asked.\\n");
   const bodies = [...s.matchAll(/<card path="[^"]*">\\n---[\\s\\S]*?\\n---\\n([\\s\\S]*?)\\n<\\/card>/g)].map((m) => m[1].trim());
   if (${drop}) bodies.pop();
   const lines = [...new Set(bodies.flatMap((b) => b.split("\\n")))];
@@ -151,6 +152,21 @@ describe("consolidate", () => {
     );
     const next = await runDigest({ vault, config: c, now: new Date("2026-12-07T03:00:00Z") });
     expect(next.consolidated).toBeUndefined();
+  });
+});
+
+describe("a card edited while the LLM is asked", () => {
+  it("keeps the group apart and writes none of it", async () => {
+    const vault = vaultWith(FRAGMENTS);
+    const edited = join(vault, "reference/pgbouncer-prisma.md");
+    const c = config();
+    c.digest.command = standIn(false, edited);
+    const r = await consolidateVault({ vault, config: c });
+    if ("error" in r) throw new Error(r.error);
+    expect(r.report.merges).toEqual([]);
+    expect(r.report.kept[0].reason).toMatch(/a card changed while it was being merged/);
+    for (const [p, t] of Object.entries(FRAGMENTS))
+      expect(readFileSync(join(vault, p), "utf8")).toBe(p === "reference/pgbouncer-prisma.md" ? `${t}A line the person added while the LLM was asked.\n` : t);
   });
 });
 
