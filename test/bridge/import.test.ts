@@ -98,7 +98,7 @@ describe("status", () => {
     captureSession(vault, { sessionId: "today", transcriptPath: t, cwd: "/work/app", stopHookActive: false }, DEFAULT_QUEUE_RULES);
     const r = runBridge(["status", "--vault", vault]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^cards: {4}\d+ cards in the snapshot, read from the vault just now$/m);
+    expect(r.stdout).toMatch(/^cards: {4}\d+ notes in the snapshot, read from the vault just now$/m);
     expect(r.stdout).toMatch(/^queue: {4}1 conversation to become cards; 2 sessions imported from before the install \(oldest queued just now\)$/m);
     expect(r.stdout).toContain("digest:   has not run yet");
     expect(r.stdout).toContain("sync:     off on this computer");

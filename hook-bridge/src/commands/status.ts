@@ -102,7 +102,7 @@ export function statusLines(s: VaultStatus, now = Date.now()): string[] {
         : `on; failed ${ago(last.finishedAt)}${last.error ? `: ${escapeControl(last.error.slice(0, 200))}` : ""}`;
   return [
     `vault:    ${escapeControl(s.vault)}`,
-    `cards:    ${"error" in s.snapshot ? s.snapshot.error : `${plural(s.snapshot.cards, "card")} in the snapshot, read from the vault ${ago(s.snapshot.writtenAt)}`}`,
+    `cards:    ${"error" in s.snapshot ? s.snapshot.error : `${plural(s.snapshot.cards, "note")} in the snapshot, read from the vault ${ago(s.snapshot.writtenAt)}`}`,
     `queue:    ${parts.length === 0 ? "empty" : `${parts.join("; ")}${q.oldestQueuedAt ? ` (oldest queued ${ago(q.oldestQueuedAt)})` : ""}`}`,
     `digest:   ${digest}`,
     `sync:     ${sync}`,
