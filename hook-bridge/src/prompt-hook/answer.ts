@@ -69,7 +69,7 @@ export function recallFor(p: Prompted): number | Promise<number> {
       seen,
       deadline,
       exists: (path: string) => noteExists(vault, path),
-      ...(payload.failure ? { header: FAILURE_HEADER } : {}),
+      ...(payload.failure ? { header: FAILURE_HEADER, printed: true } : {}),
     };
     const answer = (result: Recall): number => {
       p.scored?.();

@@ -62,6 +62,11 @@ export interface RecallContext {
   exists?: (path: string) => boolean;
   /** The line that opens the printed block: RECALL_HEADER, or what else the cards answer (FAILURE_HEADER). */
   header?: string;
+  /**
+   * The text was printed by a program (a failed command's error), not typed: its words are looked
+   * up as written, without spelling corrections, since an unknown identifier there is not a typo.
+   */
+  printed?: boolean;
 }
 
 export interface SemanticMatches {
@@ -158,7 +163,7 @@ export function scoreWords(
   const { text, ack, written } = readPrompt(prompt, source);
   if (written.length === 0) return undefined;
   // An acknowledgement's words are not looked for harder than they are written.
-  const groups = ack ? written : withCorrections(written, source);
+  const groups = ack || ctx.printed ? written : withCorrections(written, source);
   const t = { ...rules.thresholds, minScore: effectiveMinScore(rules, source.docCount, text, ack) };
   const need = requiredMatches(groups.length, t.minMatchedTerms, t.minMatchedShare ?? 0);
   // Signals can lift a card by at most their product, so cards that could not reach the floor are cut early.

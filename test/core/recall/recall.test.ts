@@ -275,6 +275,19 @@ describe("the confidence gate", () => {
   });
 });
 
+describe("text a program printed", () => {
+  it("looks a printed word up as written, not as a typo of a word the vault has", () => {
+    const small = withFillers({
+      "debugging/rollout-stuck.md": "---\nname: Kubernetes rollout stuck\ndescription: A kubernetes rollout waits on a failing probe\n---\nCheck the probe.",
+      "reference/rollout-undo.md": "---\nname: Undo a kubernetes rollout\ndescription: kubectl rollout undo goes back one revision\n---\nUndo it.",
+    });
+    // Typed, "kbuernetes rlolout" means kubernetes rollout; printed, it is a word of its own.
+    const typo = "kbuernetes rlolout";
+    expect(recall(typo, small, config.recall, "/v").cards.length).toBeGreaterThan(0);
+    expect(recall(typo, small, config.recall, "/v", { printed: true }).cards).toEqual([]);
+  });
+});
+
 describe("code-aware words", () => {
   it("a card's glob matches a concrete path under it, and an identifier its words", () => {
     const index = withFillers({
