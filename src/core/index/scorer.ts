@@ -44,6 +44,14 @@ export interface ThresholdRules {
    * 0.03 of hit@5, but it costs questions about long notes much more (see docs/recall-quality.md).
    */
   minAboutWords: number;
+  /**
+   * The rare-word gate: a card is shown only when it shares with the text a word few cards hold,
+   * one whose IDF is at least this share of a word only one card holds (0.75: at most 4 cards in
+   * 130, 11 in 6,300). 0, the default, turns it off; the failed-command rules turn it on, since an error
+   * a card explains shares its code, exception or module with that card, and a lookalike error
+   * of the same project only the project's common words (docs/prompt-hook.md).
+   */
+  rareWord: number;
   maxCards: number;
 }
 
@@ -79,6 +87,7 @@ export const DEFAULT_THRESHOLDS: ThresholdRules = {
   minMatchedTerms: 2,
   minMatchedShare: 0,
   minAboutWords: 0,
+  rareWord: 0,
   maxCards: 5,
 };
 

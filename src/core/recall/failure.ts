@@ -28,11 +28,23 @@ const DEBUGGING_FIRST = 1.5;
 // A card must match this share of the failure's words: a lookalike error of the same project
 // shares its paths and tools, the explained one its words (chosen on the development set).
 const MIN_SHARE = 0.3;
+// And share one word few cards hold (see ThresholdRules.rareWord): the error's code, exception
+// or module, where a lookalike error shares only the project's common words (chosen on the
+// development set, docs/prompt-hook.md).
+const RARE_WORD = 0.75;
 
-/** The rules recall uses for a failed command: the prompt's, with debugging cards weighed up and the share gate. */
+/** The rules recall uses for a failed command: the prompt's, debugging cards weighed up, project overviews left out, the share and rare-word gates. */
 export function failureRules(rules: RecallRules): RecallRules {
   const typeWeights = { ...rules.signals.typeWeights };
   typeWeights.debugging = (typeWeights.debugging ?? 1) * DEBUGGING_FIRST;
-  const thresholds = { ...rules.thresholds, minMatchedShare: Math.max(rules.thresholds.minMatchedShare ?? 0, MIN_SHARE) };
+  // A project's overview describes the project, not an error, and shares its paths and tools
+  // with every failure in it.
+  typeWeights.project = 0;
+  typeWeights.subproject = 0;
+  const thresholds = {
+    ...rules.thresholds,
+    minMatchedShare: Math.max(rules.thresholds.minMatchedShare ?? 0, MIN_SHARE),
+    rareWord: Math.max(rules.thresholds.rareWord ?? 0, RARE_WORD),
+  };
   return { ...rules, thresholds, signals: { ...rules.signals, typeWeights } };
 }

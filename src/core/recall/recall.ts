@@ -3,7 +3,7 @@
 import { isVaultPage } from "../card/schema";
 import { join } from "node:path";
 import { synonymPhrases } from "../index/index-options";
-import type { DocInfo, PostingSource } from "../index/postings";
+import { POSTING_WIDTH, type DocInfo, type PostingSource } from "../index/postings";
 import { applyThresholds, byScore, idfOf, scoreGroups, withHintCoverage, type Scored } from "../index/scorer";
 import { isAcknowledgement } from "../text/chitchat";
 import { clip } from "../text/clip";
@@ -104,6 +104,8 @@ interface Candidate {
   score: number;
   matched: number;
   hint?: number;
+  /** Left out by the rare-word gate (ThresholdRules.rareWord). */
+  lacksRareWord?: boolean;
 }
 
 export function recall(prompt: string | ReadPrompt, source: PostingSource, rules: RecallRules, vaultRoot: string, ctx: RecallContext = {}): Recall {
@@ -137,6 +139,8 @@ export interface WordScores {
   vaultRoot: string;
   ctx: RecallContext;
   ranked: Scored[];
+  /** The words looked for, as scored (with their corrections): the rare-word gate reads them again. */
+  groups: readonly QueryGroup[];
   t: RecallRules["thresholds"];
   need: number;
   /** The prompt in lower case, to tell whether it names a project or a card. */
@@ -173,7 +177,7 @@ export function scoreWords(
     // An acknowledgement is not a question, so it cannot match one: hints add nothing to it.
     hintBonus: ack ? 0 : rules.scoring.hintBonus,
   }).slice(0, ctx.pool ?? (ctx.project && !ctx.allProjects ? SCOPED_POOL : RERANK_POOL));
-  return { source, rules, vaultRoot, ctx, ranked, t, need, said: text.toLowerCase() };
+  return { source, rules, vaultRoot, ctx, ranked, groups, t, need, said: text.toLowerCase() };
 }
 
 /** Signals, meaning when given, thresholds and the text: the rest of a recall. */
@@ -189,6 +193,7 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
   }
   const inScope = scopeOf(ctx, w.said);
   const aboutFloor = (t.minAboutWords ?? 0) * idfOf(1, Math.max(source.docCount, 2));
+  const rare = t.rareWord ? sharingRareWord(w.groups, source, t.rareWord) : undefined;
   for (const s of words) {
     // Before the card's row is read: most of what the gate turns away costs nothing more.
     if ((s.about ?? Infinity) < aboutFloor) continue;
@@ -201,6 +206,8 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
       score: withHintCoverage(s, info.hintSizes) * typeWeight(info, rules.signals) * recencyWeight(info, now, rules.signals),
       matched: s.matched,
       hint: s.hint,
+      // A card meaning brought alone (about Infinity) has no word to share.
+      ...(rare && s.about !== Infinity && !rare.has(s.doc) ? { lacksRareWord: true } : {}),
     });
   }
   candidates.sort(byScore);
@@ -221,8 +228,10 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
     oneOfEachFamily(candidates),
     { ...t, minMatchedTerms: need },
     {
-      // A copy of a card shown earlier in the session is that card again.
-      skip: (c) => !!seen && (seen.has(c.info.path) || (c.info.copyOf !== undefined && seen.has(source.doc(c.info.copyOf)?.path ?? ""))),
+      // A copy of a card shown earlier in the session is that card again. A card without a rare
+      // word still sets the bar for the others: the gate leaves out, it does not promote.
+      skip: (c) =>
+        c.lacksRareWord === true || (!!seen && (seen.has(c.info.path) || (c.info.copyOf !== undefined && seen.has(source.doc(c.info.copyOf)?.path ?? "")))),
       order: (a, b) => projectTier(a.info, project) - projectTier(b.info, project),
     },
   ).map((c): RecalledCard => ({
@@ -235,6 +244,23 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
     ...(c.hint === undefined ? {} : { hint: { index: c.hint, text: c.info.hints?.[c.hint] } }),
   }));
   return { cards: picked, text: formatRecall(picked, w.vaultRoot, rules.maxChars, ctx.header) };
+}
+
+/**
+ * The cards that hold one of the text's words (the word itself, not a prefix, a synonym or a
+ * correction) that few cards hold: its IDF at least `share` of a word only one card holds. Only
+ * the short posting lists of rare words are walked, and they are read already.
+ */
+function sharingRareWord(groups: readonly QueryGroup[], source: PostingSource, share: number): Set<number> {
+  const n = Math.max(source.docCount, 2);
+  const floor = share * idfOf(1, n);
+  const out = new Set<number>();
+  for (const g of groups) {
+    const list = source.postings(g.term);
+    if (!list || idfOf(list.length / POSTING_WIDTH, n) < floor) continue;
+    for (let i = 0; i < list.length; i += POSTING_WIDTH) out.add(list[i]);
+  }
+  return out;
 }
 
 /**

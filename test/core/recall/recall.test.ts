@@ -8,6 +8,7 @@ import { RECALL_HEADER, chanceStandOut, formatRecall, fuseSemantic, recall } fro
 import { similarCards } from "../../../src/core/recall/similar";
 import { briefCardsOf, sessionBrief } from "../../../src/core/recall/brief";
 import { NOTES_CLOSE, NOTES_OPEN, QUOTED_NOTES } from "../../../src/core/text/recall-header";
+import { failureQuery, failureRules } from "../../../src/core/recall/failure";
 import { SAMPLE_VAULT } from "../../helpers";
 
 const config = defaultConfig();
@@ -275,7 +276,45 @@ describe("the confidence gate", () => {
   });
 });
 
-describe("text a program printed", () => {
+describe("the rare-word gate of a failed command", () => {
+  // Five cards about one project's build share its common words; one holds a code of its own.
+  const build = (i: number, extra = ""): string =>
+    `---\nname: Cargo build failure ${i}\ndescription: cargo build failed with an error in the event gate crate ${extra}\ntype: debugging\n---\nThe build failed; the error came from cargo. Case ${i}.`;
+  const index = withFillers({
+    "debugging/b1.md": build(1),
+    "debugging/b2.md": build(2),
+    "debugging/b3.md": build(3),
+    "debugging/b4.md": build(4),
+    "debugging/moved-value.md": build(5, "E0382 borrow of moved value, fixed with a clone"),
+    "projects/event-gate.md":
+      "---\nname: Event gate\ndescription: The event gate crate, its cargo build and its errors\ntype: project\n---\nOverview of the event gate.",
+  });
+  const rules = failureRules(config.recall);
+  const ctx = { printed: true };
+
+  it("shows the card that shares the error's rare word", () => {
+    const q = failureQuery("Exit code 101\nerror[E0382]: borrow of moved value\nerror: could not compile the event gate crate: cargo build failed");
+    expect(recall(q, index, rules, "/v", ctx).cards.map((c) => c.path)).toEqual(["debugging/moved-value.md"]);
+  });
+
+  it("keeps quiet on a lookalike error that shares only the project's common words with the cards", () => {
+    const q = failureQuery("Exit code 101\nerror: linker `cc` not found\nerror: could not compile the event gate crate: cargo build failed");
+    const open = { ...rules, thresholds: { ...rules.thresholds, rareWord: 0 } };
+    // Without the gate, the common words find the build cards.
+    expect(recall(q, index, open, "/v", ctx).cards.length).toBeGreaterThan(0);
+    expect(recall(q, index, rules, "/v", ctx).cards).toEqual([]);
+  });
+
+  it("never shows a project's overview for a failure", () => {
+    const small = withFillers({
+      "projects/event-gate.md":
+        "---\nname: Event gate\ndescription: The event gate service, its manifest and its deploys\ntype: project\n---\nOverview of the event gate.",
+    });
+    const q = failureQuery("error: the event gate manifest could not be read");
+    expect(recall(q, small, config.recall, "/v").cards.map((c) => c.path)).toEqual(["projects/event-gate.md"]);
+    expect(recall(q, small, rules, "/v", ctx).cards).toEqual([]);
+  });
+
   it("looks a printed word up as written, not as a typo of a word the vault has", () => {
     const small = withFillers({
       "debugging/rollout-stuck.md": "---\nname: Kubernetes rollout stuck\ndescription: A kubernetes rollout waits on a failing probe\n---\nCheck the probe.",
@@ -284,7 +323,7 @@ describe("text a program printed", () => {
     // Typed, "kbuernetes rlolout" means kubernetes rollout; printed, it is a word of its own.
     const typo = "kbuernetes rlolout";
     expect(recall(typo, small, config.recall, "/v").cards.length).toBeGreaterThan(0);
-    expect(recall(typo, small, config.recall, "/v", { printed: true }).cards).toEqual([]);
+    expect(recall(typo, small, config.recall, "/v", ctx).cards).toEqual([]);
   });
 });
 
