@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { defaultConfig } from "../src/core/config";
 import { buildIndexFromDisk } from "../src/core/index/build-from-disk";
-import { failureQuery, failureRules } from "../src/core/recall/failure";
+import { failureQuery, failureRules, reportsResult } from "../src/core/recall/failure";
 import { finishRecall, scoreWords, type SemanticMatches } from "../src/core/recall/recall";
 import { resolveProject } from "../src/core/project";
 import { cardVectors, embedFromFlags, similarities, textVectors } from "./eval-meaning";
@@ -115,7 +115,7 @@ async function meaningRows(lang: string, cases: Case[]): Promise<void> {
     let hit5 = 0;
     const quiet = { explained: [0, 0], unexplained: [0, 0], trivial: [0, 0] };
     cases.forEach((c, i) => {
-      const words = scoreWords(texts[i], index, rules, vault, { project: resolveProject(c.cwd), printed: true });
+      const words = reportsResult(c.command) ? undefined : scoreWords(texts[i], index, rules, vault, { project: resolveProject(c.cwd), printed: true });
       const q = asked.get(texts[i]);
       const shown = words ? finishRecall(words, matches && q ? matches(similarities(q, vectors)) : undefined).cards.map((x) => x.path) : [];
       quiet[c.kind][1]++;

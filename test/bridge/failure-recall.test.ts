@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from "vitest";
 import { FAILURE_HEADER, RECALL_HEADER } from "../../src/core/text/recall-header";
-import { failureQuery } from "../../src/core/recall/failure";
+import { failureQuery, reportsResult } from "../../src/core/recall/failure";
 import { SAMPLE_VAULT, copyVault, runBridge } from "../helpers";
 
 const failed = (command: string, error: string, extra: Record<string, unknown> = {}): string =>
@@ -49,11 +49,52 @@ describe("recall when a command fails", () => {
     ["a grep with no match", "grep -n TODO src/app.ts", "Exit code 1", {}],
     ["a stopped command", "npm test", "Exit code 130\n^C", { is_interrupt: true }],
     ["an error no card explains", "cargo build", "Exit code 101\nerror[E0308]: mismatched types\n --> src/main.rs:4:18\nexpected `u32`, found `&str`"],
+    // The diff's lines hold the launchd card's words; a difference found is no error to explain.
+    [
+      "a diff that found a difference",
+      "diff nightly.plist nightly.plist.bak",
+      "Exit code 1\n4c4\n< claude: command not found under launchd\n---\n> nightly digest failed under launchd",
+    ],
+    [
+      "a formatter's check",
+      "cd scripts && shfmt --check nightly.sh",
+      "Exit code 1\nnightly.sh: claude: command not found under launchd, nightly digest failed",
+    ],
   ] as [string, string, string, Record<string, unknown>][])("prints nothing for %s", (_, command, error, extra) => {
     const vault = indexed();
     const r = runBridge(["recall", "--vault", vault], failed(command, error, extra));
     expect(r.status).toBe(0);
     expect(r.stdout).toBe("");
+  });
+});
+
+describe("reportsResult", () => {
+  it.each([
+    "diff a.yaml b.yaml",
+    "grep -rn TODO src",
+    "rg -n 'inplace=True' etl/",
+    "test -f .env.local",
+    "[ -d build ]",
+    "ls dags/backfill.py",
+    "cargo fmt --check",
+    "cd infra && terraform fmt -check -recursive",
+    "uv run ruff format --check etl/",
+    "LC_ALL=C sudo /usr/bin/diff -u a b",
+  ])("%s reports a result", (command) => {
+    expect(reportsResult(command)).toBe(true);
+  });
+
+  it.each([
+    "cargo build",
+    "argocd app diff billing-api",
+    "helm template charts/service | kubectl diff -f -",
+    "cargo sqlx prepare --check",
+    "pnpm lint",
+    "vale src/content/docs",
+    "git rebase origin/main",
+    "",
+  ])("%j fails as an error", (command) => {
+    expect(reportsResult(command)).toBe(false);
   });
 });
 

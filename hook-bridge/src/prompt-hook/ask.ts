@@ -9,7 +9,7 @@
 
 import { writeSync } from "node:fs";
 import { numberFlag, stringFlag, type Args } from "../args";
-import { parseHookInput, str } from "../hook-input";
+import { parseHookInput, str, type HookInput } from "../hook-input";
 import { readStdinSync } from "../stdin";
 import { findVault } from "../vault";
 import type { MeaningCode } from "./meaning";
@@ -18,7 +18,7 @@ import { appendLog } from "../../../src/core/io/log";
 import { msSinceStart } from "../../../src/core/io/clock";
 import { vaultFiles } from "../../../src/core/paths";
 import { isAcknowledgement } from "../../../src/core/text/chitchat";
-import { failureQuery } from "../../../src/core/recall/failure";
+import { failureQuery, reportsResult } from "../../../src/core/recall/failure";
 import { machineEmbed } from "../../../src/core/embed/settings";
 
 // Far inside Claude Code's hook timeout (we register 10 s; its default is 30 s). Every step is
@@ -122,8 +122,11 @@ function payloadOf(stdin: string): Payload | undefined {
   const common = { sessionId: str(p, "session_id"), cwd: str(p, "cwd"), transcriptPath: str(p, "transcript_path") };
   if (p.hook_event_name === "PostToolUseFailure") {
     const error = str(p, "error");
-    // A command the person stopped did not fail: nothing to look up, nothing printed.
-    if (!error || p.is_interrupt === true) return { prompt: "", failure: true, ...common };
+    const input = p.tool_input;
+    const command = input && typeof input === "object" && !Array.isArray(input) ? str(input as HookInput, "command") : "";
+    // A command the person stopped did not fail, nor did a diff that found a difference or a grep
+    // that found nothing: nothing to look up, nothing printed.
+    if (!error || p.is_interrupt === true || reportsResult(command)) return { prompt: "", failure: true, ...common };
     return { prompt: failureQuery(error), failure: true, ...common };
   }
   if (typeof p.prompt !== "string") return undefined;

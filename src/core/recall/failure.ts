@@ -23,6 +23,31 @@ export function failureQuery(error: string): string {
   return text.length > MAX_CHARS ? text.slice(text.length - MAX_CHARS) : text;
 }
 
+// Commands whose non-zero exit reports a result, not an error: the files differ, no line or
+// process matched, the test was false, the path is not there. No card explains that.
+const RESULT_COMMANDS = new Set(["diff", "cmp", "grep", "egrep", "fgrep", "rg", "ag", "test", "[", "[[", "ls", "stat", "pgrep", "pidof", "which"]);
+// Words that run the rest of the line as a command of its own.
+const WRAPPERS = new Set(["sudo", "env", "command", "time", "nice", "nohup"]);
+// A formatter's check mode exits non-zero when it would change a file: a result too.
+const FORMATTER = /^(?:fmt|format|[a-z]*fmt|prettier|black|isort)$/;
+const CHECK_FLAG = /^--?check$/;
+
+/**
+ * Whether `command` is one whose failing exit reports a result rather than an error (diff,
+ * grep, test, ls, a formatter's `--check`…): the last command of the line, past variable
+ * assignments and wrappers such as `sudo`. Nothing is looked up for it.
+ */
+export function reportsResult(command: string): boolean {
+  const last = command.split(/&&|\|\||;|\|/).pop() ?? "";
+  const words = last.trim().split(/\s+/);
+  let at = 0;
+  while (at < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[at]) || WRAPPERS.has(words[at]))) at++;
+  const name = (words[at] ?? "").slice((words[at] ?? "").lastIndexOf("/") + 1);
+  if (RESULT_COMMANDS.has(name)) return true;
+  const rest = words.slice(at);
+  return rest.some((w) => FORMATTER.test(w)) && rest.some((w) => CHECK_FLAG.test(w));
+}
+
 // A failure is what debugging cards are written about: among cards its words found, they go first.
 const DEBUGGING_FIRST = 1.5;
 // A card must match this share of the failure's words: a lookalike error of the same project
