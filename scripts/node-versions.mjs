@@ -21,6 +21,7 @@ const TESTS = [
   "test/bridge/semantic-recall.test.ts",
   "test/bridge/code-cache.test.ts",
   "test/bridge/no-vault.test.ts",
+  "test/bridge/failure-recall.test.ts",
   "test/core/io/hash.test.ts",
   "test/core/embed/nearest.test.ts",
   "test/core/embed/embed.test.ts",
