@@ -107,15 +107,7 @@ describe("checkBeforeCreate", () => {
 
 describe("the digest with a conversation queued twice", () => {
   const LONG = "A reply long enough to count as real work in this conversation, with the details of the choice.";
-  const answer = (body: string) =>
-    JSON.stringify({
-      action: "create",
-      folder: "projects",
-      fileName: "db-choice",
-      frontmatter: { name: "Database choice", description: "Why billing-api uses Postgres", type: "project", tags: ["database"], project: "billing-api" },
-      body,
-      related: [],
-    });
+  const answer = (body: string) => JSON.stringify(create(body));
   const night = async (vault: string, body: string) => {
     const config = defaultConfig();
     config.enrich.perNight = 0;
