@@ -82,7 +82,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       case "status":
         return statusCommand(args);
       case "restore":
-        return restoreCommand(args);
+        return await restoreCommand(args);
       case "consolidate":
         return await consolidateCommand(args);
       case "install":

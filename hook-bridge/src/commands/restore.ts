@@ -7,24 +7,25 @@ import { loadSettings } from "../settings";
 import { FrontmatterError } from "../../../src/core/card/frontmatter-edit";
 import { withCardsLock } from "../../../src/core/digest/apply";
 import { restoredText } from "../../../src/core/digest/retire";
-import { CardRefused, cardToChange, snapshotAfterWrite } from "../../../src/core/digest/write-now";
+import { CardRefused, cardToChange, snapshotAfterWrite, vectorsAfterWrite } from "../../../src/core/digest/write-now";
 import { replaceIfUnchanged } from "../../../src/core/io/atomic";
 import { NoteCache } from "../../../src/core/vault/note-cache";
 import { readNote } from "../../../src/core/vault/scan";
 
-export function restoreCommand(args: Args): number {
+export async function restoreCommand(args: Args): Promise<number> {
   const vault = vaultFlag(args);
   const card = stringFlag(args, "card");
   if (!card) throw new UsageError("restore needs --card PATH: the archived card, as the digest's report or lint names it");
   const config = loadSettings(vault, args, (p) => void writeSync(2, `warning: ${p}\n`), false).config;
   try {
-    const path = withCardsLock(vault, () => {
+    // The snapshot under the lock, as every write brings it up to date; its vectors after it.
+    const { path, update } = withCardsLock(vault, () => {
       const target = cardToChange(vault, config, card, "restored");
       const before = readNote(target.abs);
       replaceIfUnchanged(target.abs, before, restoredText(target.path, before));
-      return target.path;
+      return { path: target.path, update: snapshotAfterWrite(vault, config, new NoteCache(vault)) };
     });
-    const snapshot = snapshotAfterWrite(vault, config, new NoteCache(vault));
+    const snapshot = await vectorsAfterWrite(vault, config, update);
     writeSync(
       1,
       `restored ${path}: its status, archived date and reason are removed, and recall shows it again${snapshot === "overlay" || snapshot === "full" ? "" : ` once the index is rebuilt (${snapshot})`}\n`,

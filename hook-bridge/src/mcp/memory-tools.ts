@@ -7,7 +7,7 @@ import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { hintsOf } from "../../../src/core/card/hints";
 import { parseCard, type Card } from "../../../src/core/card/card";
 import { isRetired } from "../../../src/core/card/schema";
-import { CardRefused, writeCardNow, type CardWritten } from "../../../src/core/digest/write-now";
+import { CardRefused, vectorsAfterWrite, writeCardNow, type CardWritten } from "../../../src/core/digest/write-now";
 import { archiveCardNow, cardHash, editCardNow } from "../../../src/core/digest/edit-now";
 import { appendUsage } from "../../../src/core/recall/usage-log";
 import { isCard, loadVaultConfig, type VaultMemoryConfig } from "../../../src/core/config";
@@ -364,12 +364,14 @@ export class MemoryTools {
         },
         { vault, config: this.config(vault) },
       );
-      this.log(`edit_card: ${e.path}, ${e.what}; snapshot ${e.snapshot}`);
-      return [
-        `Changed ${e.what} of ${escapeControl(e.path)}; its hash is now ${e.hash}.`,
-        ...(e.unlinked.length ? [`No note is named ${e.unlinked.map((u) => clipLine(u, 80)).join(", ")}: written as words, not links.`] : []),
-        recallLine(e.snapshot),
-      ].join("\n");
+      return vectorsAfterWrite(vault, this.config(vault), e.snapshot).then((snapshot) => {
+        this.log(`edit_card: ${e.path}, ${e.what}; snapshot ${snapshot}`);
+        return [
+          `Changed ${e.what} of ${escapeControl(e.path)}; its hash is now ${e.hash}.`,
+          ...(e.unlinked.length ? [`No note is named ${e.unlinked.map((u) => clipLine(u, 80)).join(", ")}: written as words, not links.`] : []),
+          recallLine(snapshot),
+        ].join("\n");
+      });
     });
   }
 
@@ -386,23 +388,25 @@ export class MemoryTools {
         },
         { vault, config: this.config(vault) },
       );
-      this.log(`archive_card: ${e.path}; snapshot ${e.snapshot}`);
-      return [
-        `Archived ${escapeControl(e.path)}: it stays in the vault with status archived and your reason, and recall no longer shows it. To restore it, remove its status (and the archived lines) in Obsidian.`,
-        recallLine(e.snapshot),
-      ].join("\n");
+      return vectorsAfterWrite(vault, this.config(vault), e.snapshot).then((snapshot) => {
+        this.log(`archive_card: ${e.path}; snapshot ${snapshot}`);
+        return [
+          `Archived ${escapeControl(e.path)}: it stays in the vault with status archived and your reason, and recall no longer shows it. The person restores it with Obsidian's "Restore archived card" command or "vault-memory restore --card ${escapeControl(e.path)}".`,
+          recallLine(snapshot),
+        ].join("\n");
+      });
     });
   }
 
   /** Runs a change after the writes before it, refusing, with the reason, what cannot be done. */
-  private serially(tool: string, change: () => string): Promise<ToolAnswer> {
-    const run = this.writing.then((): ToolAnswer => {
+  private serially(tool: string, change: () => Promise<string>): Promise<ToolAnswer> {
+    const run = this.writing.then(async (): Promise<ToolAnswer> => {
       const vault = this.vault;
       if (!vault) return refuse(`Nothing was changed: ${"problem" in this.opts.vault ? this.opts.vault.why : "no vault"}; ${whereToSetVault(this.env)}.`);
       if (this.writes >= MAX_WRITES_PER_SESSION)
         return refuse(`Nothing was changed: ${MAX_WRITES_PER_SESSION} cards were written or changed in this session already, the most one session may.`);
       try {
-        const text = change();
+        const text = await change();
         this.writes++;
         return { text };
       } catch (err) {

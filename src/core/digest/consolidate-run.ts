@@ -10,8 +10,9 @@ import { acquireLock, releaseLock } from "../llm/lock";
 import { sendToCommand, type CommandResult } from "../llm/run-command";
 import { vaultFiles } from "../paths";
 import { NoteCache } from "../vault/note-cache";
+import { withCardsLock } from "./apply";
 import { consolidate, type ConsolidateReport } from "./consolidate";
-import { snapshotAfterWrite } from "./write-now";
+import { snapshotAfterWrite, vectorsAfterWrite } from "./write-now";
 
 // The pass runs once a month: fragments gather slowly, and each group is an LLM call.
 export const CONSOLIDATE_EVERY_DAYS = 30;
@@ -89,7 +90,11 @@ export async function consolidateVault(o: ConsolidateRunOptions): Promise<{ repo
       say: o.say,
     });
     if (!o.dryRun) {
-      if (report.merges.length > 0) snapshotAfterWrite(o.vault, o.config, new NoteCache(o.vault));
+      if (report.merges.length > 0) {
+        // Under the cards lock, as every write brings the snapshot up to date; its vectors after it.
+        const update = withCardsLock(o.vault, () => snapshotAfterWrite(o.vault, o.config, new NoteCache(o.vault)));
+        await vectorsAfterWrite(o.vault, o.config, update);
+      }
       noteConsolidated(o.vault, now);
     }
     return { report, lines: consolidateLines(report, o.dryRun) };

@@ -19,7 +19,7 @@ import { sanitize } from "../privacy/redact";
 import { AnswerError } from "../llm/answer";
 import { validateAnswer, MAX_BODY_CHARS } from "./answer";
 import { withCardsLock } from "./apply";
-import { CardRefused, cardToChange, snapshotAfterWrite, MAX_DESCRIPTION_CHARS, MAX_TAGS, MAX_TITLE_CHARS } from "./write-now";
+import { CardRefused, cardToChange, snapshotAfterWrite, MAX_DESCRIPTION_CHARS, MAX_TAGS, MAX_TITLE_CHARS, type SnapshotUpdate } from "./write-now";
 
 /** The hash read_card shows and edit_card asks for: the first 16 hex digits of the text's SHA-256. */
 export function cardHash(text: string): string {
@@ -65,7 +65,8 @@ export interface Edited {
   what: string;
   /** Links to notes the vault does not have, written as their words. */
   unlinked: string[];
-  snapshot: string;
+  /** Made under the lock; its vectors follow after it (vectorsAfterWrite). */
+  snapshot: SnapshotUpdate;
 }
 
 /** Whether the product wrote the card (the digest, write_card, the sidebar put `source` in it); otherwise it is the person's own. */

@@ -357,9 +357,24 @@ function mostSimilar(vault: string, config: VaultMemoryConfig, notes: NoteCache,
 // The card and the cards it links to, beside whatever else changed since the snapshot.
 const MAX_OVERLAY_CARDS = 200;
 
-/** The snapshot brought up to a card changed in place (see snapshotUpdate); its vectors follow at the next index. */
-export function snapshotAfterWrite(vault: string, config: VaultMemoryConfig, notes: NoteCache): string {
-  return snapshotUpdate(vault, config, notes).snapshot;
+/** What a write did to the snapshot: "overlay", "full" (then `headerSum`, for the vectors) or why not. */
+export interface SnapshotUpdate {
+  snapshot: string;
+  headerSum?: string;
+}
+
+/** Under the cards lock: the snapshot brought up to a card changed in place (see snapshotUpdate). */
+export function snapshotAfterWrite(vault: string, config: VaultMemoryConfig, notes: NoteCache): SnapshotUpdate {
+  return snapshotUpdate(vault, config, notes);
+}
+
+/**
+ * After the lock: when the write made a whole snapshot, the cards' vectors for it (see
+ * withVectors), or semantic recall would pass over vectors of the snapshot before; the
+ * snapshot's state, in words.
+ */
+export function vectorsAfterWrite(vault: string, config: VaultMemoryConfig, update: SnapshotUpdate, notes = new NoteCache(vault)): Promise<string> {
+  return withVectors(vault, config, notes, update.snapshot, update.headerSum);
 }
 
 /**
@@ -369,7 +384,7 @@ export function snapshotAfterWrite(vault: string, config: VaultMemoryConfig, not
  * vectors are then written for, from the cache (a card it lacks is found by its words until the
  * next index). A failure is said, not thrown: the card is written either way.
  */
-function snapshotUpdate(vault: string, config: VaultMemoryConfig, notes: NoteCache): { snapshot: string; headerSum?: string } {
+function snapshotUpdate(vault: string, config: VaultMemoryConfig, notes: NoteCache): SnapshotUpdate {
   try {
     const r = refreshSnapshot(vault, config, { maxChanged: MAX_OVERLAY_CARDS });
     if (r.kind === "overlay" || r.kind === "current") return { snapshot: "overlay" };

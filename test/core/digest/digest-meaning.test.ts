@@ -1,11 +1,13 @@
 /** The nightly digest with semantic recall on: similar cards by meaning too, and the snapshot it writes keeps its vectors. */
 
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig, type VaultMemoryConfig } from "../../../src/core/config";
 import { runDigest } from "../../../src/core/digest/run";
-import { vectorsPathOf } from "../../../src/core/embed/vectors";
+import { closeVectors, openVectors, vectorsPathOf } from "../../../src/core/embed/vectors";
+import { archiveCardNow } from "../../../src/core/digest/edit-now";
+import { vectorsAfterWrite } from "../../../src/core/digest/write-now";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
 import { vaultFiles } from "../../../src/core/paths";
 import { captureSession, DEFAULT_QUEUE_RULES } from "../../../src/core/queue/capture";
@@ -143,5 +145,21 @@ describe("the nightly digest with semantic recall on", () => {
     expect(report.results[0].outcome).toMatchObject({ action: "extended", path: CARD, duplicateOf: { why: "meaning" } });
     expect(existsSync(join(vault, "reference", "teapot-limescale.md"))).toBe(false);
     expect(readFileSync(join(vault, CARD), "utf8")).toContain("teapot limescale buildup");
+  });
+});
+
+describe("a card changed in place with semantic recall on", () => {
+  it("gives the whole snapshot the change wrote its vectors, so recall keeps its meaning", async () => {
+    const { vault, config } = await night();
+    // With the snapshot gone, the change writes a whole one, with a new headerSum.
+    rmSync(vaultFiles.snapshot(vault));
+    const e = archiveCardNow({ path: "feedback/commit-messages.md", reason: "replaced by a newer card", personAsked: true }, { vault, config });
+    expect(e.snapshot.snapshot).toBe("full");
+    expect(await vectorsAfterWrite(vault, config, e.snapshot)).toBe("full");
+    const reader = SnapshotReader.open(vaultFiles.snapshot(vault));
+    const headerSum = reader.header.headerSum ?? "";
+    reader.close();
+    const v = openVectors(vectorsPathOf(vaultFiles.snapshot(vault)), headerSum, "stub-model");
+    closeVectors(v);
   });
 });
