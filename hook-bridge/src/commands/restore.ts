@@ -10,7 +10,6 @@ import { restoredText } from "../../../src/core/digest/retire";
 import { CardRefused, cardToChange, snapshotAfterWrite, vectorsAfterWrite } from "../../../src/core/digest/write-now";
 import { replaceIfUnchanged } from "../../../src/core/io/atomic";
 import { NoteCache } from "../../../src/core/vault/note-cache";
-import { readNote } from "../../../src/core/vault/scan";
 
 export async function restoreCommand(args: Args): Promise<number> {
   const vault = vaultFlag(args);
@@ -21,8 +20,7 @@ export async function restoreCommand(args: Args): Promise<number> {
     // The snapshot under the lock, as every write brings it up to date; its vectors after it.
     const { path, update } = withCardsLock(vault, () => {
       const target = cardToChange(vault, config, card, "restored");
-      const before = readNote(target.abs);
-      replaceIfUnchanged(target.abs, before, restoredText(target.path, before));
+      replaceIfUnchanged(target.abs, target.text, restoredText(target.path, target.text));
       return { path: target.path, update: snapshotAfterWrite(vault, config, new NoteCache(vault)) };
     });
     const snapshot = await vectorsAfterWrite(vault, config, update);

@@ -13,7 +13,6 @@ import { LinkResolver } from "../card/links";
 import { unlinkUnresolved } from "../card/markdown";
 import type { VaultMemoryConfig } from "../config";
 import { ChangedSince, replaceIfUnchanged } from "../io/atomic";
-import { readNote } from "../vault/scan";
 import { NoteCache } from "../vault/note-cache";
 import { sanitize } from "../privacy/redact";
 import { AnswerError } from "../llm/answer";
@@ -82,7 +81,7 @@ export function editCardNow(req: EditRequest, ctx: EditContext): Edited {
   if (hasSection === hasField) throw new CardRefused("give either section (a heading of the card) with text, or field (one of its properties) with value.");
   return withCardsLock(vault, () => {
     const target = cardToChange(vault, config, req.path, "edited");
-    const before = readNote(target.abs);
+    const before = target.text;
     checkHash(target.path, before, req.hash);
     checkOwner(before, req.personAsked, "edit");
     const notes = new NoteCache(vault);
@@ -133,7 +132,7 @@ export function archiveCardNow(req: ArchiveRequest, ctx: EditContext): Edited {
   if (reason.length > 300 || /[\r\n\u0085\u2028\u2029]/.test(reason)) throw new CardRefused("reason must be one line of at most 300 characters.");
   return withCardsLock(vault, () => {
     const target = cardToChange(vault, config, req.path, "archived");
-    const before = readNote(target.abs);
+    const before = target.text;
     if (req.hash !== undefined) checkHash(target.path, before, req.hash);
     checkOwner(before, req.personAsked, "archive");
     const card = parseCard(target.path, before);

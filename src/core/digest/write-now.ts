@@ -252,14 +252,14 @@ function oneLine(s: string, what: string, max: number): string {
 /**
  * The card `given` names, if it may be extended: a regular file in the memory folder, reached by
  * no link, not an overview or vault page (the digest rewrites those), UTF-8 (so that the text
- * written back is the person's, byte for byte), and its time then, so a change before the write is seen.
+ * written back is the person's, byte for byte), with its text and time then, so a change before the write is seen.
  */
 export function cardToChange(
   vault: string,
   config: VaultMemoryConfig,
   given: string,
   verb = "extended",
-): { path: string; abs: string; mtime: number; hadFrontmatter: boolean } {
+): { path: string; abs: string; mtime: number; hadFrontmatter: boolean; text: string } {
   const text = given.trim();
   if (!text || text.length > 1000 || text.includes("\0")) throw new CardRefused("path is not a card path: give it as search_memory or recent_cards listed it.");
   const root = resolve(vault);
@@ -293,7 +293,7 @@ export function cardToChange(
     }
     const text = bytes.toString("utf8");
     if (!Buffer.from(text, "utf8").equals(bytes)) throw new CardRefused(`${rel} is not UTF-8 text; it is not ${verb}, so that none of it is changed.`);
-    return { path: rel, abs, mtime: opened.st.mtimeMs, hadFrontmatter: hasFrontmatterBlock(text) };
+    return { path: rel, abs, mtime: opened.st.mtimeMs, hadFrontmatter: hasFrontmatterBlock(text), text };
   } catch (err) {
     if (err instanceof FileRefused) {
       throw new CardRefused(
