@@ -445,6 +445,16 @@ for (const { v, file, label: set } of workSets) {
     ...[0.8, 1.2, 1.6].map((x) => [`gate: about ${x} words`, workRanker(vault, index, (r) => (r.thresholds.minAboutWords = x))] as const),
     // The failed-command hook's gate (recall/failure.ts), tried on prompts: a word few cards hold.
     ...[0.6, 0.75].map((x) => [`gate: a rare word at ${x}`, workRanker(vault, index, (r) => (r.thresholds.rareWord = x))] as const),
+    ...[0.4, 0.6].map(
+      (x) =>
+        [
+          `gate: rare words × share ${x}`,
+          workRanker(vault, index, (r) => {
+            r.thresholds.rareWord = 0.75;
+            r.thresholds.rareEvidence = x;
+          }),
+        ] as const,
+    ),
     ...(await enrichedRows(v)),
     ...(embed ? await meaningRows(vault, index, embed, prompts) : []),
   ] as const) {

@@ -52,6 +52,12 @@ export interface ThresholdRules {
    * of the same project only the project's common words (docs/prompt-hook.md).
    */
   rareWord: number;
+  /**
+   * With the rare-word gate: the rare words a card shares, times the share of the text's words it
+   * matches, must reach this. 0.5 asks two rare words of a card that matches less than half of
+   * the text's words, one of a card that matches half or more.
+   */
+  rareEvidence: number;
   maxCards: number;
 }
 
@@ -88,6 +94,7 @@ export const DEFAULT_THRESHOLDS: ThresholdRules = {
   minMatchedShare: 0,
   minAboutWords: 0,
   rareWord: 0,
+  rareEvidence: 0,
   maxCards: 5,
 };
 

@@ -52,11 +52,14 @@ export function reportsResult(command: string): boolean {
 const DEBUGGING_FIRST = 1.5;
 // A card must match this share of the failure's words: a lookalike error of the same project
 // shares its paths and tools, the explained one its words (chosen on the development set).
-const MIN_SHARE = 0.3;
-// And share one word few cards hold (see ThresholdRules.rareWord): the error's code, exception
-// or module, where a lookalike error shares only the project's common words (chosen on the
-// development set, docs/prompt-hook.md).
+const MIN_SHARE = 0.25;
+// And share words few cards hold (see ThresholdRules.rareWord): the error's code, exception or
+// module, where a lookalike error shares only the project's common words, or one word with a
+// card about another error of the same tool. One such word is enough for a card that matches
+// 60% of the error's words; below that it takes two, and three below 30% (rareEvidence; both
+// chosen on the development set, docs/prompt-hook.md).
 const RARE_WORD = 0.75;
+const RARE_EVIDENCE = 0.6;
 
 /** The rules recall uses for a failed command: the prompt's, debugging cards weighed up, project overviews left out, the share and rare-word gates. */
 export function failureRules(rules: RecallRules): RecallRules {
@@ -70,6 +73,7 @@ export function failureRules(rules: RecallRules): RecallRules {
     ...rules.thresholds,
     minMatchedShare: Math.max(rules.thresholds.minMatchedShare ?? 0, MIN_SHARE),
     rareWord: Math.max(rules.thresholds.rareWord ?? 0, RARE_WORD),
+    rareEvidence: Math.max(rules.thresholds.rareEvidence ?? 0, RARE_EVIDENCE),
   };
   return { ...rules, thresholds, signals: { ...rules.signals, typeWeights } };
 }

@@ -194,6 +194,10 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
   const inScope = scopeOf(ctx, w.said);
   const aboutFloor = (t.minAboutWords ?? 0) * idfOf(1, Math.max(source.docCount, 2));
   const rare = t.rareWord ? sharingRareWord(w.groups, source, t.rareWord) : undefined;
+  const rareEnough = (s: Scored): boolean => {
+    const held = rare?.get(s.doc) ?? 0;
+    return held > 0 && held * (s.matched / w.groups.length) >= (t.rareEvidence ?? 0);
+  };
   for (const s of words) {
     // Before the card's row is read: most of what the gate turns away costs nothing more.
     if ((s.about ?? Infinity) < aboutFloor) continue;
@@ -207,7 +211,7 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
       matched: s.matched,
       hint: s.hint,
       // A card meaning brought alone (about Infinity) has no word to share.
-      ...(rare && s.about !== Infinity && !rare.has(s.doc) ? { lacksRareWord: true } : {}),
+      ...(rare && s.about !== Infinity && !rareEnough(s) ? { lacksRareWord: true } : {}),
     });
   }
   candidates.sort(byScore);
@@ -248,17 +252,18 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
 
 /**
  * The cards that hold one of the text's words (the word itself, not a prefix, a synonym or a
- * correction) that few cards hold: its IDF at least `share` of a word only one card holds. Only
- * the short posting lists of rare words are walked, and they are read already.
+ * correction) that few cards hold, its IDF at least `share` of a word only one card holds, and
+ * how many such words each holds. Only the short posting lists of rare words are walked, and
+ * they are read already.
  */
-function sharingRareWord(groups: readonly QueryGroup[], source: PostingSource, share: number): Set<number> {
+function sharingRareWord(groups: readonly QueryGroup[], source: PostingSource, share: number): Map<number, number> {
   const n = Math.max(source.docCount, 2);
   const floor = share * idfOf(1, n);
-  const out = new Set<number>();
-  for (const g of groups) {
-    const list = source.postings(g.term);
+  const out = new Map<number, number>();
+  for (const g of new Set(groups.map((x) => x.term))) {
+    const list = source.postings(g);
     if (!list || idfOf(list.length / POSTING_WIDTH, n) < floor) continue;
-    for (let i = 0; i < list.length; i += POSTING_WIDTH) out.add(list[i]);
+    for (let i = 0; i < list.length; i += POSTING_WIDTH) out.set(list[i], (out.get(list[i]) ?? 0) + 1);
   }
   return out;
 }

@@ -305,6 +305,26 @@ describe("the rare-word gate of a failed command", () => {
     expect(recall(q, index, rules, "/v", ctx).cards).toEqual([]);
   });
 
+  it("asks more than one rare word of a card that matches few of the error's words", () => {
+    const release = (i: number): string =>
+      `---\nname: Release ${i}\ndescription: the release fails in CI, case ${i}\ntype: debugging\n---\nThe release failed. Case ${i}.`;
+    const small = withFillers({
+      "debugging/r1.md": release(1),
+      "debugging/r2.md": release(2),
+      "debugging/r3.md": release(3),
+      "debugging/tap-403.md":
+        "---\nname: Goreleaser tap 403\ndescription: goreleaser release fails with 403 when it publishes the homebrew tap formula\ntype: debugging\n---\nThe token could not write to the tap.",
+    });
+    // Another error of the same tool: the tool's name is the one rare word it shares with the card.
+    const lookalike = failureQuery("⨯ release failed: goreleaser could not parse the yaml config: field brews not found");
+    const oneWord = { ...rules, thresholds: { ...rules.thresholds, rareEvidence: 0 } };
+    expect(recall(lookalike, small, oneWord, "/v", ctx).cards.map((c) => c.path)).toEqual(["debugging/tap-403.md"]);
+    expect(recall(lookalike, small, rules, "/v", ctx).cards).toEqual([]);
+    // The error the card explains shares its code and what failed.
+    const explained = failureQuery("⨯ release failed: goreleaser could not publish the homebrew tap formula: 403 Forbidden");
+    expect(recall(explained, small, rules, "/v", ctx).cards.map((c) => c.path)).toEqual(["debugging/tap-403.md"]);
+  });
+
   it("never shows a project's overview for a failure", () => {
     const small = withFillers({
       "projects/event-gate.md":
