@@ -17,7 +17,9 @@ export interface WikiLink {
   line: number;
 }
 
-const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/;
+// A fence as CommonMark (and Obsidian) reads it: three or more backticks or tildes, indented at
+// most three spaces.
+const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/;
 const HEADING_RE = /^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$/;
 const WIKILINK_RE = /(!?)\[\[([^\][\n]+?)\]\]/g;
 const INLINE_CODE_RE = /(`+)[^`\n]*?\1/g;
@@ -34,23 +36,40 @@ export interface Body {
 const [BACKTICK, TILDE, HASH] = ["`", "~", "#"].map((c) => c.charCodeAt(0));
 const mayOpenBlock = (c: number): boolean => c <= 32 || c >= 127 || c === BACKTICK || c === TILDE || c === HASH;
 
+/**
+ * The fence `line` opens (its run of backticks or tildes), or "" when it opens none. As Obsidian
+ * reads it, a line such as "```x``` and more" opens one too (CommonMark would call it inline
+ * code): the rest of the note is code there, so it is here.
+ */
+export function opensFence(line: string): string {
+  const m = mayOpenBlock(line.charCodeAt(0)) ? FENCE_RE.exec(line) : null;
+  return m ? m[1] : "";
+}
+
+/**
+ * Whether `line` closes the block `fence` opened: only a bare fence of its character, at least as
+ * long (CommonMark, and Obsidian); "```yaml" inside a block is text.
+ */
+export function closesFence(line: string, fence: string): boolean {
+  const m = mayOpenBlock(line.charCodeAt(0)) ? FENCE_RE.exec(line) : null;
+  return m !== null && m[1][0] === fence[0] && m[1].length >= fence.length && line.slice(m[0].length).trim() === "";
+}
+
 /** The body's prose lines, headings and wikilinks, in one pass over its lines. */
 export function readBody(body: string): Body {
   const lines = body.split("\n");
   const headings: Heading[] = [];
   const links: WikiLink[] = [];
-  let fence: string | null = null;
+  let fence = "";
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i];
-    const m = mayOpenBlock(line.charCodeAt(0)) ? FENCE_RE.exec(line) : null;
-    if (fence !== null) {
-      // Only a bare fence closes one (CommonMark, and Obsidian): "```yaml" inside a block is text.
-      if (m && m[1][0] === fence[0] && m[1].length >= fence.length && line.slice(m[0].length).trim() === "") fence = null;
+    if (fence !== "") {
+      if (closesFence(line, fence)) fence = "";
       lines[i] = "";
       continue;
     }
-    if (m) {
-      fence = m[1];
+    fence = opensFence(line);
+    if (fence !== "") {
       lines[i] = "";
       continue;
     }

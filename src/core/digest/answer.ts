@@ -1,5 +1,6 @@
 /** The strict JSON shape the LLM must answer in, and its validation: output from an LLM is untrusted. */
 
+import { closesFence, opensFence } from "../card/markdown";
 import { relatedSectionRe } from "../card/related-heading";
 import { CARD_FOLDERS } from "../card/schema";
 import { isWindowsReserved } from "../card/slug";
@@ -174,7 +175,6 @@ const MAX_NAME_BYTES = 200;
 const shown = (s: string): string => s.replace(new RegExp(UNSAFE_CHARS.source, "g"), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 // Lines as CommonMark (and Obsidian) reads them.
-const FENCE_RE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const TOP_HEADING_RE = /^ {0,3}#{1,2}(?:[ \t]|$)/;
 const HTML_TOP_HEADING_RE = /<h[12](?:[\s/>]|$)/i;
 const UNDERLINE_RE = /^ {0,3}(?:=+|-+)[ \t]*$/;
@@ -217,15 +217,13 @@ export function checkAddedText(text: string, what: string, folder: string, appen
   let paragraph = "";
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const f = FENCE_RE.exec(line);
     if (fence !== "") {
-      if (f && f[1][0] === fence[0] && f[1].length >= fence.length && f[2].trim() === "") fence = "";
+      if (closesFence(line, fence)) fence = "";
       paragraph = "";
       continue;
     }
-    // A backtick fence's info string holds no backtick; with one it is inline code.
-    if (f && !(f[1][0] === "`" && f[2].includes("`"))) {
-      fence = f[1];
+    fence = opensFence(line);
+    if (fence !== "") {
       paragraph = "";
       continue;
     }

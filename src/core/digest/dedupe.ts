@@ -5,6 +5,7 @@
  */
 
 import { baseName } from "../card/card";
+import { closesFence, opensFence } from "../card/markdown";
 import { isRetired, isVaultPage } from "../card/schema";
 import { isCard, type VaultMemoryConfig } from "../config";
 import type { NoteCache } from "../vault/note-cache";
@@ -159,21 +160,20 @@ const folderOf = (path: string): string => path.slice(0, Math.max(0, path.lastIn
 function paragraphs(body: string): string[] {
   const out: string[] = [];
   let current: string[] = [];
-  let fence: string | null = null;
+  let fence = "";
   const flush = (): void => {
     const p = current.join("\n").trim();
     if (p) out.push(p);
     current = [];
   };
   for (const line of body.split("\n")) {
-    const m = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
-    if (fence !== null) {
+    if (fence !== "") {
       current.push(line);
-      if (m && m[1][0] === fence[0] && m[1].length >= fence.length) fence = null;
+      if (closesFence(line, fence)) fence = "";
       continue;
     }
-    if (m) fence = m[1];
-    if (line.trim() === "" && fence === null) {
+    fence = opensFence(line);
+    if (line.trim() === "" && fence === "") {
       // A heading alone is no paragraph: it stays with the text under it.
       if (current.every((l) => /^#{1,6}\s/.test(l.trim()) || l.trim() === "")) continue;
       flush();

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { hasFrontmatterBlock, parseCard } from "../card/card";
 import { setFrontmatter, FrontmatterError, type FrontmatterValue } from "../card/frontmatter-edit";
 import { LinkResolver } from "../card/links";
-import { unlinkUnresolved } from "../card/markdown";
+import { readBody, stripInline, unlinkUnresolved } from "../card/markdown";
 import type { VaultMemoryConfig } from "../config";
 import { ChangedSince, replaceIfUnchanged } from "../io/atomic";
 import { NoteCache } from "../vault/note-cache";
@@ -195,46 +195,21 @@ function fieldValue(field: EditableField, value: unknown): FrontmatterValue {
 }
 
 /**
- * `text` with the section under the heading `heading` (any level; the first one outside code)
- * replaced by `body`, up to the next heading of its level or above. The heading line stays.
+ * `text` with the section under the heading `heading` (any level, as read or as shown: `` `date` ``
+ * or `date`; the first one outside code) replaced by `body`, up to the next heading of its level
+ * or above. The heading line stays. Headings and code are read as the index reads them (readBody).
  */
 export function replaceSection(text: string, heading: string, body: string): string {
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const lines = text.split(/\r?\n/);
-  let start = 0;
-  if (hasFrontmatterBlock(text)) {
-    const close = lines.findIndex((l, i) => i > 0 && /^---\s*$/.test(l));
-    start = close + 1;
-  }
-  let fence: string | null = null;
-  let at = -1;
-  let level = 0;
-  let end = lines.length;
-  const want = heading.trim().toLowerCase();
-  for (let i = start; i < lines.length; i++) {
-    const m = /^\s{0,3}(`{3,}|~{3,})/.exec(lines[i]);
-    if (fence !== null) {
-      if (m && m[1][0] === fence[0] && m[1].length >= fence.length) fence = null;
-      continue;
-    }
-    if (m) {
-      fence = m[1];
-      continue;
-    }
-    const h = /^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$/.exec(lines[i]);
-    if (!h) continue;
-    if (at < 0) {
-      if (h[2].trim().toLowerCase() === want) {
-        at = i;
-        level = h[1].length;
-      }
-    } else if (h[1].length <= level) {
-      end = i;
-      break;
-    }
-  }
-  if (at < 0) throw new CardRefused(`the card has no heading "${heading}"; give a heading it has, as read_card shows it.`);
-  const after = lines.slice(end);
+  const start = hasFrontmatterBlock(text) ? lines.findIndex((l, i) => i > 0 && /^---\s*$/.test(l)) + 1 : 0;
+  const want = stripInline(heading).toLowerCase();
+  const { headings } = readBody(lines.slice(start).join("\n"));
+  const found = headings.findIndex((h) => h.text.toLowerCase() === want);
+  if (found < 0) throw new CardRefused(`the card has no heading "${heading}"; give a heading it has, as read_card shows it.`);
+  const at = start + headings[found].line;
+  const next = headings.slice(found + 1).find((h) => h.level <= headings[found].level);
+  const after = next ? lines.slice(start + next.line) : [];
   const out = [...lines.slice(0, at + 1), "", ...body.split(/\r?\n/), ...(after.length > 0 ? [""] : []), ...after].join(eol);
   // The file's last line ending is kept.
   return /\r?\n$/.test(text) && !out.endsWith("\n") ? out + eol : out;

@@ -53,6 +53,19 @@ describe("checkBeforeCreate", () => {
     expect(r.action).toMatchObject({ action: "append", target: "projects/db-choice.md", section: "PgBouncer runs in transaction mode in front of it." });
   });
 
+  it("extends with a code block whole, though it holds a blank line and a fence with an info string", () => {
+    // Inside the block, "```yaml" is text: the block ends at the bare fence, and goes as one piece,
+    // not as a fence left open (its end is a line the card has) that would swallow the card's rest.
+    const block = "```\n```yaml\npool_mode: transaction\nserver_reset_query: DISCARD ALL\n\nMySQL was ruled out for its weaker JSON support.\n```";
+    const r = checkBeforeCreate(
+      create(
+        `We chose Postgres for billing-api: row-level locks for invoice runs, and JSONB for the webhook payloads.\n\nMySQL was ruled out for its weaker JSON support.\n\n${block}`,
+      ),
+      existing(),
+    );
+    expect(r.action).toMatchObject({ action: "append", target: "projects/db-choice.md", section: block });
+  });
+
   it("takes a card of the same name, or one the same conversation made, for the same subject though reworded", () => {
     const reworded = "Postgres was picked over MySQL for billing-api. Invoice runs need row-level locks.\n\nConnection pooling goes through PgBouncer.";
     const byName = checkBeforeCreate(create(reworded), existing());
