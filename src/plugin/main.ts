@@ -279,7 +279,7 @@ export default class VaultMemoryPlugin extends Plugin {
         text,
         settings: this.settings.lint,
         snapshot: snapshotTime(this.vaultPath),
-        lastRecalled: recallHistory(this.vaultPath)?.last,
+        recallLog: recallHistory(this.vaultPath),
         secretScans: () => scans,
         scope: lintScope(this.settings),
       },

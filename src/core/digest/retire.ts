@@ -8,14 +8,13 @@
 import { parseCard } from "../card/card";
 import { FrontmatterError, setFrontmatter } from "../card/frontmatter-edit";
 import { LinkResolver } from "../card/links";
-import { isRetired, isVaultPage } from "../card/schema";
 import { isCard, type VaultMemoryConfig } from "../config";
 import { ChangedSince, replaceIfUnchanged } from "../io/atomic";
 import { recallHistory } from "../lint/lint";
+import { unusedCards } from "../lint/unused";
 import type { NoteCache } from "../vault/note-cache";
 import { withCardsLock } from "./apply";
 
-const DAY_MS = 86_400_000;
 // A night archives at most this many: a log that lost its history (a new computer, a cleared
 // folder) must not empty the memory in one go; the rest wait for the next nights.
 export const MAX_ARCHIVED_PER_NIGHT = 20;
@@ -42,35 +41,12 @@ export interface RetireReport {
 export function archiveUnused(vault: string, config: VaultMemoryConfig, notes: NoteCache, now: Date, dryRun = false): RetireReport {
   const days = config.lint.unusedDays;
   const out: RetireReport = { archived: [], more: 0, failed: [] };
-  if (!(days > 0)) return { ...out, waiting: "lint.unusedDays is 0" };
-  const history = recallHistory(vault);
-  const cutoff = now.getTime() - days * DAY_MS;
-  // The log is this computer's own: before it covers the whole span, no card can be judged unused.
-  if (!history || !(history.first <= cutoff)) {
-    const since = history && Number.isFinite(history.first) ? `it begins ${new Date(history.first).toISOString().slice(0, 10)}` : "there is none yet";
-    return { ...out, waiting: `the recall log must cover the last ${days} days before a card is judged unused (${since})` };
-  }
   const files = notes.list((p) => isCard(p, config));
-  const live = files.flatMap((f) => {
-    try {
-      const card = notes.card(f);
-      return isRetired(card.status) || isVaultPage(card.type) ? [] : [{ f, card }];
-    } catch {
-      return [];
-    }
-  });
-  // A card another live card links to is in use, though no prompt found it lately.
+  const byPath = new Map(files.map((f) => [f.path, f]));
   const resolver = new LinkResolver(files.map((f) => f.path));
-  const linked = new Set<string>();
-  for (const { card } of live)
-    for (const l of card.links) {
-      const to = resolver.resolve(l.target, card.path);
-      if (to && to !== card.path) linked.add(to);
-    }
-  const unused = live
-    .filter(({ f }) => f.mtime < cutoff && (history.last.get(f.path) ?? 0) < cutoff && !linked.has(f.path))
-    .map(({ f }) => ({ f, lastUsed: history.last.get(f.path) ?? 0 }))
-    .sort((a, b) => a.lastUsed - b.lastUsed || a.f.mtime - b.f.mtime || a.f.path.localeCompare(b.f.path));
+  const verdict = unusedCards(notes.cards(files), recallHistory(vault), days, now.getTime(), (t, from) => resolver.resolve(t, from));
+  if ("waiting" in verdict) return { ...out, waiting: verdict.waiting };
+  const unused = verdict.unused.map(({ card, lastUsed }) => ({ f: byPath.get(card.path)!, lastUsed }));
   out.more = Math.max(0, unused.length - MAX_ARCHIVED_PER_NIGHT);
   const reason = `not recalled, read or linked in ${days} days (archived by the nightly digest)`;
   const date = now.toISOString().slice(0, 10);

@@ -21,7 +21,7 @@ export interface LintInput {
   text: ReadonlyMap<string, string>;
   settings?: LintSettings;
   snapshot?: LintContext["snapshot"];
-  lastRecalled?: LintContext["lastRecalled"];
+  recallLog?: LintContext["recallLog"];
   now?: number;
   secretScans?: LintContext["secretScans"];
   scope?: LintScope;
@@ -91,7 +91,7 @@ function* lintSteps(input: LintInput): Generator<void, Finding[]> {
     settings,
     memoryFolder: input.scope?.memoryFolder ?? "",
     snapshot: input.snapshot,
-    lastRecalled: input.lastRecalled,
+    recallLog: input.recallLog,
     now: input.now ?? Date.now(),
     secretScans: input.secretScans,
     conflicts: once(() => noteConflicts(cards)),
@@ -176,7 +176,7 @@ export function lintVault(
     text,
     settings,
     snapshot: snapshotTime(vault),
-    lastRecalled: recallHistory(vault)?.last,
+    recallLog: recallHistory(vault),
     now,
     secretScans: () => source.secretScans(),
     scope,

@@ -11,12 +11,12 @@ import { controlToSpace, escapeControl, hasControl } from "../text/visible";
 import { scanForSecrets } from "./secrets";
 import { instructionIn } from "../text/instructions";
 import type { Finding, LintContext, Rule } from "./types";
+import { unusedCards } from "./unused";
 
 const MEMORY_INDEX = "MEMORY.md";
 // What Claude Code's auto memory loads of MEMORY.md.
 const MEMORY_MAX_LINES = 200;
 const MEMORY_MAX_BYTES = 25 * 1024;
-const DAY = 86_400_000;
 
 const cardsOnly = (ctx: LintContext): Card[] => ctx.cards.filter((c) => c.path !== MEMORY_INDEX);
 /** The memory folder with a closing slash, "" for the whole vault. */
@@ -286,19 +286,18 @@ export const staleSnapshot: Rule = (ctx) => {
   return [{ rule: "stale-snapshot", severity: "warning", file: "", line: 0, message: "the recall snapshot is older than the newest card: rebuild the index" }];
 };
 
+// What the nightly archiving would take (lint/unused.ts): nothing until the log covers the days.
 export const unusedCard: Rule = (ctx) => {
-  if (!ctx.lastRecalled) return [];
-  const cutoff = ctx.now - ctx.settings.unusedDays * DAY;
-  return cardsOnly(ctx)
-    .filter((c) => !isRetired(c.status) && c.mtime < cutoff && (ctx.lastRecalled?.get(c.path) ?? 0) < cutoff)
-    .map((c) => ({
-      rule: "unused-card",
-      severity: "info",
-      file: c.path,
-      line: 1,
-      message: `not recalled in ${ctx.settings.unusedDays} days: archiving keeps it in the vault and stops recalling it`,
-      fix: { kind: "archive" as const },
-    }));
+  const verdict = unusedCards(cardsOnly(ctx), ctx.recallLog, ctx.settings.unusedDays, ctx.now, (t, from) => ctx.graph.resolve(t, from));
+  if ("waiting" in verdict) return [];
+  return verdict.unused.map(({ card }) => ({
+    rule: "unused-card",
+    severity: "info",
+    file: card.path,
+    line: 1,
+    message: `not recalled, read or linked in ${ctx.settings.unusedDays} days: archiving keeps it in the vault and stops recalling it`,
+    fix: { kind: "archive" as const },
+  }));
 };
 
 // Words a card uses when it turns a decision around: what was chosen is given up for another.
@@ -518,7 +517,10 @@ export const RULE_INFO: Readonly<Record<keyof typeof RULES, RuleInfo>> = {
   "secret-in-card": { title: "Secret in a card", description: "Something that looks like a key, token or password: cards are shown to Claude." },
   "memory-index-too-long": { title: "MEMORY.md too long", description: "Claude Code loads only the first 200 lines or 25 KB of MEMORY.md." },
   "stale-snapshot": { title: "Recall snapshot out of date", description: "The snapshot recall reads is older than the newest card." },
-  "unused-card": { title: "Card not recalled lately", description: "Not recalled for the set number of days; archiving keeps it and stops recalling it." },
+  "unused-card": {
+    title: "Card not recalled lately",
+    description: "Not recalled, read or linked for the set number of days; archiving keeps it and stops recalling it.",
+  },
   "control-character-in-name": {
     title: "Control character in a name",
     description: "A line break or other control character in a note's path starts a line of its own wherever it is shown.",

@@ -1,6 +1,7 @@
 /** What a lint rule reports, and what it is given to look at. */
 
 import type { Card } from "../card/card";
+import type { UseLog } from "./unused";
 import type { SecretScan } from "./secrets";
 import type { ConflictFamily } from "../vault/conflicts";
 
@@ -51,8 +52,8 @@ export interface LintContext {
   memoryFolder: string;
   /** Epoch ms of the snapshot's creation, or undefined if there is none; "unreadable" if it cannot be read. */
   snapshot: number | "unreadable" | undefined;
-  /** Last recall time (epoch ms) by card path, from the recall log; undefined if there is no log. */
-  lastRecalled: ReadonlyMap<string, number> | undefined;
+  /** What the recall log says of each card's last use, and where it begins; undefined if there is no log. */
+  recallLog: UseLog | undefined;
   now: number;
   /** The notes' sync conflict families (see vault/conflicts.ts), worked out when first asked for. */
   conflicts: () => readonly ConflictFamily[];

@@ -189,13 +189,32 @@ describe("lint rules", () => {
     expect(rulesOf(run(files, { snapshot: NOW }), "stale-snapshot")).toHaveLength(0);
   });
 
-  it("unused-card: not recalled in 90 days, with a fix that archives it", () => {
-    const text = new Map(Object.entries({ "reference/a.md": ok("a"), ...pair }));
+  it("unused-card: what the night would archive, not recalled, read or linked in 90 days, with a fix that archives it", () => {
+    const text = new Map(
+      Object.entries({
+        "reference/a.md": ok("a"),
+        ...pair,
+        "reference/c.md": ok("c", "none"),
+        "reference/e.md": ok("e", "none"),
+        // Archived: its link keeps nothing in use.
+        "reference/f.md": ok("f", "[[e]]").replace("tags: [t]", "tags: [t]\nstatus: archived"),
+      }),
+    );
     const cards = [...text].map(([p, t]) => parseCard(p, t, NOW - 200 * DAY));
-    const lastRecalled = new Map([["reference/b.md", NOW - 10 * DAY]]);
-    const found = lint({ cards, text, snapshot: NOW, now: NOW, lastRecalled }).filter((f) => f.rule === "unused-card");
-    expect(found.map((f) => [f.file, f.fix])).toEqual([["reference/a.md", { kind: "archive" }]]);
-    expect(lint({ cards, text, snapshot: NOW, now: NOW }).filter((f) => f.rule === "unused-card")).toEqual([]);
+    const last = new Map([["reference/b.md", NOW - 10 * DAY]]);
+    const unused = (recallLog?: { first: number; last: Map<string, number> }): string[] =>
+      lint({ cards, text, snapshot: NOW, now: NOW, recallLog })
+        .filter((f) => f.rule === "unused-card")
+        .map((f) => {
+          expect(f.fix).toEqual({ kind: "archive" });
+          return f.file;
+        })
+        .sort();
+    // a is linked from b, b recalled lately; c and e are neither.
+    expect(unused({ first: NOW - 120 * DAY, last })).toEqual(["reference/c.md", "reference/e.md"]);
+    // A log younger than the days asked, or none: no card can be judged yet.
+    expect(unused({ first: NOW - 30 * DAY, last })).toEqual([]);
+    expect(unused()).toEqual([]);
   });
 
   it("lets a card silence a rule for itself, and settings turn rules off and exclude folders", () => {
