@@ -1,6 +1,7 @@
 /** Runs the lint rules over a vault, and turns findings into a report a person can read. */
 
-import { readTextIfAny } from "../io/read-file";
+import { closeSync, readSync, type Stats } from "node:fs";
+import { openRegularFile } from "../io/read-file";
 import { parseCard, type Card } from "../card/card";
 import { vaultFiles } from "../paths";
 import { SnapshotReader } from "../snapshot/read";
@@ -206,16 +207,72 @@ export interface RecallHistory {
 // A line per prompt of about 200 bytes: a quarter of a million prompts. Past it, the latest are read.
 const MAX_USAGE_LOG_BYTES = 48 << 20;
 
+/** What a process has read of a recall log: the file it was, how far (to the end of a whole line), and what it said. */
+interface ReadSoFar {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  /** Its first bytes: a file written again in place keeps its inode, and may keep its size and time. */
+  head: Buffer;
+  upTo: number;
+  history: RecallHistory;
+}
+
+const HEAD_BYTES = 256;
+
+// One reading of each log per process, carried on from where it stopped while the log only grows
+// (the hooks append to it): a night asks four times (lint, consolidation, retiring, the index
+// page), and Obsidian's lint report on every change, which would parse up to 48 MB each time.
+const readSoFar = new Map<string, ReadSoFar>();
+
 /** What the recall log says about each card; undefined when there is no log yet (or it is not a file). */
 export function recallHistory(vault: string): RecallHistory | undefined {
-  let text: string | undefined;
+  const path = vaultFiles.usageLog(vault);
+  let opened: { fd: number; st: Stats };
   try {
-    text = readTextIfAny(vaultFiles.usageLog(vault), { maxBytes: MAX_USAGE_LOG_BYTES, tail: true });
+    opened = openRegularFile(path);
   } catch {
+    readSoFar.delete(path);
     return undefined;
   }
-  if (text === undefined) return undefined;
-  const history: RecallHistory = { last: new Map(), count: new Map(), first: Infinity };
+  const { fd, st } = opened;
+  try {
+    const was = readSoFar.get(path);
+    const head = readAt(fd, 0, Math.min(HEAD_BYTES, st.size));
+    const same = was !== undefined && was.dev === st.dev && was.ino === st.ino && st.size >= was.size && head.subarray(0, was.head.length).equals(was.head);
+    if (same && was.size === st.size && was.mtimeMs === st.mtimeMs) return was.history;
+    // The same file, grown by appends: only what was added is read.
+    const grown = same && st.size - was.upTo <= MAX_USAGE_LOG_BYTES;
+    const from = grown ? was.upTo : Math.max(0, st.size - MAX_USAGE_LOG_BYTES);
+    const bytes = readAt(fd, from, st.size - from);
+    // Whole lines only: the last may be an append still being written, read when it is whole. A
+    // tail's first line is cut.
+    const start = !grown && from > 0 ? bytes.indexOf(0x0a) + 1 : 0;
+    const end = bytes.lastIndexOf(0x0a) + 1;
+    const history = grown ? was.history : { last: new Map(), count: new Map(), first: Infinity };
+    if (end > start) addLines(history, bytes.subarray(start, end).toString("utf8"));
+    readSoFar.set(path, { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, head, upTo: from + Math.max(end, start), history });
+    return history;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readAt(fd: number, from: number, size: number): Buffer {
+  const buf = Buffer.allocUnsafe(size);
+  let got = 0;
+  while (got < size) {
+    const n = readSync(fd, buf, got, size - got, from + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
+}
+
+function addLines(history: RecallHistory, text: string): void {
   for (const line of text.split("\n")) {
     if (!line) continue;
     try {
@@ -231,7 +288,6 @@ export function recallHistory(vault: string): RecallHistory | undefined {
       /* a torn line */
     }
   }
-  return history;
 }
 
 /**
