@@ -3,6 +3,7 @@
 import { normalizePath, TFile, type App } from "obsidian";
 import type { LintFix } from "../core/lint/types";
 import { addRelatedLink } from "../core/card/related";
+import { archiveFields } from "../core/card/schema";
 import { asidePaths, pathWithoutControl } from "../core/lint/rules";
 import type { Finding } from "../core/lint/types";
 import { escapeControl } from "../core/text/visible";
@@ -22,7 +23,7 @@ export async function applyFix(app: App, finding: Finding, relatedHeading?: stri
       return `Added empty tags to ${shown}.`;
     case "archive":
       await app.fileManager.processFrontMatter(file, (fm: Record<string, unknown>) => {
-        fm.status = "archived";
+        Object.assign(fm, archiveFields(new Date(), `${fix.reason} (archived from the lint report)`));
       });
       return `Archived ${shown}: it stays in the vault and is no longer recalled.`;
     case "add-link-back":

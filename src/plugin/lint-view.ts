@@ -271,7 +271,7 @@ function describeFix(f: Finding): string {
     case "rename":
       return `${file} → ${escapeControl(fix.to)}`;
     case "archive":
-      return `${file}: set "status: archived" (kept, no longer recalled)`;
+      return `${file}: set "status: archived", with the date and why (kept, no longer recalled)`;
     case "move-aside":
       return `${file} stays; ${fix.moves.map((m) => `${escapeControl(m.from)} → ${escapeControl(m.to)}`).join(", ")}`;
   }

@@ -1,7 +1,7 @@
 /** "Restore archived card": an archived card given back to recall in one step, through Obsidian's own frontmatter editor. */
 
 import { Notice, type App, type Plugin } from "obsidian";
-import { ARCHIVE_KEYS } from "../core/digest/retire";
+import { ARCHIVE_KEYS } from "../core/card/schema";
 import { escapeControl } from "../core/text/visible";
 
 /** Registers the command; it is offered only while the open note is an archived card. */

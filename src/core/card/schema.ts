@@ -35,6 +35,14 @@ export function isRetired(status: string): boolean {
   return RETIRED_STATUSES.has(status.toLowerCase());
 }
 
+/** The properties archiving sets, and restoring takes out. */
+export const ARCHIVE_KEYS = ["status", "archived", "archived-reason"] as const;
+
+/** What archiving writes, whoever archives (the night, archive_card, the lint report): the status, the day (UTC) and why. */
+export function archiveFields(when: Date, reason: string): Record<(typeof ARCHIVE_KEYS)[number], string> {
+  return { status: "archived", archived: when.toISOString().slice(0, 10), "archived-reason": reason };
+}
+
 /**
  * Notes about the vault rather than knowledge in it, by their type: overview pages (moc: the
  * digest's generated pages are all of it) and notes about the vault and its settings (meta: the

@@ -8,6 +8,7 @@
 
 import { createHash } from "node:crypto";
 import { hasFrontmatterBlock, parseCard } from "../card/card";
+import { archiveFields } from "../card/schema";
 import { setFrontmatter, FrontmatterError, type FrontmatterValue } from "../card/frontmatter-edit";
 import { LinkResolver } from "../card/links";
 import { readBody, stripInline, unlinkUnresolved } from "../card/markdown";
@@ -139,7 +140,7 @@ export function archiveCardNow(req: ArchiveRequest, ctx: EditContext): Edited {
     if (card.status.toLowerCase() === "archived") throw new CardRefused(`${target.path} is archived already.`);
     let next: string;
     try {
-      next = setFrontmatter(before, { status: "archived", archived: (ctx.now ?? new Date()).toISOString().slice(0, 10), "archived-reason": reason });
+      next = setFrontmatter(before, archiveFields(ctx.now ?? new Date(), reason));
     } catch (err) {
       if (err instanceof FrontmatterError) throw new CardRefused(`${target.path}: ${err.message}.`);
       throw err;

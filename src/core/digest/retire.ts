@@ -6,6 +6,7 @@
  */
 
 import { parseCard } from "../card/card";
+import { ARCHIVE_KEYS, archiveFields } from "../card/schema";
 import { FrontmatterError, setFrontmatter } from "../card/frontmatter-edit";
 import { LinkResolver } from "../card/links";
 import { isCard, type VaultMemoryConfig } from "../config";
@@ -18,9 +19,6 @@ import { withCardsLock } from "./apply";
 // A night archives at most this many: a log that lost its history (a new computer, a cleared
 // folder) must not empty the memory in one go; the rest wait for the next nights.
 export const MAX_ARCHIVED_PER_NIGHT = 20;
-
-/** The properties archiving sets, and restoring takes out. */
-export const ARCHIVE_KEYS = ["status", "archived", "archived-reason"] as const;
 
 export interface Archived {
   path: string;
@@ -49,7 +47,6 @@ export function archiveUnused(vault: string, config: VaultMemoryConfig, notes: N
   const unused = verdict.unused.map(({ card, lastUsed }) => ({ f: byPath.get(card.path)!, lastUsed }));
   out.more = Math.max(0, unused.length - MAX_ARCHIVED_PER_NIGHT);
   const reason = `not recalled, read or linked in ${days} days (archived by the nightly digest)`;
-  const date = now.toISOString().slice(0, 10);
   for (const { f, lastUsed } of unused.slice(0, MAX_ARCHIVED_PER_NIGHT)) {
     if (dryRun) {
       out.archived.push({ path: f.path, lastUsed });
@@ -58,7 +55,7 @@ export function archiveUnused(vault: string, config: VaultMemoryConfig, notes: N
     try {
       withCardsLock(vault, () => {
         const before = notes.text(f);
-        replaceIfUnchanged(f.abs, before, setFrontmatter(before, { status: "archived", archived: date, "archived-reason": reason }));
+        replaceIfUnchanged(f.abs, before, setFrontmatter(before, archiveFields(now, reason)));
       });
       out.archived.push({ path: f.path, lastUsed });
     } catch (err) {

@@ -296,7 +296,7 @@ export const unusedCard: Rule = (ctx) => {
     file: card.path,
     line: 1,
     message: `not recalled, read or linked in ${ctx.settings.unusedDays} days: archiving keeps it in the vault and stops recalling it`,
-    fix: { kind: "archive" as const },
+    fix: { kind: "archive" as const, reason: `not recalled, read or linked in ${ctx.settings.unusedDays} days` },
   }));
 };
 

@@ -14,7 +14,8 @@ export type LintFix =
   | { kind: "move-to-folder"; folder: string }
   /** `to`: the path with each run of control characters made a space, at a name no other note has. */
   | { kind: "rename"; to: string }
-  | { kind: "archive" }
+  /** `reason` goes in the card's `archived-reason`. */
+  | { kind: "archive"; reason: string }
   /** The finding's note stays; each of its sync conflict copies moves `from` → `to` (under ASIDE_DIR). */
   | { kind: "move-aside"; moves: { from: string; to: string }[] };
 

@@ -206,7 +206,7 @@ describe("lint rules", () => {
       lint({ cards, text, snapshot: NOW, now: NOW, recallLog })
         .filter((f) => f.rule === "unused-card")
         .map((f) => {
-          expect(f.fix).toEqual({ kind: "archive" });
+          expect(f.fix).toEqual({ kind: "archive", reason: "not recalled, read or linked in 90 days" });
           return f.file;
         })
         .sort();
