@@ -35,6 +35,15 @@ export function isRetired(status: string): boolean {
   return RETIRED_STATUSES.has(status.toLowerCase());
 }
 
+/**
+ * Whether Vault Memory wrote the card: its `source` names the conversation it came from. A card
+ * without one, or with an empty one, is the person's own: edit_card and archive_card ask them
+ * first, and consolidation never merges it.
+ */
+export function writtenByProduct(frontmatter: Readonly<Record<string, unknown>>): boolean {
+  return typeof frontmatter.source === "string" && frontmatter.source.trim() !== "";
+}
+
 /** The properties archiving sets, and restoring takes out. */
 export const ARCHIVE_KEYS = ["status", "archived", "archived-reason"] as const;
 

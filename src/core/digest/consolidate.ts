@@ -14,7 +14,7 @@ import { FrontmatterError, setFrontmatter } from "../card/frontmatter-edit";
 import { LinkResolver } from "../card/links";
 import { readBody } from "../card/markdown";
 import { addRelatedLink } from "../card/related";
-import { isRetired, isVaultPage } from "../card/schema";
+import { isRetired, isVaultPage, writtenByProduct } from "../card/schema";
 import { isCard, type VaultMemoryConfig } from "../config";
 import { ChangedSince, replaceIfUnchanged, writeFileAtomic } from "../io/atomic";
 import { readTextFile } from "../io/read-file";
@@ -153,8 +153,7 @@ export function findGroups(vault: string, config: VaultMemoryConfig, notes: Note
   for (const f of notes.list((p) => isCard(p, config))) {
     try {
       const card = notes.card(f);
-      const fm = card.frontmatter;
-      if (isRetired(card.status) || isVaultPage(card.type) || typeof fm.source !== "string" || card.body.length > MAX_FRAGMENT_CHARS) continue;
+      if (isRetired(card.status) || isVaultPage(card.type) || !writtenByProduct(card.frontmatter) || card.body.length > MAX_FRAGMENT_CHARS) continue;
       fragments.push({ path: f.path, card, text: notes.text(f), terms: new Set(tokenize(`${card.name}\n${card.description}\n${card.body}`)) });
     } catch {
       /* unreadable: no fragment */

@@ -8,7 +8,7 @@
 
 import { createHash } from "node:crypto";
 import { hasFrontmatterBlock, parseCard } from "../card/card";
-import { archiveFields } from "../card/schema";
+import { archiveFields, writtenByProduct } from "../card/schema";
 import { setFrontmatter, FrontmatterError, type FrontmatterValue } from "../card/frontmatter-edit";
 import { LinkResolver } from "../card/links";
 import { readBody, stripInline, unlinkUnresolved } from "../card/markdown";
@@ -71,8 +71,7 @@ export interface Edited {
 
 /** Whether the product wrote the card (the digest, write_card, the sidebar put `source` in it); otherwise it is the person's own. */
 export function isPersonsOwn(text: string): boolean {
-  const fm = parseCard("card.md", text).frontmatter;
-  return typeof fm.source !== "string" || fm.source.trim() === "";
+  return !writtenByProduct(parseCard("card.md", text).frontmatter);
 }
 
 export function editCardNow(req: EditRequest, ctx: EditContext): Edited {

@@ -45,6 +45,13 @@ const APART = {
     "PgBouncer runs in transaction mode in front of Postgres for billing-api; I restart it with `systemctl restart pgbouncer`.",
     "",
   ),
+  // A source left empty (a property cleared in Obsidian) is no source: the person's own too.
+  "reference/my-pgbouncer-restarts.md": card(
+    "My PgBouncer restarts",
+    "billing-api",
+    "PgBouncer runs in transaction mode in front of Postgres for billing-api; I restart it after each deploy.",
+    '""',
+  ),
 };
 
 /**
