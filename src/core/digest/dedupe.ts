@@ -9,7 +9,7 @@ import { closesFence, opensFence } from "../card/markdown";
 import { isRetired, isVaultPage } from "../card/schema";
 import { isCard, type VaultMemoryConfig } from "../config";
 import type { NoteCache } from "../vault/note-cache";
-import { NearDuplicateIndex } from "../queue/near-duplicates";
+import { containment, NearDuplicateIndex } from "../queue/near-duplicates";
 import type { DigestAction } from "./answer";
 
 // A new card whose text is this much one card's already is that card again (the second source
@@ -65,10 +65,7 @@ export class ExistingCards {
   /** The card holding the most of `text`, at `threshold` or more. */
   holding(text: string, threshold: number): { path: string; share: number } | undefined {
     const hit = this.index.find(text, threshold);
-    // A card replaced since the index was made is compared by its current text only.
-    if (!hit) return undefined;
-    const card = this.byPath.get(hit.path);
-    return card ? { path: hit.path, share: shareIn(text, card.text) } : undefined;
+    return hit ? { path: hit.path, share: hit.containment } : undefined;
   }
 
   get paths(): string[] {
@@ -90,13 +87,6 @@ export function existingCards(notes: NoteCache, config: VaultMemoryConfig): Exis
   return new ExistingCards(cards);
 }
 
-/** How much of `text` (its character shingles) `card` holds. */
-export function shareIn(text: string, card: string): number {
-  const one = new NearDuplicateIndex();
-  one.add("card", card);
-  return one.find(text, 0)?.containment ?? 0;
-}
-
 /**
  * `action`, or, when it would create a card that exists already, the append of what that card
  * lacks (or a skip when it lacks nothing). The same card is one holding DUPLICATE_SHARE of the new
@@ -110,10 +100,10 @@ export function checkBeforeCreate(action: DigestAction, existing: ExistingCards,
   // The card semantic recall finds the new one to mean, as no other, when words find none.
   const twin = byMeaning !== undefined ? existing.get(byMeaning) : undefined;
   const duplicateOf =
-    sameCard(action, text, existing, ownCards) ?? (twin ? { path: twin.path, share: shareIn(action.body, twin.text), why: "meaning" as const } : undefined);
+    sameCard(action, text, existing, ownCards) ?? (twin ? { path: twin.path, share: containment(action.body, twin.text), why: "meaning" as const } : undefined);
   if (!duplicateOf) return { action };
   const card = existing.get(duplicateOf.path)!;
-  const lacking = paragraphs(action.body).filter((p) => shareIn(p, card.text) < PARAGRAPH_SHARE);
+  const lacking = paragraphs(action.body).filter((p) => containment(p, card.text) < PARAGRAPH_SHARE);
   if (lacking.length === 0) {
     const pct = Math.round(duplicateOf.share * 100);
     return { action: { action: "skip", reason: `already in ${duplicateOf.path} (${pct}% of the new card's text is there)` }, duplicateOf };
@@ -148,7 +138,7 @@ function sameCard(
     const named = card.name.trim().toLowerCase() === name || (folderOf(path).endsWith(action.folder) && baseName(path).toLowerCase() === file);
     if (!own && !named) continue;
     // The body alone: a name and a description shared say nothing of whether the text is the same.
-    const share = shareIn(action.body, card.text);
+    const share = containment(action.body, card.text);
     if (share >= SAME_SUBJECT_SHARE && (!best || share > best.share)) best = { path, share, why: own ? "same conversation" : "name" };
   }
   return best;

@@ -66,6 +66,24 @@ describe("checkBeforeCreate", () => {
     expect(r.action).toMatchObject({ action: "append", target: "projects/db-choice.md", section: block });
   });
 
+  it("compares a card rewritten since by its new text only", () => {
+    const cards = existing();
+    cards.set({
+      path: "projects/db-choice.md",
+      name: "Database choice",
+      text: "---\nname: Database choice\n---\nWe moved billing-api to CockroachDB for its multi-region writes.\n",
+    });
+    // The old text is gone from the vault: a card made of it is new, not an extension of the rewritten one.
+    const r = checkBeforeCreate(
+      create(
+        "We chose Postgres for billing-api: row-level locks for invoice runs, and JSONB for the webhook payloads.\n\nMySQL was ruled out for its weaker JSON support.",
+        { fileName: "postgres-decision", frontmatter: { name: "Postgres", description: "x", type: "project", tags: ["t"] } },
+      ),
+      cards,
+    );
+    expect(r.action.action).toBe("create");
+  });
+
   it("takes a card of the same name, or one the same conversation made, for the same subject though reworded", () => {
     const reworded = "Postgres was picked over MySQL for billing-api. Invoice runs need row-level locks.\n\nConnection pooling goes through PgBouncer.";
     const byName = checkBeforeCreate(create(reworded), existing());
