@@ -18,26 +18,27 @@ import type { RecallRules } from "./rules";
 import { fuseSimilar, similarCards, type SimilarCard } from "./similar";
 
 /**
- * Stand-out by card path (see embed/calibration.ts), of the nearest cards and of the cards at
- * `paths`, from the vectors beside the vault's snapshot on disk; throws with the reason when they
- * cannot be read.
+ * Stand-out by card path (see embed/calibration.ts), of the nearest live cards and of the cards at
+ * `paths`, from the vectors beside the vault's snapshot on disk, with each card's description and
+ * type; throws with the reason when they cannot be read.
  */
 export function standOutByPath(
   vault: string,
   model: string,
   query: Float32Array,
   paths: Iterable<string> = [],
-): Map<string, { standOut: number; description: string }> {
+): Map<string, { standOut: number; description: string; type: string }> {
   const snapshot = vaultFiles.snapshot(vault);
   const reader = SnapshotReader.open(snapshot);
   try {
-    const out = new Map<string, { standOut: number; description: string }>();
+    const out = new Map<string, { standOut: number; description: string; type: string }>();
     const wanted = [...paths];
     const live = wanted.length > 0 ? reader.layout().live : new Map<string, number>();
     const also = wanted.map((p) => live.get(p)).filter((id): id is number => id !== undefined);
     for (const [id, standOut] of searchVectors(vectorsPathOf(snapshot), reader.header.headerSum ?? "", model, query, also)) {
+      // A card deleted or changed since the base has no doc under its old id.
       const info = reader.doc(id);
-      if (info) out.set(info.path, { standOut, description: info.description });
+      if (info) out.set(info.path, { standOut, description: info.description, type: info.type });
     }
     return out;
   } finally {
@@ -62,14 +63,8 @@ export async function meaningTwin(vault: string, embed: EmbedSettings, text: str
   } catch {
     return undefined;
   }
-  const reader = SnapshotReader.open(vaultFiles.snapshot(vault));
-  try {
-    const live = reader.layout().live;
-    const over = [...found].filter(([path, s]) => s.standOut >= semantic.alone && live.has(path) && !isVaultPage(reader.doc(live.get(path)!)?.type ?? ""));
-    return over.length === 1 ? over[0][0] : undefined;
-  } finally {
-    reader.close();
-  }
+  const over = [...found].filter(([, s]) => s.standOut >= semantic.alone && !isVaultPage(s.type));
+  return over.length === 1 ? over[0][0] : undefined;
 }
 
 export interface SimilarAsk {
