@@ -883,7 +883,7 @@ describe("write_card in a larger vault", () => {
       for (let i = 0; i < 25; i++) expect((await s.call("write_card", { ...unlike(i), title: `Card ${i}` })).isError).toBe(false);
       const r = await s.call("write_card", { ...unlike(99), title: "One too many" });
       expect(r.isError).toBe(true);
-      expect(r.text).toMatch(/Nothing was written: 25 cards were written in this session already/);
+      expect(r.text).toMatch(/Nothing was written: 25 cards were written or changed in this session already/);
     } finally {
       await s.close();
     }

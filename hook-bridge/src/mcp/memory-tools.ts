@@ -283,50 +283,35 @@ export class MemoryTools {
   }
 
   writeCard(input: WriteCardInput): Promise<ToolAnswer> {
-    const run = this.writing.then(() => this.writeOne(input));
-    this.writing = run.catch(() => undefined);
-    return run;
+    return this.serially("write_card", "written", (vault) => this.writeOne(vault, input));
   }
 
-  private async writeOne(input: WriteCardInput): Promise<ToolAnswer> {
-    const vault = this.vault;
-    if (!vault) return refuse(`Nothing was written: ${"problem" in this.opts.vault ? this.opts.vault.why : "no vault"}; ${whereToSetVault(this.env)}.`);
-    if (this.writes >= MAX_WRITES_PER_SESSION)
-      return refuse(
-        `Nothing was written: ${MAX_WRITES_PER_SESSION} cards were written in this session already, the most one session may write. Extend a card, or use remember to queue the rest for the nightly digest.`,
-      );
+  private async writeOne(vault: string, input: WriteCardInput): Promise<ToolAnswer & { unchanged?: boolean }> {
     const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : undefined);
     const text = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
     const sessionId = this.env.CLAUDE_CODE_SESSION_ID ?? "";
-    let w: CardWritten;
-    try {
-      w = await writeCardNow(
-        {
-          title: text(input.title),
-          description: text(input.description),
-          type: text(input.type),
-          body: text(input.body),
-          tags: strings(input.tags),
-          project: text(input.project),
-          related: strings(input.related),
-          path: text(input.path),
-        },
-        { vault, config: this.config(vault), sessionId: isSafeSessionId(sessionId) ? sessionId : "", project: resolveProject(this.cwd) },
-      );
-    } catch (err) {
-      if (!(err instanceof CardRefused)) throw err;
-      this.log(`write_card: refused: ${err.message}`);
-      return refuse(`Nothing was written: ${escapeControl(err.message)}`);
-    }
+    const w: CardWritten = await writeCardNow(
+      {
+        title: text(input.title),
+        description: text(input.description),
+        type: text(input.type),
+        body: text(input.body),
+        tags: strings(input.tags),
+        project: text(input.project),
+        related: strings(input.related),
+        path: text(input.path),
+      },
+      { vault, config: this.config(vault), sessionId: isSafeSessionId(sessionId) ? sessionId : "", project: resolveProject(this.cwd) },
+    );
     const path = escapeControl(w.path);
     const pct = w.duplicateOf ? `${Math.round(w.duplicateOf.share * 100)}%` : "";
     if (w.action === "already") {
       this.log(`write_card: nothing written, ${w.path} holds it already (${pct})`);
       return {
         text: `Nothing was written: ${path} holds this already (${pct} of the new card's text is there). Read it with read_card; to add something it lacks, call write_card with path=${path}.`,
+        unchanged: true,
       };
     }
-    this.writes++;
     this.log(`write_card: ${w.action} ${w.path}${w.linked.length ? `, linked with ${w.linked.join(", ")}` : ""}; snapshot ${w.snapshot}`);
     const lines = [
       w.action === "created"
@@ -348,8 +333,7 @@ export class MemoryTools {
 
   /** edit_card: one section or one property of a card, made to the text read (its hash), one writer at a time. */
   editCard(input: EditCardInput): Promise<ToolAnswer> {
-    return this.serially("edit_card", () => {
-      const vault = this.vault!;
+    return this.serially("edit_card", "changed", (vault) => {
       const text = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
       const value = Array.isArray(input.value) ? input.value.filter((x): x is string => typeof x === "string") : text(input.value);
       const e = editCardNow(
@@ -366,19 +350,19 @@ export class MemoryTools {
       );
       return vectorsAfterWrite(vault, this.config(vault), e.snapshot).then((snapshot) => {
         this.log(`edit_card: ${e.path}, ${e.what}; snapshot ${snapshot}`);
-        return [
+        const text = [
           `Changed ${e.what} of ${escapeControl(e.path)}; its hash is now ${e.hash}.`,
           ...(e.unlinked.length ? [`No note is named ${e.unlinked.map((u) => clipLine(u, 80)).join(", ")}: written as words, not links.`] : []),
           recallLine(snapshot),
         ].join("\n");
+        return { text };
       });
     });
   }
 
   /** archive_card: the card's status set to archived, with the date and the reason; nothing deleted. */
   archiveCard(input: { path?: unknown; reason?: unknown; hash?: unknown; person_asked?: unknown }): Promise<ToolAnswer> {
-    return this.serially("archive_card", () => {
-      const vault = this.vault!;
+    return this.serially("archive_card", "changed", (vault) => {
       const e = archiveCardNow(
         {
           path: typeof input.path === "string" ? input.path : "",
@@ -390,29 +374,36 @@ export class MemoryTools {
       );
       return vectorsAfterWrite(vault, this.config(vault), e.snapshot).then((snapshot) => {
         this.log(`archive_card: ${e.path}; snapshot ${snapshot}`);
-        return [
+        const text = [
           `Archived ${escapeControl(e.path)}: it stays in the vault with status archived and your reason, and recall no longer shows it. The person restores it with Obsidian's "Restore archived card" command or "vault-memory restore --card ${escapeControl(e.path)}".`,
           recallLine(snapshot),
         ].join("\n");
+        return { text };
       });
     });
   }
 
-  /** Runs a change after the writes before it, refusing, with the reason, what cannot be done. */
-  private serially(tool: string, change: () => Promise<string>): Promise<ToolAnswer> {
+  /**
+   * Runs a write after the writes before it, one at a time, counting it against the session's
+   * cap unless it left the vault as it was; refuses, with the reason, what cannot be done
+   * ("Nothing was `done`: …").
+   */
+  private serially(tool: string, done: "written" | "changed", change: (vault: string) => Promise<ToolAnswer & { unchanged?: boolean }>): Promise<ToolAnswer> {
     const run = this.writing.then(async (): Promise<ToolAnswer> => {
       const vault = this.vault;
-      if (!vault) return refuse(`Nothing was changed: ${"problem" in this.opts.vault ? this.opts.vault.why : "no vault"}; ${whereToSetVault(this.env)}.`);
+      if (!vault) return refuse(`Nothing was ${done}: ${"problem" in this.opts.vault ? this.opts.vault.why : "no vault"}; ${whereToSetVault(this.env)}.`);
       if (this.writes >= MAX_WRITES_PER_SESSION)
-        return refuse(`Nothing was changed: ${MAX_WRITES_PER_SESSION} cards were written or changed in this session already, the most one session may.`);
+        return refuse(
+          `Nothing was ${done}: ${MAX_WRITES_PER_SESSION} cards were written or changed in this session already, the most one session may. Extend a card, or use remember to queue the rest for the nightly digest.`,
+        );
       try {
-        const text = await change();
-        this.writes++;
-        return { text };
+        const { unchanged, ...answer } = await change(vault);
+        if (!unchanged) this.writes++;
+        return answer;
       } catch (err) {
         if (!(err instanceof CardRefused)) throw err;
         this.log(`${tool}: refused: ${err.message}`);
-        return refuse(`Nothing was changed: ${escapeControl(err.message)}`);
+        return refuse(`Nothing was ${done}: ${escapeControl(err.message)}`);
       }
     });
     this.writing = run.catch(() => undefined);
