@@ -77,18 +77,22 @@ export function readRegularFile(path: string, opts: ReadOptions): Buffer {
     const why = opts.check?.(st);
     if (why) throw new FileRefused(why, "refused");
     const size = Math.min(st.size, opts.maxBytes);
-    const from = st.size - size;
-    const buf = Buffer.allocUnsafe(size);
-    let got = 0;
-    while (got < size) {
-      const n = readSync(fd, buf, got, size - got, from + got);
-      if (n === 0) break;
-      got += n;
-    }
-    return buf.subarray(0, got);
+    return readAt(fd, st.size - size, size);
   } finally {
     closeSync(fd);
   }
+}
+
+/** Up to `size` bytes of the open file from `from`: fewer if it ends first. */
+export function readAt(fd: number, from: number, size: number): Buffer {
+  const buf = Buffer.allocUnsafe(size);
+  let got = 0;
+  while (got < size) {
+    const n = readSync(fd, buf, got, size - got, from + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
 }
 
 /** readRegularFile as UTF-8 text. */

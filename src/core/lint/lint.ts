@@ -1,7 +1,7 @@
 /** Runs the lint rules over a vault, and turns findings into a report a person can read. */
 
-import { closeSync, readSync, type Stats } from "node:fs";
-import { openRegularFile } from "../io/read-file";
+import { closeSync, type Stats } from "node:fs";
+import { openRegularFile, readAt } from "../io/read-file";
 import { parseCard, type Card } from "../card/card";
 import { vaultFiles } from "../paths";
 import { SnapshotReader } from "../snapshot/read";
@@ -259,17 +259,6 @@ export function recallHistory(vault: string): RecallHistory | undefined {
   } finally {
     closeSync(fd);
   }
-}
-
-function readAt(fd: number, from: number, size: number): Buffer {
-  const buf = Buffer.allocUnsafe(size);
-  let got = 0;
-  while (got < size) {
-    const n = readSync(fd, buf, got, size - got, from + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return buf.subarray(0, got);
 }
 
 function addLines(history: RecallHistory, text: string): void {
