@@ -17,9 +17,9 @@ export interface WikiLink {
   line: number;
 }
 
-// A fence as CommonMark (and Obsidian) reads it: three or more backticks or tildes, indented at
-// most three spaces.
-const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/;
+// A fence as Obsidian reads it: three or more backticks or tildes, after at most three
+// characters of white space (a tab too: a list's code block is indented with one).
+const FENCE_RE = /^\s{0,3}(`{3,}|~{3,})/;
 const HEADING_RE = /^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$/;
 const WIKILINK_RE = /(!?)\[\[([^\][\n]+?)\]\]/g;
 const INLINE_CODE_RE = /(`+)[^`\n]*?\1/g;
@@ -53,6 +53,11 @@ export function opensFence(line: string): string {
 export function closesFence(line: string, fence: string): boolean {
   const m = mayOpenBlock(line.charCodeAt(0)) ? FENCE_RE.exec(line) : null;
   return m !== null && m[1][0] === fence[0] && m[1].length >= fence.length && line.slice(m[0].length).trim() === "";
+}
+
+/** The heading `line` is, as written (its markup kept), or undefined. */
+export function writtenHeading(line: string): string | undefined {
+  return HEADING_RE.exec(line)?.[2];
 }
 
 /** The body's prose lines, headings and wikilinks, in one pass over its lines. */
@@ -99,19 +104,15 @@ const ATTACHMENT_RE = /\.(?!md$)[A-Za-z0-9]{1,8}$/;
 export function unlinkUnresolved(text: string, resolves: (target: string) => boolean): { text: string; unlinked: string[] } {
   const unlinked: string[] = [];
   const lines = text.split("\n");
-  let fence: string | null = null;
+  let fence = "";
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const m = FENCE_RE.exec(line);
-    if (fence !== null) {
-      if (m && m[1][0] === fence[0] && m[1].length >= fence.length && line.slice(m[0].length).trim() === "") fence = null;
+    if (fence !== "") {
+      if (closesFence(line, fence)) fence = "";
       continue;
     }
-    if (m) {
-      fence = m[1];
-      continue;
-    }
-    if (!line.includes("[[")) continue;
+    fence = opensFence(line);
+    if (fence !== "" || !line.includes("[[")) continue;
     // Inline code spans keep their text; only what lies between them is rewritten.
     let out = "";
     let last = 0;

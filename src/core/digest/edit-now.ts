@@ -11,7 +11,7 @@ import { hasFrontmatterBlock, parseCard } from "../card/card";
 import { archiveFields, writtenByProduct } from "../card/schema";
 import { setFrontmatter, FrontmatterError, type FrontmatterValue } from "../card/frontmatter-edit";
 import { LinkResolver } from "../card/links";
-import { readBody, stripInline, unlinkUnresolved } from "../card/markdown";
+import { readBody, stripInline, unlinkUnresolved, writtenHeading } from "../card/markdown";
 import type { VaultMemoryConfig } from "../config";
 import { ChangedSince, replaceIfUnchanged } from "../io/atomic";
 import { NoteCache } from "../vault/note-cache";
@@ -203,9 +203,21 @@ export function replaceSection(text: string, heading: string, body: string): str
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const lines = text.split(/\r?\n/);
   const start = hasFrontmatterBlock(text) ? lines.findIndex((l, i) => i > 0 && /^---\s*$/.test(l)) + 1 : 0;
-  const want = stripInline(heading).toLowerCase();
   const { headings } = readBody(lines.slice(start).join("\n"));
-  const found = headings.findIndex((h) => h.text.toLowerCase() === want);
+  // As written first; as shown (markup taken out) only when that names one heading alone.
+  const asWritten = heading.trim().toLowerCase();
+  let found = headings.findIndex(
+    (h) =>
+      writtenHeading(lines[start + h.line])
+        ?.trim()
+        .toLowerCase() === asWritten,
+  );
+  if (found < 0) {
+    const asShown = stripInline(heading).toLowerCase();
+    const shown = headings.flatMap((h, i) => (h.text.toLowerCase() === asShown ? [i] : []));
+    if (shown.length > 1) throw new CardRefused(`${shown.length} headings of the card read "${heading}"; give the one meant as it is written in the card.`);
+    found = shown[0] ?? -1;
+  }
   if (found < 0) throw new CardRefused(`the card has no heading "${heading}"; give a heading it has, as read_card shows it.`);
   const at = start + headings[found].line;
   const next = headings.slice(found + 1).find((h) => h.level <= headings[found].level);

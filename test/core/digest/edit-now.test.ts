@@ -41,6 +41,18 @@ describe("replacing one section of a card", () => {
     expect(replaceSection(before, "the date format", "new")).toBe(after);
   });
 
+  it("takes headings that read alike as written, and refuses to guess between them", () => {
+    const before = "# Parsing\n\n## Parse <input>\n\nin\n\n## Parse <output>\n\nout\n";
+    expect(replaceSection(before, "Parse <output>", "new")).toBe(before.replace("\nout\n", "\nnew\n"));
+    // Shown without markup, both read "Parse": which one is meant cannot be told.
+    expect(() => replaceSection(before, "Parse", "new")).toThrow(/2 headings of the card read "Parse"/);
+  });
+
+  it("keeps a list's tab-indented code block whole inside its section", () => {
+    const before = card(["- Install:", "\t```bash", "\t# install deps", "\tnpm ci", "\t```"]);
+    expect(replaceSection(before, "Example", "new example")).toBe(before.replace(/## Example\n\n[\s\S]*?\n\n## Fix/, "## Example\n\nnew example\n\n## Fix"));
+  });
+
   it("keeps a card's CRLF line endings", () => {
     const before = card(["an example"]).replace(/\n/g, "\r\n");
     expect(replaceSection(before, "Fix", "new fix")).toBe(before.replace("old fix", "new fix"));
