@@ -2,11 +2,13 @@
 
 // Character shingles work the same for English and Chinese, where word shingles would not.
 const SHINGLE = 8;
-// The index keeps one shingle in eight, chosen by its hash, so that the same ones are kept from
-// every text; the share a card holds is estimated from those, and counted exactly on the cards
-// that come near. With every shingle, indexing the help folder (6,277 notes, 25 M characters)
-// took 13 s, and write_card waited for it.
-const SAMPLE_MASK = 7;
+// The index keeps a text's fingerprints, not every shingle: in each run of WINDOW shingles, the
+// least hash (winnowing). A text another holds word for word has all of its fingerprints in it
+// when it is WINDOW + SHINGLE - 1 characters or longer, whatever surrounds it there; the share a
+// card holds is estimated from them and counted exactly on the cards that come near. With every
+// shingle, indexing the help folder (6,277 notes, 25 M characters) took 13 s, and write_card
+// waited for it.
+const WINDOW = 16;
 // A shingle's hash rolls from one position to the next (a polynomial in its characters), then
 // is mixed so that its low bits, which choose the sample, depend on every character.
 const BASE = 0x01000193;
@@ -20,9 +22,13 @@ function mix(h: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** Calls `each` with the hash of every shingle of `text`, normalised (a text shorter than one is one). */
-function eachShingle(text: string, each: (h: number) => void): void {
-  const s = text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+/** A text as it is compared: one case, one form of each character, runs of white space one space. */
+function normalized(text: string): string {
+  return text.normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+}
+
+/** Calls `each` with the hash of every shingle of the normalized text `s` (a text shorter than one is one). */
+function eachShingle(s: string, each: (h: number) => void): void {
   let h = 0;
   for (let i = 0; i < s.length; i++) {
     if (i >= SHINGLE) h = (h - Math.imul(s.charCodeAt(i - SHINGLE), BASE_TO_SHINGLE)) | 0;
@@ -32,12 +38,35 @@ function eachShingle(text: string, each: (h: number) => void): void {
   if (s.length > 0 && s.length < SHINGLE) each(mix(h));
 }
 
-/** The distinct shingles of `text`, or (`sampled`) those of them the index keeps. */
-function shingles(text: string, sampled = false): Set<number> {
+/** The distinct shingles of `text`. */
+function shingles(text: string): Set<number> {
   const out = new Set<number>();
-  eachShingle(text, (h) => {
-    if (!sampled || (h & SAMPLE_MASK) === 0) out.add(h);
-  });
+  eachShingle(normalized(text), (h) => out.add(h));
+  return out;
+}
+
+/** Calls `each` with the normalized text `s`'s fingerprints, in order, one again when a later window picks it. */
+function eachFingerprint(s: string, each: (h: number) => void): void {
+  const hashes: number[] = [];
+  eachShingle(s, (h) => hashes.push(h));
+  if (hashes.length === 0) return;
+  if (hashes.length <= WINDOW) return each(Math.min(...hashes));
+  // The least of each window, by a queue of positions whose hashes rise.
+  const queue: number[] = [];
+  let head = 0;
+  let last = -1;
+  for (let i = 0; i < hashes.length; i++) {
+    while (queue.length > head && hashes[queue[queue.length - 1]] >= hashes[i]) queue.pop();
+    queue.push(i);
+    if (queue[head] <= i - WINDOW) head++;
+    if (i >= WINDOW - 1 && queue[head] !== last) each(hashes[(last = queue[head])]);
+  }
+}
+
+/** The distinct fingerprints of the normalized text `s`. */
+function fingerprints(s: string): Set<number> {
+  const out = new Set<number>();
+  eachFingerprint(s, (h) => out.add(h));
   return out;
 }
 
@@ -61,20 +90,21 @@ export interface DuplicateHit {
   containment: number;
 }
 
-/** An index of every card's shingles (a sample of them, see SAMPLE_MASK); built once, asked many times. */
+/** An index of every card's fingerprints (see WINDOW); built once, asked many times. */
 export class NearDuplicateIndex {
   private readonly postings = new Map<number, number | number[]>();
   private readonly paths: string[] = [];
+  /** Each card's text, normalized. */
   private readonly texts: string[] = [];
   private readonly current = new Map<string, number>();
 
   /** Adds the card's text; a card added again is compared by its new text only. */
   add(path: string, text: string): void {
     const id = this.paths.push(path) - 1;
-    this.texts.push(text);
+    const norm = normalized(text);
+    this.texts.push(norm);
     this.current.set(path, id);
-    eachShingle(text, (h) => {
-      if ((h & SAMPLE_MASK) !== 0) return;
+    eachFingerprint(norm, (h) => {
       const held = this.postings.get(h);
       // Most shingles are one card's: a list is made for the others only. Once for each card:
       // its own repeats are its last entry.
@@ -87,8 +117,9 @@ export class NearDuplicateIndex {
 
   /** The card that holds at least `threshold` of the candidate's text, if any. */
   find(candidate: string, threshold = 0.95): DuplicateHit | undefined {
-    const sample = shingles(candidate, true);
-    if (sample.size === 0) return undefined;
+    const norm = normalized(candidate);
+    if (norm.length < WINDOW + SHINGLE - 1) return this.holdingWhole(norm);
+    const sample = fingerprints(norm);
     const hits = new Map<number, number>();
     const count = (id: number): void => void hits.set(id, (hits.get(id) ?? 0) + 1);
     for (const h of sample) {
@@ -96,7 +127,7 @@ export class NearDuplicateIndex {
       if (typeof held === "number") count(held);
       else held?.forEach(count);
     }
-    // The sample's share may miss the whole share by chance: three standard deviations at most.
+    // The fingerprints' share may miss the whole share by chance: three standard deviations at most.
     const near = threshold - Math.min(threshold, 3 * Math.sqrt(0.25 / sample.size));
     let own: Set<number> | undefined;
     let best: DuplicateHit | undefined;
@@ -106,5 +137,12 @@ export class NearDuplicateIndex {
       if (share >= threshold && (!best || share > best.containment)) best = { path: this.paths[id], containment: share };
     }
     return best;
+  }
+
+  /** For a text too short for its fingerprints to be sure: the first card that holds it word for word. */
+  private holdingWhole(norm: string): DuplicateHit | undefined {
+    if (norm === "") return undefined;
+    for (const [path, id] of this.current) if (this.texts[id].includes(norm)) return { path, containment: 1 };
+    return undefined;
   }
 }
