@@ -93,6 +93,7 @@ function* lintSteps(input: LintInput): Generator<void, Finding[]> {
     memoryFolder: input.scope?.memoryFolder ?? "",
     snapshot: input.snapshot,
     recallLog: input.recallLog,
+    scopeCards: input.cards.filter((c) => c.path !== "MEMORY.md" && (input.scope?.reports(c.path) ?? true)),
     now: input.now ?? Date.now(),
     secretScans: input.secretScans,
     conflicts: once(() => noteConflicts(cards)),

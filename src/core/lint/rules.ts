@@ -2,6 +2,7 @@
 
 import { baseName, type Card } from "../card/card";
 import { freePath } from "../card/compose";
+import { LinkResolver } from "../card/links";
 import { FOLDER_OF_TYPE, isRetired, isVaultPage } from "../card/schema";
 import { termOverlap, tokenize } from "../text/tokenizer";
 import { ASIDE_DIR } from "../paths";
@@ -286,18 +287,23 @@ export const staleSnapshot: Rule = (ctx) => {
   return [{ rule: "stale-snapshot", severity: "warning", file: "", line: 0, message: "the recall snapshot is older than the newest card: rebuild the index" }];
 };
 
-// What the nightly archiving would take (lint/unused.ts): nothing until the log covers the days.
+// What the nightly archiving would take (lint/unused.ts), judged on what it judges: the scope's
+// cards, their links resolved among them alone. Nothing until the log covers the days.
 export const unusedCard: Rule = (ctx) => {
-  const verdict = unusedCards(cardsOnly(ctx), ctx.recallLog, ctx.settings.unusedDays, ctx.now, (t, from) => ctx.graph.resolve(t, from));
+  const resolver = new LinkResolver(ctx.scopeCards.map((c) => c.path));
+  const verdict = unusedCards(ctx.scopeCards, ctx.recallLog, ctx.settings.unusedDays, ctx.now, (t, from) => resolver.resolve(t, from));
   if ("waiting" in verdict) return [];
-  return verdict.unused.map(({ card }) => ({
-    rule: "unused-card",
-    severity: "info",
-    file: card.path,
-    line: 1,
-    message: `not recalled, read or linked in ${ctx.settings.unusedDays} days: archiving keeps it in the vault and stops recalling it`,
-    fix: { kind: "archive" as const, reason: `not recalled, read or linked in ${ctx.settings.unusedDays} days` },
-  }));
+  const reported = new Set(ctx.cards.map((c) => c.path));
+  return verdict.unused
+    .filter(({ card }) => reported.has(card.path))
+    .map(({ card }) => ({
+      rule: "unused-card",
+      severity: "info",
+      file: card.path,
+      line: 1,
+      message: `not recalled, read or linked in ${ctx.settings.unusedDays} days: archiving keeps it in the vault and stops recalling it`,
+      fix: { kind: "archive" as const, reason: `not recalled, read or linked in ${ctx.settings.unusedDays} days` },
+    }));
 };
 
 // Words a card uses when it turns a decision around: what was chosen is given up for another.

@@ -55,6 +55,11 @@ export interface LintContext {
   snapshot: number | "unreadable" | undefined;
   /** What the recall log says of each card's last use, and where it begins; undefined if there is no log. */
   recallLog: UseLog | undefined;
+  /**
+   * The notes the nightly archiving judges and whose links it follows: the scope's cards, those
+   * in lint's own excluded folders too (see unusedCard).
+   */
+  scopeCards: readonly Card[];
   now: number;
   /** The notes' sync conflict families (see vault/conflicts.ts), worked out when first asked for. */
   conflicts: () => readonly ConflictFamily[];

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../../src/core/config";
 import { archiveUnused, MAX_ARCHIVED_PER_NIGHT, restoredText } from "../../../src/core/digest/retire";
 import { runDigest } from "../../../src/core/digest/run";
+import { lintScope, lintVault } from "../../../src/core/lint/lint";
 import { vaultFiles } from "../../../src/core/paths";
 import { NoteCache } from "../../../src/core/vault/note-cache";
 import { runBridge, vaultWith } from "../../helpers";
@@ -133,5 +134,28 @@ describe("the night's report and a card that may contradict an older one", () =>
       /## Cards that may contradict older ones \(1\)\n- \[\[db-new\]\] may contradict the older projects\/db-old\.md/,
     );
     expect(readFileSync(join(vault, "projects/db-old.md"), "utf8")).toBe(old);
+  });
+});
+
+describe("lint's unused-card finding", () => {
+  it("names what the night archives: the scope's cards, their links followed among themselves alone", () => {
+    const config = defaultConfig();
+    config.memoryFolder = "memory";
+    config.lint.excludeFolders = ["memory/drafts"];
+    const vault = oldVault({
+      "memory/reference/deploy.md": card("deploy"),
+      "memory/reference/kept.md": card("kept"),
+      "memory/reference/alone.md": card("alone"),
+      // A person's journal, outside the memory folder: its link keeps nothing in use.
+      "journal/monday.md": "Fixed it with [[deploy]].\n",
+      // A card in a folder lint leaves out: the night follows its link all the same.
+      "memory/drafts/notes.md": card("notes", "See [[kept]]."),
+    });
+    const night = archiveUnused(vault, config, new NoteCache(vault), NOW, true).archived.map((a) => a.path);
+    const findings = lintVault(vault, config.lint, NOW.getTime(), new NoteCache(vault), lintScope(config));
+    const flagged = findings.filter((f) => f.rule === "unused-card").map((f) => f.file);
+    expect(night.sort()).toEqual(["memory/drafts/notes.md", "memory/reference/alone.md", "memory/reference/deploy.md"]);
+    // The same, less the card in the folder lint does not report on.
+    expect(flagged.sort()).toEqual(["memory/reference/alone.md", "memory/reference/deploy.md"]);
   });
 });
