@@ -251,7 +251,12 @@ export function recallHistory(vault: string): RecallHistory | undefined {
     // tail's first line is cut.
     const start = !grown && from > 0 ? bytes.indexOf(0x0a) + 1 : 0;
     const end = bytes.lastIndexOf(0x0a) + 1;
-    const history = grown ? was.history : { last: new Map(), count: new Map(), first: Infinity };
+    // A history handed out is never changed after: its caller may still be reading it.
+    const history: RecallHistory = !grown
+      ? { last: new Map(), count: new Map(), first: Infinity }
+      : end > start
+        ? { last: new Map(was.history.last), count: new Map(was.history.count), first: was.history.first }
+        : was.history;
     if (end > start) addLines(history, bytes.subarray(start, end).toString("utf8"));
     readSoFar.set(path, { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, head, upTo: from + Math.max(end, start), history });
     return history;

@@ -24,9 +24,12 @@ describe("the recall log, read once a process and carried on as it grows", () =>
     const next = line("2026-11-02T00:00:00Z", "a.md", "b.md");
     appendFileSync(log, next.slice(0, 20));
     expect(recallHistory(vault)?.count.get("b.md")).toBeUndefined();
+    const before = recallHistory(vault)!;
     appendFileSync(log, next.slice(20) + line("2026-11-03T00:00:00Z", "b.md"));
     const h = recallHistory(vault)!;
     expect([h.count.get("a.md"), h.count.get("b.md")]).toEqual([2, 2]);
+    // What an earlier call handed out stays as it was.
+    expect([before.count.get("a.md"), before.count.get("b.md")]).toEqual([1, undefined]);
     expect(h.first).toBe(Date.parse("2026-11-01T00:00:00Z"));
     expect(h.last.get("b.md")).toBe(Date.parse("2026-11-03T00:00:00Z"));
   });
