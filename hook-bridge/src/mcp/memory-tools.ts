@@ -394,7 +394,7 @@ export class MemoryTools {
       if (!vault) return refuse(`Nothing was ${done}: ${"problem" in this.opts.vault ? this.opts.vault.why : "no vault"}; ${whereToSetVault(this.env)}.`);
       if (this.writes >= MAX_WRITES_PER_SESSION)
         return refuse(
-          `Nothing was ${done}: ${MAX_WRITES_PER_SESSION} cards were written or changed in this session already, the most one session may. Extend a card, or use remember to queue the rest for the nightly digest.`,
+          `Nothing was ${done}: ${MAX_WRITES_PER_SESSION} cards were written or changed in this session already, the most one session may. Use remember to queue the rest for the nightly digest.`,
         );
       try {
         const { unchanged, ...answer } = await change(vault);
