@@ -260,8 +260,9 @@ function sharingRareWord(groups: readonly QueryGroup[], source: PostingSource, s
   const n = Math.max(source.docCount, 2);
   const floor = share * idfOf(1, n);
   const out = new Map<number, number>();
-  for (const g of new Set(groups.map((x) => x.term))) {
-    const list = source.postings(g);
+  // A group for each distinct word (buildQuery), so each rare word is counted once.
+  for (const g of groups) {
+    const list = source.postings(g.term);
     if (!list || idfOf(list.length / POSTING_WIDTH, n) < floor) continue;
     for (let i = 0; i < list.length; i += POSTING_WIDTH) out.set(list[i], (out.get(list[i]) ?? 0) + 1);
   }
