@@ -155,7 +155,7 @@ export async function writeCardNow(req: CardRequest, ctx: CardWriteContext): Pro
       if (err instanceof AnswerError) throw new CardRefused(toolWords(err.message));
       throw err;
     }
-    return { applied, duplicateOf, unknown, notes, ...snapshotUpdate(vault, config, notes) };
+    return { applied, duplicateOf, unknown, notes, ...snapshotAfterWrite(vault, config, notes) };
   });
   const { applied, duplicateOf, unknown, notes } = done;
   if (!applied) return { action: "already", path: duplicateOf?.path ?? "", linked: [], unknown, removed, snapshot: "current", duplicateOf };
@@ -363,11 +363,6 @@ export interface SnapshotUpdate {
   headerSum?: string;
 }
 
-/** Under the cards lock: the snapshot brought up to a card changed in place (see snapshotUpdate). */
-export function snapshotAfterWrite(vault: string, config: VaultMemoryConfig, notes: NoteCache): SnapshotUpdate {
-  return snapshotUpdate(vault, config, notes);
-}
-
 /**
  * After the lock: when the write made a whole snapshot, the cards' vectors for it (see
  * withVectors), or semantic recall would pass over vectors of the snapshot before; the
@@ -384,7 +379,7 @@ export function vectorsAfterWrite(vault: string, config: VaultMemoryConfig, upda
  * vectors are then written for, from the cache (a card it lacks is found by its words until the
  * next index). A failure is said, not thrown: the card is written either way.
  */
-function snapshotUpdate(vault: string, config: VaultMemoryConfig, notes: NoteCache): SnapshotUpdate {
+export function snapshotAfterWrite(vault: string, config: VaultMemoryConfig, notes: NoteCache): SnapshotUpdate {
   try {
     const r = refreshSnapshot(vault, config, { maxChanged: MAX_OVERLAY_CARDS });
     if (r.kind === "overlay" || r.kind === "current") return { snapshot: "overlay" };
