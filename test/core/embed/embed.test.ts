@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mergeConfig } from "../../../src/core/config";
+import { defaultConfig, mergeConfig } from "../../../src/core/config";
+import { isCard } from "../../../src/core/vault/scan";
 import { VectorCache, cosine, quantize, textKey } from "../../../src/core/embed/cache";
 import { createServer, type AddressInfo, type Socket } from "node:net";
 import { embedTexts } from "../../../src/core/embed/client";
@@ -10,7 +11,8 @@ import { vaultFiles } from "../../../src/core/paths";
 import { startEmbedStub, STUB_DIM, type EmbedStub } from "../../e2e/embed-stub";
 import { CORPUS, HAS_CORPUS, NO_CORPUS, SAMPLE_VAULT, copyVault, runBridgeAsync, runBridgeMeasured, withMachineSettings } from "../../helpers";
 import { cardTexts, PROBE_TEXT } from "../../../src/core/embed/embed-cards";
-import { BACKGROUND_PROMPTS } from "../../../src/core/embed/calibration";
+import { BACKGROUND_PROMPTS, MIN_CALIBRATION_CARDS } from "../../../src/core/embed/calibration";
+import { vectorsPathOf, type VectorsHeader } from "../../../src/core/embed/vectors";
 import { parseCard } from "../../../src/core/card/card";
 
 let stub: EmbedStub;
@@ -146,6 +148,7 @@ describe("index with semantic recall on", () => {
     const card = join(vault, "debugging", "launchd-cron-path.md");
     writeFileSync(card, readFileSync(card, "utf8").replace(/^description: .*$/m, "description: launchd and cron run with a short PATH"));
     const third = await runBridgeAsync(["index", "--vault", vault]);
+    console.log(third.stdout, third.stderr);
     expect(third.stdout).toMatch(/semantic recall: 1 text embedded/);
     expect(sent().at(-1)).toMatch(/launchd and cron run with a short PATH/);
 
@@ -158,6 +161,40 @@ describe("index with semantic recall on", () => {
     const fifth = await runBridgeAsync(["index", "--vault", vault]);
     expect(fifth.stdout).toMatch(new RegExp(`semantic recall: ${embedded} texts embedded, 0 from the cache`));
     expect(stub.texts.at(-1)).toMatch(/^passage: /);
+  });
+
+  it("embeds each card's recall hints as questions, once, beside its text and calibrated apart", async () => {
+    stub.mode = "ok";
+    const vault = copyVault(SAMPLE_VAULT, "Hinted vault");
+    // Marks on both sides, so that what the stub was sent says which side each text went as.
+    withEmbedding(vault, { queryPrefix: "query: ", passagePrefix: "passage: " });
+    const cards = readdirSync(vault, { recursive: true, encoding: "utf8" }).filter((p) => p.endsWith(".md") && isCard(p, defaultConfig()));
+    expect(cards.length).toBeGreaterThanOrEqual(MIN_CALIBRATION_CARDS);
+    for (const [i, p] of cards.entries()) {
+      const file = join(vault, p);
+      writeFileSync(file, readFileSync(file, "utf8").replace(/^---\n/, `---\nquestions:\n  - what went wrong with thing ${i}\n  - how do I fix thing ${i}\n`));
+    }
+    const hints = cards.flatMap((_, i) => [`what went wrong with thing ${i}`, `how do I fix thing ${i}`]);
+    const from = stub.texts.length;
+    const first = await runBridgeAsync(["index", "--vault", vault]);
+    expect(first.stdout).toMatch(new RegExp(`cards with stub-model at \\S+ \\(the recall hints of ${cards.length} as questions\\); calibrated`));
+    const sent = stub.texts.slice(from);
+    for (const h of hints) expect(sent).toContain(`query: ${h}`);
+    expect(sent.filter((t) => t.startsWith("passage: ") && hints.some((h) => t.endsWith(h)))).toEqual([]);
+    const header = JSON.parse(readFileSync(vectorsPathOf(vaultFiles.snapshot(vault)), "latin1").split("\n")[0]) as VectorsHeader;
+    expect(header.questions).toBe(hints.length);
+    expect(header.questionCalibration?.spread).toBeGreaterThan(0);
+    expect(header.embedded).toBe(cards.length);
+
+    expect((await runBridgeAsync(["index", "--vault", vault])).stdout).toMatch(/semantic recall: 0 texts embedded/);
+    // One hint rewritten: that hint is asked for again, as a question.
+    const file = join(vault, cards[0]);
+    writeFileSync(file, readFileSync(file, "utf8").replace("how do I fix thing 0", "how do I mend thing 0"));
+    const third = await runBridgeAsync(["index", "--vault", vault]);
+    // The card's first piece holds its hints too (see cardTexts).
+    expect(third.stdout).toMatch(/semantic recall: 2 texts embedded/);
+    expect(stub.texts.at(-2)).toMatch(/^passage: [^]*how do I mend thing 0/);
+    expect(stub.texts.at(-1)).toBe("query: how do I mend thing 0");
   });
 
   it("embeds every card again when another model answers under the same name, and never mixes the two", async () => {
