@@ -126,13 +126,13 @@ describe("a wrong setting", () => {
       { brief: { maxChars: 50_000 }, enrich: { batchSize: 2.5 }, embed: { gate: 21 }, recall: { maxChars: 0 }, index: { prefixLength: -1 } },
       problems,
     );
-    expect([cfg.brief.maxChars, cfg.enrich.batchSize, cfg.embed.gate, cfg.recall.maxChars, cfg.index.prefixLength]).toEqual([1500, 6, 3, 2000, 5]);
+    expect([cfg.brief.maxChars, cfg.enrich.batchSize, cfg.embed.gate, cfg.recall.maxChars, cfg.index.prefixLength]).toEqual([1500, 6, 3.5, 2000, 5]);
     expect(problems).toEqual([
       "recall.maxChars: expected a positive number, got 0; using 2000",
       "brief.maxChars: expected a whole number from 200 to 10000, got 50000; using 1500",
       "index.prefixLength: expected a whole number, 0 for no prefix matching, got -1; using 5",
       "enrich.batchSize: expected a whole number from 1 to 20, got 2.5; using 6",
-      "embed.gate: expected a number from 0 to 20, got 21; using 3",
+      "embed.gate: expected a number from 0 to 20, got 21; using 3.5",
     ]);
   });
 
