@@ -1,7 +1,7 @@
 /** The Obsidian plugin: wires the core's index, snapshot and recall preview into the app. */
 
 import { FileSystemAdapter, Notice, Plugin, debounce } from "obsidian";
-import { lintInSlices, lintScope, recallHistory, snapshotTime } from "../core/lint/lint";
+import { lintInSlices, lintScope, recallHistoryInSlices, snapshotTime } from "../core/lint/lint";
 import { yieldToUi } from "./yield-to-ui";
 import type { Finding } from "../core/lint/types";
 import { isCard, mergeConfig, type VaultMemoryConfig } from "../core/config";
@@ -279,7 +279,7 @@ export default class VaultMemoryPlugin extends Plugin {
         text,
         settings: this.settings.lint,
         snapshot: snapshotTime(this.vaultPath),
-        recallLog: recallHistory(this.vaultPath),
+        recallLog: await recallHistoryInSlices(this.vaultPath, yieldToUi),
         secretScans: () => scans,
         scope: lintScope(this.settings),
       },

@@ -4,7 +4,7 @@
  * between), at most `maxBytes`. A link is followed unless `noFollow`.
  */
 
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, read, readSync, type Stats } from "node:fs";
 
 export class FileRefused extends Error {
   constructor(
@@ -89,6 +89,18 @@ export function readAt(fd: number, from: number, size: number): Buffer {
   let got = 0;
   while (got < size) {
     const n = readSync(fd, buf, got, size - got, from + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
+}
+
+/** readAt off the main thread: for a window that must not wait on a large read. */
+export async function readAtAsync(fd: number, from: number, size: number): Promise<Buffer> {
+  const buf = Buffer.allocUnsafe(size);
+  let got = 0;
+  while (got < size) {
+    const n = await new Promise<number>((resolve, reject) => read(fd, buf, got, size - got, from + got, (err, bytes) => (err ? reject(err) : resolve(bytes))));
     if (n === 0) break;
     got += n;
   }

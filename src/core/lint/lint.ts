@@ -1,7 +1,7 @@
 /** Runs the lint rules over a vault, and turns findings into a report a person can read. */
 
 import { closeSync, type Stats } from "node:fs";
-import { openRegularFile, readAt } from "../io/read-file";
+import { openRegularFile, readAt, readAtAsync } from "../io/read-file";
 import { parseCard, type Card } from "../card/card";
 import { vaultFiles } from "../paths";
 import { SnapshotReader } from "../snapshot/read";
@@ -227,8 +227,69 @@ const HEAD_BYTES = 256;
 // page), and Obsidian's lint report on every change, which would parse up to 48 MB each time.
 const readSoFar = new Map<string, ReadSoFar>();
 
-/** What the recall log says about each card; undefined when there is no log yet (or it is not a file). */
+// Lines parsed between two pauses when Obsidian reads the log: about 1 MB, a few milliseconds.
+const LINES_PER_SLICE = 5000;
+
+/** What reading the log asks of its driver: bytes of the open file, or a pause between slices. */
+type HistoryNeed = { read: { fd: number; from: number; size: number } } | { pause: true };
+
+/**
+ * What the recall log says about each card; undefined when there is no log yet (or it is not a
+ * file). For a command, the digest and the CLI: read and parsed at once.
+ */
 export function recallHistory(vault: string): RecallHistory | undefined {
+  const steps = historySteps(vault);
+  let next = steps.next();
+  while (!next.done) {
+    const need = next.value;
+    if (!("read" in need)) next = steps.next();
+    else {
+      let bytes: Buffer;
+      try {
+        bytes = readAt(need.read.fd, need.read.from, need.read.size);
+      } catch (err) {
+        next = steps.throw(err);
+        continue;
+      }
+      next = steps.next(bytes);
+    }
+  }
+  return next.value;
+}
+
+/**
+ * recallHistory for Obsidian's window: the log read off the main thread and parsed a slice at a
+ * time, `pause` between slices, so that a first reading of a large log (up to 48 MB) never holds
+ * the window. The same reading: a history either gives is the other's next time.
+ */
+export async function recallHistoryInSlices(vault: string, pause: () => Promise<void>): Promise<RecallHistory | undefined> {
+  const steps = historySteps(vault);
+  let next = steps.next();
+  while (!next.done) {
+    const need = next.value;
+    if (!("read" in need)) {
+      await pause();
+      next = steps.next();
+    } else {
+      let bytes: Buffer;
+      try {
+        bytes = await readAtAsync(need.read.fd, need.read.from, need.read.size);
+      } catch (err) {
+        next = steps.throw(err);
+        continue;
+      }
+      next = steps.next(bytes);
+    }
+  }
+  return next.value;
+}
+
+/**
+ * The reading itself, one step at a time: the log opened, what this process read of it before
+ * reused, what was appended since asked for, its lines parsed in slices. The open file is closed
+ * when the reading ends, however it ends.
+ */
+function* historySteps(vault: string): Generator<HistoryNeed, RecallHistory | undefined, Buffer | undefined> {
   const path = vaultFiles.usageLog(vault);
   let opened: { fd: number; st: Stats };
   try {
@@ -246,7 +307,7 @@ export function recallHistory(vault: string): RecallHistory | undefined {
     // The same file, grown by appends: only what was added is read.
     const grown = same && st.size - was.upTo <= MAX_USAGE_LOG_BYTES;
     const from = grown ? was.upTo : Math.max(0, st.size - MAX_USAGE_LOG_BYTES);
-    const bytes = readAt(fd, from, st.size - from);
+    const bytes = (yield { read: { fd, from, size: st.size - from } })!;
     // Whole lines only: the last may be an append still being written, read when it is whole. A
     // tail's first line is cut.
     const start = !grown && from > 0 ? bytes.indexOf(0x0a) + 1 : 0;
@@ -257,7 +318,13 @@ export function recallHistory(vault: string): RecallHistory | undefined {
       : end > start
         ? { last: new Map(was.history.last), count: new Map(was.history.count), first: was.history.first }
         : was.history;
-    if (end > start) addLines(history, bytes.subarray(start, end).toString("utf8"));
+    if (end > start) {
+      const lines = bytes.subarray(start, end).toString("utf8").split("\n");
+      for (let at = 0; at < lines.length; at += LINES_PER_SLICE) {
+        if (at > 0) yield { pause: true };
+        addLines(history, lines.slice(at, at + LINES_PER_SLICE));
+      }
+    }
     readSoFar.set(path, { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, head, upTo: from + Math.max(end, start), history });
     return history;
   } catch {
@@ -267,8 +334,8 @@ export function recallHistory(vault: string): RecallHistory | undefined {
   }
 }
 
-function addLines(history: RecallHistory, text: string): void {
-  for (const line of text.split("\n")) {
+function addLines(history: RecallHistory, lines: readonly string[]): void {
+  for (const line of lines) {
     if (!line) continue;
     try {
       const e = JSON.parse(line) as { t?: string; cards?: { path?: string }[] };

@@ -1,7 +1,7 @@
-import { appendFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { recallHistory } from "../../../src/core/lint/lint";
+import { recallHistory, recallHistoryInSlices } from "../../../src/core/lint/lint";
 import { vaultFiles } from "../../../src/core/paths";
 import { tempDir } from "../../helpers";
 
@@ -47,7 +47,46 @@ describe("the recall log, read once a process and carried on as it grows", () =>
     expect([...recallHistory(vault)!.count.keys()]).toEqual(["d.md"]);
   });
 
-  it("says nothing of a vault with no log", () => {
+  it("says nothing of a vault with no log", async () => {
     expect(recallHistory(join(tempDir(), "none"))).toBeUndefined();
+    expect(await recallHistoryInSlices(join(tempDir(), "none"), () => Promise.resolve())).toBeUndefined();
+    // A folder where the log should be: refused, not read.
+    const { vault, log } = vaultWithLog("");
+    rmSync(log);
+    mkdirSync(log);
+    expect(await recallHistoryInSlices(vault, () => Promise.resolve())).toBeUndefined();
+  });
+});
+
+describe("the recall log read for Obsidian's window", () => {
+  it("parses a large log a slice at a time, pausing between slices, to what a reading at once gives", async () => {
+    const lines = Array.from({ length: 12_001 }, (_, i) =>
+      line(new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(), "a.md", ...(i % 3 === 0 ? ["b.md"] : [])),
+    );
+    const { vault } = vaultWithLog(lines.join(""));
+    const copy = vaultWithLog(lines.join("")).vault;
+    let pauses = 0;
+    const sliced = (await recallHistoryInSlices(vault, () => {
+      pauses++;
+      return Promise.resolve();
+    }))!;
+    expect(pauses).toBe(2);
+    const atOnce = recallHistory(copy)!;
+    expect([sliced.count.get("a.md"), sliced.count.get("b.md")]).toEqual([12_001, 4_001]);
+    expect(sliced).toEqual(atOnce);
+  });
+
+  it("carries on from a reading in slices to one at once, and back, as the log grows", async () => {
+    const { vault, log } = vaultWithLog(line("2026-11-01T00:00:00Z", "a.md"));
+    const first = await recallHistoryInSlices(vault, () => Promise.resolve());
+    expect(first?.count.get("a.md")).toBe(1);
+    // Unchanged: the same reading, handed out again by either.
+    expect(recallHistory(vault)).toBe(first);
+    appendFileSync(log, line("2026-11-02T00:00:00Z", "a.md"));
+    expect(recallHistory(vault)?.count.get("a.md")).toBe(2);
+    appendFileSync(log, line("2026-11-03T00:00:00Z", "a.md", "b.md"));
+    const third = (await recallHistoryInSlices(vault, () => Promise.resolve()))!;
+    expect([third.count.get("a.md"), third.count.get("b.md")]).toEqual([3, 1]);
+    expect(first?.count.get("a.md")).toBe(1);
   });
 });
