@@ -34,7 +34,7 @@ const SAME_MODEL_COSINE = 0.995;
  * everything that leaves the vault.
  */
 export function cardTexts(card: Card, hintsProperty: string): string[] {
-  const head = [card.name, card.description, ...hintsOf(card, hintsProperty)].filter((s) => s.trim() !== "").join("\n");
+  const head = headLines(card, hintsProperty).join("\n");
   const body = sanitize(card.body)
     .replace(/\n{3,}/g, "\n\n")
     .trim();
@@ -45,16 +45,33 @@ export function cardTexts(card: Card, hintsProperty: string): string[] {
   return chunks.filter((c) => c.trim() !== "");
 }
 
+/** The lines a card's first piece starts with: its name, description and recall hints (each one line). */
+function headLines(card: Card, hintsProperty: string): string[] {
+  return [card.name, card.description, ...hintsOf(card, hintsProperty)].filter((s) => s.trim() !== "");
+}
+
 /**
  * A card's recall hints, embedded as questions (with the model's query mark): a prompt is likened
  * to the questions a card answers as well as to its text. A small model separates "asks what this
  * card answers" from "is about the same things" better question to question than question to
- * passage; on the development work sets, the card's stand-out taken as the better of the two
- * moved every gate's trade-off up (docs/semantic-recall.md). Cards without hints have none.
+ * passage (docs/semantic-recall.md). Cards without hints have none.
+ *
+ * The hints are cleaned as the first piece is, in one text with the name and the description: a
+ * private passage or a secret that runs from one line into the next is taken out whole, not line
+ * by line (a `<private>` opened in one hint and closed in the next would otherwise leave the
+ * second's words). When that took lines out, which hint is which is no longer known, and none is
+ * asked for; the card is still found by its text.
  */
 export function cardQuestions(card: Card, hintsProperty: string): string[] {
-  return hintsOf(card, hintsProperty)
-    .map((h) => sanitize(h).trim())
+  const hints = hintsOf(card, hintsProperty).length;
+  if (hints === 0) return [];
+  // The hints are a line each (hintsOf folds their white space); a description may be several.
+  const head = headLines(card, hintsProperty).join("\n");
+  const clean = sanitize(head).split("\n");
+  if (clean.length !== head.split("\n").length) return [];
+  return clean
+    .slice(clean.length - hints)
+    .map((h) => h.trim())
     .filter((h) => h !== "");
 }
 

@@ -10,7 +10,7 @@ import { DEFAULT_EMBED, endpointProblem, isLoopback } from "../../../src/core/em
 import { vaultFiles } from "../../../src/core/paths";
 import { startEmbedStub, STUB_DIM, type EmbedStub } from "../../e2e/embed-stub";
 import { CORPUS, HAS_CORPUS, NO_CORPUS, SAMPLE_VAULT, copyVault, runBridgeAsync, runBridgeMeasured, withMachineSettings } from "../../helpers";
-import { cardTexts, PROBE_TEXT } from "../../../src/core/embed/embed-cards";
+import { cardQuestions, cardTexts, PROBE_TEXT } from "../../../src/core/embed/embed-cards";
 import { BACKGROUND_PROMPTS, MIN_CALIBRATION_CARDS } from "../../../src/core/embed/calibration";
 import { vectorsPathOf, type VectorsHeader } from "../../../src/core/embed/vectors";
 import { parseCard } from "../../../src/core/card/card";
@@ -123,6 +123,28 @@ describe("semantic recall's settings", () => {
   });
 });
 
+describe("a card's recall hints, as they leave the computer to be embedded", () => {
+  const card = (front: string): ReturnType<typeof parseCard> => parseCard("debugging/x.md", `---\nname: X\n${front}---\nBody.\n`, 0);
+
+  it("are cleaned in one text with the card's name and description, as its first piece is", () => {
+    const hints = (...hs: string[]): string => `questions:\n${hs.map((h) => `  - ${JSON.stringify(h)}\n`).join("")}`;
+    expect(cardQuestions(card(`description: two\n  lines\n${hints("why does it fail", "how to fix it")}`), "questions")).toEqual([
+      "why does it fail",
+      "how to fix it",
+    ]);
+    // A private passage within one hint, and a secret.
+    expect(
+      cardQuestions(card(hints("how do I <private>reach prod</private> deploy", "token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB fails")), "questions"),
+    ).toEqual(["how do I  deploy", "token [REDACTED] fails"]);
+    // A private passage opened in one hint and closed in the next: neither is sent, nor any other.
+    const spanning = card(hints("<private>how do I reach the prod database", "at 10.1.2.3 as root with pw hunter2</private>", "why is it slow"));
+    expect(cardQuestions(spanning, "questions")).toEqual([]);
+    expect(cardTexts(spanning, "questions").join("\n")).not.toMatch(/hunter2|10\.1\.2\.3/);
+    // Opened in the description and never closed: nothing after it leaves.
+    expect(cardQuestions(card(`description: see <private>the notes\n${hints("what is the password")}`), "questions")).toEqual([]);
+  });
+});
+
 describe("index with semantic recall on", () => {
   it("embeds every card once, then only what changed, and starts afresh for another model", async () => {
     stub.mode = "ok";
@@ -148,7 +170,6 @@ describe("index with semantic recall on", () => {
     const card = join(vault, "debugging", "launchd-cron-path.md");
     writeFileSync(card, readFileSync(card, "utf8").replace(/^description: .*$/m, "description: launchd and cron run with a short PATH"));
     const third = await runBridgeAsync(["index", "--vault", vault]);
-    console.log(third.stdout, third.stderr);
     expect(third.stdout).toMatch(/semantic recall: 1 text embedded/);
     expect(sent().at(-1)).toMatch(/launchd and cron run with a short PATH/);
 
