@@ -88,6 +88,8 @@ export interface EmbedReport {
   questions: Map<string, Quantized[]>;
   /** Cards a vector was refused for (all zeros, not finite, another dimension), and why; none of it is cached. */
   refused: { path: string; reason: string }[];
+  /** Cards whose text has its vectors but a hint's was refused: they are judged by their text alone. */
+  refusedHints: { path: string; reason: string }[];
   /** The model answered otherwise than when the cache was made: the cache was dropped and every card asked for again. */
   modelChanged?: boolean;
   /** The background prompts' vectors, asked for as questions (see calibration.ts); empty when not all could be had. */
@@ -152,6 +154,7 @@ export async function embedCards(
     vectors: new Map(),
     questions: new Map(),
     refused: [],
+    refusedHints: [],
     ...(probe === true ? { modelChanged: true } : {}),
     background: [],
   };
@@ -192,19 +195,40 @@ export async function embedCards(
     i = end;
     onProgress?.(i, missing.length);
   }
+  collectVectors(report, perCard, refused, cache);
+  if (report.refused.length > 0) report.ok = false;
+  return report;
+}
+
+/**
+ * Each card's vectors from the cache into the report: its text's when all its pieces have one, its
+ * hints' too when all of them have one. A card whose text was refused is reported; a refused hint
+ * leaves the card its text, as it was before hints counted, and is reported apart.
+ */
+function collectVectors(
+  report: EmbedReport,
+  perCard: readonly { path: string; keys: string[]; questions: string[] }[],
+  refused: ReadonlyMap<string, string>,
+  cache: VectorCache,
+): void {
+  const whyNot = (ks: readonly string[]): string | undefined => ks.map((k) => refused.get(k)).find((r) => r !== undefined);
   for (const { path, keys, questions: asked } of perCard) {
-    const why = [...keys, ...asked].map((k) => refused.get(k)).find((r) => r !== undefined);
+    const why = whyNot(keys);
     if (why !== undefined) {
       report.refused.push({ path, reason: why });
       continue;
     }
     const vs = keys.map((k) => cache.peek(k)).filter((v): v is Quantized => v !== undefined);
     if (vs.length > 0 && vs.length === keys.length) report.vectors.set(path, vs);
+    // A hint the server could not embed leaves the card its text, as it was before hints counted.
+    const hintWhy = whyNot(asked);
+    if (hintWhy !== undefined) {
+      report.refusedHints.push({ path, reason: hintWhy });
+      continue;
+    }
     const qs = asked.map((k) => cache.peek(k)).filter((v): v is Quantized => v !== undefined);
     if (qs.length > 0 && qs.length === asked.length && report.vectors.has(path)) report.questions.set(path, qs);
   }
-  if (report.refused.length > 0) report.ok = false;
-  return report;
 }
 
 /**

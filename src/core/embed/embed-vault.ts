@@ -10,7 +10,7 @@ import { passageIdentity } from "./profile";
 import { embedCards, type EmbedReport } from "./embed-cards";
 import { escapeControl } from "../text/visible";
 import { vectorsPathOf, writeVectors } from "./vectors";
-import { calibrate, describeCalibration, type Calibration } from "./calibration";
+import { calibrate, describeCalibration, MIN_CALIBRATION_CARDS, type Calibration } from "./calibration";
 
 export interface VaultEmbedding extends EmbedReport {
   /** Cards with vectors, of those the snapshot holds. */
@@ -91,8 +91,17 @@ function summaryOf(report: EmbedReport, counted: number, hinted: number, e: Embe
   const changed = report.modelChanged ? `; ${e.model} answered otherwise than the model that made the cached vectors, so every card was embedded again` : "";
   if (report.error !== undefined)
     return `semantic recall: stopped (${report.error}; ${server}); ${what}, ${counted} cards with vectors${changed}${refused}; ${calibration}. Word recall is complete.`;
-  const hints = hinted > 0 ? ` (the recall hints of ${hinted} as questions)` : "";
-  return `semantic recall: ${what}, ${counted} cards with ${server}${hints}${changed}${refused}; ${calibration}${refused ? ". Word recall is complete." : ""}`;
+  const hints =
+    hinted > 0
+      ? ` (the recall hints of ${hinted} as questions)`
+      : report.questions.size > 0 && report.questions.size < MIN_CALIBRATION_CARDS
+        ? ` (recall hints count from ${MIN_CALIBRATION_CARDS} cards with hints; ${report.questions.size} have them)`
+        : "";
+  const hintsLeft =
+    report.refusedHints.length === 0
+      ? ""
+      : `; the recall hints of ${report.refusedHints.length} ${report.refusedHints.length === 1 ? "card" : "cards"} left out, ${refusedText(report.refusedHints)}`;
+  return `semantic recall: ${what}, ${counted} cards with ${server}${hints}${changed}${refused}${hintsLeft}; ${calibration}${refused ? ". Word recall is complete." : ""}`;
 }
 
 /** The refused cards by reason: "the server's vector is all zeros for a.md, b.md". */

@@ -34,6 +34,9 @@ const READS = new Set([2, VERSION]);
 // to as many again tied with the last): each is a read of its own, after the prompt's vector has come.
 export const RESCORE = 32;
 const MAX_ROWS = RESCORE * 2;
+// Far above any embedding model's (bge-m3 1,024, the largest in use about 4,096): a header naming
+// more is damaged, and the search would take memory by it before any size could be checked.
+const MAX_DIM = 16_384;
 
 export interface VectorsHeader {
   format: typeof FORMAT;
@@ -161,7 +164,7 @@ export function openVectors(path: string, base: string, model: string): OpenVect
     if (h.base !== base) throw new Error("the vectors are another snapshot's: run index again");
     if (h.model !== model) throw new Error(`the vectors are ${h.model}'s, not ${model}'s: run index again`);
     const n = h.pieces;
-    if (!Number.isInteger(n) || n < 0 || !Number.isInteger(h.dim) || h.dim <= 0) throw new Error("the vectors file is damaged");
+    if (!Number.isInteger(n) || n < 0 || !Number.isInteger(h.dim) || h.dim <= 0 || h.dim > MAX_DIM) throw new Error("the vectors file is damaged");
     const cal = h.calibration;
     const qcal = h.questionCalibration;
     const fine = (c: VectorsHeader["calibration"]): boolean => c !== undefined && Number.isFinite(c.spread) && c.spread > 0 && Number.isFinite(c.bias);

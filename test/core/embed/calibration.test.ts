@@ -5,6 +5,7 @@ import { calibrate, describeCalibration, MIN_CALIBRATION_CARDS, standOuts } from
 import { cosine, quantize, type Quantized } from "../../../src/core/embed/quantized";
 import { openVectors, searchOpen, searchVectors, writeVectors, closeVectors } from "../../../src/core/embed/vectors";
 import { vectorsStatus } from "../../../src/core/embed/vectors-status";
+import { fnv1aWords } from "../../../src/core/io/hash";
 import { tempDir } from "../../helpers";
 
 const DIM = 128;
@@ -145,6 +146,22 @@ describe("the vectors file with its calibration", () => {
     writeFileSync(path, Buffer.from(bytes.toString("latin1").replace(/"spread":[0-9.e-]+/, '"spread":0'), "latin1"));
     expect(() => openVectors(path, "base", "model-a")).toThrow(/damaged/);
     writeFileSync(path, bytes.subarray(0, bytes.length - 4));
+    expect(() => openVectors(path, "base", "model-a")).toThrow(/damaged/);
+    // No pieces and a dimension no model has: nothing to check its size by, and the search would
+    // take memory by it.
+    writeFileSync(
+      path,
+      JSON.stringify({
+        format: "vault-memory-vectors",
+        version: 3,
+        base: "base",
+        model: "model-a",
+        dim: 30_000_000,
+        cards: 0,
+        pieces: 0,
+        checksum: fnv1aWords(Buffer.alloc(0), 0, 0),
+      }) + "\n",
+    );
     expect(() => openVectors(path, "base", "model-a")).toThrow(/damaged/);
   });
 });

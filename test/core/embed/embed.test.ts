@@ -218,6 +218,49 @@ describe("index with semantic recall on", () => {
     expect(stub.texts.at(-1)).toBe("query: how do I mend thing 0");
   });
 
+  it("says so when too few cards have hints for them to count", async () => {
+    stub.mode = "ok";
+    const vault = copyVault(SAMPLE_VAULT, "Few hints");
+    withEmbedding(vault);
+    const cards = readdirSync(vault, { recursive: true, encoding: "utf8" }).filter((p) => p.endsWith(".md") && isCard(p, defaultConfig()));
+    for (const p of cards.slice(0, 2))
+      writeFileSync(join(vault, p), readFileSync(join(vault, p), "utf8").replace(/^---\n/, "---\nquestions:\n  - how do I fix it\n"));
+    const run = await runBridgeAsync(["index", "--vault", vault]);
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `${cards.length} cards with stub-model at \\S+ \\(recall hints count from ${MIN_CALIBRATION_CARDS} cards with hints; 2 have them\\); calibrated`,
+      ),
+    );
+    const header = JSON.parse(readFileSync(vectorsPathOf(vaultFiles.snapshot(vault)), "latin1").split("\n")[0]) as VectorsHeader;
+    expect(header.questions).toBeUndefined();
+  });
+
+  it("keeps a card's text when the server refuses a vector for one of its hints", async () => {
+    stub.mode = "ok";
+    const vault = copyVault(SAMPLE_VAULT, "Refused hint");
+    withEmbedding(vault, { queryPrefix: "query: ", passagePrefix: "passage: " });
+    const cards = readdirSync(vault, { recursive: true, encoding: "utf8" }).filter((p) => p.endsWith(".md") && isCard(p, defaultConfig()));
+    for (const [i, p] of cards.entries()) {
+      const file = join(vault, p);
+      writeFileSync(file, readFileSync(file, "utf8").replace(/^---\n/, `---\nquestions:\n  - how do I fix thing ${i}\n`));
+    }
+    // Only the question's text, as sent with its mark, is refused: the card's first piece holds the same words.
+    stub.bad = { word: "query: how do i fix thing 0", as: "zero" };
+    try {
+      const run = await runBridgeAsync(["index", "--vault", vault]);
+      expect(run.status).toBe(0);
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `${cards.length} cards with stub-model at \\S+ \\(the recall hints of ${cards.length - 1} as questions\\); the recall hints of 1 card left out, the server's vector is all zeros for ${cards[0]}; calibrated`,
+        ),
+      );
+    } finally {
+      stub.bad = undefined;
+    }
+    const header = JSON.parse(readFileSync(vectorsPathOf(vaultFiles.snapshot(vault)), "latin1").split("\n")[0]) as VectorsHeader;
+    expect([header.embedded, header.questions]).toEqual([cards.length, cards.length - 1]);
+  });
+
   it("embeds every card again when another model answers under the same name, and never mixes the two", async () => {
     stub.mode = "ok";
     const vault = copyVault(SAMPLE_VAULT, "Replaced model");
