@@ -143,22 +143,25 @@ export async function textVectors(e: EmbedSettings, texts: readonly string[]): P
 
 /**
  * Every card's stand-out for the prompt's vector, as the hook fuses it: its best piece's cosine,
- * calibrated, or, for the best 32 cards by that and the cards the words found (`wanted`), its
- * best hint's against the hints' calibration when that stands out more (see searchOpen).
+ * calibrated, or its best hint's against the hints' calibration when that stands out more. As in
+ * searchOpen, hints count for the cards of the best RESCORE pieces (here by exact cosine, there
+ * first by sign bits) and the cards the words found (`wanted`).
  */
 export function similarities(q: Quantized, vectors: CardVectors, wanted: Iterable<number> = []): Map<number, number> {
   const query = Float32Array.from(q.values, (x) => x * q.scale);
-  const best = (byDoc: Map<number, Quantized[]>, c: Calibration): Map<number, number> =>
-    standOuts(new Map([...byDoc].map(([doc, vs]) => [doc, Math.max(...vs.map((v) => cosine(q, v)))])), query, c);
-  const out = best(vectors.byDoc, vectors.calibration);
+  const pieces = [...vectors.byDoc].flatMap(([doc, vs]) => vs.map((v) => ({ doc, cos: cosine(q, v) })));
+  const best = new Map<number, number>();
+  for (const { doc, cos } of pieces) if (cos > (best.get(doc) ?? -Infinity)) best.set(doc, cos);
+  const out = standOuts(best, query, vectors.calibration);
   if (!vectors.questions) return out;
   const read = new Set([
     ...wanted,
-    ...[...out]
-      .sort((a, b) => b[1] - a[1])
+    ...pieces
+      .sort((a, b) => b.cos - a.cos)
       .slice(0, RESCORE)
-      .map(([doc]) => doc),
+      .map((p) => p.doc),
   ]);
-  for (const [doc, s] of best(vectors.questions.byDoc, vectors.questions.calibration)) if (read.has(doc) && s > (out.get(doc) ?? -Infinity)) out.set(doc, s);
+  const hints = new Map([...vectors.questions.byDoc].filter(([doc]) => read.has(doc)).map(([doc, vs]) => [doc, Math.max(...vs.map((v) => cosine(q, v)))]));
+  for (const [doc, s] of standOuts(hints, query, vectors.questions.calibration)) if (s > (out.get(doc) ?? -Infinity)) out.set(doc, s);
   return out;
 }
