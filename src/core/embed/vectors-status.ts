@@ -1,6 +1,6 @@
 /**
  * What the settings tab says of semantic recall's vectors: the model that made them, how many
- * cards have them, and whether the vault is calibrated for it. Its own file, read with promises
+ * cards have them, whether the vault is calibrated for it, and how many recall hints count. Its own file, read with promises
  * so that the window never waits on the disk; the prompt hook never loads it.
  */
 
@@ -34,5 +34,6 @@ export async function vectorsStatus(snapshotPath: string, model: string): Promis
   const made = `${h.embedded ?? "Some"} of ${h.cards} cards embedded by ${h.model}`;
   const c = h.calibration;
   if (!c) return `${made}; not calibrated yet, so meaning is not used: index again with the server up.`;
-  return `${made}; calibrated on ${c.prompts} background prompts.`;
+  const hints = typeof h.questions === "number" && h.questions > 0 ? `, with ${h.questions} recall hints as questions` : "";
+  return `${made}; calibrated on ${c.prompts} background prompts${hints}.`;
 }

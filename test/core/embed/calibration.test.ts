@@ -167,7 +167,7 @@ describe("the vectors file with its calibration", () => {
 });
 
 describe("the settings tab's status line", () => {
-  it("says which model made the vectors, for how many cards, and whether the vault is calibrated", async () => {
+  it("says which model made the vectors, for how many cards, whether the vault is calibrated, and how many hints count", async () => {
     const { cards, background } = setup(3);
     const snapshot = join(tempDir(), "snapshot.jsonl");
     const vectors = snapshot.replace(/\.jsonl$/, "-vectors.bin");
@@ -179,6 +179,12 @@ describe("the settings tab's status line", () => {
     );
     writeVectors(vectors, "base", "model-a", DIM, cards, calibrate(cards, background));
     expect(await vectorsStatus(snapshot, "model-a")).toBe("30 of 30 cards embedded by model-a; calibrated on 40 background prompts.");
+    // With a hint for each card, as questions.
+    const hints = cards.map((vs) => vs.map((v) => quantize(Float32Array.from(v.values, (x) => -x))));
+    writeVectors(vectors, "base", "model-a", DIM, cards, calibrate(cards, background), { byId: hints, calibration: calibrate(hints, background) });
+    expect(await vectorsStatus(snapshot, "model-a")).toBe(
+      "30 of 30 cards embedded by model-a; calibrated on 40 background prompts, with 30 recall hints as questions.",
+    );
     expect(await vectorsStatus(snapshot, "model-b")).toBe(
       "The vectors were made by model-a, and model-b is set: recall uses words alone until the next full index.",
     );
