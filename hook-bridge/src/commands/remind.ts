@@ -9,11 +9,12 @@ import { writeSync } from "node:fs";
 import { join } from "node:path";
 import { cacheName, privateCacheDir } from "../code-cache";
 import { writeFileAtomic } from "../../../src/core/io/atomic";
-import { readRegularFile, readTextFile } from "../../../src/core/io/read-file";
+import { readRegularFile } from "../../../src/core/io/read-file";
 import { readHookInput, str } from "../hook-input";
 import { bridgeEntry, freshen } from "../freshen";
 import { startSync } from "../background-sync";
 import { forgetSeen } from "../../../src/core/recall/session-store";
+import { recentUsageText } from "../../../src/core/recall/usage-log";
 import { briefCardsOf, sessionBrief, usageCounts, type BriefCard } from "../../../src/core/recall/brief";
 import { resolveProject } from "../../../src/core/project";
 import type { DocInfo } from "../../../src/core/index/postings";
@@ -156,7 +157,7 @@ function briefFor(vault: string, cwd: string, config: VaultMemoryConfig, log: (m
   try {
     let uses = new Map<string, number>();
     try {
-      uses = usageCounts(readTextFile(vaultFiles.usageLog(vault), { maxBytes: MAX_USAGE_BYTES, tail: true }));
+      uses = usageCounts(recentUsageText(vaultFiles.usageLog(vault), MAX_USAGE_BYTES));
     } catch {
       /* no recall yet: every card is as used as any other */
     }

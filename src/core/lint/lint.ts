@@ -4,6 +4,7 @@ import { closeSync, type Stats } from "node:fs";
 import { openRegularFile, readAt, readAtAsync } from "../io/read-file";
 import { parseCard, type Card } from "../card/card";
 import { vaultFiles } from "../paths";
+import { olderUsageLog } from "../recall/usage-log";
 import { SnapshotReader } from "../snapshot/read";
 import { escapeControl } from "../text/visible";
 import { isCard, listMarkdown, readNote, type NoteFile, type ScopeRules, type SkippedNote } from "../vault/scan";
@@ -205,7 +206,8 @@ export interface RecallHistory {
   first: number;
 }
 
-// A line per prompt of about 200 bytes: a quarter of a million prompts. Past it, the latest are read.
+// A line per prompt of about 200 bytes: a quarter of a million prompts. Past it, the latest are
+// read. It bounds each generation's reading (usage-log.ts moves the log aside at 24 MB).
 const MAX_USAGE_LOG_BYTES = 48 << 20;
 
 /** What a process has read of a recall log: the file it was, how far (to the end of a whole line), and what it said. */
@@ -285,12 +287,43 @@ export async function recallHistoryInSlices(vault: string, pause: () => Promise<
 }
 
 /**
- * The reading itself, one step at a time: the log opened, what this process read of it before
- * reused, what was appended since asked for, its lines parsed in slices. The open file is closed
- * when the reading ends, however it ends.
+ * The reading itself, one step at a time: the log, then its older generation (usage-log.ts moves
+ * a log past 24 MB there), joined.
  */
 function* historySteps(vault: string): Generator<HistoryNeed, RecallHistory | undefined, Buffer | undefined> {
   const path = vaultFiles.usageLog(vault);
+  const older = olderUsageLog(path);
+  // The log first: moved aside between the two readings, it is read again as the older
+  // generation and told apart below, so the history is at worst one generation short, never
+  // the older generation with the months just moved missing, which would make cards recalled in
+  // them look unused.
+  const current = yield* fileHistorySteps(path);
+  const before = yield* fileHistorySteps(older);
+  const [a, b] = [readSoFar.get(path), readSoFar.get(older)];
+  if (!current || !before) return current ?? before;
+  return a && b && a.dev === b.dev && a.ino === b.ino ? current : joinedHistory(before, current);
+}
+
+// Each pair of generations' histories joined once: a process asks again while neither changed.
+const joined = new WeakMap<RecallHistory, { current: RecallHistory; both: RecallHistory }>();
+
+/** Two generations of the log as one: each card's last recall the later, its count the sum. */
+function joinedHistory(older: RecallHistory, current: RecallHistory): RecallHistory {
+  const was = joined.get(older);
+  if (was?.current === current) return was.both;
+  const both: RecallHistory = { last: new Map(older.last), count: new Map(older.count), first: Math.min(older.first, current.first) };
+  for (const [path, t] of current.last) if (t > (both.last.get(path) ?? 0)) both.last.set(path, t);
+  for (const [path, n] of current.count) both.count.set(path, (both.count.get(path) ?? 0) + n);
+  joined.set(older, { current, both });
+  return both;
+}
+
+/**
+ * One generation of the log read, one step at a time: the file opened, what this process read of
+ * it before reused, what was appended since asked for, its lines parsed in slices. The open file
+ * is closed when the reading ends, however it ends.
+ */
+function* fileHistorySteps(path: string): Generator<HistoryNeed, RecallHistory | undefined, Buffer | undefined> {
   let opened: { fd: number; st: Stats };
   try {
     opened = openRegularFile(path);

@@ -1,8 +1,11 @@
 /** The recall log: one JSON line per prompt, for "most used" statistics and for finding unused cards. */
 
+import { renameSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { fnv1aString } from "../io/hash";
 import { writeCreatingDir } from "../io/create-dir";
+import { withFileLock } from "../io/file-lock";
+import { readTextIfAny } from "../io/read-file";
 
 export interface UsageEntry {
   /** ISO time. */
@@ -14,11 +17,68 @@ export interface UsageEntry {
   ms: number;
 }
 
+/**
+ * Past this the log is moved to its older generation (olderUsageLog), replacing the one before,
+ * and a new log begins: a line a prompt grows it without end, in a folder a sync may carry. What
+ * reads it reads both generations, so it always has at least this much history: about 70,000
+ * prompts, against the 48 MB a reading of one file takes at most (lint.ts).
+ */
+export const USAGE_LOG_ROTATE_BYTES = 24 << 20;
+
 export function promptHash(prompt: string): string {
   return fnv1aString(prompt).toString(16).padStart(8, "0");
 }
 
-/** Appends one line; a line under the pipe buffer size is written whole even with parallel hooks. */
-export function appendUsage(path: string, entry: UsageEntry): void {
+/** The recall log's older generation: `recall-log.1.jsonl` beside `recall-log.jsonl`. */
+export function olderUsageLog(path: string): string {
+  return path.replace(/(\.jsonl)?$/, ".1$1");
+}
+
+/**
+ * Appends one line; a line under the pipe buffer size is written whole even with parallel hooks.
+ * A log past `rotateAt` is moved to its older generation first (see USAGE_LOG_ROTATE_BYTES).
+ */
+export function appendUsage(path: string, entry: UsageEntry, rotateAt = USAGE_LOG_ROTATE_BYTES): void {
+  let size = 0;
+  try {
+    size = statSync(path).size;
+  } catch {
+    /* no log yet */
+  }
+  if (size >= rotateAt) rotate(path, rotateAt);
   writeCreatingDir(dirname(path), path, JSON.stringify(entry) + "\n", true);
+}
+
+/**
+ * Moves the log to its older generation, one process at a time: two hooks that both found it too
+ * large would otherwise move it twice, the second time a new log of one line over the history
+ * the first had just moved. A line another hook is appending meanwhile lands in one generation or
+ * the other. When the lock is busy, or the move fails (Windows refuses while a reader holds the
+ * older file), the line goes to the log as it is, and the next prompt tries again.
+ */
+function rotate(path: string, rotateAt: number): void {
+  try {
+    withFileLock(
+      `${path}.lock`,
+      () => {
+        // Moved already by the process that held the lock before: a new log is left alone.
+        if (statSync(path).size >= rotateAt) renameSync(path, olderUsageLog(path));
+      },
+      { staleMs: 10_000, waitMs: 100, what: "the recall log" },
+    );
+  } catch {
+    /* see above */
+  }
+}
+
+/**
+ * The log's last `maxBytes` (at most), reaching into the older generation when the log is shorter,
+ * as a log moved aside a moment ago is: the recent use the session brief weighs cards by. The
+ * first line may be cut; the reader skips what does not parse.
+ */
+export function recentUsageText(path: string, maxBytes: number): string {
+  const current = readTextIfAny(path, { maxBytes, tail: true }) ?? "";
+  const left = maxBytes - Buffer.byteLength(current);
+  if (left <= 0) return current;
+  return (readTextIfAny(olderUsageLog(path), { maxBytes: left, tail: true }) ?? "") + current;
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { recallHistory, recallHistoryInSlices } from "../../../src/core/lint/lint";
 import { vaultFiles } from "../../../src/core/paths";
+import { appendUsage, olderUsageLog } from "../../../src/core/recall/usage-log";
 import { tempDir } from "../../helpers";
 
 const line = (t: string, ...paths: string[]): string =>
@@ -45,6 +46,35 @@ describe("the recall log, read once a process and carried on as it grows", () =>
     // The same file written again in place, as long as before and perhaps within the same tick.
     writeFileSync(log, line("2026-12-01T00:00:00Z", "d.md"));
     expect([...recallHistory(vault)!.count.keys()]).toEqual(["d.md"]);
+  });
+
+  it("joins the log moved aside to the one after it, carried on as each grows", () => {
+    const { vault, log } = vaultWithLog(line("2026-10-01T00:00:00Z", "a.md") + line("2026-10-02T00:00:00Z", "b.md"));
+    expect(recallHistory(vault)?.count.get("a.md")).toBe(1);
+    // The next prompt finds the log past its size: it is moved aside, and a new one begins.
+    const entry = { t: "2026-11-01T00:00:00.000Z", session: "s", prompt: "0", cards: [{ path: "a.md", score: 20 }], ms: 1 };
+    appendUsage(log, entry, 10);
+    let h = recallHistory(vault)!;
+    expect([h.count.get("a.md"), h.count.get("b.md"), h.first, h.last.get("a.md")]).toEqual([
+      2,
+      1,
+      Date.parse("2026-10-01T00:00:00Z"),
+      Date.parse("2026-11-01T00:00:00Z"),
+    ]);
+    // Asked again with nothing changed: the same history, not joined anew.
+    expect(recallHistory(vault)).toBe(h);
+    appendFileSync(log, line("2026-11-02T00:00:00Z", "c.md"));
+    h = recallHistory(vault)!;
+    expect([h.count.get("a.md"), h.count.get("c.md")]).toEqual([2, 1]);
+    // Moved aside again: the generation before it is no longer read.
+    appendUsage(log, { ...entry, t: "2026-12-01T00:00:00.000Z", cards: [{ path: "d.md", score: 20 }] }, 10);
+    h = recallHistory(vault)!;
+    expect(Object.fromEntries(h.count)).toEqual({ "a.md": 1, "c.md": 1, "d.md": 1 });
+    expect(h.first).toBe(Date.parse("2026-11-01T00:00:00Z"));
+    // Only the older generation, between a move and the next prompt: it is the history.
+    rmSync(log);
+    expect(Object.fromEntries(recallHistory(vault)!.count)).toEqual({ "a.md": 1, "c.md": 1 });
+    expect(olderUsageLog(log)).toBe(join(vaultFiles.dir(vault), "recall-log.1.jsonl"));
   });
 
   it("says nothing of a vault with no log", async () => {
