@@ -1,6 +1,6 @@
-/** Runs the digest in a Node process of its own and follows it, so that a window waiting on it never freezes. */
+/** Runs the digest in a Node process of its own and follows it (io/bridge-child.ts), so that a window waiting on it never freezes. */
 
-import { spawn } from "node:child_process";
+import { runBridgeChild } from "../io/bridge-child";
 import type { VaultMemoryConfig } from "../config";
 import type { DigestReport } from "./run";
 
@@ -22,88 +22,26 @@ export interface DigestChildOptions {
   onProgress?: (line: string) => void;
 }
 
-// A report lists at most a night's entries; past these, the output is not the bridge's.
-const MAX_LINE_CHARS = 1 << 20;
-const MAX_STDERR_CHARS = 4096;
-
 /**
- * Starts `digest --json` and resolves with its report. Never rejects: a bridge that cannot start,
- * dies, or prints something else resolves with a report that says so (ok: false). The process is
- * not killed when the caller goes away: it holds the digest's lock and writes its status file, and
- * stopping it halfway through an LLM call would waste the call.
+ * Starts `digest --json` and resolves with its report (io/bridge-child.ts). Never rejects: a
+ * bridge that cannot start, dies, or prints something else resolves with a report that says so
+ * (ok: false). It has no deadline and is not killed when the caller goes away: it holds the
+ * digest's lock and writes its status file, and stopping it halfway through an LLM call would
+ * waste the call.
  */
 export function runDigestChild(o: DigestChildOptions): Promise<DigestReport> {
   const startedAt = new Date().toISOString();
-  const failed = (error: string): DigestReport => ({
-    ok: false,
-    error,
-    dryRun: false,
-    results: [],
-    failures: [],
-    left: 0,
-    startedAt,
-    finishedAt: new Date().toISOString(),
-  });
-  return new Promise((resolve) => {
-    const args = [o.bridge, "digest", "--vault", o.vault, "--json", "--config", "-"];
-    if (o.sessionIds) args.push("--only", o.sessionIds.join(","));
-    let child;
-    try {
-      child = spawn(o.node, args, { env: o.env ?? process.env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
-    } catch (err) {
-      resolve(failed(`could not start the digest: ${err instanceof Error ? err.message : String(err)}`));
-      return;
-    }
-    let report: DigestReport | undefined;
-    let pending = "";
-    let stderr = "";
-    let broken = "";
-    const take = (line: string): void => {
-      if (line.trim() === "") return;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(line);
-      } catch {
-        broken ||= line.slice(0, 200);
-        return;
-      }
-      const l = parsed as Partial<{ progress: unknown; warning: unknown; protocol: unknown; report: DigestReport }>;
-      if (typeof l.progress === "string") o.onProgress?.(l.progress);
-      else if (typeof l.warning === "string") o.onProgress?.(`warning: ${l.warning}`);
-      else if (l.protocol === DIGEST_CHILD_PROTOCOL && isReport(l.report)) report = l.report;
-      else broken ||= line.slice(0, 200);
-    };
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
-      pending += chunk;
-      let nl: number;
-      while ((nl = pending.indexOf("\n")) >= 0) {
-        take(pending.slice(0, nl));
-        pending = pending.slice(nl + 1);
-      }
-      if (pending.length > MAX_LINE_CHARS) {
-        broken ||= "a line longer than the bridge ever prints";
-        pending = "";
-      }
-    });
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
-      stderr = (stderr + chunk).slice(-MAX_STDERR_CHARS);
-    });
-    child.on("error", (err) => resolve(failed(`could not start the digest: ${err.message}`)));
-    child.on("close", (code, signal) => {
-      take(pending);
-      if (report) resolve(report);
-      else if (broken) resolve(failed(`the bridge printed something that is not the digest's: ${broken}`));
-      else
-        resolve(
-          failed(`the digest ended (${signal ?? `exit ${String(code)}`}) without a report${stderr.trim() ? `: ${stderr.trim().split("\n").pop()}` : ""}`),
-        );
-    });
-    child.stdin.on("error", () => {
-      /* a bridge that exits before reading its settings is reported by "close" */
-    });
-    child.stdin.end(JSON.stringify(o.config));
+  return runBridgeChild({
+    node: o.node,
+    bridge: o.bridge,
+    env: o.env,
+    onProgress: o.onProgress,
+    args: ["digest", "--vault", o.vault, "--json", "--config", "-", ...(o.sessionIds ? ["--only", o.sessionIds.join(",")] : [])],
+    input: JSON.stringify(o.config),
+    what: "digest",
+    protocol: DIGEST_CHILD_PROTOCOL,
+    isReport,
+    failed: (error) => ({ ok: false, error, dryRun: false, results: [], failures: [], left: 0, startedAt, finishedAt: new Date().toISOString() }),
   });
 }
 

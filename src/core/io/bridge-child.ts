@@ -1,7 +1,7 @@
 /**
  * Runs one of the bridge's commands with `--json` in a Node process of its own and follows it, so
  * that a window waiting on it never freezes: one JSON line per step (progress, warning), then the
- * report, marked with the command's protocol number. Obsidian's sync and import use it.
+ * report, marked with the command's protocol number. Obsidian's digest, sync and import use it.
  */
 
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
@@ -17,8 +17,12 @@ export interface BridgeChildOptions<R> {
   /** What the command reads on stdin (the settings, with `--config -`). */
   input: string;
   env?: NodeJS.ProcessEnv;
-  /** Past this the command and everything it started are killed. */
-  timeoutMs: number;
+  /**
+   * Past this the command and everything it started are killed. None: it ends on its own (the
+   * digest, whose every LLM call has its own deadline, and which holds the vault's lock and writes
+   * its status as it goes: stopped half way, it would waste the call it was in).
+   */
+  timeoutMs?: number;
   /** Stops it now, the same way the deadline does. */
   signal?: AbortSignal;
   onProgress?: (line: string) => void;
@@ -82,8 +86,9 @@ function follow<R>(child: ChildProcessWithoutNullStreams, o: BridgeChildOptions<
     killTree(child.pid);
     finish(o.failed(why));
   };
-  const within = o.timeoutMs >= 120_000 ? `${Math.round(o.timeoutMs / 60_000)} minutes` : `${o.timeoutMs / 1000} s`;
-  const timer = setTimeout(() => stop(`the ${o.what} did not end within ${within} and was stopped${o.afterStop ?? ""}`), o.timeoutMs);
+  const ms = o.timeoutMs;
+  const within = ms === undefined ? "" : ms >= 120_000 ? `${Math.round(ms / 60_000)} minutes` : `${ms / 1000} s`;
+  const timer = ms === undefined ? undefined : setTimeout(() => stop(`the ${o.what} did not end within ${within} and was stopped${o.afterStop ?? ""}`), ms);
   const onAbort = (): void => stop(`the ${o.what} was stopped${o.afterStop ?? ""}`);
   o.signal?.addEventListener("abort", onAbort, { once: true });
   const ended = (code: number | null, signal: NodeJS.Signals | null): void => finish(lines.result(code, signal));
