@@ -1,10 +1,10 @@
 /** The recall log: one JSON line per prompt, for "most used" statistics and for finding unused cards. */
 
-import { renameSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import { fnv1aString } from "../io/hash";
 import { writeCreatingDir } from "../io/create-dir";
-import { withFileLock } from "../io/file-lock";
+import { moveAsidePast } from "../io/log";
 import { readTextIfAny } from "../io/read-file";
 
 export interface UsageEntry {
@@ -36,7 +36,8 @@ export function olderUsageLog(path: string): string {
 
 /**
  * Appends one line; a line under the pipe buffer size is written whole even with parallel hooks.
- * A log past `rotateAt` is moved to its older generation first (see USAGE_LOG_ROTATE_BYTES).
+ * A log past `rotateAt` is moved to its older generation first (see USAGE_LOG_ROTATE_BYTES), one
+ * process at a time (moveAsidePast).
  */
 export function appendUsage(path: string, entry: UsageEntry, rotateAt = USAGE_LOG_ROTATE_BYTES): void {
   let size = 0;
@@ -45,30 +46,8 @@ export function appendUsage(path: string, entry: UsageEntry, rotateAt = USAGE_LO
   } catch {
     /* no log yet */
   }
-  if (size >= rotateAt) rotate(path, rotateAt);
+  if (size >= rotateAt) moveAsidePast(path, olderUsageLog(path), rotateAt);
   writeCreatingDir(dirname(path), path, JSON.stringify(entry) + "\n", true);
-}
-
-/**
- * Moves the log to its older generation, one process at a time: two hooks that both found it too
- * large would otherwise move it twice, the second time a new log of one line over the history
- * the first had just moved. A line another hook is appending meanwhile lands in one generation or
- * the other. When the lock is busy, or the move fails (Windows refuses while a reader holds the
- * older file), the line goes to the log as it is, and the next prompt tries again.
- */
-function rotate(path: string, rotateAt: number): void {
-  try {
-    withFileLock(
-      `${path}.lock`,
-      () => {
-        // Moved already by the process that held the lock before: a new log is left alone.
-        if (statSync(path).size >= rotateAt) renameSync(path, olderUsageLog(path));
-      },
-      { staleMs: 10_000, waitMs: 100, what: "the recall log" },
-    );
-  } catch {
-    /* see above */
-  }
 }
 
 /**
