@@ -5,11 +5,11 @@
  * over it. The rounds repeat the race until it would show.
  */
 
-import { spawn } from "node:child_process";
-import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import esbuild from "esbuild";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { vaultFiles } from "../../src/core/paths";
 import { olderUsageLog, USAGE_LOG_ROTATE_BYTES } from "../../src/core/recall/usage-log";
 import { wasmFromText } from "../../scripts/wat.mjs";
@@ -41,14 +41,10 @@ describe("prompt hooks appending to the recall log as it is moved aside", () => 
     }
   });
 
-  // Each process crosses the size some 40 times (the recall log) or 5 times (the log of what hooks
-  // did not do, 1 MB of lines of 1 KB).
-  it.each([
-    ["the recall log", "recall", "recall-log.jsonl", ["1000", "10000"], "recall-log.1.jsonl", 10_000],
-    ["the hidden folder's log", "log", "vault-memory.log", ["5000"], "vault-memory.log.1", 1 << 20],
-  ])("never moves a new log over the one moved aside, however often processes race to move it: %s", async (_what, kind, name, rest, olderName, least) => {
-    const dir = tempDir();
-    const child = join(dir, "append-usage.cjs");
+  // A process appending in a tight loop (test/fixtures/append-usage.ts), built once.
+  const bin = tempDir();
+  const child = join(bin, "append-usage.cjs");
+  beforeAll(async () => {
     await esbuild.build({
       entryPoints: [join(ROOT, "test", "fixtures", "append-usage.ts")],
       outfile: child,
@@ -58,6 +54,16 @@ describe("prompt hooks appending to the recall log as it is moved aside", () => 
       logLevel: "warning",
       plugins: [wasmFromText()],
     });
+  });
+  afterAll(() => rmSync(bin, { recursive: true, force: true }));
+
+  // Each process crosses the size some 40 times (the recall log) or 5 times (the log of what hooks
+  // did not do, 1 MB of lines of 1 KB).
+  it.each([
+    ["the recall log", "recall", "recall-log.jsonl", ["1000", "10000"], "recall-log.1.jsonl", 10_000],
+    ["the hidden folder's log", "log", "vault-memory.log", ["5000"], "vault-memory.log.1", 1 << 20],
+  ])("never moves a new log over the one moved aside, however often processes race to move it: %s", async (_what, kind, name, rest, olderName, least) => {
+    const dir = tempDir();
     const log = join(dir, name);
     const run = (who: string): Promise<string> =>
       new Promise((resolve, reject) => {
@@ -70,6 +76,23 @@ describe("prompt hooks appending to the recall log as it is moved aside", () => 
     const short = await Promise.all(["a", "b", "c", "d"].map(run));
     expect(short).toEqual(["0", "0", "0", "0"]);
     expect(statSync(join(dir, olderName)).size).toBeGreaterThanOrEqual(least);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each([
+    ["the recall log", "recall", "recall-log.jsonl", ["3", "10000"], "recall-log.1.jsonl", 10_000],
+    ["the hidden folder's log", "log", "vault-memory.log", ["3"], "vault-memory.log.1", (1 << 20) + 1],
+  ])("appends, and moves nothing, when its lock's path holds something no lock is: %s", (_what, kind, name, rest, olderName, size) => {
+    const dir = tempDir();
+    const log = join(dir, name);
+    writeFileSync(log, "x".repeat(size - 1) + "\n");
+    // A folder where the lock would be: no process holds it, and none can take it over.
+    mkdirSync(`${log}.lock`);
+    // In a process of its own, bounded: a lock that spun on such a path would hang this one.
+    const r = spawnSync(process.execPath, [child, kind, log, "a", ...rest], { encoding: "utf8", timeout: 30_000 });
+    expect([r.status, r.signal]).toEqual([0, null]);
+    expect(lines(log)).toBe(4);
+    expect(() => statSync(join(dir, olderName))).toThrow();
     rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -7,7 +7,7 @@
 import { closeSync, linkSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
-import { readTextFile } from "./read-file";
+import { FileRefused, readTextFile } from "./read-file";
 import { createExclusive, noHardLinks } from "./atomic";
 
 export interface FileLockOptions {
@@ -36,15 +36,18 @@ export function withFileLock<T>(path: string, fn: () => T, opts: FileLockOptions
   const token = `${process.pid} ${host} ${started} ${Math.random().toString(36).slice(2)}`;
   for (let delay = 2; ; delay = Math.min(delay * 2, 50)) {
     if (placeWhole(path, token)) break;
-    let held: string;
-    let age: number;
+    let held: string | undefined;
+    let age = 0;
     try {
       held = readTextFile(path, { maxBytes: 1024, noFollow: true });
       age = Date.now() - statSync(path).mtimeMs;
-    } catch {
-      continue; // released between the two calls
+    } catch (err) {
+      if (released(err)) continue;
+      // Something no lock is (a folder, a link, a file too large or unreadable): it holds the
+      // path as a live lock would, waited for and then refused, never taken over.
+      held = undefined;
     }
-    if (held === "" || age > opts.staleMs || holderGone(held)) {
+    if (held !== undefined && (held === "" || age > opts.staleMs || holderGone(held))) {
       // Moved aside, not removed, and only by one taker: the rename fails for the others.
       const aside = `${path}.stale-${token.replace(/\s/g, "-")}`;
       try {
@@ -102,6 +105,11 @@ export function placeWhole(path: string, token: string): boolean {
       /* never made */
     }
   }
+}
+
+/** Whether reading the lock failed because it was released meanwhile: nothing is at the path. */
+function released(err: unknown): boolean {
+  return err instanceof FileRefused ? err.why === "missing" : (err as NodeJS.ErrnoException).code === "ENOENT";
 }
 
 /** Whether the token names a process of this computer that has ended. */

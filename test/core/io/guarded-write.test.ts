@@ -1,7 +1,7 @@
 /** Writes that never replace what someone else wrote since: exclusive creation, compare-then-replace, and the lock between processes. */
 
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ChangedSince, replaceIfUnchanged, writeFileExclusive } from "../../../src/core/io/atomic";
@@ -65,6 +65,20 @@ describe("withFileLock", () => {
     const lock = join(dir(), "x.lock");
     writeFileSync(lock, `${process.pid + 0} elsewhere ${Date.now()} abc`);
     expect(() => withFileLock(lock, () => 1, opts)).toThrow(/the test's cards is locked by another process/);
+  });
+
+  it("waits for, then refuses, a path that holds something no lock is, and never takes it over", () => {
+    const d = dir();
+    const folder = join(d, "x.lock");
+    mkdirSync(folder);
+    let ran = false;
+    expect(() => withFileLock(folder, () => (ran = true), { ...opts, waitMs: 20 })).toThrow(/the test's cards is locked by another process/);
+    const large = join(d, "y.lock");
+    writeFileSync(large, "x".repeat(4096));
+    expect(() => withFileLock(large, () => (ran = true), opts)).toThrow(/locked by another process/);
+    expect(ran).toBe(false);
+    expect(readFileSync(large, "utf8")).toHaveLength(4096);
+    expect(statSync(folder).isDirectory()).toBe(true);
   });
 
   it("takes over at once a lock cut short by a full disk, or held by a process that ended", () => {
