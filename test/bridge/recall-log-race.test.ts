@@ -15,7 +15,7 @@ import { olderUsageLog, USAGE_LOG_ROTATE_BYTES } from "../../src/core/recall/usa
 import { wasmFromText } from "../../scripts/wat.mjs";
 import { copyVault, hookJson, ROOT, runBridge, runBridgeAsync, SAMPLE_VAULT, tempDir } from "../helpers";
 
-const ROUNDS = 5;
+const ROUNDS = 3;
 const HOOKS = 8;
 
 const lines = (path: string): number => readFileSync(path, "utf8").split("\n").length - 1;

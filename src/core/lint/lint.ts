@@ -4,7 +4,7 @@ import { closeSync, type Stats } from "node:fs";
 import { openRegularFile, readAt, readAtAsync } from "../io/read-file";
 import { parseCard, type Card } from "../card/card";
 import { vaultFiles } from "../paths";
-import { olderUsageLog } from "../recall/usage-log";
+import { olderUsageLog, USAGE_LOG_ROTATE_BYTES } from "../recall/usage-log";
 import { SnapshotReader } from "../snapshot/read";
 import { escapeControl } from "../text/visible";
 import { isCard, listMarkdown, readNote, type NoteFile, type ScopeRules, type SkippedNote } from "../vault/scan";
@@ -206,9 +206,9 @@ export interface RecallHistory {
   first: number;
 }
 
-// A line per prompt of about 200 bytes: a quarter of a million prompts. Past it, the latest are
-// read. It bounds each generation's reading (usage-log.ts moves the log aside at 24 MB).
-const MAX_USAGE_LOG_BYTES = 48 << 20;
+// A line per prompt of about 200 bytes: a quarter of a million prompts. usage-log.ts moves the
+// log aside at this size, so each generation is read whole, unless a move failed (see below).
+const MAX_USAGE_LOG_BYTES = USAGE_LOG_ROTATE_BYTES;
 
 /** What a process has read of a recall log: the file it was, how far (to the end of a whole line), and what it said. */
 interface ReadSoFar {
@@ -219,6 +219,8 @@ interface ReadSoFar {
   /** Its first bytes: a file written again in place keeps its inode, and may keep its size and time. */
   head: Buffer;
   upTo: number;
+  /** Whether the reading began past the file's start: it says nothing of what came before. */
+  cut: boolean;
   history: RecallHistory;
 }
 
@@ -288,7 +290,7 @@ export async function recallHistoryInSlices(vault: string, pause: () => Promise<
 
 /**
  * The reading itself, one step at a time: the log, then its older generation (usage-log.ts moves
- * a log past 24 MB there), joined.
+ * a log past 48 MB there), joined.
  */
 function* historySteps(vault: string): Generator<HistoryNeed, RecallHistory | undefined, Buffer | undefined> {
   const path = vaultFiles.usageLog(vault);
@@ -301,6 +303,10 @@ function* historySteps(vault: string): Generator<HistoryNeed, RecallHistory | un
   const before = yield* fileHistorySteps(older);
   const [a, b] = [readSoFar.get(path), readSoFar.get(older)];
   if (!current || !before) return current ?? before;
+  // A log read from its tail only (it grew past the most a reading takes, its moves refused, as
+  // Windows refuses one while the older file is open) does not begin where the older generation
+  // ends: joined, the two would vouch for the months between, which were not read.
+  if (a?.cut) return current;
   return a && b && a.dev === b.dev && a.ino === b.ino ? current : joinedHistory(before, current);
 }
 
@@ -358,7 +364,16 @@ function* fileHistorySteps(path: string): Generator<HistoryNeed, RecallHistory |
         addLines(history, lines.slice(at, at + LINES_PER_SLICE));
       }
     }
-    readSoFar.set(path, { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, head, upTo: from + Math.max(end, start), history });
+    readSoFar.set(path, {
+      dev: st.dev,
+      ino: st.ino,
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+      head,
+      upTo: from + Math.max(end, start),
+      cut: grown ? was.cut : from > 0,
+      history,
+    });
     return history;
   } catch {
     return undefined;

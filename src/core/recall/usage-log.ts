@@ -20,10 +20,10 @@ export interface UsageEntry {
 /**
  * Past this the log is moved to its older generation (olderUsageLog), replacing the one before,
  * and a new log begins: a line a prompt grows it without end, in a folder a sync may carry. What
- * reads it reads both generations, so it always has at least this much history: about 70,000
- * prompts, against the 48 MB a reading of one file takes at most (lint.ts).
+ * reads it reads each generation whole, so it always has at least the history one reading of the
+ * log, at most this much, gave before the log was ever moved (lint.ts).
  */
-export const USAGE_LOG_ROTATE_BYTES = 24 << 20;
+export const USAGE_LOG_ROTATE_BYTES = 48 << 20;
 
 export function promptHash(prompt: string): string {
   return fnv1aString(prompt).toString(16).padStart(8, "0");

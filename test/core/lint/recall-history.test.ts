@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { recallHistory, recallHistoryInSlices } from "../../../src/core/lint/lint";
 import { vaultFiles } from "../../../src/core/paths";
-import { appendUsage, olderUsageLog } from "../../../src/core/recall/usage-log";
+import { appendUsage, olderUsageLog, USAGE_LOG_ROTATE_BYTES } from "../../../src/core/recall/usage-log";
 import { tempDir } from "../../helpers";
 
 const line = (t: string, ...paths: string[]): string =>
@@ -75,6 +75,21 @@ describe("the recall log, read once a process and carried on as it grows", () =>
     rmSync(log);
     expect(Object.fromEntries(recallHistory(vault)!.count)).toEqual({ "a.md": 1, "c.md": 1 });
     expect(olderUsageLog(log)).toBe(join(vaultFiles.dir(vault), "recall-log.1.jsonl"));
+  });
+
+  it("does not join the older generation to a log read from its tail only", () => {
+    // The log grew past what one reading takes, its moves refused (Windows, with the older file
+    // open): the months between the older generation and the tail were not read.
+    const { vault, log } = vaultWithLog("");
+    writeFileSync(olderUsageLog(log), line("2026-01-01T00:00:00Z", "old.md"));
+    const filler = JSON.stringify({ t: "2026-11-01T00:00:00Z", session: "x".repeat(10_000), prompt: "0", cards: [], ms: 1 }) + "\n";
+    writeFileSync(log, line("2026-06-01T00:00:00Z", "used.md") + filler.repeat(Math.ceil(USAGE_LOG_ROTATE_BYTES / filler.length) + 10));
+    const h = recallHistory(vault)!;
+    expect([h.count.get("old.md"), h.count.get("used.md"), h.first]).toEqual([undefined, undefined, Date.parse("2026-11-01T00:00:00Z")]);
+    // Grown since, it is carried on, still from its tail.
+    appendFileSync(log, line("2026-11-02T00:00:00Z", "new.md"));
+    const grown = recallHistory(vault)!;
+    expect([grown.count.get("old.md"), grown.count.get("new.md"), grown.first]).toEqual([undefined, 1, Date.parse("2026-11-01T00:00:00Z")]);
   });
 
   it("says nothing of a vault with no log", async () => {
