@@ -105,6 +105,18 @@ describe("failureQuery", () => {
     expect(q).toBe("TypeError: cannot read properties of undefined");
   });
 
+  it("leaves out the log's time stamps, whose numbers would pass for the error's rare words", () => {
+    const q = failureQuery(
+      "Exit code 1\n[2026-07-22T07:20:04.006+0000] {taskinstance.py:2731} ERROR - Task failed with exception\n" +
+        "17:42:09.113 [build] error: 403 Forbidden, run_id=run_2026-07-22T07:10:01.552+00:00, end_date=20260722T072004, at 2026-07-22 07:20",
+    );
+    expect(q).not.toMatch(/2026|07:|:04|0000|20260722|072004|17:42|42:09/);
+    expect(q).toMatch(/ERROR - Task failed with exception/);
+    // A number that is not part of a time stamp is the error's own: an HTTP status, a line number.
+    expect(q).toMatch(/403 Forbidden/);
+    expect(q).toMatch(/taskinstance\.py:2731/);
+  });
+
   it("keeps the last lines when none reads as an error", () => {
     expect(failureQuery("Exit code 1\nfirst\nsecond\nthird\nfourth")).toBe("second\nthird\nfourth");
   });

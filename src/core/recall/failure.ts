@@ -16,10 +16,16 @@ const MAX_TELLING_LINES = 12;
 const FALLBACK_LINES = 3;
 const MAX_CHARS = 4000;
 
+// A log line's time stamp (2026-07-22T07:20:04.006+0000, 2026-07-22 07:20, 20260722T072004,
+// 17:42:09.113), also inside a longer name (run_2026-07-22T07:10:01): its numbers are rare in a
+// vault, so they would pass for the error's own rare words, and they dilute the share of the
+// error's words that the card which explains it matches.
+const TIME_STAMP = /\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?|\d{8}T\d{6}(?:Z|[+-]\d{4})?|\b\d\d:\d\d:\d\d(?:[.,]\d+)?/g;
+
 export function failureQuery(error: string): string {
   const lines = error.split(/\r?\n/).filter((l) => l.trim() !== "" && !/^\s*exit code \d+\s*$/i.test(l));
   const telling = lines.filter((l) => TELLING.test(l)).slice(-MAX_TELLING_LINES);
-  const text = (telling.length > 0 ? telling : lines.slice(-FALLBACK_LINES)).join("\n");
+  const text = (telling.length > 0 ? telling : lines.slice(-FALLBACK_LINES)).join("\n").replace(TIME_STAMP, " ");
   return text.length > MAX_CHARS ? text.slice(text.length - MAX_CHARS) : text;
 }
 

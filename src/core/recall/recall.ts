@@ -264,10 +264,19 @@ function sharingRareWord(groups: readonly QueryGroup[], source: PostingSource, s
   for (const g of groups) {
     const list = source.postings(g.term);
     if (!list || idfOf(list.length / POSTING_WIDTH, n) < floor) continue;
-    for (let i = 0; i < list.length; i += POSTING_WIDTH) out.set(list[i], (out.get(list[i]) ?? 0) + 1);
+    const weight = ERROR_NAME.test(g.term) ? ERROR_NAME_WEIGHT : 1;
+    for (let i = 0; i < list.length; i += POSTING_WIDTH) out.set(list[i], (out.get(list[i]) ?? 0) + weight);
   }
   return out;
 }
+
+// An exception's or a warning's name (OperationalError, ConditionalCheckFailedException,
+// SettingWithCopyWarning, as the index stems them) or an error code (E0277, P2024): the one word
+// that says which error it is, where another rare word may be only a tool or a module that several
+// errors share. It counts as two rare words (chosen on the failed commands' development set,
+// docs/prompt-hook.md).
+const ERROR_NAME = /[a-z](?:error|exception|warn)$|^[a-z]{1,2}\d{3,5}$/;
+const ERROR_NAME_WEIGHT = 2;
 
 /**
  * One card for each family of sync conflict copies (vault/conflicts.ts), so that a note and its

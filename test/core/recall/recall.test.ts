@@ -325,6 +325,25 @@ describe("the rare-word gate of a failed command", () => {
     expect(recall(explained, small, rules, "/v", ctx).cards.map((c) => c.path)).toEqual(["debugging/tap-403.md"]);
   });
 
+  it("counts an exception's name or an error code as two rare words", () => {
+    const job = (i: number): string =>
+      `---\nname: Nightly job ${i}\ndescription: the nightly job fails when the pooler drops an idle connection, case ${i}\ntype: debugging\n---\nThe job failed. Case ${i}.`;
+    const small = withFillers({
+      "debugging/j1.md": job(1),
+      "debugging/j2.md": job(2),
+      "debugging/j3.md": job(3),
+      "debugging/pooler-drops-connection.md":
+        "---\nname: Nightly job loses its connection\ndescription: the nightly job fails with OperationalError when the pooler drops an idle connection; psycopg2 keepalives fix it\ntype: debugging\n---\nSet keepalives.",
+    });
+    // The error the card explains: its one rare word is the exception's name, and the card
+    // matches less than 60% of the error's words.
+    const explained = failureQuery("OperationalError: the pooler closed the idle connection; nightly job aborted, retry budget spent, worker restarted");
+    expect(recall(explained, small, rules, "/v", ctx).cards.map((c) => c.path)).toEqual(["debugging/pooler-drops-connection.md"]);
+    // Another error of the same driver, as many words matched: its one rare word names only the tool.
+    const lookalike = failureQuery("psycopg2 error: the pooler rejected the idle connection; nightly job aborted, retry budget spent, worker restarted");
+    expect(recall(lookalike, small, rules, "/v", ctx).cards).toEqual([]);
+  });
+
   it("never shows a project's overview for a failure", () => {
     const small = withFillers({
       "projects/event-gate.md":
