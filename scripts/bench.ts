@@ -5,7 +5,7 @@
  * Vaults: the sample vault, Obsidian's help folder (about 6,300 notes) and a generated vault of
  * about 50,000 notes (eight copies of the help folder, every note renamed so names stay unique).
  * For each: the `index` and `lint` commands as whole processes, the plugin's one-card edit, and the
- * prompt hook (`recall`) on three prompts against a bare `node -e ''`, counted in instructions under
+ * prompt hook (`recall`) on three prompts and a failed command against a bare `node -e ''`, counted in instructions under
  * callgrind (steady on a loaded machine) and timed wall-clock with the two sides interleaved.
  *
  * With semantic recall on (at 6.3k), the hook is timed against a stand-in embedding server, and
@@ -40,6 +40,7 @@ import { captureSession, DEFAULT_QUEUE_RULES } from "../src/core/queue/capture";
 import { buildIndexFromDisk } from "../src/core/index/build-from-disk";
 import { HIDDEN_DIR, vaultFiles } from "../src/core/paths";
 import { RECALL_HEADER, recall } from "../src/core/recall/recall";
+import { failureQuery, failureRules } from "../src/core/recall/failure";
 import { POSTING_WIDTH } from "../src/core/index/postings";
 import { SnapshotReader } from "../src/core/snapshot/read";
 import { overlayPathOf } from "../src/core/snapshot/format";
@@ -56,11 +57,30 @@ const GNU_TIME = "/usr/bin/time";
 const VALGRIND_DEADLINE_MS = 600_000;
 const COPIES_FOR_50K = 8;
 
-const PROMPTS = [
+interface Prompt {
+  label: string;
+  text: string;
+  /** A failed command: `text` is its error, given as Claude Code's PostToolUseFailure. */
+  command?: string;
+}
+
+const PROMPTS: readonly Prompt[] = [
   { label: "English", text: "how do I sync my vault between my phone and laptop" },
   { label: "Chinese", text: "如何在笔记里嵌入 PDF" },
   { label: "chit-chat", text: "ok continue" },
+  {
+    label: "failed command",
+    command: "node scripts/publish.mjs --site docs",
+    text: [
+      "Exit code 1",
+      "Uploading 412 files to Obsidian Publish…",
+      "Error: publish failed: the custom domain docs.example.com is not verified (DNS CNAME record missing)",
+      "    at publishSite (scripts/publish.mjs:88:11)",
+      "    at async main (scripts/publish.mjs:120:3)",
+    ].join("\n"),
+  },
 ];
+const FAILED = PROMPTS[3];
 
 const argv = process.argv.slice(2);
 const skip50k = argv.includes("--quick") || argv.includes("--no-50k");
@@ -127,9 +147,12 @@ function mustRun(cmd: string, args: readonly string[], input = "", okStatus: rea
 }
 
 let sessions = 0;
-function hookInput(prompt: string): string {
+function hookInput(prompt: string | Prompt): string {
   // A new session every run: a reused one holds back the cards it was already given, and the run gets cheaper.
-  return JSON.stringify({ session_id: `bench-${process.pid}-${++sessions}`, hook_event_name: "UserPromptSubmit", prompt });
+  const session_id = `bench-${process.pid}-${++sessions}`;
+  if (typeof prompt === "string") return JSON.stringify({ session_id, hook_event_name: "UserPromptSubmit", prompt });
+  if (prompt.command === undefined) return JSON.stringify({ session_id, hook_event_name: "UserPromptSubmit", prompt: prompt.text });
+  return JSON.stringify({ session_id, hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_input: { command: prompt.command }, error: prompt.text });
 }
 
 const recallArgs = (vault: string): string[] => [bridge, "recall", "--vault", vault];
@@ -733,6 +756,8 @@ interface RecallResult {
   wallRecallMs: number;
   /** Median of each recall run over the bare run just before it: drift hits both alike. */
   wallRatio: number;
+  /** Median of each recall run less the bare run just before it. */
+  wallOverBareMs: number;
   bytesRead: number;
 }
 
@@ -755,24 +780,30 @@ interface VaultResult {
   cacheRewritten: boolean;
 }
 
-function bytesReadByRecall(vault: string, prompt: string): number {
+function bytesReadByRecall(vault: string, prompt: Prompt): number {
   const reader = SnapshotReader.open(vaultFiles.snapshot(vault));
   try {
-    recall(prompt, reader, reader.header.rules, vault);
+    if (prompt.command === undefined) recall(prompt.text, reader, reader.header.rules, vault);
+    else recall(failureQuery(prompt.text), reader, failureRules(reader.header.rules), vault, { printed: true });
     return reader.bytesRead;
   } finally {
     reader.close();
   }
 }
 
-function wallClock(vault: string, prompt: string): Pick<RecallResult, "wallBareMs" | "wallRecallMs" | "wallRatio"> {
+function wallClock(vault: string, prompt: Prompt): Pick<RecallResult, "wallBareMs" | "wallRecallMs" | "wallRatio" | "wallOverBareMs"> {
   const bare: number[] = [];
   const hook: number[] = [];
   for (let i = 0; i < wallRuns; i++) {
     bare.push(mustRun(process.execPath, ["-e", ""]).ms);
     hook.push(mustRun(process.execPath, recallArgs(vault), hookInput(prompt)).ms);
   }
-  return { wallBareMs: median(bare), wallRecallMs: median(hook), wallRatio: median(hook.map((h, i) => h / bare[i])) };
+  return {
+    wallBareMs: median(bare),
+    wallRecallMs: median(hook),
+    wallRatio: median(hook.map((h, i) => h / bare[i])),
+    wallOverBareMs: median(hook.map((h, i) => h - bare[i])),
+  };
 }
 
 function logSize(vault: string): number {
@@ -803,9 +834,9 @@ async function benchVault(name: string, vault: string): Promise<VaultResult> {
   for (const p of PROMPTS) {
     progress(`${name}: recall, ${p.label}`);
     const instructions = haveValgrind
-      ? minInstructions(() => [[...recallArgs(vault), "--deadline-ms", String(VALGRIND_DEADLINE_MS)], hookInput(p.text)])
+      ? minInstructions(() => [[...recallArgs(vault), "--deadline-ms", String(VALGRIND_DEADLINE_MS)], hookInput(p)])
       : undefined;
-    recalls.push({ prompt: p.label, instructions, ...wallClock(vault, p.text), bytesRead: bytesReadByRecall(vault, p.text) });
+    recalls.push({ prompt: p.label, instructions, ...wallClock(vault, p), bytesRead: bytesReadByRecall(vault, p) });
   }
   const recallLog = logSize(vault) > logStart ? readFileSync(vaultFiles.log(vault)).subarray(logStart).toString("utf8") : "";
   const cacheRewritten = statSync(codeCache).mtimeMs !== cacheMtime;
@@ -935,7 +966,7 @@ interface Goal {
 function goals(at6k: VaultResult | undefined, at50k: VaultResult | undefined, bare: number | undefined): Goal[] {
   const absent = (which: string): string => `not measured: no ${which} vault`;
   const instructionGoal = (label: string, v: VaultResult | undefined): Goal => ({
-    goal: `recall ≤ 1.25× bare \`node -e ''\` by instructions at ${label}, all three prompts`,
+    goal: `recall ≤ 1.25× bare \`node -e ''\` by instructions at ${label}, every prompt`,
     measure: () => {
       if (!v) return absent(label);
       if (bare === undefined) return "not measured: no valgrind";
@@ -951,11 +982,18 @@ function goals(at6k: VaultResult | undefined, at50k: VaultResult | undefined, ba
     instructionGoal("6.3k", at6k),
     instructionGoal("50k", at50k),
     {
-      goal: "snapshot bytes read by one recall at 50k ≤ 1.5× those at 6.3k, all three prompts",
+      goal: "snapshot bytes read by one recall at 50k ≤ 1.5× those at 6.3k, every prompt",
       measure: () => {
         if (!at6k || !at50k) return absent(at6k ? "50k" : "6.3k");
         const ratios = at50k.recalls.map((r, i) => r.bytesRead / at6k.recalls[i].bytesRead);
         return { text: ratios.map(times).join(" / "), met: ratios.every((x) => x <= 1.5) };
+      },
+    },
+    {
+      goal: "a failed command's hook at 6.3k ≤ bare Node + 15 ms (median of the paired differences)",
+      measure: () => {
+        const failed = at6k?.recalls.find((r) => r.prompt === FAILED.label);
+        return failed ? { text: `bare + ${duration(failed.wallOverBareMs)}`, met: failed.wallOverBareMs <= 15 } : absent("6.3k");
       },
     },
     at50("one-card edit at 50k writes ≤ 2 MB", (v) => v.edit.bytesWritten, size, 2e6),
@@ -1094,8 +1132,8 @@ async function main(): Promise<void> {
   say();
   say(
     table(
-      ["vault", "prompt", "instructions", "× bare", "wall: bare", "wall: recall", "wall × bare", "snapshot read"],
-      "llrrrrrr",
+      ["vault", "prompt", "instructions", "× bare", "wall: bare", "wall: recall", "wall × bare", "wall − bare", "snapshot read"],
+      "llrrrrrrr",
       results.flatMap((r) =>
         r.recalls.map((c) => [
           r.name,
@@ -1105,6 +1143,7 @@ async function main(): Promise<void> {
           duration(c.wallBareMs),
           duration(c.wallRecallMs),
           times(c.wallRatio),
+          duration(c.wallOverBareMs),
           size(c.bytesRead),
         ]),
       ),
@@ -1112,7 +1151,7 @@ async function main(): Promise<void> {
   );
   say();
   say(
-    `Prompts: ${PROMPTS.map((p) => `${p.label} "${p.text}"`).join(", ")}. *snapshot read*: bytes of the snapshot one recall reads, header included (\`SnapshotReader.bytesRead\`, in-process).`,
+    `Prompts: ${PROMPTS.map((p) => (p.command === undefined ? `${p.label} "${p.text}"` : `${p.label} (\`${p.command}\`, given as Claude Code's PostToolUseFailure, with a ${p.text.split("\n").length}-line error)`)).join(", ")}; *wall − bare*: the median of each recall run less the bare run just before it. *snapshot read*: bytes of the snapshot one recall reads, header included (\`SnapshotReader.bytesRead\`, in-process).`,
   );
   for (const r of results) {
     if (r.recallLog.trim())
