@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../../src/core/config";
 import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
+import { parseCard } from "../../../src/core/card/card";
 import type { MemoryIndex } from "../../../src/core/index/memory-index";
 import { recall } from "../../../src/core/recall/recall";
 import { SnapshotError, SnapshotReader } from "../../../src/core/snapshot/read";
@@ -56,6 +57,38 @@ describe("snapshot round trip", () => {
       }
     } finally {
       reader.close();
+    }
+  });
+
+  it("reads every list as the index holds it: words, hints and typo buckets", () => {
+    const hinted = buildIndexFromDisk(SAMPLE_VAULT, config).index;
+    hinted.upsert(
+      parseCard(
+        "reference/hinted.md",
+        '---\nname: Version history\ndescription: Snapshots of every file\ntype: reference\nquestions: ["how do I back up my vault", "restore an older version of a file"]\n---\nKept for a year.',
+      ),
+    );
+    expect([...hinted.hintEntries()].length).toBeGreaterThan(0);
+    expect(sample.typos().size).toBeGreaterThan(0);
+    for (const index of [sample, generated, hinted]) {
+      const reader = SnapshotReader.open(written(index));
+      // The snapshot numbers cards in its own order: a list is compared by the cards' paths.
+      const byPath = (list: readonly number[] | undefined, source: typeof reader | typeof index): string[] => {
+        const out: string[] = [];
+        for (let i = 0; i < (list?.length ?? 0); i += 2) out.push(`${source.doc(list![i])?.path} ${list![i + 1]}`);
+        return out.sort();
+      };
+      try {
+        // Twice each: the second answer comes from what the first read kept.
+        for (let round = 0; round < 2; round++) {
+          for (const [term] of index.termEntries()) expect(byPath(reader.postings(term), reader), term).toEqual(byPath(index.postings(term), index));
+          for (const [term] of index.hintEntries()) expect(byPath(reader.hintPostings(term), reader), term).toEqual(byPath(index.hintPostings(term), index));
+          for (const [key, words] of index.typos()) expect(reader.nearWords(key), key).toEqual(words);
+        }
+        expect(reader.postings("nowhere-in-the-vault")).toBeUndefined();
+      } finally {
+        reader.close();
+      }
     }
   });
 
