@@ -115,6 +115,8 @@ describe("failureQuery", () => {
     // A number that is not part of a time stamp is the error's own: an HTTP status, a line number.
     expect(q).toMatch(/403 Forbidden/);
     expect(q).toMatch(/taskinstance\.py:2731/);
+    // A date alone may be what the error is about: an API version, a release.
+    expect(failureQuery("error: invalid API version 2023-10-16 for this account")).toBe("error: invalid API version 2023-10-16 for this account");
   });
 
   it("keeps the last lines when none reads as an error", () => {

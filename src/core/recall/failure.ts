@@ -19,8 +19,9 @@ const MAX_CHARS = 4000;
 // A log line's time stamp (2026-07-22T07:20:04.006+0000, 2026-07-22 07:20, 20260722T072004,
 // 17:42:09.113), also inside a longer name (run_2026-07-22T07:10:01): its numbers are rare in a
 // vault, so they would pass for the error's own rare words, and they dilute the share of the
-// error's words that the card which explains it matches.
-const TIME_STAMP = /\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?|\d{8}T\d{6}(?:Z|[+-]\d{4})?|\b\d\d:\d\d:\d\d(?:[.,]\d+)?/g;
+// error's words that the card which explains it matches. A date without a time stays: it may be
+// what the error is about (an API version such as 2023-10-16, a release).
+const TIME_STAMP = /\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d:?\d\d)?|\d{8}T\d{6}(?:Z|[+-]\d{4})?|\b\d\d:\d\d:\d\d(?:[.,]\d+)?/g;
 
 export function failureQuery(error: string): string {
   const lines = error.split(/\r?\n/).filter((l) => l.trim() !== "" && !/^\s*exit code \d+\s*$/i.test(l));
