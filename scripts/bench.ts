@@ -24,8 +24,7 @@
 import { cacheDir, cacheName } from "../hook-bridge/src/code-cache";
 import { spawn, spawnSync } from "node:child_process";
 import { request as httpRequest } from "node:http";
-import esbuild from "esbuild";
-import { wasmFromText } from "./wat.mjs";
+import { bundleForNode } from "./bundle-node.mjs";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -524,16 +523,7 @@ socket.on("data", (chunk) => {
  */
 async function benchSemantic(vault: string): Promise<SemanticResult> {
   const stubFile = join(temp, "embed-stub.mjs");
-  await esbuild.build({
-    entryPoints: [join(root, "test", "e2e", "embed-stub-main.ts")],
-    outfile: stubFile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    logLevel: "warning",
-    plugins: [wasmFromText()],
-  });
+  await bundleForNode(join(root, "test", "e2e", "embed-stub-main.ts"), stubFile);
   const stub = spawn(process.execPath, [stubFile, "--delay", String(STUB_DELAY_MS), "--dim", String(STUB_DIM)], {
     env: childEnv,
     stdio: ["ignore", "pipe", "inherit"],
@@ -662,16 +652,7 @@ async function mainRealModel(url: string): Promise<void> {
   mkdirSync(vaultFiles.dir(vault), { recursive: true });
   mkdirSync(join(machineSettings, ".."), { recursive: true, mode: 0o700 });
   const stubFile = join(temp, "embed-stub.mjs");
-  await esbuild.build({
-    entryPoints: [join(root, "test", "e2e", "embed-stub-main.ts")],
-    outfile: stubFile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    logLevel: "warning",
-    plugins: [wasmFromText()],
-  });
+  await bundleForNode(join(root, "test", "e2e", "embed-stub-main.ts"), stubFile);
   const stub = spawn(process.execPath, [stubFile, "--delay", "0", "--dim", String(REAL_DIM)], { env: childEnv, stdio: ["ignore", "pipe", "inherit"] });
   try {
     const stubUrl = await new Promise<string>((resolve, reject) => {

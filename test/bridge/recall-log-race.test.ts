@@ -8,11 +8,10 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import esbuild from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { vaultFiles } from "../../src/core/paths";
 import { olderUsageLog, USAGE_LOG_ROTATE_BYTES } from "../../src/core/recall/usage-log";
-import { wasmFromText } from "../../scripts/wat.mjs";
+import { bundleForNode } from "../../scripts/bundle-node.mjs";
 import { copyVault, hookJson, ROOT, runBridge, runBridgeAsync, SAMPLE_VAULT, tempDir } from "../helpers";
 
 const ROUNDS = 3;
@@ -45,15 +44,7 @@ describe("prompt hooks appending to the recall log as it is moved aside", () => 
   const bin = tempDir();
   const child = join(bin, "append-usage.cjs");
   beforeAll(async () => {
-    await esbuild.build({
-      entryPoints: [join(ROOT, "test", "fixtures", "append-usage.ts")],
-      outfile: child,
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      logLevel: "warning",
-      plugins: [wasmFromText()],
-    });
+    await bundleForNode(join(ROOT, "test", "fixtures", "append-usage.ts"), child, "cjs");
   });
   afterAll(() => rmSync(bin, { recursive: true, force: true }));
 
