@@ -2,6 +2,8 @@
 
 import { msSinceStart } from "../io/clock";
 import { IMPACT_SCALE, POSTING_WIDTH, impactPart, isAbout, type FlatPostings, type PostingSource } from "./postings";
+// GroupTotals' loops in WebAssembly, assembled from totals.wat at build time (scripts/wat.mjs).
+import totalsModule from "./totals.wat";
 
 export interface ScoringRules {
   /** BM25 term-frequency saturation. */
@@ -83,6 +85,17 @@ export interface ScoreOptions {
   deadline?: number;
   /** ScoringRules.hintBonus; 0 or absent scores no hints. */
   hintBonus?: number;
+  /** What `keep` asks at least, checked before a doc is made a Scored (see ScoreFloor). */
+  floor?: ScoreFloor;
+}
+
+/**
+ * The least a doc needs to be kept: matched groups, and score (hints included). A doc below it is
+ * never handed to `keep`; one at or above it still is.
+ */
+export interface ScoreFloor {
+  matched: number;
+  score: number;
 }
 
 export const DEFAULT_SCORING: ScoringRules = { k1: 1.2, b: 0.75, titleBonus: 3, headingBonus: 1, hintBonus: 5 };
@@ -154,8 +167,9 @@ export function scoreDocs(terms: readonly string[], source: PostingSource, keep:
  * Scores each group by its best alternative for the doc (a doc matching "configuration" exactly
  * does not also collect the prefix "config*"), adds the groups up, and counts matched groups.
  *
- * Why typed arrays: a hook process runs this once, cold, in V8's interpreter, over postings of
- * thousands of docs. Flat arrays indexed by doc id cost a fraction of a Map of objects there.
+ * Why flat arrays indexed by doc id, summed in WebAssembly where it runs: a hook process runs this
+ * once, cold, over postings of thousands of docs, where a Map of objects costs many times more
+ * and even typed arrays cost V8's interpreter and then its optimising compiler (see Kernel).
  */
 export function scoreGroups(
   groups: readonly QueryGroup[],
@@ -165,17 +179,23 @@ export function scoreGroups(
 ): Scored[] {
   const deadline = opts.deadline ?? Infinity;
   const hints = opts.hintBonus && source.hintPostings ? new HintScores(source, opts.hintBonus) : undefined;
-  const totals = new GroupTotals(source, hints);
-  for (let g = 0; g < groups.length; g++) {
-    // Checked inside the loop, not after it: a hook that answers late has already failed.
-    if (deadline !== Infinity && msSinceStart() > deadline) throw new DeadlineExceeded(deadline);
-    const group = groups[g];
-    const { lists, df, skipped } = groupLists(group, source);
-    if (lists.length === 1) totals.addOnlyList(lists[0][0], lists[0][1]);
-    else totals.addBestOf(lists, g);
-    totals.finishGroup(group, df, skipped);
+  const kernel = kernelFor(source.idLimit);
+  kernelBusy = kernel !== undefined;
+  try {
+    const totals = new GroupTotals(source, hints, kernel);
+    for (let g = 0; g < groups.length; g++) {
+      // Checked inside the loop, not after it: a hook that answers late has already failed.
+      if (deadline !== Infinity && msSinceStart() > deadline) throw new DeadlineExceeded(deadline);
+      const group = groups[g];
+      const { lists, df, skipped } = groupLists(group, source);
+      if (lists.length === 1) totals.addOnlyList(lists[0][0], lists[0][1]);
+      else totals.addBestOf(lists, g);
+      totals.finishGroup(group, df, skipped);
+    }
+    return totals.results(keep, opts.floor).sort(byScore);
+  } finally {
+    if (kernel) kernelBusy = false;
   }
-  return totals.results(keep).sort(byScore);
 }
 
 /**
@@ -204,32 +224,45 @@ function groupLists(group: QueryGroup, source: PostingSource): { lists: [FlatPos
 /** Each doc's score, matched groups and what it is about, added up group by group (see scoreGroups). */
 class GroupTotals {
   private readonly scores: Float64Array;
-  private readonly matched: Uint16Array;
+  private readonly matched: Int32Array;
   private readonly best: Float64Array;
   // Which group last touched a doc (1-based), so a doc joins a group's list once.
-  private readonly stamp: Uint32Array;
-  private readonly touched: number[] = [];
-  private readonly inGroup: number[] = [];
+  private readonly stamp: Int32Array;
+  // The docs matched so far, those whose about weight the group raised, and those in the group,
+  // as lists whose lengths are counts[0], counts[1] and counts[2].
+  private readonly counts: Int32Array;
+  private readonly touched: Int32Array;
+  private readonly aboutDocs: Int32Array;
+  private readonly inGroup: Int32Array;
   // What the card is about, per group: the best weight with which its title field holds the
   // group's word, then added up in IDF. The hints' part is kept apart (hintAbout), since hints
   // count only for a card one of whose hints holds two of the prompt's words.
   private readonly about: Float64Array;
   private readonly hintAbout: Float64Array;
   private readonly aboutWeight: Float64Array;
-  private readonly aboutDocs: number[] = [];
+  private readonly n: number;
 
   constructor(
     private readonly source: PostingSource,
     private readonly hints: HintScores | undefined,
+    private readonly kernel: Kernel | undefined,
   ) {
-    const n = source.idLimit;
-    this.scores = new Float64Array(n);
-    this.matched = new Uint16Array(n);
-    this.best = new Float64Array(n);
-    this.stamp = new Uint32Array(n);
+    const n = (this.n = source.idLimit);
+    // With the kernel, the arrays it works on are views of its memory (see totals.wat).
+    const buffer = kernel?.buffer;
+    const f64 = (at: number): Float64Array => (buffer ? new Float64Array(buffer, at, n) : new Float64Array(n));
+    const i32 = (at: number, length = n): Int32Array => (buffer ? new Int32Array(buffer, at, length) : new Int32Array(length));
+    this.counts = i32(0, 4);
+    this.scores = f64(16);
+    this.best = f64(16 + 8 * n);
+    this.aboutWeight = f64(16 + 16 * n);
+    this.matched = i32(16 + 24 * n);
+    this.stamp = i32(16 + 28 * n);
+    this.touched = i32(16 + 32 * n);
+    this.aboutDocs = i32(16 + 36 * n);
+    this.inGroup = i32(16 + 40 * n);
     this.about = new Float64Array(n);
     this.hintAbout = new Float64Array(n);
-    this.aboutWeight = new Float64Array(n);
   }
 
   /**
@@ -237,11 +270,18 @@ class GroupTotals {
    * groups are one word's list, and in a cold process this loop is most of a recall's work.
    */
   addOnlyList(list: FlatPostings, weight: number): void {
-    const { scores, matched, touched } = this;
-    for (let i = 0; i < list.length; i += POSTING_WIDTH) {
-      const doc = list[i];
+    const k = this.kernel;
+    if (k) {
+      k.each(list, (len) => k.o(len, weight));
+      return;
+    }
+    const { scores, matched, touched, counts, n } = this;
+    for (let i = 0; i + 1 < list.length; i += POSTING_WIDTH) {
+      // As the kernel's copy reads it (a whole 32-bit number), so a damaged list reads alike both ways.
+      const doc = list[i] | 0;
+      if (doc < 0 || doc >= n) continue;
       const v = list[i + 1];
-      if (matched[doc] === 0) touched.push(doc);
+      if (matched[doc] === 0) touched[counts[0]++] = doc;
       scores[doc] += impactPart(v) * weight;
       matched[doc]++;
       if (isAbout(v)) this.markAbout(doc, weight);
@@ -250,70 +290,166 @@ class GroupTotals {
 
   /** Several alternatives: each doc gains by its best one. `g` is the group's number. */
   addBestOf(lists: readonly [FlatPostings, number][], g: number): void {
-    const { scores, matched, best, stamp, touched, inGroup } = this;
-    inGroup.length = 0;
+    const k = this.kernel;
+    if (k) {
+      for (const [list, weight] of lists) k.each(list, (len) => k.b(len, weight, g + 1));
+      k.f();
+      return;
+    }
+    const { scores, matched, best, stamp, touched, inGroup, counts, n } = this;
     for (const [list, weight] of lists) {
-      for (let i = 0; i < list.length; i += POSTING_WIDTH) {
-        const doc = list[i];
+      for (let i = 0; i + 1 < list.length; i += POSTING_WIDTH) {
+        const doc = list[i] | 0;
+        if (doc < 0 || doc >= n) continue;
         const v = list[i + 1];
         const gain = impactPart(v) * weight;
         if (stamp[doc] !== g + 1) {
           stamp[doc] = g + 1;
-          inGroup.push(doc);
+          inGroup[counts[2]++] = doc;
         }
         if (gain > best[doc]) best[doc] = gain;
         if (isAbout(v)) this.markAbout(doc, weight);
       }
     }
-    for (const doc of inGroup) {
-      if (matched[doc] === 0) touched.push(doc);
+    for (let i = 0; i < counts[2]; i++) {
+      const doc = inGroup[i];
+      if (matched[doc] === 0) touched[counts[0]++] = doc;
       scores[doc] += best[doc];
       matched[doc]++;
       best[doc] = 0;
     }
+    counts[2] = 0;
   }
 
   private markAbout(doc: number, weight: number): void {
-    if (this.aboutWeight[doc] === 0) this.aboutDocs.push(doc);
+    if (this.aboutWeight[doc] === 0) this.aboutDocs[this.counts[1]++] = doc;
     if (weight > this.aboutWeight[doc]) this.aboutWeight[doc] = weight;
   }
 
   /** Adds the group's hints, and what each doc is about in the group's IDF. */
   finishGroup(group: QueryGroup, df: number, skipped: number): void {
-    const { about, hintAbout, aboutWeight, aboutDocs } = this;
+    const { about, hintAbout, aboutWeight, aboutDocs, counts } = this;
     const inHints = this.hints?.addGroup(group, df, skipped);
     if (inHints) for (const [doc, weight] of inHints.docs) if (weight > aboutWeight[doc]) hintAbout[doc] += (weight - aboutWeight[doc]) * inHints.idf;
     const idf = idfOf(Math.max(df, 1), Math.max(this.source.docCount, 1));
-    for (const doc of aboutDocs) {
+    for (let i = 0; i < counts[1]; i++) {
+      const doc = aboutDocs[i];
       about[doc] += aboutWeight[doc] * idf;
       aboutWeight[doc] = 0;
     }
-    aboutDocs.length = 0;
+    counts[1] = 0;
   }
 
-  /** Every doc touched, with its hints' score added, that passes `keep`; unsorted. */
-  results(keep: (s: Scored) => boolean): Scored[] {
-    const { scores, matched, touched, about, hintAbout } = this;
+  /**
+   * Every doc touched, with its hints' score added, that has `floor`'s matches and score and
+   * passes `keep`; unsorted. The floor is checked on the sums, before a doc is made an object: a
+   * long text touches thousands of docs, and few of them reach it.
+   */
+  results(keep: (s: Scored) => boolean, floor: ScoreFloor | undefined): Scored[] {
+    const { scores, matched, touched, counts, about, hintAbout, inGroup, n } = this;
     const out: Scored[] = [];
     const extra = this.hints?.finish();
     if (extra) {
       for (const [doc, h] of extra) {
-        if (matched[doc] === 0) touched.push(doc);
+        if (!(doc >= 0 && doc < n)) continue;
+        if (matched[doc] === 0) touched[counts[0]++] = doc;
         scores[doc] += h.score * IMPACT_SCALE;
+        if (h.matched > matched[doc]) matched[doc] = h.matched;
       }
     }
-    for (const doc of touched) {
+    // A hair under the floor, so that a doc keep would take is never left out by rounding.
+    const minMatched = floor?.matched ?? 0;
+    const minScore = floor ? floor.score * IMPACT_SCALE * (1 - 1e-9) : -Infinity;
+    let kept = 0;
+    if (this.kernel) kept = this.kernel.c(minMatched, minScore);
+    else for (let i = 0; i < counts[0]; i++) if (matched[touched[i]] >= minMatched && scores[touched[i]] >= minScore) inGroup[kept++] = touched[i];
+    for (let i = 0; i < kept; i++) {
+      const doc = inGroup[i];
       const h = extra?.get(doc);
-      const s: Scored = {
-        doc,
-        score: scores[doc] / IMPACT_SCALE,
-        matched: Math.max(matched[doc], h?.matched ?? 0),
-        about: about[doc] + (h ? hintAbout[doc] : 0),
-      };
+      const s: Scored = { doc, score: scores[doc] / IMPACT_SCALE, matched: matched[doc], about: about[doc] + (h ? hintAbout[doc] : 0) };
       if (h) Object.assign(s, { hint: h.hint, hintScore: h.score, hintMatched: h.matched });
       if (keep(s)) out.push(s);
     }
     return out;
+  }
+}
+
+/**
+ * GroupTotals' loops in WebAssembly (totals.wat): a hook process runs them once, cold, over
+ * thousands of postings, and V8 ran them in its interpreter, then spent more compiling them well
+ * than they took. The memory is the process's one, laid out for the source at hand and zeroed.
+ */
+interface Kernel {
+  buffer: ArrayBuffer;
+  /** Copies `list` into the memory's list place, in pieces of at most its room, calling `run` with each piece's length. */
+  each(list: FlatPostings, run: (len: number) => void): void;
+  o(len: number, weight: number): void;
+  b(len: number, weight: number, g: number): void;
+  f(): void;
+  c(minMatched: number, minScore: number): number;
+}
+
+const PAGE = 65536;
+// Module compiled once a process, instance kept: undefined until asked, null without WebAssembly.
+let totalsInstance: WebAssembly.Instance | null | undefined;
+// Set while a scoring uses the instance; a scoring inside it (none today) takes the JavaScript loops.
+let kernelBusy = false;
+
+/** The kernel laid out for `docs` docs, or undefined where WebAssembly is unavailable or busy. */
+function kernelFor(docs: number): Kernel | undefined {
+  if (kernelBusy || scriptLoopsOnly) return undefined;
+  if (totalsInstance === undefined) {
+    try {
+      totalsInstance = new WebAssembly.Instance(new WebAssembly.Module(totalsModule));
+    } catch {
+      totalsInstance = null;
+    }
+  }
+  if (!totalsInstance) return undefined;
+  const x = totalsInstance.exports as Record<"i" | "o" | "b" | "f" | "c", (...args: number[]) => number> & { m: WebAssembly.Memory };
+  const room = 2 * docs;
+  const listAt = 16 + 44 * docs;
+  const bytes = listAt + 4 * room;
+  const memory = x.m;
+  const grow = Math.ceil(bytes / PAGE) - memory.buffer.byteLength / PAGE;
+  if (grow > 0) memory.grow(grow);
+  const buffer = memory.buffer;
+  // What a scoring before this one left: sums, counts, marks.
+  new Uint8Array(buffer, 0, listAt).fill(0);
+  x.i(docs);
+  const list = new Int32Array(buffer, listAt, room);
+  return {
+    buffer,
+    each(postings, run) {
+      const whole = postings as number[];
+      if (whole.length <= room) {
+        list.set(whole);
+        run(whole.length);
+        return;
+      }
+      for (let at = 0; at < whole.length; at += room) {
+        const piece = whole.slice(at, at + room);
+        list.set(piece);
+        run(piece.length);
+      }
+    },
+    o: x.o,
+    b: x.b,
+    f: x.f,
+    c: x.c,
+  };
+}
+
+// For the test that holds the two ways to the same answers.
+let scriptLoopsOnly = false;
+
+/** scoreGroups with the JavaScript loops only, as where WebAssembly is unavailable. */
+export function scoreGroupsScript(...args: Parameters<typeof scoreGroups>): Scored[] {
+  scriptLoopsOnly = true;
+  try {
+    return scoreGroups(...args);
+  } finally {
+    scriptLoopsOnly = false;
   }
 }
 

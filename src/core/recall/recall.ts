@@ -174,6 +174,7 @@ export function scoreWords(
   const liftCeiling = maxLift(rules);
   const ranked = scoreGroups(groups, source, (s) => s.matched >= need && s.score * liftCeiling >= t.minScore, {
     deadline: ctx.deadline,
+    floor: { matched: need, score: t.minScore / liftCeiling },
     // An acknowledgement is not a question, so it cannot match one: hints add nothing to it.
     hintBonus: ack ? 0 : rules.scoring.hintBonus,
   }).slice(0, ctx.pool ?? (ctx.project && !ctx.allProjects ? SCOPED_POOL : RERANK_POOL));

@@ -27,7 +27,7 @@ export function similarCards(text: string, source: PostingSource, limit: number,
   const groups = buildQuery(text, options, synonymPhrases(options));
   const need = requiredMatches(groups.length, MIN_MATCHED);
   const out: SimilarCard[] = [];
-  for (const s of scoreGroups(groups, source, (x) => x.matched >= need && x.score >= MIN_SCORE, { hintBonus })) {
+  for (const s of scoreGroups(groups, source, (x) => x.matched >= need && x.score >= MIN_SCORE, { hintBonus, floor: { matched: need, score: MIN_SCORE } })) {
     const info = source.doc(s.doc);
     if (!info || isVaultPage(info.type) || !isFilable(info.path)) continue;
     out.push({ path: info.path, description: info.description, score: withHintCoverage(s, info.hintSizes) });

@@ -1,0 +1,135 @@
+// The scorer's loops run in WebAssembly where it is available (totals.wat) and in JavaScript
+// where it is not: both must give every doc the same score, matches and "about", on real vaults
+// and on damaged postings, and the floor must never leave out a doc `keep` takes.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { defaultConfig } from "../../../src/core/config";
+import { buildIndexFromDisk } from "../../../src/core/index/build-from-disk";
+import type { MemoryIndex } from "../../../src/core/index/memory-index";
+import type { FlatPostings, PostingSource } from "../../../src/core/index/postings";
+import { scoreGroups, scoreGroupsScript, type QueryGroup, type Scored } from "../../../src/core/index/scorer";
+import { failureQuery } from "../../../src/core/recall/failure";
+import { buildQuery } from "../../../src/core/recall/query";
+import { synonymPhrases } from "../../../src/core/index/index-options";
+import { SAMPLE_VAULT } from "../../helpers";
+
+const root = join(__dirname, "..", "..", "..");
+const config = defaultConfig();
+const everything = (): boolean => true;
+
+interface Case {
+  name: string;
+  index: MemoryIndex;
+  texts: string[];
+}
+const cases: Case[] = [];
+
+beforeAll(() => {
+  const texts = (file: string): string[] => {
+    const set = JSON.parse(readFileSync(join(root, "eval", "queries", file), "utf8")) as
+      { q: string }[] | { prompts?: { q: string }[]; cases?: { error: string }[] };
+    if (Array.isArray(set)) return set.map((p) => p.q);
+    return [...(set.prompts ?? []).map((p) => p.q), ...(set.cases ?? []).map((c) => failureQuery(c.error))];
+  };
+  cases.push({
+    name: "en-work",
+    index: buildIndexFromDisk(join(root, "eval", "vaults", "en-work"), config).index,
+    texts: [...texts("work-en.json"), ...texts("failures-en.json")],
+  });
+  cases.push({ name: "ja-work", index: buildIndexFromDisk(join(root, "eval", "vaults", "ja-work"), config).index, texts: texts("work-ja.json") });
+  cases.push({ name: "sample", index: buildIndexFromDisk(SAMPLE_VAULT, config).index, texts: texts("sample.json") });
+});
+
+function groupsOf(text: string, source: PostingSource): QueryGroup[] {
+  return buildQuery(text, source.indexOptions, synonymPhrases(source.indexOptions));
+}
+
+describe("the scorer's loops in WebAssembly and in JavaScript", () => {
+  it("give every doc the same score, matches, about and hint, on three vaults' prompts and errors", () => {
+    let compared = 0;
+    for (const c of cases) {
+      for (const text of c.texts) {
+        const groups = groupsOf(text, c.index);
+        for (const hintBonus of [0, 5]) {
+          const wasm = scoreGroups(groups, c.index, everything, { hintBonus });
+          expect(scoreGroupsScript(groups, c.index, everything, { hintBonus }), `${c.name}: ${text}`).toEqual(wasm);
+          compared += wasm.length;
+        }
+      }
+    }
+    // Thousands of docs scored, so the comparison is of real work.
+    expect(compared).toBeGreaterThan(5000);
+  });
+
+  it("leave out nothing keep takes when given the floor keep asks", () => {
+    for (const c of cases) {
+      for (const text of c.texts) {
+        const groups = groupsOf(text, c.index);
+        const need = Math.min(2, groups.length);
+        // A floor that rounding could misjudge: exactly a doc's score.
+        const all = scoreGroups(groups, c.index, everything, { hintBonus: 5 });
+        const min = all[Math.min(3, all.length - 1)]?.score ?? 1;
+        const keep = (s: Scored): boolean => s.matched >= need && s.score * 1.7 >= min * 1.7;
+        const floor = { matched: need, score: min };
+        const unfloored = scoreGroups(groups, c.index, keep, { hintBonus: 5 });
+        expect(scoreGroups(groups, c.index, keep, { hintBonus: 5, floor })).toEqual(unfloored);
+        expect(scoreGroupsScript(groups, c.index, keep, { hintBonus: 5, floor })).toEqual(unfloored);
+      }
+    }
+  });
+
+  it("start afresh on each scoring, a larger vault's or a smaller one's", () => {
+    const [big, , small] = cases;
+    const bigGroups = groupsOf(big.texts[0], big.index);
+    const smallGroups = groupsOf(small.texts[0], small.index);
+    const first = scoreGroups(bigGroups, big.index, everything, { hintBonus: 5 });
+    expect(scoreGroups(smallGroups, small.index, everything, { hintBonus: 5 })).toEqual(
+      scoreGroupsScript(smallGroups, small.index, everything, { hintBonus: 5 }),
+    );
+    expect(scoreGroups(bigGroups, big.index, everything, { hintBonus: 5 })).toEqual(first);
+  });
+
+  it("pass over damaged postings alike: doc ids out of range, an odd length, a list longer than the vault", () => {
+    const docs = 40;
+    const lists: Record<string, FlatPostings> = {
+      // Ids past the vault, negative, not whole; a value with its about bit.
+      broken: [3, 8, 999, 40, -1, 6, 40, 2, 7, 5, 39, 1000, 2.5, 7, 2 ** 32 + 4, 9],
+      // A value but no doc for the last pair.
+      odd: [1, 20, 2, 31, 5],
+      // Each doc many times over: longer than the kernel's room for one list, so copied in pieces.
+      long: Array.from({ length: docs * 7 }, (_, i) => [i % docs, (i % 13) * 2 + (i % 2)]).flat(),
+      near: [3, 4, 9, 11],
+    };
+    const source: PostingSource = {
+      indexOptions: cases[2].index.indexOptions,
+      docCount: docs,
+      idLimit: docs,
+      postings: (term: string) => lists[term],
+      doc: () => undefined,
+    };
+    const groups: QueryGroup[] = [
+      { term: "broken", alternatives: [["broken", 1]] },
+      { term: "odd", alternatives: [["odd", 1]] },
+      {
+        term: "long",
+        alternatives: [
+          ["long", 1],
+          ["near", 0.5],
+        ],
+      },
+      {
+        term: "near",
+        alternatives: [
+          ["near", 1],
+          ["broken", 0.5],
+          ["odd", 0.25],
+        ],
+      },
+    ];
+    const wasm = scoreGroups(groups, source, everything);
+    expect(wasm.length).toBeGreaterThan(20);
+    expect(wasm.every((s) => s.doc >= 0 && s.doc < docs && Number.isFinite(s.score))).toBe(true);
+    expect(scoreGroupsScript(groups, source, everything)).toEqual(wasm);
+  });
+});
