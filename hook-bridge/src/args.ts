@@ -32,6 +32,8 @@ export function readCommandLine(argv: readonly string[]): { args: Args; bad?: st
   const known = flagsOf(command);
   if (!known) return { args: argsOf(command, first!) };
   const options = optionsOf(known);
+  const plain = plainLine(argv, options);
+  if (plain) return { args: argsOf(command, plain) };
   let strict: Parsed;
   try {
     strict = parseNodeArgs({ args: [...argv], options, strict: true, allowPositionals: true });
@@ -42,6 +44,36 @@ export function readCommandLine(argv: readonly string[]): { args: Args; bad?: st
 }
 
 type Parsed = { values: Record<string, unknown>; positionals: string[] };
+
+/**
+ * A line as every hook writes it, read without util.parseArgs: the command, then only its own
+ * long flags, `--name value` or `--name=value` for one that takes a value and `--name` for one
+ * that does not. What util.parseArgs reads it as, strictly, with nothing to refuse. Undefined for
+ * any other line (a short flag, a stray word, a value that looks like a flag), which
+ * util.parseArgs reads: loading it compiled some twenty functions of Node's on every prompt.
+ */
+function plainLine(argv: readonly string[], options: ParseArgsOptionsConfig): Parsed | undefined {
+  const values: Record<string, unknown> = {};
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i];
+    if (!word.startsWith("--") || word === "--") return undefined;
+    const eq = word.indexOf("=");
+    const name = word.slice(2, eq < 0 ? undefined : eq);
+    const option = Object.hasOwn(options, name) ? options[name] : undefined;
+    if (!option) return undefined;
+    if (option.type === "boolean") {
+      if (eq >= 0) return undefined;
+      values[name] = true;
+    } else if (eq >= 0) values[name] = word.slice(eq + 1);
+    else {
+      const value = argv[i + 1];
+      if (value === undefined || value.startsWith("-")) return undefined;
+      values[name] = value;
+      i++;
+    }
+  }
+  return { values, positionals: [argv[0]] };
+}
 
 function argsOf(command: string, { values, positionals }: Parsed): Args {
   const flags = new Map<string, string | true>();

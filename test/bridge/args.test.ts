@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseArgs as nodeParseArgs } from "node:util";
 import { badFlags, COMMAND_FLAGS, numberFlag, parseArgs, readCommandLine, stringFlag, VALUE } from "../../hook-bridge/src/args";
 
 describe("the command line, parsed", () => {
@@ -82,6 +83,45 @@ describe("the command line read once", () => {
       const { args, bad } = readCommandLine(argv);
       expect(bad).toBe(badFlags(argv, args.command));
       if (argv.length > 0) expect(args.command).toBe(argv.find((a) => !a.startsWith("-") && a !== "/v"));
+    });
+  }
+});
+
+describe("a hook's command line, read without util.parseArgs", () => {
+  // readCommandLine reads the lines hooks write by hand (plainLine); every other line goes to
+  // util.parseArgs. Either way the answer must be util.parseArgs' own, strictly read.
+  const lines = [
+    ["recall", "--vault", "/v"],
+    ["recall", "--vault", "/v", "--deadline-ms", "900", "--max-cards=3"],
+    ["recall", "--vault=/v=x", "--vault", "/w"],
+    ["recall", "--help"],
+    ["recall", "--vault", "-"],
+    ["recall", "--vault", "--help"],
+    ["recall", "--vault"],
+    ["recall", "--help=yes"],
+    ["recall", "-h"],
+    ["recall", "--", "--vault"],
+    ["recall", "--vault", "/v", "stray"],
+    ["recall", "--constructor", "x"],
+    ["recall", "--__proto__=x"],
+    ["recall", "--vault", ""],
+    ["index", "--changed", "--vault", "/v", "--embed-budget-sec", "30"],
+    ["schedule", "--vault", "/v"],
+  ];
+  for (const argv of lines) {
+    it(`reads ${JSON.stringify(argv)} as util.parseArgs does`, () => {
+      const options: Record<string, { type: "string" | "boolean" }> = { help: { type: "boolean" } };
+      for (const name of COMMAND_FLAGS[argv[0]]) options[name] = { type: VALUE.has(name) ? "string" : "boolean" };
+      let expected: Map<string, string | true> | undefined;
+      try {
+        const { values } = nodeParseArgs({ args: argv, options, strict: true, allowPositionals: true });
+        expected = new Map(Object.entries(values).map(([k, v]) => [k, typeof v === "string" ? v : true]));
+      } catch {
+        expected = undefined;
+      }
+      const { args, bad } = readCommandLine(argv);
+      if (expected) expect([...args.flags]).toEqual([...expected]);
+      else expect(bad).toBeDefined();
     });
   }
 });
