@@ -412,7 +412,14 @@ function kernelFor(docs: number): Kernel | undefined {
   const bytes = listAt + 4 * room;
   const memory = x.m;
   const grow = Math.ceil(bytes / PAGE) - memory.buffer.byteLength / PAGE;
-  if (grow > 0) memory.grow(grow);
+  if (grow > 0) {
+    try {
+      memory.grow(grow);
+    } catch {
+      // No room for a vault this large (past millions of cards): the JavaScript loops score it.
+      return undefined;
+    }
+  }
   const buffer = memory.buffer;
   // What a scoring before this one left: sums, counts, marks.
   new Uint8Array(buffer, 0, listAt).fill(0);
