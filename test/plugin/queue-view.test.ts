@@ -23,9 +23,14 @@ let plugin: VaultMemoryPlugin;
 let view: QueueReviewView;
 
 /** Queues a session through the real Stop hook command. */
-function queueSession(session: string, lines: unknown[], cwd = "/work/blog"): void {
+/**
+ * Queues `lines` as a session of `daysAgo` days before the run, a second apart: the sidebar says how
+ * long ago, and fixed dates drift from "2 days ago" to "last week" as the calendar moves on.
+ */
+function queueSession(session: string, lines: Record<string, unknown>[], daysAgo: number, cwd = "/work/blog"): void {
   const t = join(tempDir(), `${session}.jsonl`);
-  writeFileSync(t, jsonl(lines));
+  const start = Date.now() - daysAgo * 86_400_000;
+  writeFileSync(t, jsonl(lines.map((l, i) => ({ ...l, timestamp: new Date(start + i * 1000).toISOString() }))));
   const r = runBridge(["queue", "--vault", vault], JSON.stringify({ session_id: session, transcript_path: t, cwd, stop_hook_active: false }));
   expect(r.status).toBe(0);
 }
@@ -52,18 +57,26 @@ const tick = (match: string) => {
 
 beforeEach(async () => {
   vault = copyVault(SAMPLE_VAULT, "Queue vault");
-  queueSession("older", [
-    { ...line.prompt("vite 部署后 base 路径要怎么改"), timestamp: "2026-11-28T10:00:00Z" },
-    line.reply(`${LONG} 我们决定把 base 改成 / 并把 CNAME 放进 public/。`),
-    line.prompt("还有 CNAME 的问题"),
-    line.reply(`${LONG} Run \`npm run build\` before each deploy to GitHub Pages.`),
-  ]);
-  queueSession("newer", [
-    { ...line.prompt("the nightly launchd job cannot find claude again"), timestamp: "2026-11-29T10:00:00Z" },
-    line.reply(`${LONG} We decided to resolve the absolute path from the login shell.\n${DUPLICATE}`),
-    line.prompt("ok and on windows?"),
-    line.reply(`${LONG} Run \`npm run build\` before each deploy to GitHub Pages.\nNever call timeout.exe from the nightly script.`),
-  ]);
+  queueSession(
+    "older",
+    [
+      line.prompt("vite 部署后 base 路径要怎么改"),
+      line.reply(`${LONG} 我们决定把 base 改成 / 并把 CNAME 放进 public/。`),
+      line.prompt("还有 CNAME 的问题"),
+      line.reply(`${LONG} Run \`npm run build\` before each deploy to GitHub Pages.`),
+    ],
+    3,
+  );
+  queueSession(
+    "newer",
+    [
+      line.prompt("the nightly launchd job cannot find claude again"),
+      line.reply(`${LONG} We decided to resolve the absolute path from the login shell.\n${DUPLICATE}`),
+      line.prompt("ok and on windows?"),
+      line.reply(`${LONG} Run \`npm run build\` before each deploy to GitHub Pages.\nNever call timeout.exe from the nightly script.`),
+    ],
+    2,
+  );
   app = new App(vault);
   view = await openView();
 });
@@ -211,14 +224,18 @@ describe("queue review sidebar", () => {
     description().value = "Resolve the absolute path";
     description().dispatchEvent(new Event("input"));
     const count = candidates().length;
-    queueSession("newer", [
-      line.prompt("the nightly launchd job cannot find claude again"),
-      line.reply(`${LONG} We decided to resolve the absolute path from the login shell.\n${DUPLICATE}`),
-      line.prompt("ok and on windows?"),
-      line.reply(`${LONG} Run \`npm run build\` before each deploy to GitHub Pages.\nNever call timeout.exe from the nightly script.`),
-      line.prompt("and what about TODO items"),
-      line.reply(`${LONG} TODO: check the Task Scheduler PATH next time.`),
-    ]);
+    queueSession(
+      "newer",
+      [
+        line.prompt("the nightly launchd job cannot find claude again"),
+        line.reply(`${LONG} We decided to resolve the absolute path from the login shell.\n${DUPLICATE}`),
+        line.prompt("ok and on windows?"),
+        line.reply(`${LONG} Run \`npm run build\` before each deploy to GitHub Pages.\nNever call timeout.exe from the nightly script.`),
+        line.prompt("and what about TODO items"),
+        line.reply(`${LONG} TODO: check the Task Scheduler PATH next time.`),
+      ],
+      2,
+    );
     view.checkForChanges();
     expect(view.contentEl.querySelector(".vault-memory-banner")?.textContent).toContain("grew since you opened it");
     expect(candidates().length).toBeGreaterThan(count);
