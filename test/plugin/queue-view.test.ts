@@ -55,6 +55,14 @@ const tick = (match: string) => {
   box.dispatchEvent(new Event("change"));
 };
 
+/** The newer conversation's lines, which a test later continues. */
+const newer = (): Record<string, unknown>[] => [
+  line.prompt("the nightly launchd job cannot find claude again"),
+  line.reply(`${LONG} We decided to resolve the absolute path from the login shell.\n${DUPLICATE}`),
+  line.prompt("ok and on windows?"),
+  line.reply(`${LONG} Run \`npm run build\` before each deploy to GitHub Pages.\nNever call timeout.exe from the nightly script.`),
+];
+
 beforeEach(async () => {
   vault = copyVault(SAMPLE_VAULT, "Queue vault");
   queueSession(
@@ -67,16 +75,7 @@ beforeEach(async () => {
     ],
     3,
   );
-  queueSession(
-    "newer",
-    [
-      line.prompt("the nightly launchd job cannot find claude again"),
-      line.reply(`${LONG} We decided to resolve the absolute path from the login shell.\n${DUPLICATE}`),
-      line.prompt("ok and on windows?"),
-      line.reply(`${LONG} Run \`npm run build\` before each deploy to GitHub Pages.\nNever call timeout.exe from the nightly script.`),
-    ],
-    2,
-  );
+  queueSession("newer", newer(), 2);
   app = new App(vault);
   view = await openView();
 });
@@ -224,18 +223,7 @@ describe("queue review sidebar", () => {
     description().value = "Resolve the absolute path";
     description().dispatchEvent(new Event("input"));
     const count = candidates().length;
-    queueSession(
-      "newer",
-      [
-        line.prompt("the nightly launchd job cannot find claude again"),
-        line.reply(`${LONG} We decided to resolve the absolute path from the login shell.\n${DUPLICATE}`),
-        line.prompt("ok and on windows?"),
-        line.reply(`${LONG} Run \`npm run build\` before each deploy to GitHub Pages.\nNever call timeout.exe from the nightly script.`),
-        line.prompt("and what about TODO items"),
-        line.reply(`${LONG} TODO: check the Task Scheduler PATH next time.`),
-      ],
-      2,
-    );
+    queueSession("newer", [...newer(), line.prompt("and what about TODO items"), line.reply(`${LONG} TODO: check the Task Scheduler PATH next time.`)], 2);
     view.checkForChanges();
     expect(view.contentEl.querySelector(".vault-memory-banner")?.textContent).toContain("grew since you opened it");
     expect(candidates().length).toBeGreaterThan(count);
