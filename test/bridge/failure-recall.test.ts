@@ -119,6 +119,38 @@ describe("failureQuery", () => {
     expect(failureQuery("error: invalid API version 2023-10-16 for this account")).toBe("error: invalid API version 2023-10-16 for this account");
   });
 
+  it("keeps a race detector's and a crash's own lines, which use none of an error message's words", () => {
+    // Go's race detector, as `go test -race` prints it (addresses and goroutine numbers as it gives them).
+    const race = failureQuery(
+      [
+        "Exit code 1",
+        "==================",
+        "WARNING: DATA RACE",
+        "Write at 0x00c0000a4018 by goroutine 8:",
+        "  example.com/ledger.(*Cache).Put()",
+        "      /src/ledger/cache.go:41 +0x64",
+        "Previous read at 0x00c0000a4018 by goroutine 7:",
+        "  example.com/ledger.(*Cache).Get()",
+        "      /src/ledger/cache.go:33 +0x3c",
+        "==================",
+        "    testing.go:1465: race detected during execution of test",
+        "--- FAIL: TestCacheConcurrent (0.01s)",
+        "FAIL",
+        "FAIL\texample.com/ledger\t0.029s",
+      ].join("\n"),
+    );
+    expect(race).toMatch(/^WARNING: DATA RACE$/m);
+    expect(race).toMatch(/race detected during execution of test/);
+    expect(race).not.toMatch(/cache\.go|0x00c0000a4018/);
+    // ThreadSanitizer, and a crash the shell reports.
+    expect(failureQuery("WARNING: ThreadSanitizer: data race (pid=4242)\n  Write of size 8 at 0x7b0400000010 by thread T1:")).toBe(
+      "WARNING: ThreadSanitizer: data race (pid=4242)",
+    );
+    expect(failureQuery("Exit code 139\nloading model.bin\nrunning 3 batches\nbatch 1 ok\nbatch 2 ok\nSegmentation fault (core dumped)")).toBe(
+      "Segmentation fault (core dumped)",
+    );
+  });
+
   it("keeps the last lines when none reads as an error", () => {
     expect(failureQuery("Exit code 1\nfirst\nsecond\nthird\nfourth")).toBe("second\nthird\nfourth");
   });
