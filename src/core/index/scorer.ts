@@ -250,17 +250,18 @@ class GroupTotals {
     const n = (this.n = source.idLimit);
     // With the kernel, the arrays it works on are views of its memory (see totals.wat).
     const buffer = kernel?.buffer;
-    const f64 = (at: number): Float64Array => (buffer ? new Float64Array(buffer, at, n) : new Float64Array(n));
-    const i32 = (at: number, length = n): Int32Array => (buffer ? new Int32Array(buffer, at, length) : new Int32Array(length));
-    this.counts = i32(0, 4);
-    this.scores = f64(16);
-    this.best = f64(16 + 8 * n);
-    this.aboutWeight = f64(16 + 16 * n);
-    this.matched = i32(16 + 24 * n);
-    this.stamp = i32(16 + 28 * n);
-    this.touched = i32(16 + 32 * n);
-    this.aboutDocs = i32(16 + 36 * n);
-    this.inGroup = i32(16 + 40 * n);
+    const at = kernelLayout(n);
+    const f64 = (from: number): Float64Array => (buffer ? new Float64Array(buffer, from, n) : new Float64Array(n));
+    const i32 = (from: number, length = n): Int32Array => (buffer ? new Int32Array(buffer, from, length) : new Int32Array(length));
+    this.counts = i32(at.counts, 4);
+    this.scores = f64(at.scores);
+    this.best = f64(at.best);
+    this.aboutWeight = f64(at.aboutWeight);
+    this.matched = i32(at.matched);
+    this.stamp = i32(at.stamp);
+    this.touched = i32(at.touched);
+    this.aboutDocs = i32(at.aboutDocs);
+    this.inGroup = i32(at.inGroup);
     this.about = new Float64Array(n);
     this.hintAbout = new Float64Array(n);
   }
@@ -389,6 +390,26 @@ interface Kernel {
   c(minMatched: number, minScore: number): number;
 }
 
+/**
+ * Where each array lies in the kernel's memory for `n` docs, in bytes: as `i` in totals.wat lays
+ * them out, in the same order. `list` is the room for a posting list's pairs, `end` the bytes the
+ * memory must hold.
+ */
+function kernelLayout(
+  n: number,
+): Record<"counts" | "scores" | "best" | "aboutWeight" | "matched" | "stamp" | "touched" | "aboutDocs" | "inGroup" | "list" | "end", number> {
+  const scores = 16;
+  const best = scores + 8 * n;
+  const aboutWeight = best + 8 * n;
+  const matched = aboutWeight + 8 * n;
+  const stamp = matched + 4 * n;
+  const touched = stamp + 4 * n;
+  const aboutDocs = touched + 4 * n;
+  const inGroup = aboutDocs + 4 * n;
+  const list = inGroup + 4 * n;
+  return { counts: 0, scores, best, aboutWeight, matched, stamp, touched, aboutDocs, inGroup, list, end: list + 8 * n };
+}
+
 const PAGE = 65536;
 // Module compiled once a process, instance kept: undefined until asked, null without WebAssembly.
 let totalsInstance: WebAssembly.Instance | null | undefined;
@@ -408,8 +429,7 @@ function kernelFor(docs: number): Kernel | undefined {
   if (!totalsInstance) return undefined;
   const x = totalsInstance.exports as Record<"i" | "o" | "b" | "f" | "c", (...args: number[]) => number> & { m: WebAssembly.Memory };
   const room = 2 * docs;
-  const listAt = 16 + 44 * docs;
-  const bytes = listAt + 4 * room;
+  const { list: listAt, end: bytes } = kernelLayout(docs);
   const memory = x.m;
   const grow = Math.ceil(bytes / PAGE) - memory.buffer.byteLength / PAGE;
   if (grow > 0) {
