@@ -32,8 +32,9 @@ export function readCommandLine(argv: readonly string[]): { args: Args; bad?: st
   const known = flagsOf(command);
   if (!known) return { args: argsOf(command, first!) };
   const options = optionsOf(known);
-  const plain = plainLine(argv, options);
-  if (plain) return { args: argsOf(command, plain) };
+  // Only a line that opens with its command: plainLine reads the rest as its flags.
+  const plain = first ? undefined : plainLine(argv, options);
+  if (plain) return { args: argsOf(command, plain), bad: strayWords(argv, command, plain.positionals) };
   let strict: Parsed;
   try {
     strict = parseNodeArgs({ args: [...argv], options, strict: true, allowPositionals: true });

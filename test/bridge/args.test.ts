@@ -71,6 +71,12 @@ describe("the command line read once", () => {
     ["schedule", "install", "--dry-run"],
     ["schedule", "nope"],
     ["schedule", "--help"],
+    // A subcommand left out, on a line plainLine reads.
+    ["schedule"],
+    ["schedule", "--vault", "/v"],
+    // A line that does not open with its command, whose first word plainLine would skip.
+    ["--vault", "--vault", "recall"],
+    ["--max-cards", "--vault", "index"],
     ["nosuch", "--vault", "/v"],
     // Words every object has: no command, not a table's own properties.
     ["constructor"],
