@@ -322,9 +322,13 @@ class GroupTotals {
     counts[2] = 0;
   }
 
+  // A doc joins aboutDocs when its weight first rises above 0 in the group, so at most once: a
+  // weight of 0 (or not a number) adds nothing, and would have added the doc again each time.
   private markAbout(doc: number, weight: number): void {
-    if (this.aboutWeight[doc] === 0) this.aboutDocs[this.counts[1]++] = doc;
-    if (weight > this.aboutWeight[doc]) this.aboutWeight[doc] = weight;
+    const was = this.aboutWeight[doc];
+    if (!(weight > was)) return;
+    if (was === 0) this.aboutDocs[this.counts[1]++] = doc;
+    this.aboutWeight[doc] = weight;
   }
 
   /** Adds the group's hints, and what each doc is about in the group's IDF. */
@@ -362,7 +366,10 @@ class GroupTotals {
     const minMatched = floor?.matched ?? 0;
     const minScore = floor ? floor.score * IMPACT_SCALE * (1 - 1e-9) : -Infinity;
     let kept = 0;
-    if (this.kernel) kept = this.kernel.c(minMatched, minScore);
+    // The kernel counts in whole numbers: the least whole count at or above the floor, kept in
+    // its 32-bit range (a floor no count reaches, or not a number, keeps none, as here).
+    const least = Math.ceil(minMatched);
+    if (this.kernel) kept = this.kernel.c(least > 0x7fffffff || Number.isNaN(least) ? 0x7fffffff : Math.max(least, 0), minScore);
     else for (let i = 0; i < counts[0]; i++) if (matched[touched[i]] >= minMatched && scores[touched[i]] >= minScore) inGroup[kept++] = touched[i];
     for (let i = 0; i < kept; i++) {
       const doc = inGroup[i];
@@ -418,7 +425,9 @@ let kernelBusy = false;
 
 /** The kernel laid out for `docs` docs, or undefined where WebAssembly is unavailable or busy. */
 function kernelFor(docs: number): Kernel | undefined {
-  if (kernelBusy || scriptLoopsOnly) return undefined;
+  // A vault of no docs, or a count that is not whole (a damaged snapshot), leaves the kernel no
+  // room to lay out, nor a list room to copy postings through: the JavaScript loops score it.
+  if (kernelBusy || scriptLoopsOnly || !Number.isInteger(docs) || docs < 1) return undefined;
   if (totalsInstance === undefined) {
     try {
       totalsInstance = new WebAssembly.Instance(new WebAssembly.Module(totalsModule));

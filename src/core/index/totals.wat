@@ -32,17 +32,19 @@
     (global.set $GL (i32.add (global.get $AL) (i32.shl (local.get $docs) (i32.const 2))))
     (global.set $L (i32.add (global.get $GL) (i32.shl (local.get $docs) (i32.const 2)))))
 
-  ;; The doc's about weight rises to $weight; the doc joins aboutDocs the first time in a group.
+  ;; The doc's about weight rises to $weight; the doc joins aboutDocs when it first rises above 0
+  ;; in a group, so at most once (a weight of 0 or NaN changes nothing, and adds no doc).
   (func $markAbout (param $doc i32) (param $weight f64)
     (local $at i32) (local $was f64)
     (local.set $at (i32.add (global.get $W) (i32.shl (local.get $doc) (i32.const 3))))
     (local.set $was (f64.load (local.get $at)))
-    (if (f64.eq (local.get $was) (f64.const 0))
-      (then
-        (i32.store (i32.add (global.get $AL) (i32.shl (i32.load (i32.const 4)) (i32.const 2))) (local.get $doc))
-        (i32.store (i32.const 4) (i32.add (i32.load (i32.const 4)) (i32.const 1)))))
     (if (f64.gt (local.get $weight) (local.get $was))
-      (then (f64.store (local.get $at) (local.get $weight)))))
+      (then
+        (if (f64.eq (local.get $was) (f64.const 0))
+          (then
+            (i32.store (i32.add (global.get $AL) (i32.shl (i32.load (i32.const 4)) (i32.const 2))) (local.get $doc))
+            (i32.store (i32.const 4) (i32.add (i32.load (i32.const 4)) (i32.const 1)))))
+        (f64.store (local.get $at) (local.get $weight)))))
 
   ;; o(len, weight): the $len entries at L, pairs of doc and value, are one list that holds each
   ;; doc once: scores[doc] += (value >>> 1) * weight, matched[doc] += 1, the doc joins touched on

@@ -132,4 +132,48 @@ describe("the scorer's loops in WebAssembly and in JavaScript", () => {
     expect(wasm.every((s) => s.doc >= 0 && s.doc < docs && Number.isFinite(s.score))).toBe(true);
     expect(scoreGroupsScript(groups, source, everything)).toEqual(wasm);
   });
+  it("agree on what no prompt gives: a weight of 0 or not a number, a floor not whole, a vault of no docs", () => {
+    const docs = 3;
+    const lists: Record<string, FlatPostings> = {
+      // Every doc about the word, many times over: more about-postings than the vault has docs.
+      about: Array.from({ length: 200 }, (_, i) => [i % docs, 3]).flat(),
+      two: [0, 2, 1, 4],
+      one: [0, 6],
+    };
+    const sourceOf = (idLimit: number): PostingSource => ({
+      indexOptions: cases[2].index.indexOptions,
+      docCount: docs,
+      idLimit,
+      postings: (term: string) => lists[term],
+      doc: () => undefined,
+    });
+    const source = sourceOf(docs);
+    for (const weight of [0, -0, -1, NaN]) {
+      const groups: QueryGroup[] = [
+        { term: "two", alternatives: [["two", 1]] },
+        { term: "about", alternatives: [["about", weight]] },
+        {
+          term: "one",
+          alternatives: [
+            ["one", 1],
+            ["about", weight],
+          ],
+        },
+      ];
+      expect(scoreGroups(groups, source, everything), `weight ${weight}`).toEqual(scoreGroupsScript(groups, source, everything));
+    }
+    // Doc 0 matches two words, doc 1 one: a floor of 1.5 matches keeps doc 0 alone.
+    const groups: QueryGroup[] = [
+      { term: "two", alternatives: [["two", 1]] },
+      { term: "one", alternatives: [["one", 1]] },
+    ];
+    for (const matched of [1.5, NaN, Infinity, -Infinity, 2 ** 32 + 1, -(2 ** 32) + 1]) {
+      const floor = { matched, score: 0 };
+      expect(scoreGroups(groups, source, everything, { floor }), `floor ${matched}`).toEqual(scoreGroupsScript(groups, source, everything, { floor }));
+    }
+    expect(scoreGroups(groups, source, everything, { floor: { matched: 1.5, score: 0 } }).map((s) => s.doc)).toEqual([0]);
+    // A damaged snapshot's count of docs: none (with postings all the same), or not whole.
+    for (const idLimit of [0, 2.5])
+      expect(scoreGroups(groups, sourceOf(idLimit), everything)).toEqual(scoreGroupsScript(groups, sourceOf(idLimit), everything));
+  });
 });
