@@ -180,7 +180,8 @@ export function scoreGroups(
   const deadline = opts.deadline ?? Infinity;
   const hints = opts.hintBonus && source.hintPostings ? new HintScores(source, opts.hintBonus) : undefined;
   const kernel = kernelFor(source.idLimit);
-  kernelBusy = kernel !== undefined;
+  // Set only by the scoring that took the kernel: one refused it inside must not free it.
+  if (kernel) kernelBusy = true;
   try {
     const totals = new GroupTotals(source, hints, kernel);
     for (let g = 0; g < groups.length; g++) {

@@ -176,4 +176,23 @@ describe("the scorer's loops in WebAssembly and in JavaScript", () => {
     for (const idLimit of [0, 2.5])
       expect(scoreGroups(groups, sourceOf(idLimit), everything)).toEqual(scoreGroupsScript(groups, sourceOf(idLimit), everything));
   });
+
+  it("leave the kernel to the scoring that took it, when others score inside it", () => {
+    const c = cases[2];
+    const [outer, other] = [c.texts[0], c.texts[1]].map((t) => groupsOf(t, c.index));
+    const alone = scoreGroups(outer, c.index, everything);
+    const otherAlone = scoreGroups(other, c.index, everything);
+    expect(alone.length).toBeGreaterThan(1);
+    expect(otherAlone).not.toEqual(alone);
+    let inner = 0;
+    // Two scorings of another text for each doc kept: the first is refused the kernel, and so
+    // must the second be, or it would score into the memory the outer one is still reading.
+    const keep = (): boolean => {
+      for (let i = 0; i < 2; i++) expect(scoreGroups(other, c.index, everything)).toEqual(otherAlone);
+      inner++;
+      return true;
+    };
+    expect(scoreGroups(outer, c.index, keep)).toEqual(alone);
+    expect(inner).toBe(alone.length);
+  });
 });
