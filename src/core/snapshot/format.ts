@@ -29,6 +29,16 @@ export const SNAPSHOT_VERSION = 5;
 export const HEADER_SUM_KEY = ',"headerSum":"';
 /** offset (10 hex) + length (8 hex) + FNV-1a (8 hex). */
 export const RECORD_WIDTH = 26;
+
+/**
+ * A table record's fields, or undefined when `record` is not one the writer makes: 26 lower-case
+ * hex digits. Read strictly, since parseInt takes a sign or a space in front, and a flipped byte
+ * that made a length negative threw from Node's own functions instead of as damage.
+ */
+export function parseRecord(record: string): { offset: number; length: number; hash: number } | undefined {
+  if (!/^[0-9a-f]{26}$/.test(record)) return undefined;
+  return { offset: parseInt(record.slice(0, 10), 16), length: parseInt(record.slice(10, 18), 16), hash: parseInt(record.slice(18, 26), 16) };
+}
 // Small, since a recall reads the chunk of each card it considers, for only that card's row.
 export const DOCS_PER_CHUNK = 16;
 /** A header larger than this is not ours. */

@@ -13,6 +13,7 @@ import {
   MAX_HEADER_BYTES,
   overlayPathOf,
   RECORD_WIDTH,
+  parseRecord,
   SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION,
   CATALOG_WIDTH,
@@ -193,18 +194,17 @@ class SegmentFile {
   private readBytes(i: number): Buffer {
     const rec = Buffer.allocUnsafe(RECORD_WIDTH);
     readExactly(this.fd, rec, this.tableStart + i * RECORD_WIDTH);
-    const text = rec.toString("latin1");
-    const offset = parseInt(text.slice(0, 10), 16);
-    const length = parseInt(text.slice(10, 18), 16);
-    if (!Number.isFinite(offset) || !Number.isFinite(length) || length > this.header.bodyBytes) {
+    const record = parseRecord(rec.toString("latin1"));
+    // The segment lies among the segments, after the table: the body ends where the header says.
+    if (!record || this.segmentsStart + record.offset + record.length > this.tableStart + this.header.bodyBytes) {
       throw new SnapshotError("corrupt", `segment ${i} has a broken table record`);
     }
-    const buf = Buffer.allocUnsafe(length);
-    readExactly(this.fd, buf, this.segmentsStart + offset);
-    this.bytesRead += RECORD_WIDTH + length;
+    const buf = Buffer.allocUnsafe(record.length);
+    readExactly(this.fd, buf, this.segmentsStart + record.offset);
+    this.bytesRead += RECORD_WIDTH + record.length;
     // Only the segments a recall reads are hashed, a few hundred KB at most, so the check costs
     // little; without it one flipped byte in a path printed a card that does not exist.
-    if (fnv1aWords(buf) !== parseInt(text.slice(18, 26), 16)) {
+    if (fnv1aWords(buf) !== record.hash) {
       throw new SnapshotError("corrupt", `segment ${i} does not match its checksum`);
     }
     return buf;

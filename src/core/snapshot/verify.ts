@@ -3,7 +3,7 @@
 import { readRegularFile } from "../io/read-file";
 import type { SnapshotHeader } from "./format";
 import { checksumOf } from "./checksum";
-import { RECORD_WIDTH } from "./format";
+import { RECORD_WIDTH, parseRecord } from "./format";
 import { fnv1aWords } from "../io/hash";
 import { SnapshotError, SnapshotReader } from "./read";
 
@@ -21,11 +21,10 @@ export function verifySnapshot(path: string): SnapshotHeader {
   const table = body.subarray(0, count * RECORD_WIDTH).toString("latin1");
   const segmentsStart = count * RECORD_WIDTH + 1;
   for (let i = 0; i < count; i++) {
-    const rec = table.slice(i * RECORD_WIDTH, (i + 1) * RECORD_WIDTH);
-    const offset = parseInt(rec.slice(0, 10), 16);
-    const length = parseInt(rec.slice(10, 18), 16);
-    const start = segmentsStart + offset;
-    if (fnv1aWords(body, start, start + length) !== parseInt(rec.slice(18, 26), 16)) {
+    const record = parseRecord(table.slice(i * RECORD_WIDTH, (i + 1) * RECORD_WIDTH));
+    if (!record || segmentsStart + record.offset + record.length > body.length) throw new SnapshotError("corrupt", `segment ${i} has a broken table record`);
+    const start = segmentsStart + record.offset;
+    if (fnv1aWords(body, start, start + record.length) !== record.hash) {
       throw new SnapshotError("corrupt", `segment ${i} does not match its checksum`);
     }
   }

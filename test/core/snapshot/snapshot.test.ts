@@ -10,7 +10,7 @@ import { SnapshotError, SnapshotReader } from "../../../src/core/snapshot/read";
 import { verifySnapshot } from "../../../src/core/snapshot/verify";
 import { serializeSnapshot, serializeSnapshotSliced, writeSnapshot, writeSnapshotSliced } from "../../../src/core/snapshot/write";
 import { TOKENIZER_VERSION } from "../../../src/core/text/tokenizer";
-import { SNAPSHOT_VERSION } from "../../../src/core/snapshot/format";
+import { RECORD_WIDTH, SNAPSHOT_VERSION } from "../../../src/core/snapshot/format";
 import { fnv1aWords } from "../../../src/core/io/hash";
 import { CORPUS, editHeader, HAS_CORPUS, NO_CORPUS, SAMPLE_VAULT, tempDir } from "../../helpers";
 import { generateVault } from "../../fixtures/generated-vault";
@@ -192,6 +192,25 @@ describe("a broken snapshot is refused with a reason", () => {
       },
       "corrupt",
     ],
+    // A table record no writer makes: parseInt would take a sign or a space, and a segment
+    // outside the body; each damages every record, so whichever segment a lookup reads has it.
+    ...(
+      [
+        ["a table record with a minus sign in its length", 10, "-"],
+        ["a table record with a minus sign in its offset", 0, "-"],
+        ["a table record with a space in front of its offset", 0, " "],
+        ["a table record whose segment lies past the body", 0, "f"],
+      ] as const
+    ).map(([name, at, char]): [string, (path: string, bytes: Buffer) => void, string] => [
+      name,
+      (p, b) => {
+        const copy = Buffer.from(b);
+        const tableStart = copy.indexOf(0x0a) + 1;
+        for (let r = tableStart; copy[r] !== 0x0a; r += RECORD_WIDTH) copy[r + at] = char.charCodeAt(0);
+        writeFileSync(p, copy);
+      },
+      "corrupt",
+    ]),
   ])("%s", (_, damage, problem) => {
     expect(problemOf(mutate(damage))).toBe(problem);
   });
