@@ -12,7 +12,7 @@ import type { RecallRules } from "./rules";
 // Words that mark a line as the failure's own, in the tools' usual English. Some failures name
 // themselves in none of the words an error message uses: a race detector's report (Go's
 // "WARNING: DATA RACE", ThreadSanitizer's "data race"), a crash ("Segmentation fault (core
-// dumped)", "Aborted"), a deadlock; their lines are the failure too.
+// dumped)", "Aborted (core dumped)"), a deadlock; their lines are the failure too.
 const TELLING =
   /error|fail|fatal|exception|panic|denied|refused|not found|cannot|can't|could not|unable|invalid|timed? ?out|conflict|undefined|mismatch|unsupported|unknown|missing|no such|data race|race detected|segmentation fault|core dumped|deadlock|\bE\d{3,}\b|\b[A-Z]\d{3,}\b|[a-z]+Error\b|\bERR/i;
 const MAX_TELLING_LINES = 12;
