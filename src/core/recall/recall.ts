@@ -86,6 +86,12 @@ export interface SemanticMatches {
 // above the minimum: a card that matches many of a pasted error's rare words needs less meaning.
 // Chosen with the gate on the development work sets (docs/semantic-recall.md).
 const WORDS_VOUCH = 1;
+// How far words vouch for it by the share of the prompt's words it matches: 4 spreads for the
+// whole prompt, counted from 30%. A card that shares one stray word with a long prompt then needs
+// more meaning, one that matches most of it less. Chosen with the gate on the development work
+// sets, where it moved the gate's whole trade-off up (docs/semantic-recall.md).
+const SHARE_VOUCH = 4;
+const SHARE_FROM = 0.3;
 // How far, in spreads, a card brought by meaning alone must stand above the next card.
 const ALONE_LEAD = 1;
 
@@ -190,7 +196,7 @@ export function finishRecall(w: WordScores, semantic?: SemanticMatches): Recall 
   if (semantic) {
     const cjk = writtenInCjk(w.said);
     const alone = Math.max(semantic.alone, chanceStandOut(source.docCount) + 1);
-    words = fuseSemantic(ranked, { ...semantic, alone }, t.minScore, need, (doc) => writtenInCjk(source.doc(doc)?.description ?? "") !== cjk);
+    words = fuseSemantic(ranked, { ...semantic, alone }, t.minScore, need, w.groups.length, (doc) => writtenInCjk(source.doc(doc)?.description ?? "") !== cjk);
   }
   const inScope = scopeOf(ctx, w.said);
   const aboutFloor = (t.minAboutWords ?? 0) * idfOf(1, Math.max(source.docCount, 2));
@@ -336,11 +342,12 @@ function namesWord(text: string, name: string): boolean {
  * Adds meaning to words, and lets it veto them. Every card with a vector has a stand-out: how far
  * its likeness to the prompt lies above the vault's other cards', in spreads (see
  * embed/calibration.ts). A card words found is kept only when its stand-out, with what its words
- * vouch for it, reaches the gate: a card that shares a stray word with the prompt but is about
- * something else is dropped, which is how a prompt no card answers stays quiet. A card at `alone`
- * or above is kept without words too (a paraphrase, a question in another language), and counts
- * as matching the prompt's words. Above the gate meaning adds to the word score, in its units: the
- * minimum score (times `weight`) at `alone`, at most twice that. A card without a vector (written
+ * vouch for it (their score, and the share of the prompt's `words` it matches), reaches the gate:
+ * a card that shares a stray word with the prompt but is about something else is dropped, which
+ * is how a prompt no card answers stays quiet. A card at `alone` or above is kept without words
+ * too (a paraphrase, a question in another language), and counts as matching the prompt's words.
+ * Above the gate meaning adds to the word score, in its units: the minimum score (times `weight`)
+ * at `alone`, at most twice that. A card without a vector (written
  * since the last index, or refused) is judged by its words as before; so is a card in another
  * language than the prompt (`acrossLanguages`): a small multilingual model likens texts in one
  * language more than a question to its answer in another, so its veto there would drop the
@@ -351,6 +358,7 @@ export function fuseSemantic<T extends Pick<Scored, "doc" | "score" | "matched">
   m: SemanticMatches,
   minScore: number,
   need: number,
+  words: number,
   acrossLanguages: (doc: number) => boolean = () => false,
 ): (T | Scored)[] {
   const span = Math.max(m.alone - m.gate, 0.5);
@@ -362,7 +370,8 @@ export function fuseSemantic<T extends Pick<Scored, "doc" | "score" | "matched">
       out.push(s);
       continue;
     }
-    const vouched = s.score > 0 && minScore > 0 ? WORDS_VOUCH * Math.log(s.score / minScore) : 0;
+    const vouched =
+      (s.score > 0 && minScore > 0 ? WORDS_VOUCH * Math.log(s.score / minScore) : 0) + (words > 0 ? SHARE_VOUCH * (s.matched / words - SHARE_FROM) : 0);
     if (x < m.alone && x + vouched < m.gate && !acrossLanguages(s.doc)) continue;
     out.push(x >= m.alone ? { ...s, score: s.score + lift(x), matched: Math.max(s.matched, need), about: Infinity } : { ...s, score: s.score + lift(x) });
   }

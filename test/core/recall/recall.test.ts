@@ -152,6 +152,7 @@ describe("fusing meaning into word scores", () => {
       m,
       10,
       2,
+      10,
     );
     expect(fused).toEqual([
       { doc: 1, score: 40 + 10 * (1.5 / 2), matched: 3 },
@@ -160,7 +161,7 @@ describe("fusing meaning into word scores", () => {
       { doc: 2, score: 10 + 10 * 0.25, matched: 2 },
     ]);
     // A card at alone or above that words found too passes the gate on words it is about.
-    expect(fuseSemantic([{ doc: 3, score: 20, matched: 1 }], m, 10, 2)).toEqual([{ doc: 3, score: 20 + 15, matched: 2, about: Infinity }]);
+    expect(fuseSemantic([{ doc: 3, score: 20, matched: 1 }], m, 10, 2, 10)).toEqual([{ doc: 3, score: 20 + 15, matched: 2, about: Infinity }]);
   });
   it("brings nothing on meaning alone when no card leads the rest by a spread", () => {
     const flat = {
@@ -170,7 +171,7 @@ describe("fusing meaning into word scores", () => {
         [8, 5],
       ]),
     };
-    expect(fuseSemantic([], flat, 10, 2)).toEqual([]);
+    expect(fuseSemantic([], flat, 10, 2, 10)).toEqual([]);
     expect(
       fuseSemantic(
         [],
@@ -183,36 +184,69 @@ describe("fusing meaning into word scores", () => {
         },
         10,
         2,
+        10,
       ).map((s) => s.doc),
     ).toEqual([7]);
   });
   it("vetoes a card words found that meaning does not bear out, unless its words vouch for it", () => {
     // Card 4 stands out 2 spreads, card 5 one: under the gate of 3. Card 4's words score e times
-    // the minimum (one spread's worth), card 5's e cubed (three spreads' worth).
+    // the minimum (one spread's worth), card 5's e cubed (three spreads' worth). Each matches 3
+    // of the prompt's 10 words, a share that vouches for nothing either way.
     const fused = fuseSemantic(
       [
-        { doc: 4, score: 10 * Math.E, matched: 2 },
-        { doc: 5, score: 10 * Math.E ** 3, matched: 4 },
+        { doc: 4, score: 10 * Math.E, matched: 3 },
+        { doc: 5, score: 10 * Math.E ** 3, matched: 3 },
         { doc: 7, score: 12, matched: 2 },
       ],
       m,
       10,
       2,
+      10,
     );
     // Both are kept; card 7 has no vector and is judged by its words; 3 comes by meaning alone.
     expect(new Set(fused.map((s) => s.doc))).toEqual(new Set([4, 5, 7, 3]));
     const weak = fuseSemantic(
       [
-        { doc: 4, score: 10 * Math.E ** 0.9, matched: 2 },
-        { doc: 6, score: 10, matched: 2 },
+        { doc: 4, score: 10 * Math.E ** 0.9, matched: 3 },
+        { doc: 6, score: 10, matched: 3 },
       ],
       m,
       10,
       2,
+      10,
     );
     // Card 4 falls short by a tenth of a spread; card 6, at 3.2 with words at the minimum, passes.
     expect(weak.map((s) => s.doc)).not.toContain(4);
     expect(weak.map((s) => s.doc)).toContain(6);
+  });
+  it("asks more meaning of a card that matches a small share of the prompt's words, and less of one that matches most", () => {
+    // A prompt of 10 words. Card 4 stands out 2 spreads, under the gate of 3, but matches 8 of the
+    // words; card 6 stands out 3.2, over the gate, but shares one stray word with the prompt. Both
+    // score the minimum, so the score vouches for neither.
+    const fused = fuseSemantic(
+      [
+        { doc: 4, score: 10, matched: 8 },
+        { doc: 6, score: 10, matched: 1 },
+      ],
+      m,
+      10,
+      2,
+      10,
+    ).map((s) => s.doc);
+    expect(fused).toContain(4);
+    expect(fused).not.toContain(6);
+    // The share is of the words looked for: the same cards for a prompt of 3 words both pass.
+    const short = fuseSemantic(
+      [
+        { doc: 4, score: 10, matched: 3 },
+        { doc: 6, score: 10, matched: 1 },
+      ],
+      m,
+      10,
+      1,
+      3,
+    ).map((s) => s.doc);
+    expect(short).toEqual(expect.arrayContaining([4, 6]));
   });
   it("never vetoes a card in another language than the prompt: a small model likens one language more than a question to its answer", () => {
     const ranked = [
@@ -220,11 +254,11 @@ describe("fusing meaning into word scores", () => {
       { doc: 5, score: 10, matched: 2 },
     ];
     // Card 5 is in the prompt's language and falls under the gate; card 4 is not, and stays.
-    const fused = fuseSemantic(ranked, m, 10, 2, (doc) => doc === 4);
+    const fused = fuseSemantic(ranked, m, 10, 2, 10, (doc) => doc === 4);
     expect(fused.map((s) => s.doc)).toContain(4);
     expect(fused.map((s) => s.doc)).not.toContain(5);
     // Finding a card on meaning alone still takes `alone`, whatever the language.
-    expect(fuseSemantic([], { ...m, standOut: new Map([[9, 4.9]]) }, 10, 2, () => true)).toEqual([]);
+    expect(fuseSemantic([], { ...m, standOut: new Map([[9, 4.9]]) }, 10, 2, 10, () => true)).toEqual([]);
   });
 
   it("asks more of a card brought by meaning alone in a large vault, where chance lifts some card far", () => {
@@ -245,7 +279,7 @@ describe("fusing meaning into word scores", () => {
 
   it("judges a card without a vector by its words alone", () => {
     const words = [{ doc: 7, score: 12, matched: 2 }];
-    expect(fuseSemantic(words, { standOut: new Map(), gate: 3, alone: 5, weight: 1 }, 10, 2)).toEqual(words);
+    expect(fuseSemantic(words, { standOut: new Map(), gate: 3, alone: 5, weight: 1 }, 10, 2, 10)).toEqual(words);
   });
 });
 
