@@ -549,7 +549,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // written (密码, Пароль), since hints fold only ASCII letters' case.
   p(
     "prose-password",
-    String.raw`((?:\bpassword|\bpassphrase|\bpasscode|\bmot de passe|\bpasswort|\bkennwort|\bcontraseña|\bsenha|\bclave|\bhasło|\bwachtwoord|\blösenord|\bsalasana|şifre(?:si)?|\bparola|\bkata sandi)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s))\s{0,8}["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\]|[*•]{3,}(?:\s|$))(?:(?!["',;])[!-~]){6,128}`,
+    String.raw`((?:\bpassword|\bpassphrase|\bpasscode|\bmot de passe|\bpasswort|\bkennwort|\bcontraseña|\bsenha|\bclave|\bhasło|\bwachtwoord|\blösenord|\bsalasana|şifre(?:si)?|\bparola|\bkata sandi)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s))\s{0,8}["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\]|[*•]{3,}(?:\s|$))(?:(?!["',;)\]}>*])[!-~]|[)\]}>*]+(?=(?!["',;)\]}>*])[!-~])){6,128}`,
     undefined,
     "gi",
     undefined,
@@ -576,7 +576,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   ),
   p(
     "prose-password-intl",
-    String.raw`((?:密码|密碼|口令|秘钥|秘鑰|密钥|密鑰|パスワード|暗証番号|비밀번호|암호|пароль|mật khẩu)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s)|[^\S\n]{1,3}(?=[!-~]{6}))\s{0,8}["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\]|[*•]{3,}(?:\s|$))(?:(?!["',;])[!-~]){6,128}`,
+    String.raw`((?:密码|密碼|口令|秘钥|秘鑰|密钥|密鑰|パスワード|暗証番号|비밀번호|암호|пароль|mật khẩu)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s)|[^\S\n]{1,3}(?=[!-~]{6}))\s{0,8}["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\]|[*•]{3,}(?:\s|$))(?:(?!["',;)\]}>*])[!-~]|[)\]}>*]+(?=(?!["',;)\]}>*])[!-~])){6,128}`,
     [
       "密码",
       "密碼",
@@ -657,7 +657,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // Every name it knows holds one of its any-case hints, in whatever case the pattern accepts it.
   p(
     "secret-assignment",
-    String.raw`((?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|APP|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE|CLIENT|SECRET|INGEST|WRITE|ADMIN)[_.-]?KEY(?:[_.-]?DATA)?|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]{0,64}["']?\s{0,8}[:=](?!:)\s{0,8}["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|[A-Za-z_$][\w$.]{0,64}\(|(?:process\.env|os\.environ|import\.meta\.env|env|config|settings|self|this|secrets)[.[]|[a-z]+(?:_[a-z]+)+(?![\w.-])|(?:string|number|boolean|unknown|undefined|object|null|true|false|bigint|symbol)(?![\w$.-]))[^\s"'\x60,;]{6,8192}`,
+    String.raw`((?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|APP|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE|CLIENT|SECRET|INGEST|WRITE|ADMIN)[_.-]?KEY(?:[_.-]?DATA)?|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]{0,64}["']?[ \t]{0,8}[:=](?!:)[ \t]{0,8}["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|[A-Za-z_$][\w$.]{0,64}\(|(?:process\.env|os\.environ|import\.meta\.env|env|config|settings|self|this|secrets)[.[]|[a-z]+(?:_[a-z]+)+(?![\w.-])|(?:string|number|boolean|unknown|undefined|object|null|true|false|bigint|symbol)(?![\w$.-]))(?:[^\s"'\x60,;)\]}>*&\u3000-\u9fff\uff00-\uffef]|[)\]}>*]+(?=[^\s"'\x60,;)\]}>*&\u3000-\u9fff\uff00-\uffef])|&(?![A-Za-z_][\w.-]{0,64}=)){6,8192}`,
     undefined,
     "gi",
     undefined,
@@ -726,6 +726,15 @@ function wrappedSpans(text: string, found: Array<[number, number]>, ids?: Set<st
     const chained = (i > 0 && wraps[i - 1].to >= w.from) || (i + 1 < wraps.length && wraps[i + 1].from <= w.to);
     if (chained) continue;
     if (found.some(([a, b]) => a <= w.from && b >= w.to)) continue;
+    // A key hidden up to the line's end goes on into the next line only if that line opens with
+    // what a key's tail holds, a digit: joined to a word of the next sentence ("TypeScript
+    // errors remain"), it would hide that word too.
+    const hidden = found.some(([a, b]) => a < w.breakStart && b >= w.breakStart);
+    if (hidden && !/[0-9]/.test(text.slice(w.breakEnd, w.to))) continue;
+    // Nor is a line that opens with an assignment (DB_HOST=localhost) the rest of a key: in a
+    // key, = is only the padding at its end.
+    const eq = text.indexOf("=", w.breakEnd);
+    if (eq >= 0 && eq < w.to && text.charCodeAt(eq + 1) !== 61 && eq + 1 < w.to) continue;
     // A certificate's or public key's lines are wrapped base64, not a key cut in two.
     if (inPublicArmour(text, w.from)) continue;
     const lineStart = text.lastIndexOf("\n", w.from - 1) + 1;
@@ -736,7 +745,12 @@ function wrappedSpans(text: string, found: Array<[number, number]>, ids?: Set<st
     const at = first.length;
     const back = (k: number): number => (k <= at ? lineStart + k : w.breakEnd + (k - at));
     const inJoined = secretSpans(joined);
-    for (const [a, b] of inJoined.spans) if (a < at && b > at) out.push([back(a), back(b)]);
+    // Each line's part hidden apart, so the line break and the indentation stay as written.
+    for (const [a, b] of inJoined.spans)
+      if (a < at && b > at) {
+        out.push([back(a), w.breakStart]);
+        out.push([w.breakEnd, back(b)]);
+      }
     if (ids && out.length > 0) for (const id of inJoined.ids) ids.add(id);
   }
   return out;

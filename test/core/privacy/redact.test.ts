@@ -40,6 +40,41 @@ describe("redactSecrets", () => {
   });
 });
 
+describe("redactSecrets keeps everything around a secret as written", () => {
+  const KEY = "sk_live_" + "51HxQ2kLmN8pRtY7vW3zA9bC";
+  const ANT = "sk-ant-api03-" + "Xq7Lm2Nk9Pz4Rt8Vw3Yb6Cd1Fg5Hj0KsAaBbCcDdEeFfGgHhIiJjKkLlMmNnOoPpQqRrSsTtUuVvWwXxYyZz012345-AbCdEfAA";
+  const PW = "hX9k2LmQ7vPz";
+  it.each([
+    // The next line is not the rest of a key hidden up to its line's end: it stays.
+    ["DB_PASSWORD=hunter2hunter2\nDB_HOST=localhost", "DB_PASSWORD=[REDACTED]\nDB_HOST=localhost"],
+    [`STRIPE_SECRET_KEY=${KEY}\nPORT=3000`, "STRIPE_SECRET_KEY=[REDACTED]\nPORT=3000"],
+    ["```\nSTRIPE_SECRET_KEY=" + KEY + "\nNODE_ENV=production\n```", "```\nSTRIPE_SECRET_KEY=[REDACTED]\nNODE_ENV=production\n```"],
+    [`here is my key ${ANT}\nTypeScript errors remain`, "here is my key [REDACTED]\nTypeScript errors remain"],
+    [`A_KEY=${KEY}\nDB_HOST=localhost\n\nok`, "A_KEY=[REDACTED]\nDB_HOST=localhost\n\nok"],
+    // A key wrapped across two lines is hidden on both, and the break and indentation stay.
+    ["value: sk-or-v1-" + "e9c1a7" + "\n      " + "50d3434611df59b019ae79b32c0c664f5", "value: [REDACTED]\n      [REDACTED]"],
+    // A name with no value on its line does not take the next line's name as its value.
+    ["password:\nusername: admin", "password:\nusername: admin"],
+    ["token:\n  expiry: 3600s", "token:\n  expiry: 3600s"],
+    ["auth:\n  enabled: true", "auth:\n  enabled: true"],
+    ["auth:\n  postgresPassword: pyFETX!oiNa8", "auth:\n  postgresPassword: [REDACTED]"],
+    ["credentials:\n  accessKeyId: minioadmin\n  secretAccessKey: " + PW + PW, "credentials:\n  accessKeyId: minioadmin\n  secretAccessKey: [REDACTED]"],
+    // The value ends where the text around it closes, or another parameter or sentence begins.
+    [`[login](https://app/login?token=${PW})`, "[login](https://app/login?token=[REDACTED])"],
+    [`https://app/cb?token=${PW}&state=xyz&lang=en`, "https://app/cb?token=[REDACTED]&state=xyz&lang=en"],
+    [`**password: ${PW}**`, "**password: [REDACTED]**"],
+    [`{password: ${PW}}`, "{password: [REDACTED]}"],
+    [`connect(password=${PW})`, "connect(password=[REDACTED])"],
+    [`PASSWORD=${PW}。然后重启服务`, "PASSWORD=[REDACTED]。然后重启服务"],
+    // Inside a value, the same characters are the value's: nothing of it is left.
+    [`PASSWORD=ab)cd${PW}`, "PASSWORD=[REDACTED]"],
+    [`PASSWORD=ab&cd${PW}`, "PASSWORD=[REDACTED]"],
+  ])("%j", (text, expected) => {
+    expect(redactSecrets(text)).toBe(expected);
+    expect(redactSecrets(expected)).toBe(expected);
+  });
+});
+
 describe("hintsIn", () => {
   const HINTS = [...new Set(SECRET_PATTERNS.flatMap((p) => p.hints ?? []))];
   const ANY_CASE = [...new Set(SECRET_PATTERNS.flatMap((p) => p.hintsAnyCase ?? []))];
