@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync } from "node:fs";
 import { withFileLock } from "../io/file-lock";
 import { readTextFile } from "../io/read-file";
 import { join } from "node:path";
-import { writeFileAtomic } from "../io/atomic";
+import { writeFileAtomic, writeFileExclusive } from "../io/atomic";
 import { HIDDEN_DIR, vaultFiles } from "../paths";
 import type { Candidate } from "./extract";
 
@@ -179,7 +179,9 @@ export function listHandled(vault: string): HandledEntry[] {
 
 /**
  * Puts a handled entry back in the queue. The handled record is kept beside it, renamed, so the
- * history of what was done is never lost.
+ * history of what was done is never lost. When the session went on after it was handled and is
+ * queued again, that entry is newer (more of the conversation, a note or "remember this" given
+ * since) and stays as it is: the restore is then done already, and replacing it would lose them.
  */
 export function restoreHandled(vault: string, sessionId: string, now = new Date()): QueueEntry {
   const record = readEntry<HandledEntry>(handledPath(vault, sessionId));
@@ -188,7 +190,13 @@ export function restoreHandled(vault: string, sessionId: string, now = new Date(
   void handledAt;
   void outcome;
   const restored: QueueEntry = { ...entry, updatedAt: now.toISOString() };
-  writeFileAtomic(pendingPath(vault, sessionId), JSON.stringify(restored, null, 2) + "\n");
+  const pending = pendingPath(vault, sessionId);
+  mkdirSync(queueDirs.pending(vault), { recursive: true });
+  // Created only where no entry is: a Stop hook queueing the session at the same moment keeps its own.
+  const placed = writeFileExclusive(pending, JSON.stringify(restored, null, 2) + "\n");
   renameSync(handledPath(vault, sessionId), `${handledPath(vault, sessionId)}.restored-${now.getTime()}`);
-  return restored;
+  if (placed) return restored;
+  const queued = readEntry(pending);
+  if (!queued) throw new Error(`session ${sessionId}'s queue entry could not be read`);
+  return queued;
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { captureSession, DEFAULT_QUEUE_RULES, isExcluded } from "../../../src/core/queue/capture";
-import { listPending, markHandled } from "../../../src/core/queue/queue-store";
+import { listPending, markHandled, restoreHandled } from "../../../src/core/queue/queue-store";
 import { RECALL_HEADER } from "../../../src/core/text/recall-header";
 import { tempDir } from "../../helpers";
 import { jsonl, line } from "../../fixtures/transcript";
@@ -142,5 +142,31 @@ describe("a session that grows while its entry is being filed", () => {
       prompts: number;
     };
     expect(handled.prompts).toBe(2);
+  });
+});
+
+describe("restoring a handled session to the queue", () => {
+  it("puts its entry back, and keeps the handled record beside it", () => {
+    const s = setup([line.prompt("a question"), line.reply(LONG), line.prompt("b question"), line.reply(LONG)]);
+    captureSession(s.vault, s.payload, DEFAULT_QUEUE_RULES);
+    markHandled(s.vault, "sess-1", { action: "skipped", detail: "nothing new" });
+    expect(restoreHandled(s.vault, "sess-1")).toMatchObject({ sessionId: "sess-1", prompts: 2 });
+    expect(listPending(s.vault).map((e) => e.prompts)).toEqual([2]);
+    expect(readdirSync(join(s.vault, ".vault-memory", "queue", "handled")).filter((f) => f.includes(".restored-"))).toHaveLength(1);
+  });
+
+  it("never replaces the entry of a session queued again since, nor its note", () => {
+    const s = setup([line.prompt("a question"), line.reply(LONG), line.prompt("b question"), line.reply(LONG)]);
+    captureSession(s.vault, s.payload, DEFAULT_QUEUE_RULES);
+    markHandled(s.vault, "sess-1", { action: "skipped", detail: "nothing new" });
+    // The session goes on; the person asks to remember something, which queues it again.
+    writeFileSync(s.transcript, readFileSync(s.transcript, "utf8") + jsonl([line.prompt("c question"), line.reply(LONG)]));
+    captureSession(s.vault, s.payload, DEFAULT_QUEUE_RULES, { wanted: true, note: { text: "KEEP: staging listens on 8443" } });
+    // Then restores the handled entry from the sidebar.
+    const back = restoreHandled(s.vault, "sess-1");
+    expect(back).toMatchObject({ prompts: 3, wanted: true });
+    expect(listPending(s.vault)).toEqual([expect.objectContaining({ prompts: 3, wanted: true })]);
+    expect(JSON.stringify(listPending(s.vault))).toContain("KEEP: staging listens on 8443");
+    expect(readdirSync(join(s.vault, ".vault-memory", "queue", "handled")).filter((f) => f.includes(".restored-"))).toHaveLength(1);
   });
 });
