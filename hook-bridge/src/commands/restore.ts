@@ -8,7 +8,7 @@ import { FrontmatterError } from "../../../src/core/card/frontmatter-edit";
 import { withCardsLock } from "../../../src/core/digest/apply";
 import { restoredText } from "../../../src/core/digest/retire";
 import { CardRefused, cardToChange, snapshotAfterWrite, vectorsAfterWrite } from "../../../src/core/digest/write-now";
-import { replaceIfUnchanged } from "../../../src/core/io/atomic";
+import { replaceOrGiveBack } from "../../../src/core/io/atomic";
 import { NoteCache } from "../../../src/core/vault/note-cache";
 
 export async function restoreCommand(args: Args): Promise<number> {
@@ -20,7 +20,7 @@ export async function restoreCommand(args: Args): Promise<number> {
     // The snapshot under the lock, as every write brings it up to date; its vectors after it.
     const { path, update } = withCardsLock(vault, () => {
       const target = cardToChange(vault, config, card, "restored");
-      replaceIfUnchanged(target.abs, target.text, restoredText(target.path, target.text));
+      replaceOrGiveBack(target.abs, target.text, restoredText(target.path, target.text));
       return { path: target.path, update: snapshotAfterWrite(vault, config, new NoteCache(vault)) };
     });
     const snapshot = await vectorsAfterWrite(vault, config, update);

@@ -16,7 +16,7 @@ import { readBody } from "../card/markdown";
 import { addRelatedLink } from "../card/related";
 import { isRetired, isVaultPage, writtenByProduct } from "../card/schema";
 import { isCard, type VaultMemoryConfig } from "../config";
-import { ChangedSince, replaceIfUnchanged, writeFileAtomic } from "../io/atomic";
+import { ChangedSince, replaceOrGiveBack, writeFileAtomic } from "../io/atomic";
 import { readTextFile } from "../io/read-file";
 import { vaultFiles } from "../paths";
 import { listMarkdown, readNote } from "../vault/scan";
@@ -347,10 +347,10 @@ function applyMerge(vault: string, notes: readonly string[], group: MergeGroup, 
         has.add(l.target.toLowerCase());
         next = addRelatedLink(next, resolver.linkTo(to, group.primary));
       }
-    replaceIfUnchanged(`${vault}/${group.primary}`, before, next);
+    replaceOrGiveBack(`${vault}/${group.primary}`, before, next);
     for (const p of others) {
       const text = texts.get(p)!;
-      replaceIfUnchanged(`${vault}/${p}`, text, setFrontmatter(text, { status: "merged", "merged-into": `[[${baseName(group.primary)}]]`, merged: date }));
+      replaceOrGiveBack(`${vault}/${p}`, text, setFrontmatter(text, { status: "merged", "merged-into": `[[${baseName(group.primary)}]]`, merged: date }));
     }
     return { primary: group.primary, merged: others };
   });

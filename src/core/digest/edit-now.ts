@@ -13,7 +13,7 @@ import { setFrontmatter, FrontmatterError, type FrontmatterValue } from "../card
 import { LinkResolver } from "../card/links";
 import { readBody, stripInline, unlinkUnresolved, writtenHeading } from "../card/markdown";
 import type { VaultMemoryConfig } from "../config";
-import { ChangedSince, replaceIfUnchanged } from "../io/atomic";
+import { ChangedSince, replaceOrGiveBack } from "../io/atomic";
 import { NoteCache } from "../vault/note-cache";
 import { sanitize } from "../privacy/redact";
 import { AnswerError } from "../llm/answer";
@@ -229,7 +229,7 @@ export function replaceSection(text: string, heading: string, body: string): str
 
 function write(abs: string, rel: string, before: string, next: string): void {
   try {
-    replaceIfUnchanged(abs, before, next);
+    replaceOrGiveBack(abs, before, next);
   } catch (err) {
     if (err instanceof ChangedSince) throw new CardRefused(`${rel} was saved while it was being edited; nothing was changed. Read it again with read_card.`);
     throw err;

@@ -10,7 +10,7 @@ import { ARCHIVE_KEYS, archiveFields } from "../card/schema";
 import { FrontmatterError, setFrontmatter } from "../card/frontmatter-edit";
 import { LinkResolver } from "../card/links";
 import { isCard, type VaultMemoryConfig } from "../config";
-import { ChangedSince, replaceIfUnchanged } from "../io/atomic";
+import { ChangedSince, replaceOrGiveBack } from "../io/atomic";
 import { recallHistory } from "../lint/lint";
 import { unusedCards } from "../lint/unused";
 import type { NoteCache } from "../vault/note-cache";
@@ -55,7 +55,7 @@ export function archiveUnused(vault: string, config: VaultMemoryConfig, notes: N
     try {
       withCardsLock(vault, () => {
         const before = notes.text(f);
-        replaceIfUnchanged(f.abs, before, setFrontmatter(before, archiveFields(now, reason)));
+        replaceOrGiveBack(f.abs, before, setFrontmatter(before, archiveFields(now, reason)));
       });
       out.archived.push({ path: f.path, lastUsed });
     } catch (err) {

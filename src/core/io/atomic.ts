@@ -186,6 +186,31 @@ export function replaceIfUnchanged(
   return saved;
 }
 
+/**
+ * replaceIfUnchanged for a caller that cannot make its change again to a newer text (an archive
+ * mark, a merge, an edit asked for by Claude): when a save came in just as the file was replaced,
+ * the save is put back in place of ours and ChangedSince is thrown. The change is then not made,
+ * and nothing of the person's is lost.
+ */
+export function replaceOrGiveBack(path: string, expected: string, next: string, opts: { afterCompare?: () => void } = {}): void {
+  let saved = replaceIfUnchanged(path, expected, next, opts);
+  if (saved === undefined) return;
+  // What is on disk now is ours; each save that lands as it is given back is given back in turn.
+  let ours = next;
+  for (let tries = 0; saved !== undefined && tries < 8; tries++) {
+    const theirs: string = saved;
+    try {
+      saved = replaceIfUnchanged(path, ours, theirs);
+    } catch (err) {
+      // Saved again since: the newer save is in place, and ours is gone.
+      if (err instanceof ChangedSince) break;
+      throw err;
+    }
+    ours = theirs;
+  }
+  throw new ChangedSince(`${path} was saved while it was being written; it holds that save`);
+}
+
 function readAll(fd: number, size: number): Buffer {
   const buf = Buffer.alloc(size);
   let got = 0;

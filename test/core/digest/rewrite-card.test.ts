@@ -97,3 +97,36 @@ describe("replaceIfUnchanged when a save lands between the comparison and the re
     expect(readFileSync(p, "utf8")).toBe(`${CARD}ours\n`);
   });
 });
+
+describe("replaceOrGiveBack, for a change that cannot be made again to a newer text", () => {
+  it("puts back what an editor saved by rename as the file was replaced, and says the change was not made", async () => {
+    const { replaceOrGiveBack, ChangedSince } = await import("../../../src/core/io/atomic");
+    const p = card();
+    const theirs = `${CARD}Person's edit.\n`;
+    expect(() =>
+      replaceOrGiveBack(p, CARD, `${CARD}ours\n`, {
+        afterCompare: () => {
+          writeFileSync(`${p}.editor`, theirs);
+          renameSync(`${p}.editor`, p);
+        },
+      }),
+    ).toThrow(ChangedSince);
+    expect(readFileSync(p, "utf8")).toBe(theirs);
+    expect(readdirSync(dirname(p))).toEqual(["busy.md"]);
+  });
+
+  it("puts back what an editor wrote in place into the file compared", async () => {
+    const { replaceOrGiveBack, ChangedSince } = await import("../../../src/core/io/atomic");
+    const p = card();
+    const theirs = `${CARD}Saved in place.\n`;
+    expect(() => replaceOrGiveBack(p, CARD, `${CARD}ours\n`, { afterCompare: () => writeFileSync(p, theirs) })).toThrow(ChangedSince);
+    expect(readFileSync(p, "utf8")).toBe(theirs);
+  });
+
+  it("makes the change when nothing came in between", async () => {
+    const { replaceOrGiveBack } = await import("../../../src/core/io/atomic");
+    const p = card();
+    replaceOrGiveBack(p, CARD, `${CARD}ours\n`);
+    expect(readFileSync(p, "utf8")).toBe(`${CARD}ours\n`);
+  });
+});
