@@ -14,9 +14,7 @@ import { addRelatedLink, appendDated } from "../card/related";
 import { unlinkUnresolved } from "../card/markdown";
 import type { DuplicateOf } from "./dedupe";
 import { ChangedSince, replaceIfUnchanged, writeFileExclusive } from "../io/atomic";
-import { withFileLock } from "../io/file-lock";
 import { isCard, type VaultMemoryConfig } from "../config";
-import { vaultFiles } from "../paths";
 import type { NoteCache } from "../vault/note-cache";
 import { AnswerError } from "../llm/answer";
 import { refuseRelatedHeading, type DigestAction } from "./answer";
@@ -69,21 +67,11 @@ export interface ApplyContext {
   hadFrontmatter?: (path: string) => boolean;
 }
 
-// Cards are written by the digest, by several sessions' MCP servers and by Obsidian at once; a
-// write takes milliseconds, and a holder this old has died (one that ended is seen at once).
-const CARDS_LOCK_STALE_MS = 60_000;
-const CARDS_LOCK_WAIT_MS = 30_000;
 // A person's editor saving again and again: past this many tries, the write gives up and says so.
 const REWRITE_TRIES = 8;
 
-/**
- * Runs `fn` holding the vault's card lock: one writer of Vault Memory's at a time reads, composes
- * and writes cards, so two sessions extending one card each keep their section, and the snapshot
- * is brought up to both.
- */
-export function withCardsLock<T>(vault: string, fn: () => T): T {
-  return withFileLock(vaultFiles.cardsLock(vault), fn, { staleMs: CARDS_LOCK_STALE_MS, waitMs: CARDS_LOCK_WAIT_MS, what: "the vault's cards" });
-}
+// The card lock is enrich's, which the digest runs: one lock for every writer of cards.
+export { withCardsLock } from "../enrich/cards-lock";
 
 /**
  * Rewrites the card at `abs` by `edit`, never from a stale or partial read: the text is read,

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { setFrontmatter, type FrontmatterValue } from "../card/frontmatter-edit";
 import type { VaultMemoryConfig } from "../config";
 import { isCard } from "../vault/scan";
-import { writeFileAtomic } from "../io/atomic";
+import { ChangedSince, replaceOrGiveBack } from "../io/atomic";
+import { withCardsLock } from "./cards-lock";
 import { listMarkdown, readNote } from "../vault/scan";
 import { FileRefused } from "../io/read-file";
 
@@ -45,16 +46,25 @@ export function diskStore(vault: string, config: VaultMemoryConfig): CardStore {
     setProperties: async (path, expected, fields) => {
       if (!isCard(path, config)) throw new Error(`${path} is not a card in the memory folder`);
       const abs = join(vault, path);
-      let text: string;
-      try {
-        text = readNote(abs);
-      } catch (err) {
-        if (err instanceof FileRefused && err.why === "missing") return "changed";
-        throw err;
-      }
-      if (text !== expected) return "changed";
-      writeFileAtomic(abs, setFrontmatter(text, fields));
-      return "written";
+      // Under the card lock that write_card, edit_card and the digest take, and only while the
+      // file still holds what was read: a section written or a person's save in between stays.
+      return withCardsLock(vault, () => {
+        let text: string;
+        try {
+          text = readNote(abs);
+        } catch (err) {
+          if (err instanceof FileRefused && err.why === "missing") return "changed";
+          throw err;
+        }
+        if (text !== expected) return "changed";
+        try {
+          replaceOrGiveBack(abs, text, setFrontmatter(text, fields));
+        } catch (err) {
+          if (err instanceof ChangedSince) return "changed";
+          throw err;
+        }
+        return "written";
+      });
     },
   };
 }
