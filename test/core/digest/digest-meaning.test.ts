@@ -51,7 +51,8 @@ afterAll(() => stub.close());
 async function night(): Promise<{ vault: string; config: VaultMemoryConfig; prompts: string }> {
   const vault = copyVault(SAMPLE_VAULT, "Digest meaning");
   writeFileSync(join(vault, CARD), CARD_TEXT);
-  const embed = { enabled: true, url: stub.url, model: "stub-model" };
+  // A budget no load reaches: the test is of what the night embeds, not of how long a prompt waits.
+  const embed = { enabled: true, url: stub.url, model: "stub-model", budgetMs: 60_000 };
   mkdirSync(join(vault, ".vault-memory"), { recursive: true });
   writeFileSync(vaultFiles.config(vault), JSON.stringify({ embed }));
   machine.write({ embed });
@@ -106,7 +107,7 @@ describe("the nightly digest with semantic recall on", () => {
     reader.close();
     const vectorsHead = JSON.parse(readFileSync(vectorsPathOf(snapshot), "utf8").split("\n")[0]) as { base: string };
     expect(vectorsHead.base).toBe(reader.header.headerSum);
-    const r = await runBridgeAsync(["recall", "--vault", vault], hookJson(QUESTION));
+    const r = await runBridgeAsync(["recall", "--vault", vault, "--deadline-ms", "60000"], hookJson(QUESTION));
     expect(r.stdout.split("\n")[2]).toContain(join(vault, CARD));
     const log = existsSync(vaultFiles.log(vault)) ? readFileSync(vaultFiles.log(vault), "utf8") : "";
     expect(log).not.toMatch(/semantic recall:/);
