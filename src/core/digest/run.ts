@@ -6,7 +6,7 @@ import { baseName, hasFrontmatterBlock, parseCard } from "../card/card";
 import { isCard, recallRulesOf, type VaultMemoryConfig } from "../config";
 import type { MemoryIndex } from "../index/memory-index";
 import { buildIndexFromDisk } from "../index/build-from-disk";
-import { writeFileAtomic } from "../io/atomic";
+import { ChangedSince, rewriteText, writeFileAtomic, writeFileExclusive } from "../io/atomic";
 import { formatReport, lintScope, lintVault, recallHistory } from "../lint/lint";
 import { vaultFiles } from "../paths";
 import {
@@ -215,7 +215,8 @@ function startRun(opts: DigestOptions, report: DigestReport, now: Date, say: (li
   const notes = opts.notes ?? new NoteCache(opts.vault);
   const heading = vaultRelatedHeading(notes, opts.config);
   const rulesPath = join(opts.vault, RULES_NOTE);
-  if (!existsSync(rulesPath) && !opts.dryRun) writeFileAtomic(rulesPath, defaultRules(heading));
+  // Created only where no note is: one the person writes at the same moment is theirs.
+  if (!existsSync(rulesPath) && !opts.dryRun) writeFileExclusive(rulesPath, defaultRules(heading));
   const rules = readRules(rulesPath, heading, say);
   return { opts, report, now, say, ask, notes, heading, rules, calls: 0, meaningFailed: false };
 }
@@ -548,7 +549,7 @@ export function writeIndexPages(vault: string, notes: NoteCache, now: Date, head
   const cards = notes.cards(notes.list());
   const written: string[] = [];
   const memory = join(vault, MEMORY_INDEX);
-  // What cannot be read (too large, not a file) is told by writeMemoryIndex, or left by generatedOrNone.
+  // What cannot be read (too large, not a file) is told by writeMemoryIndex, or left where it is.
   const peek = (abs: string): string | undefined => {
     try {
       return readTextIfAny(abs, { maxBytes: MAX_NOTE_BYTES });
@@ -563,10 +564,14 @@ export function writeIndexPages(vault: string, notes: NoteCache, now: Date, head
   for (const [path, text] of Object.entries(overviewPages(cards, now.toISOString().slice(0, 10), heading))) {
     const abs = join(vault, path);
     // A page the person wrote by hand is theirs; only pages we generated are replaced, and
-    // what cannot be read as a note (a FIFO, a huge file) is left where it is.
-    if (!generatedOrNone(abs) || peek(abs) === text) continue;
-    writeFileAtomic(abs, text);
-    written.push(path);
+    // what cannot be read as a note (a FIFO, a huge file) is left where it is. A page the person
+    // takes over (the mark taken out) as it is written is theirs too.
+    const ours = (now: string | undefined): string | undefined => (now === undefined || now.includes(GENERATED_MARK) ? text : undefined);
+    try {
+      if (rewriteText(abs, () => readTextIfAny(abs, { maxBytes: MAX_NOTE_BYTES }), ours)) written.push(path);
+    } catch {
+      continue;
+    }
   }
   return { said, written };
 }
@@ -619,22 +624,35 @@ const MARKERS = "`<!-- vault-memory:index:start -->` and `<!-- vault-memory:inde
  */
 function writeMemoryIndex(vault: string, cards: readonly Card[], recalls: ReadonlyMap<string, number>): string[] {
   const abs = join(vault, MEMORY_INDEX);
-  let existing: string | undefined;
-  let bytes: Buffer | undefined;
+  const read = (): string | undefined => {
+    let bytes: Buffer;
+    try {
+      bytes = readRegularFile(abs, { maxBytes: MAX_NOTE_BYTES });
+    } catch (err) {
+      if (err instanceof FileRefused && err.why === "missing") return undefined;
+      throw err;
+    }
+    const text = bytes.toString("utf8");
+    if (!Buffer.from(text, "utf8").equals(bytes)) throw new NotUtf8();
+    return text;
+  };
+  let update: MemoryIndexUpdate | undefined;
   try {
-    bytes = readRegularFile(abs, { maxBytes: MAX_NOTE_BYTES });
+    // Made again from a save of the person's that comes in as it is written: theirs is kept.
+    rewriteText(abs, read, (existing) => {
+      update = updateMemoryIndex(existing, cards, recalls);
+      return update.text !== undefined && update.text !== existing ? update.text : undefined;
+    });
   } catch (err) {
-    if (!(err instanceof FileRefused && err.why === "missing")) return [`MEMORY.md was not updated: ${err instanceof Error ? err.message : String(err)}.`];
+    if (err instanceof NotUtf8) return ["MEMORY.md was not updated: it is not UTF-8 text, and the digest never rewrites text it did not write."];
+    if (err instanceof ChangedSince) return ["MEMORY.md was not updated: it kept changing while the night wrote it."];
+    return [`MEMORY.md was not updated: ${err instanceof Error ? err.message : String(err)}.`];
   }
-  if (bytes) {
-    existing = bytes.toString("utf8");
-    if (!Buffer.from(existing, "utf8").equals(bytes))
-      return ["MEMORY.md was not updated: it is not UTF-8 text, and the digest never rewrites text it did not write."];
-  }
-  const update = updateMemoryIndex(existing, cards, recalls);
-  if (update.text !== undefined && update.text !== existing) writeFileAtomic(abs, update.text);
-  return memoryIndexLines(update);
+  return update ? memoryIndexLines(update) : [];
 }
+
+/** MEMORY.md's bytes are not UTF-8: the digest leaves text it cannot read back the same alone. */
+class NotUtf8 extends Error {}
 
 function memoryIndexLines(u: MemoryIndexUpdate): string[] {
   if (u.outcome === "damaged") {
@@ -891,15 +909,6 @@ function readRules(path: string, heading: string, say: (line: string) => void): 
     if (!(err instanceof FileRefused && err.why === "missing"))
       say(`${RULES_NOTE} cannot be read (${escapeControl(err instanceof Error ? err.message : String(err))}); the default rules are used tonight`);
     return defaultRules(heading);
-  }
-}
-
-/** Whether a generated page may be written at `abs`: nothing is there, or a page we generated. */
-function generatedOrNone(abs: string): boolean {
-  try {
-    return readTextIfAny(abs, { maxBytes: MAX_NOTE_BYTES })?.includes(GENERATED_MARK) ?? true;
-  } catch {
-    return false;
   }
 }
 

@@ -2,7 +2,7 @@
 
 import { join } from "node:path";
 import { frontmatterLines, parseSynonyms } from "../index/index-options";
-import { writeFileAtomic } from "../io/atomic";
+import { rewriteText } from "../io/atomic";
 import { baseName } from "../card/card";
 import { DEFAULT_RELATED_HEADING } from "../card/related-heading";
 import { AnswerError } from "../llm/answer";
@@ -41,25 +41,28 @@ export function synonymsNotePath(notePath: string): string {
 export function addSynonymGroups(vault: string, notePath: string, groups: SynonymGroups, dryRun: boolean, heading = DEFAULT_RELATED_HEADING): SynonymGroups {
   if (groups.length === 0 || notePath.trim() === "") return [];
   const abs = join(vault, synonymsNotePath(notePath));
-  // Not a note (a FIFO, a huge file) throws, saying why: the entry fails and stays queued.
-  const found = readTextIfAny(abs, { maxBytes: MAX_NOTE_BYTES });
-  const exists = found !== undefined;
-  const text = found ?? NEW_NOTE;
-  const known = parseSynonyms(text).map((g) => new Set(g.map((p) => p.toLowerCase())));
-  const fresh: SynonymGroups = [];
-  for (const group of groups) {
-    const words = group.map((p) => p.toLowerCase());
-    if (known.some((k) => words.every((w) => k.has(w)))) continue;
-    known.push(new Set(words));
-    fresh.push(group);
-  }
-  if (fresh.length > 0 && !dryRun) {
+  // The groups the note lacks, and the note with them: made again from a save of the person's
+  // that comes in as it is written (rewriteText), so that save is kept.
+  let fresh: SynonymGroups = [];
+  const withGroups = (found: string | undefined): string | undefined => {
+    const text = found ?? NEW_NOTE;
+    const known = parseSynonyms(text).map((g) => new Set(g.map((p) => p.toLowerCase())));
+    fresh = [];
+    for (const group of groups) {
+      const words = group.map((p) => p.toLowerCase());
+      if (known.some((k) => words.every((w) => k.has(w)))) continue;
+      known.push(new Set(words));
+      fresh.push(group);
+    }
+    if (fresh.length === 0 || dryRun) return undefined;
     const next = insertGroups(
       text,
       fresh.map((g) => `- ${g.join(", ")}`),
     );
-    writeFileAtomic(abs, exists ? next : next + newNoteRelated(heading));
-  }
+    return found !== undefined ? next : next + newNoteRelated(heading);
+  };
+  // Not a note (a FIFO, a huge file) throws, saying why: the entry fails and stays queued.
+  rewriteText(abs, () => readTextIfAny(abs, { maxBytes: MAX_NOTE_BYTES }), withGroups);
   return fresh;
 }
 

@@ -211,6 +211,42 @@ export function replaceOrGiveBack(path: string, expected: string, next: string, 
   throw new ChangedSince(`${path} was saved while it was being written; it holds that save`);
 }
 
+/**
+ * Rewrites the text file at `path` by `edit`, never over a save made since it was read: `read`
+ * gives the text as it is (undefined when there is no file), `edit` the text to write (undefined
+ * to leave it). A missing file is created only where none is; an existing one is replaced only
+ * while it holds what was read, and made again from a save that comes in between. For a file both
+ * we and the person write (MEMORY.md outside its markers, the synonyms note). Whether it wrote;
+ * throws ChangedSince when the file changed on every try.
+ */
+export function rewriteText(path: string, read: () => string | undefined, edit: (text: string | undefined) => string | undefined): boolean {
+  // `base` is the text the change is made to; `current` what the file holds, which is our own
+  // text when a save came in just as it was replaced.
+  let base = read();
+  let current = base;
+  for (let tries = 0; tries < 8; tries++) {
+    const next = edit(base);
+    if (next === undefined || next === current) return false;
+    if (current === undefined) {
+      if (writeFileExclusive(path, next)) return true;
+      base = current = read();
+      continue;
+    }
+    let saved: string | undefined;
+    try {
+      saved = replaceIfUnchanged(path, current, next);
+    } catch (err) {
+      if (!(err instanceof ChangedSince)) throw err;
+      base = current = read();
+      continue;
+    }
+    if (saved === undefined) return true;
+    current = next;
+    base = saved;
+  }
+  throw new ChangedSince(`${path} kept changing while it was being written`);
+}
+
 function readAll(fd: number, size: number): Buffer {
   const buf = Buffer.alloc(size);
   let got = 0;
