@@ -48,20 +48,7 @@ export function withFileLock<T>(path: string, fn: () => T, opts: FileLockOptions
       held = undefined;
     }
     if (held !== undefined && (held === "" || age > opts.staleMs || holderGone(held))) {
-      // Moved aside, not removed, and only by one taker: the rename fails for the others.
-      const aside = `${path}.stale-${token.replace(/\s/g, "-")}`;
-      try {
-        renameSync(path, aside);
-        // Between the look and the rename another taker may have put a fresh lock there: that one
-        // is live, so it goes back (a hard link fails if a lock already stands again).
-        const moved = readTextFile(aside, { maxBytes: 1024, noFollow: true });
-        if (moved !== held) {
-          linkSync(aside, path);
-          unlinkSync(aside);
-        }
-      } catch {
-        /* another process took it over first */
-      }
+      takeOver(path, held, token, opts.staleMs);
       continue;
     }
     if (Date.now() - started > opts.waitMs) throw new Error(`${opts.what} is locked by another process (${path})`);
@@ -75,6 +62,51 @@ export function withFileLock<T>(path: string, fn: () => T, opts: FileLockOptions
     } catch {
       /* moved aside as stale by another process: nothing of ours is left */
     }
+  }
+}
+
+/**
+ * Moves aside, never removes, the lock at `path` while it still holds `stale`. Takers take turns
+ * by a second lock beside it (`.takeover`), held for a look and a rename: under it no other taker
+ * moves the lock, and a lock is only ever placed where none is, so the lock looked at is the one
+ * moved. Without turns, a taker that had looked at the stale lock could move aside the fresh one
+ * another taker had just placed, and find a third's there when it put it back: two holders at
+ * once, or a released lock put back, which held the others off until it went stale.
+ */
+function takeOver(path: string, stale: string, token: string, staleMs: number): void {
+  const turn = `${path}.takeover`;
+  if (!placeWhole(turn, token)) {
+    clearDeadTurn(turn, staleMs);
+    return;
+  }
+  try {
+    let now: string;
+    try {
+      now = readTextFile(path, { maxBytes: 1024, noFollow: true });
+    } catch {
+      return; // released meanwhile
+    }
+    if (now === stale) renameSync(path, `${path}.stale-${token.replace(/\s/g, "-")}`);
+  } finally {
+    try {
+      if (readTextFile(turn, { maxBytes: 1024, noFollow: true }) === token) unlinkSync(turn);
+    } catch {
+      /* cleared as dead by another taker: nothing of ours is left */
+    }
+  }
+}
+
+/**
+ * Removes a turn left by a taker that died within its few system calls (its process ended, or it
+ * is older than the lock may be). Looked at and removed in two steps: two processes clearing one
+ * dead turn at the very same instant would need a death inside that instant first.
+ */
+function clearDeadTurn(turn: string, staleMs: number): void {
+  try {
+    const held = readTextFile(turn, { maxBytes: 1024, noFollow: true });
+    if (Date.now() - statSync(turn).mtimeMs > staleMs || holderGone(held)) unlinkSync(turn);
+  } catch {
+    /* gone already */
   }
 }
 
