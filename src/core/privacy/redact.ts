@@ -149,10 +149,25 @@ function candidateIn(text: string, from: number, end: number): [number, number] 
 
 // Names that end in one of these say what kind of secret it is, not the secret: token_type,
 // password_format, secret_name, api_key_header.
+// A name that ends in a quantity or a setting says its value is one (token_count, AUTH_TIMEOUT_MS,
+// SECRET_ROTATION_PERIOD, AUTH_ISSUER, PASSWORD_HASHER, credential.helper), not a secret.
 const NOT_SECRET_NAME_END =
-  /(?:type|format|kind|mode|name|id|length|len|size|ttl|expires?(?:_?in|_?at)?|url|uri|endpoint|header|prefix|scope|field|policy|hint|label|path|file|env|var|source)["']?\s*[:=]\s*["']?$/i;
+  /(?:type|format|kind|mode|name|id|length|len|size|ttl|expires?(?:_?in|_?at)?|url|uri|endpoint|header|prefix|scope|field|policy|hint|label|path|file|env|var|source|count|limit|max|min|timeout(?:_?(?:ms|s|secs?|seconds))?|lifetime|period|interval|rate|issuer|audience|domain|provider|hasher|algorithm|method|storage|arn|helper|version)["']?\s*[:=]\s*["']?$/i;
 // What stands in a secret's place when it names a scheme or a kind, not a value.
 const SCHEME_VALUE = /^(?:Bearer|Basic|Digest|Negotiate|JWT|MAC|HMAC|OAuth|bearer|basic|password|string|secret|required|optional)["',;\s}]?$/;
+// Source code's names in a secret's place: a member read (req.body.password, session.accessToken,
+// form.cleaned_data["password"]), or a camelCase variable ending a line of code (hashedPassword,).
+// Names only, with no digit: a key has digits, and a JWT begins eyJ.
+const MEMBER_READ = /^(?!eyJ)[A-Za-z_$][A-Za-z_$]{0,31}(?:\.[A-Za-z_$][A-Za-z_$]{0,31})+\[?$/;
+const CAMEL_NAME = /^[a-z][a-z]{1,15}(?:[A-Z][a-z]{1,15}){1,4}$/;
+function codeValue(v: string, text: string, end: number): boolean {
+  if (MEMBER_READ.test(v)) return true;
+  if (!CAMEL_NAME.test(v)) return false;
+  let at = end;
+  while (text[at] === " " || text[at] === "\t") at++;
+  return text[at] !== undefined && ",;)}".includes(text[at]);
+}
+
 /**
  * The KEY=value assignment's last check: not a name that says what kind of secret it is
  * ("token_type": "Bearer"), and not inside a shell parameter's braces (${DB_PASSWORD:?missing},
@@ -162,6 +177,7 @@ function assignmentAccept(v: string, text: string, at: number): boolean {
   const before = text.slice(Math.max(0, at - 96), at);
   if (NOT_SECRET_NAME_END.test(before)) return false;
   if (SCHEME_VALUE.test(v) || PLACEHOLDER.test(v)) return false;
+  if (codeValue(v, text, at + v.length)) return false;
   const brace = before.lastIndexOf("${");
   return !(brace >= 0 && !before.slice(brace).includes("}"));
 }
@@ -657,7 +673,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // Every name it knows holds one of its any-case hints, in whatever case the pattern accepts it.
   p(
     "secret-assignment",
-    String.raw`((?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|APP|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE|CLIENT|SECRET|INGEST|WRITE|ADMIN)[_.-]?KEY(?:[_.-]?DATA)?|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]{0,64}["']?[ \t]{0,8}[:=](?!:)[ \t]{0,8}["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|[A-Za-z_$][\w$.]{0,64}\(|(?:process\.env|os\.environ|import\.meta\.env|env|config|settings|self|this|secrets)[.[]|[a-z]+(?:_[a-z]+)+(?![\w.-])|(?:string|number|boolean|unknown|undefined|object|null|true|false|bigint|symbol)(?![\w$.-]))(?:[^\s"'\x60,;)\]}>*&\u3000-\u9fff\uff00-\uffef]|[)\]}>*]+(?=[^\s"'\x60,;)\]}>*&\u3000-\u9fff\uff00-\uffef])|&(?![A-Za-z_][\w.-]{0,64}=)){6,8192}`,
+    String.raw`((?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|APP|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE|CLIENT|SECRET|INGEST|WRITE|ADMIN)[_.-]?KEY(?:[_.-]?DATA)?|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]{0,64}["']?[ \t]{0,8}[:=](?!:)[ \t]{0,8}["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|[A-Za-z_$][\w$.:]{0,64}\(|(?:process\.env|os\.environ|import\.meta\.env|env|config|settings|self|this|secrets)[.[]|[a-z]+(?:_[a-z]+)+(?![\w.-])|(?:string|number|boolean|unknown|undefined|object|null|true|false|bigint|symbol)(?![\w$.-]))(?:[^\s"'\x60,;)\]}>*&\u3000-\u9fff\uff00-\uffef]|[)\]}>*]+(?=[^\s"'\x60,;)\]}>*&\u3000-\u9fff\uff00-\uffef])|&(?![A-Za-z_][\w.-]{0,64}=)){6,8192}`,
     undefined,
     "gi",
     undefined,
@@ -670,8 +686,28 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     "env-line",
     String.raw`(^|[\s;(])((?:export\s+)?[A-Z][A-Z0-9_]{2,64}=["']?)(?![^\n]{0,512}\[REDACTED\])(?![./~])(?=[A-Za-z0-9+/_\-.]{0,512}\d)(?=[A-Za-z0-9+/_\-.]{0,512}[A-Za-z])[A-Za-z0-9+/_\-.]{24,512}`,
     ["="],
+    "g",
+    undefined,
+    undefined,
+    envLineAccept,
   ),
 ];
+
+// A variable whose name says what its value is (a commit, a version, a model, a place), when the
+// name alone does not say secret.
+const ENV_NOT_SECRET_NAME =
+  /_(?:SHA|COMMIT|REV|REVISION|REF|VERSION|TAG|MODEL|REGION|ZONE|HOST|HOSTNAME|BUCKET|PROJECT|NAME|ID|BRANCH|IMAGE|DOMAIN|SERVICE|ENV|ENVIRONMENT|PATH|DIR|URL)=["']?$/;
+const SAYS_SECRET = /(?:SECRET|TOKEN|PASS|PWD|KEY|CREDENTIAL|AUTH|SIG)/;
+// Words, numbers and versions joined by - . _ / (claude-sonnet-4-20250514, acme-prod-assets-eu-west-1,
+// 2024.11.30-build.1234, api/v1/internal): read, not drawn at random.
+const SLUG = /^(?:(?:[a-z]+\d*|\d+)[-._/])+(?:[a-z]+\d*|\d+)$/;
+
+/** An .env line's value, unless its name says what non-secret it is or the value reads as words. */
+function envLineAccept(v: string, text: string, at: number): boolean {
+  const name = text.slice(Math.max(0, at - 72), at);
+  if (!SAYS_SECRET.test(name.slice(name.search(/[A-Z][A-Z0-9_]*=["']?$/))) && ENV_NOT_SECRET_NAME.test(name)) return false;
+  return !SLUG.test(v);
+}
 
 /** Where each secret in `text` is (the part to hide, its name kept), and which shapes they are. */
 function secretSpans(text: string, scanned: Scan = scan(text)): { spans: Array<[number, number]>; ids: Set<string> } {

@@ -75,6 +75,70 @@ describe("redactSecrets keeps everything around a secret as written", () => {
   });
 });
 
+describe("redactSecrets on values a name says secret that are not", () => {
+  // Found by a review of redaction (which saw its code): ordinary values redacted where a name
+  // says secret, and secrets of the same shapes, which must still be hidden.
+  const KEEP = [
+    "ANTHROPIC_MODEL=claude-sonnet-4-20250514",
+    "ANTHROPIC_MODEL=claude-opus-4-1-20250805",
+    "export ANTHROPIC_SMALL_FAST_MODEL=claude-3-5-haiku-20241022",
+    "DEPLOY_SHA=4f2a9c8e1b7d3f6a0e5c2b9d8a7f6e5d4c3b2a19",
+    "GITHUB_SHA=4f2a9c8e1b7d3f6a0e5c2b9d8a7f6e5d4c3b2a19",
+    "IMAGE_TAG=2024.11.30-build.1234-abcdef",
+    "S3_BUCKET=acme-prod-assets-eu-west-1-123456789012",
+    "GCP_PROJECT=acme-analytics-prod-417203",
+    "OTEL_SERVICE_NAME=checkout-service-v2-eu-west-1",
+    "API_BASE_PATH=api/v1/internal/services/2024",
+    "token_count: 1534201",
+    "TOKEN_LIMIT=200000",
+    "AUTH_TIMEOUT_MS=300000",
+    "ACCESS_TOKEN_LIFETIME=604800",
+    "SECRET_ROTATION_PERIOD=2592000",
+    "AUTH_ISSUER=https://accounts.google.com",
+    "TOKEN_AUDIENCE=https://api.acme.dev",
+    "AUTH_DOMAIN=acme.eu.auth0.com",
+    "AUTH_PROVIDER=github-enterprise",
+    "auth_provider: google",
+    "secret_arn: arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-AbCdEf",
+    "git -c credential.helper=osxkeychain push",
+    "PASSWORD_HASHER=argon2id",
+    "signature_algorithm: HMAC-SHA256",
+    "AUTH_RATE_LIMIT=100/minute",
+    "auth_method: oauth2_pkce",
+    "token_storage: localStorage",
+    "const password = req.body.password;",
+    "const user = { email, password: hashedPassword };",
+    "return { token: session.accessToken, user };",
+    "api_key = args.api_key",
+    "\tPassword: cfg.DBPassword,",
+    'password = form.cleaned_data["password"]',
+    'let token = env::var("GITHUB_TOKEN")?;',
+  ];
+  const HIDE = [
+    "DB_PASSWORD=Xk9#mP2$vL8q",
+    "SECRET_KEY=django-insecure-8f3k2l9x0q7w5e1r",
+    "GITHUB_TOKEN=ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+    "API_KEY=9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+    "AUTH_TOKEN=aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW",
+    "DEPLOY_KEY_ID_SECRET=Zx8Cv7Bn6Mq5Wr4Et3Yu2",
+    "STRIPE_API_KEY=sk_test_" + "51HxQ2kLmN8pRtY7vW3zA9bC",
+    "export SESSION_SECRET=f7A9c2E4b6D8a0C1e3G5i7K9",
+    "password: Tr0ub4dor&3",
+    "MY_SERVICE_TOKEN=v2.local.Ab3De5Gh7Jk9Mn1Pq3St5Vw7Yz9",
+    "SIGNING_SECRET=4b8d2f6a1c9e3b7d5f0a2c4e6b8d0f1a",
+    'client_secret = "Gx7Kp2Lm9Qr4Ts6Vw8Yz1Ab3"',
+    "PASSWORD=hunter2hunter2",
+    "TOKEN=abcDEF123456ghiJKL789",
+    "password: s3cr3tP4ss!",
+  ];
+  it.each(KEEP)("leaves %j as written", (text) => {
+    expect(redactSecrets(text)).toBe(text);
+  });
+  it.each(HIDE)("still hides the value of %j", (text) => {
+    expect(redactSecrets(text)).toContain("[REDACTED]");
+  });
+});
+
 describe("hintsIn", () => {
   const HINTS = [...new Set(SECRET_PATTERNS.flatMap((p) => p.hints ?? []))];
   const ANY_CASE = [...new Set(SECRET_PATTERNS.flatMap((p) => p.hintsAnyCase ?? []))];
