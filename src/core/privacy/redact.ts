@@ -357,7 +357,8 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // No prefix to hint at; its dots are what most prompts lack, and its regular expression is
   // compiled on first use, before the prompt hook's embedding request can leave.
   p("discord-bot-token", String.raw`${B}[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])`, undefined, "g", ["."]),
-  p("telegram-bot-token", String.raw`${B}\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])`, [":AA"]),
+  // Also inside the Bot API's URLs, where it follows "bot": api.telegram.org/bot<token>/getUpdates.
+  p("telegram-bot-token", String.raw`(?:${B}|(?<=/bot))\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])`, [":AA"]),
   p("twilio-key", String.raw`${B}SK[0-9a-fA-F]{32}(?![A-Za-z0-9])`, ["SK"]),
   p("sendgrid-key", String.raw`${B}SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`, ["SG."]),
   p("mailgun-key", String.raw`${B}key-[0-9a-f]{32}(?![A-Za-z0-9])`, ["key-"]),
@@ -679,6 +680,16 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     undefined,
     ["secret", "token", "pass", "pwd", "key", "credential", "auth", "sig"],
     assignmentAccept,
+  ),
+  // An app password (Google's, Apple's: four groups of four letters) quoted after a password's
+  // name: its spaces end any other assignment's value.
+  p(
+    "app-password",
+    String.raw`((?:PASSWORD|PASSWD|PASS|PWD)[A-Za-z0-9_.-]{0,32}["']?[ \t]{0,8}[:=][ \t]{0,8}(["']))[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}(?=\2)`,
+    undefined,
+    "gi",
+    undefined,
+    ["pass", "pwd"],
   ),
   // Any .env-style assignment, on its own line or inline ("run it with FOO=…"), whose value is
   // long and random-looking: letters and digits both, and not a path.
