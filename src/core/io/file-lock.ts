@@ -20,12 +20,15 @@ export interface FileLockOptions {
 }
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
+// Far longer than writing a token takes, even on a loaded machine.
+const EMPTY_LOCK_MS = 2_000;
 let host: string | undefined;
 
 /**
  * Runs `fn` holding the lock at `path`. A lock appears whole or not at all (its token is written
  * beside it, then linked into place), so a full disk never leaves an empty lock that others wait
- * on; an empty one (an earlier release's, cut short) holds nothing. A lock whose holder is a
+ * on; an empty one holds nothing once it is older than a token takes to write (an earlier
+ * release's, cut short; without hard links a lock is empty for a moment as it is made). A lock whose holder is a
  * process of this computer that has ended is taken over at once, one older than `staleMs` too.
  */
 export function withFileLock<T>(path: string, fn: () => T, opts: FileLockOptions): T {
@@ -47,7 +50,9 @@ export function withFileLock<T>(path: string, fn: () => T, opts: FileLockOptions
       // path as a live lock would, waited for and then refused, never taken over.
       held = undefined;
     }
-    if (held !== undefined && (held === "" || age > opts.staleMs || holderGone(held))) {
+    // An empty lock is one being made where hard links are missing (createExclusive writes its
+    // token just after making it), or one an earlier release left cut short, which is old.
+    if (held !== undefined && ((held === "" && age > EMPTY_LOCK_MS) || age > opts.staleMs || holderGone(held))) {
       takeOver(path, held, token, opts.staleMs);
       continue;
     }

@@ -1,7 +1,7 @@
 /** Writes that never replace what someone else wrote since: exclusive creation, compare-then-replace, and the lock between processes. */
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ChangedSince, replaceIfUnchanged, writeFileExclusive } from "../../../src/core/io/atomic";
@@ -81,11 +81,16 @@ describe("withFileLock", () => {
     expect(statSync(folder).isDirectory()).toBe(true);
   });
 
-  it("takes over at once a lock cut short by a full disk, or held by a process that ended", () => {
+  it("takes over at once a lock an earlier release left empty, or held by a process that ended, and waits for one being made", () => {
     const d = dir();
     const lock = join(d, "x.lock");
+    // Left empty by an earlier release, a while ago; one just made may be having its token written.
     writeFileSync(lock, "");
+    utimesSync(lock, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
     expect(withFileLock(lock, () => "ran", opts)).toBe("ran");
+    writeFileSync(lock, "");
+    expect(() => withFileLock(lock, () => "ran", opts)).toThrow(/locked by another process/);
+    rmSync(lock);
     const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
     const host = spawnSync(process.execPath, ["-e", "process.stdout.write(require('node:os').hostname())"], { encoding: "utf8" }).stdout;
     writeFileSync(lock, `${gone} ${host} ${Date.now()} abc`);
