@@ -152,10 +152,24 @@ export function markHandled(vault: string, sessionId: string, outcome: HandledEn
     const grew = done !== undefined && (entry.updatedAt !== done.updatedAt || entry.prompts !== done.prompts);
     const handled: HandledEntry = { ...(grew ? done : entry), handledAt: now.toISOString(), outcome };
     mkdirSync(queueDirs.handled(vault), { recursive: true });
+    // A session filed before (it went on, and was queued again) keeps the record of that filing,
+    // moved aside: what was done is history, never written over.
+    keepAside(handledPath(vault, sessionId), now);
     writeFileAtomic(handledPath(vault, sessionId), JSON.stringify(handled, null, 2) + "\n");
     if (grew) writeFileAtomic(pendingPath(vault, sessionId), JSON.stringify({ ...entry, resumedAfter: handled.handledAt }, null, 2) + "\n");
-    else renameSync(pendingPath(vault, sessionId), pendingPath(vault, sessionId) + ".handled");
+    else {
+      keepAside(pendingPath(vault, sessionId) + ".handled", now);
+      renameSync(pendingPath(vault, sessionId), pendingPath(vault, sessionId) + ".handled");
+    }
   });
+}
+
+/** Moves the file at `path`, if any, to a name of its own beside it (`.filed-<time>`). */
+function keepAside(path: string, now: Date): void {
+  if (!existsSync(path)) return;
+  let aside = `${path}.filed-${now.getTime()}`;
+  for (let n = 1; existsSync(aside); n++) aside = `${path}.filed-${now.getTime()}-${n}`;
+  renameSync(path, aside);
 }
 
 /** Marks a pending entry as held for the person's review, with why (see QueueEntry.held). */

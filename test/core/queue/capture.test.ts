@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { captureSession, DEFAULT_QUEUE_RULES, isExcluded } from "../../../src/core/queue/capture";
-import { listPending, markHandled, restoreHandled } from "../../../src/core/queue/queue-store";
+import { listHandled, listPending, markHandled, restoreHandled } from "../../../src/core/queue/queue-store";
 import { RECALL_HEADER } from "../../../src/core/text/recall-header";
 import { tempDir } from "../../helpers";
 import { jsonl, line } from "../../fixtures/transcript";
@@ -168,5 +168,24 @@ describe("restoring a handled session to the queue", () => {
     expect(listPending(s.vault)).toEqual([expect.objectContaining({ prompts: 3, wanted: true })]);
     expect(JSON.stringify(listPending(s.vault))).toContain("KEEP: staging listens on 8443");
     expect(readdirSync(join(s.vault, ".vault-memory", "queue", "handled")).filter((f) => f.includes(".restored-"))).toHaveLength(1);
+  });
+});
+
+describe("a session filed twice", () => {
+  it("keeps the record of each filing", () => {
+    const s = setup([line.prompt("a question"), line.reply(LONG), line.prompt("b question"), line.reply(LONG)]);
+    captureSession(s.vault, s.payload, DEFAULT_QUEUE_RULES);
+    markHandled(s.vault, "sess-1", { action: "created", detail: "first.md" }, new Date("2026-12-01T00:00:00Z"));
+    writeFileSync(s.transcript, readFileSync(s.transcript, "utf8") + jsonl([line.prompt("c question"), line.reply(LONG)]));
+    captureSession(s.vault, s.payload, DEFAULT_QUEUE_RULES);
+    markHandled(s.vault, "sess-1", { action: "appended", detail: "first.md" }, new Date("2026-12-02T00:00:00Z"));
+    const handled = join(s.vault, ".vault-memory", "queue", "handled");
+    const records = readdirSync(handled).map(
+      (f) => (JSON.parse(readFileSync(join(handled, f), "utf8")) as { outcome: { detail: string; action: string } }).outcome.action,
+    );
+    expect(records.sort()).toEqual(["appended", "created"]);
+    // The queue's list shows the latest; the earlier stays beside it.
+    expect(listHandled(s.vault).map((e) => e.outcome.action)).toEqual(["appended"]);
+    expect(readdirSync(join(s.vault, ".vault-memory", "queue", "pending")).filter((f) => f.includes(".handled"))).toHaveLength(2);
   });
 });
