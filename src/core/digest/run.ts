@@ -566,7 +566,7 @@ export function writeIndexPages(vault: string, notes: NoteCache, now: Date, head
     // A page the person wrote by hand is theirs; only pages we generated are replaced, and
     // what cannot be read as a note (a FIFO, a huge file) is left where it is. A page the person
     // takes over (the mark taken out) as it is written is theirs too.
-    const ours = (now: string | undefined): string | undefined => (now === undefined || now.includes(GENERATED_MARK) ? text : undefined);
+    const ours = (current: string | undefined): string | undefined => (current === undefined || current.includes(GENERATED_MARK) ? text : undefined);
     try {
       if (rewriteText(abs, () => readTextIfAny(abs, { maxBytes: MAX_NOTE_BYTES }), ours)) written.push(path);
     } catch {
