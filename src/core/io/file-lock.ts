@@ -28,8 +28,9 @@ let host: string | undefined;
  * Runs `fn` holding the lock at `path`. A lock appears whole or not at all (its token is written
  * beside it, then linked into place), so a full disk never leaves an empty lock that others wait
  * on; an empty one holds nothing once it is older than a token takes to write (an earlier
- * release's, cut short; without hard links a lock is empty for a moment as it is made). A lock whose holder is a
- * process of this computer that has ended is taken over at once, one older than `staleMs` too.
+ * release's, cut short; without hard links a lock is empty for a moment as it is made). A lock
+ * whose holder is a process of this computer that has ended is taken over at once, one older than
+ * `staleMs` too.
  */
 export function withFileLock<T>(path: string, fn: () => T, opts: FileLockOptions): T {
   mkdirSync(dirname(path), { recursive: true });
