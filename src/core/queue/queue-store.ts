@@ -1,7 +1,7 @@
 /** The capture queue on disk: one entry and one inbox file per session, under the hidden folder. */
 
 import { isSafeSessionId } from "../session-id";
-import { existsSync, mkdirSync, readdirSync, renameSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync } from "node:fs";
 import { withFileLock } from "../io/file-lock";
 import { readTextFile } from "../io/read-file";
 import { join } from "node:path";
@@ -164,9 +164,17 @@ export function markHandled(vault: string, sessionId: string, outcome: HandledEn
   });
 }
 
-/** Moves the file at `path`, if any, to a name of its own beside it (`.filed-<time>`). */
+/**
+ * Moves the record at `path`, if any, to a name of its own beside it (`.filed-<time>`). Only a
+ * file: something else standing there (a folder, a link) is not a record of ours, and the write
+ * after fails on it, saying so, as before.
+ */
 function keepAside(path: string, now: Date): void {
-  if (!existsSync(path)) return;
+  try {
+    if (!lstatSync(path).isFile()) return;
+  } catch {
+    return; // nothing there
+  }
   let aside = `${path}.filed-${now.getTime()}`;
   for (let n = 1; existsSync(aside); n++) aside = `${path}.filed-${now.getTime()}-${n}`;
   renameSync(path, aside);
