@@ -222,9 +222,14 @@ function concatenatedSecrets(text: string): Array<[number, number]> {
   return out;
 }
 
+// The prefixes of public objects' ids, which logs and API responses print and which grant nothing:
+// Stripe's (pi_, seti_, cus_, ch_, evt_…, never its keys sk_, rk_, whsec_), OpenAI's (chatcmpl-,
+// asst_, thread_, run_, file-…), Anthropic's (msg_, toolu_, req_).
+const PUBLIC_ID =
+  /^(?:pi|seti|si|cus|ch|evt|in|ii|il|sub|price|prod|po|src|card|pm|py|txn|inv|acct|cs_(?:test|live)|chatcmpl|cmpl|asst|thread|run|step|file|batch|ftjob|vs|msg|toolu|req)[_-]/;
 /** One scan for both generic token shapes: a provider-style prefix with a random body, or a random run of its own. */
 const tokenAccept = (v: string, text: string, at: number): boolean =>
-  (/^[A-Za-z][A-Za-z0-9]{0,9}[_-]/.test(v) && prefixedAccept(v, text, at)) || (v.length < 200 && standaloneAccept(v, text, at));
+  !PUBLIC_ID.test(v) && ((/^[A-Za-z][A-Za-z0-9]{0,9}[_-]/.test(v) && prefixedAccept(v, text, at)) || (v.length < 200 && standaloneAccept(v, text, at)));
 const standaloneAccept = (v: string, text: string, at: number): boolean =>
   looksRandom(v.replace(/=+$/, "")) &&
   !decodesToText(v) &&
@@ -272,6 +277,11 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("private-key", String.raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)`, [
     "PRIVATE KEY",
   ]),
+  // A private key's armour in base64, as a Kubernetes secret's tls.key or a CI variable holds it:
+  // "LS0tLS1CRUdJTi" is "-----BEGIN" encoded. A certificate's is public and stays.
+  p("base64-private-key", String.raw`${B}LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,16384}={0,2}`, ["LS0tLS1CRUdJTi"], "g", undefined, undefined, (v) =>
+    /PRIVATE KEY/.test(Buffer.from(v.slice(0, 64), "base64").toString("latin1")),
+  ),
   p("putty-private-key", String.raw`PuTTY-User-Key-File-\d+:[\s\S]*?(?:Private-MAC: [0-9a-f]+|$)`, ["PuTTY-User-Key-File"]),
   p("age-secret-key", String.raw`AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`, ["AGE-SECRET-KEY-1"]),
   // AI providers.
@@ -354,6 +364,25 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   p("slack-app-token", String.raw`${B}xapp-\d-[A-Z0-9]+-\d+-[A-Za-z0-9]+`, ["xapp-"]),
   p("slack-webhook", String.raw`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+`, ["hooks.slack.com"]),
   p("discord-webhook", String.raw`https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]+`, ["/api/webhooks/"]),
+  // Chat tools' incoming webhooks: whoever holds the URL posts into the channel, so the part after
+  // the service's own path is the secret. Teams (and its Power Automate successor's workflow
+  // URL, whose sig= is caught below), Feishu and Lark bots, WeCom's robot key.
+  p(
+    "chat-webhook",
+    String.raw`(https://[A-Za-z0-9.-]{0,64}(?:webhook\.office\.com/webhookb2/|outlook\.office(?:365)?\.com/webhook/|open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/|qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=))[A-Za-z0-9@/_-]{16,512}`,
+    ["webhookb2/", "office.com/webhook/", "office365.com/webhook/", "/bot/v2/hook/", "webhook/send?key="],
+  ),
+  // Self-hosted chat's hooks (Mattermost's /hooks/ and a 26-letter id, Rocket.Chat's /hooks/id/token,
+  // Gitea's and others'): a token after /hooks/ in a URL, when it holds digits and letters.
+  p(
+    "hooks-path-token",
+    String.raw`(://[^\s/]{1,253}(?:/[^\s/?#]{1,64}){0,3}/hooks/(?:[A-Za-z0-9]{16,64}/)?)(?=[A-Za-z0-9_-]{0,127}\d)(?=[A-Za-z0-9_-]{0,127}[A-Za-z])[A-Za-z0-9_-]{20,128}(?![A-Za-z0-9_-])`,
+    ["/hooks/"],
+    "g",
+    undefined,
+    undefined,
+    (v) => !/^(?:[a-z]+[-_])+[a-z]+$/.test(v),
+  ),
   // No prefix to hint at; its dots are what most prompts lack, and its regular expression is
   // compiled on first use, before the prompt hook's embedding request can leave.
   p("discord-bot-token", String.raw`${B}[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])`, undefined, "g", ["."]),
@@ -479,11 +508,12 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     String.raw`(\brabbitmqctl\b[^\n]{0,80}?\s(?:add_user|change_password|authenticate_user)\s+["']?[^\s"']{1,128}["']?\s+["']?)(?!\[REDACTED\]|[$%<])[^\s"']{1,256}`,
     ["rabbitmqctl"],
   ),
-  // Sybase and SQL Server's isql, osql, sqsh and tsql take -P PASSWORD; vsql -w, nzsql -pw.
+  // Sybase and SQL Server's isql, osql, sqsh and tsql take -P PASSWORD, as MQTT's mosquitto_pub
+  // does; vsql -w, nzsql -pw; Windows' net use \\server\share /user:NAME PASSWORD.
   p(
     "sql-client-password",
-    String.raw`(\b(?:isql|osql|sqsh|tsql)\b[^\n]{0,200}?\s-P\s*["']?|\bvsql\b[^\n]{0,200}?\s-w\s*["']?|\bnzsql\b[^\n]{0,200}?\s-pw\s+["']?)(?![-$]|\[REDACTED\])[^\s"'\x60]{1,256}`,
-    ["isql", "osql", "sqsh", "tsql", "vsql", "nzsql"],
+    String.raw`(\b(?:isql|osql|sqsh|tsql|mosquitto_(?:pub|sub|rr))\b[^\n]{0,200}?\s-P\s*["']?|\bvsql\b[^\n]{0,200}?\s-w\s*["']?|\bnzsql\b[^\n]{0,200}?\s-pw\s+["']?|\b(?:net|NET)\s+(?:use|USE)\b[^\n]{0,200}?\s/(?:user|USER|u|U):[^\s/"']{1,128}\s+["']?)(?![-$/*]|\[REDACTED\])[^\s"'\x60]{1,256}`,
+    ["isql", "osql", "sqsh", "tsql", "vsql", "nzsql", "mosquitto_", "net use", "NET USE"],
   ),
   // A user and password handed as one flag: -u user,password (nzsql, hydra-style tools).
   p("user-comma-password", String.raw`((?:^|\s)-u\s+[A-Za-z0-9_.@-]{1,64},)(?!\[REDACTED\])[^\s,"']{4,128}`, [" -u "], "gm", undefined, undefined, valueAccept),
@@ -548,6 +578,28 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     valueAccept,
     /:(?:\d{1,5}|\*):[^\s:]{1,64}:[^\s:]{1,64}:\S/,
   ),
+  // A key in a URL's query under a name the assignment shapes do not take: ?key= (WeCom, Maps
+  // and many APIs), ?code= (an Azure Function's key, an OAuth grant), ?apikey=, ?api-key=.
+  p(
+    "url-query-key",
+    String.raw`([?&](?:key|apikey|api-key|code|subscription-key)=)(?!\[REDACTED\])[A-Za-z0-9._~%+/-]{16,512}={0,2}`,
+    undefined,
+    "gi",
+    ["://", "?"],
+    ["key=", "code="],
+    (v, text, at) => looksLikeValue(v) && !PLACEHOLDER.test(v) && inUrl(text, at),
+  ),
+  // A token given as a URL's user with no password (https://<token>@host/repo.git), as GitHub and
+  // Azure DevOps accept: kept only when it reads as words (a user name).
+  p(
+    "url-user-token",
+    String.raw`(\b[a-z][a-z0-9+.-]{0,30}://)(?!\[REDACTED\])[A-Za-z0-9_-]{20,256}(?=@)`,
+    ["://"],
+    "gi",
+    ["@"],
+    undefined,
+    (v) => looksRandom(v) || (/\d/.test(v) && /[A-Za-z]/.test(v) && /^[A-Za-z0-9]{32,}$/.test(v)),
+  ),
   // Every run below is bounded: an unbounded one restarts at each word of a long pasted line and
   // makes the pattern quadratic (a 22 KB line held the Stop hook for minutes).
   // Most notes hold a URL and few an "@", so the "@" it ends before is what spares the scan.
@@ -593,7 +645,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   ),
   p(
     "prose-password-intl",
-    String.raw`((?:密码|密碼|口令|秘钥|秘鑰|密钥|密鑰|パスワード|暗証番号|비밀번호|암호|пароль|mật khẩu)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s)|[^\S\n]{1,3}(?=[!-~]{6}))\s{0,8}["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\]|[*•]{3,}(?:\s|$))(?:(?!["',;)\]}>*])[!-~]|[)\]}>*]+(?=(?!["',;)\]}>*])[!-~])){6,128}`,
+    String.raw`((?:密码|密碼|口令|秘钥|秘鑰|密钥|密鑰|私钥|私鑰|令牌|トークン|토큰|токен|пароль|パスワード|暗証番号|비밀번호|암호|mật khẩu)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s)|[^\S\n]{1,3}(?=[!-~]{6}))\s{0,8}["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\]|[*•]{3,}(?:\s|$))(?:(?!["',;)\]}>*])[!-~]|[)\]}>*]+(?=(?!["',;)\]}>*])[!-~])){6,128}`,
     [
       "密码",
       "密碼",
@@ -602,6 +654,14 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
       "秘鑰",
       "密钥",
       "密鑰",
+      "私钥",
+      "私鑰",
+      "令牌",
+      "トークン",
+      "토큰",
+      "токен",
+      "Токен",
+      "ТОКЕН",
       "パスワード",
       "暗証番号",
       "비밀번호",
@@ -690,6 +750,15 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     "gi",
     undefined,
     ["pass", "pwd"],
+  ),
+  // The same said in prose: "my app password is abcd efgh ijkl mnop".
+  p(
+    "prose-app-password",
+    String.raw`(\bapp(?:lication)?[ -](?:specific[ -])?password(?:\s+(?:is|was))?\s{0,3}[:：=]?\s{0,3}["'“]?)[a-z]{4} [a-z]{4} [a-z]{4} [a-z]{4}(?![A-Za-z])`,
+    undefined,
+    "gi",
+    undefined,
+    ["password"],
   ),
   // Any .env-style assignment, on its own line or inline ("run it with FOO=…"), whose value is
   // long and random-looking: letters and digits both, and not a path.

@@ -288,6 +288,9 @@ describe("redaction on hostile input", () => {
     ["密码是", "a password in prose"],
     [";AAA=a1/", "env assignments"],
     ["sk-", "a key prefix"],
+    ["://a?key=", "a URL's query"],
+    ["https://a/b/c/hooks/x", "a hook's path"],
+    ["LS0tLS1CRUdJTi", "base64 armour"],
   ])("stays linear on 1 MB of %j (%s)", (unit) => {
     // A quadratic pattern takes minutes on this text, past the test's timeout; linear, well under a second.
     const text = unit.repeat(Math.ceil(1_000_000 / unit.length)) + " https://example.com/ end";
@@ -312,5 +315,32 @@ describe("found in review", () => {
     const key = ["ghp_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"].join("");
     expect(redactSecrets(`token ${key}\nrefactoring the code`)).toBe("token [REDACTED]\nrefactoring the code");
     expect(redactSecrets("Authorization: Ks8dj2Lq0pZx7 expired.")).not.toContain("Ks8dj2Lq0pZx7");
+  });
+});
+
+describe("found in a review of what still got through", () => {
+  // Each secret in two pieces, so this file holds no scannable literal.
+  const j = (...parts: string[]): string => parts.join("");
+  const UUID = j("2f6a9c1e-4b7d-", "4e3a-9f8c-1d5e7b2a6c90");
+  it.each([
+    // The service's own URL stays, so the reader knows what was there; the secret part goes.
+    [
+      `curl -X POST https://open.feishu.cn/open-apis/bot/v2/hook/${UUID} -d @msg.json`,
+      "curl -X POST https://open.feishu.cn/open-apis/bot/v2/hook/[REDACTED] -d @msg.json",
+    ],
+    [`(https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=${UUID})`, "(https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=[REDACTED])"],
+    [
+      `https://f.azurewebsites.net/api/Go?code=${j("aB3dE5fG7hJ9kL1m", "N3pQ5rS7tU9vW1xY")}&name=x`,
+      "https://f.azurewebsites.net/api/Go?code=[REDACTED]&name=x",
+    ],
+    [`https://chat.example.com/hooks/${j("xq7r3mfo9bgzj", "p5kcw1d8etn4a")}\nnext line`, "https://chat.example.com/hooks/[REDACTED]\nnext line"],
+    [`git push https://${j("x7Kq9mZ2pL4vN8rT", "3wY6bH1cF5jD0sA9")}@git.example.com/a/b.git main`, "git push https://[REDACTED]@git.example.com/a/b.git main"],
+    [`  tls.key: ${j("LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0t", "LQpNSUlFb3dJQkFBS0NBUUVB")}\n  tls.crt: x`, "  tls.key: [REDACTED]\n  tls.crt: x"],
+    [`部署令牌：${j("a94a8fe5ccb19ba6", "1c4c0873d391e987982fbbd3")}，明天过期`, "部署令牌：[REDACTED]，明天过期"],
+    [`mosquitto_sub -u iot -P ${j("Zq8wX", "3vB6n")} -t '#'`, "mosquitto_sub -u iot -P [REDACTED] -t '#'"],
+    [`my app password is ${j("abcd efgh ", "ijkl mnop")}.`, "my app password is [REDACTED]."],
+  ])("%j", (text, expected) => {
+    expect(redactSecrets(text)).toBe(expected);
+    expect(redactSecrets(expected)).toBe(expected);
   });
 });
