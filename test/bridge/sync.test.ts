@@ -67,10 +67,10 @@ describe.skipIf(!gitAvailable || process.platform === "win32")("vault-memory syn
   });
 
   it.each([
-    ["in the merge, with a merge half done", "merge"],
+    ["with the merge placed in the files but the branch not yet moved", "update-ref"],
     ["while git holds its index lock", "add"],
   ])("is finished by the next sync when killed %s", async (_, step) => {
-    // A git on the PATH that runs the real one, then kills the sync that called it.
+    // A git on the PATH that runs the real one and kills the sync that called it, after it or before.
     const bin = tempDir("vm-bin-");
     const real = process.env
       .PATH!.split(":")
@@ -79,7 +79,10 @@ describe.skipIf(!gitAvailable || process.platform === "win32")("vault-memory syn
     const lock = join(b.vault, ".git", "index.lock");
     writeFileSync(
       join(bin, "git"),
-      `#!/bin/sh\n"${real}" "$@"\nstatus=$?\ncase " $* " in *" ${step} "*) ${step === "add" ? `touch "${lock}"; ` : ""}kill -9 $PPID;; esac\nexit $status\n`,
+      step === "add"
+        ? `#!/bin/sh\n"${real}" "$@"\nstatus=$?\ncase " $* " in *" add "*) touch "${lock}"; kill -9 $PPID;; esac\nexit $status\n`
+        : // Killed before the branch moves: the files are placed, the commit is not the branch's yet.
+          `#!/bin/sh\ncase " $* " in *" ${step} "*) kill -9 $PPID; exit 1;; esac\nexec "${real}" "$@"\n`,
     );
     chmodSync(join(bin, "git"), 0o755);
     writeFileSync(join(a.vault, "reference", `both-${step}.md`), card(`both ${step}`, "From the desk."));
@@ -88,8 +91,12 @@ describe.skipIf(!gitAvailable || process.platform === "win32")("vault-memory syn
     writeFileSync(join(b.vault, "reference", `laptop-${step}.md`), card(`laptop ${step}`, "From the laptop."));
     const killed = await syncProcess(b, { PATH: `${bin}:${b.env.PATH}` });
     expect(killed.status).toBe(null);
-    if (step === "merge") expect(existsSync(join(b.vault, ".git", "MERGE_HEAD"))).toBe(true);
-    else expect(existsSync(lock)).toBe(true);
+    if (step === "add") expect(existsSync(lock)).toBe(true);
+    else {
+      // The desk's card is in the files already; the branch has not moved to the merge.
+      expect(existsSync(join(b.vault, "reference", `both-${step}.md`))).toBe(true);
+      expect(b.git("log", "-1", "--format=%s", "HEAD")).toMatch(/^vault-memory sync from /);
+    }
     const next = runBridge(["sync", "--vault", b.vault], "", b.env);
     expect(next.status, next.stderr).toBe(0);
     expect(next.stdout).toContain("finished a sync that was stopped half-way");

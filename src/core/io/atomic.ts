@@ -77,7 +77,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array | readon
  * path each get a file of their own by trying the next name on false; a rename would let the
  * second replace the first.
  */
-export function writeFileExclusive(path: string, data: string): boolean {
+export function writeFileExclusive(path: string, data: string | Uint8Array): boolean {
   let placed = true;
   let linkless = false;
   writeThen(path, data, {}, (tmp) => {
@@ -106,7 +106,7 @@ export function noHardLinks(err: unknown): boolean {
  * Creates `path` holding `data` only when nothing is there (false when something is), without a
  * hard link: the file appears empty for a moment, and is removed again if it cannot be written whole.
  */
-export function createExclusive(path: string, data: string): boolean {
+export function createExclusive(path: string, data: string | Uint8Array): boolean {
   let fd: number;
   try {
     fd = openSync(path, "wx");
@@ -116,7 +116,7 @@ export function createExclusive(path: string, data: string): boolean {
   }
   try {
     try {
-      writeAll(fd, Buffer.from(data, "utf8"));
+      writeAll(fd, typeof data === "string" ? Buffer.from(data, "utf8") : data);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -151,9 +151,18 @@ export function replaceIfUnchanged(
   next: string,
   opts: { maxBytes?: number; afterCompare?: () => void } = {},
 ): string | undefined {
+  return replaceBytesIfUnchanged(path, Buffer.from(expected, "utf8"), next, opts)?.toString("utf8");
+}
+
+/** replaceIfUnchanged for any file, a picture as well as a note: the bytes it must hold, and the bytes of a save that came in. */
+export function replaceBytesIfUnchanged(
+  path: string,
+  want: Uint8Array,
+  next: string | Uint8Array,
+  opts: { maxBytes?: number; afterCompare?: () => void } = {},
+): Buffer | undefined {
   const maxBytes = opts.maxBytes ?? 8 << 20;
-  const want = Buffer.from(expected, "utf8");
-  let saved: string | undefined;
+  let saved: Buffer | undefined;
   writeThen(path, next, {}, (tmp) => {
     const { fd, st } = openRegularFile(path, { noFollow: true });
     try {
@@ -174,8 +183,8 @@ export function replaceIfUnchanged(
         renameSync(tmp, path);
         const held = hold === undefined ? undefined : statSync(hold);
         const after = fstatSync(fd);
-        if (held && (held.ino !== st.ino || held.dev !== st.dev)) saved = readRegularFile(hold!, { maxBytes, noFollow: true }).toString("utf8");
-        else if (after.size !== st.size || after.mtimeMs !== st.mtimeMs) saved = readAll(fd, Math.min(after.size, maxBytes)).toString("utf8");
+        if (held && (held.ino !== st.ino || held.dev !== st.dev)) saved = readRegularFile(hold!, { maxBytes, noFollow: true });
+        else if (after.size !== st.size || after.mtimeMs !== st.mtimeMs) saved = readAll(fd, Math.min(after.size, maxBytes));
       } finally {
         if (hold !== undefined) unlinkSync(hold);
       }
@@ -193,14 +202,24 @@ export function replaceIfUnchanged(
  * and nothing of the person's is lost.
  */
 export function replaceOrGiveBack(path: string, expected: string, next: string, opts: { afterCompare?: () => void } = {}): void {
-  let saved = replaceIfUnchanged(path, expected, next, opts);
+  replaceBytesOrGiveBack(path, Buffer.from(expected, "utf8"), Buffer.from(next, "utf8"), opts);
+}
+
+/** replaceOrGiveBack for any file: the bytes it must hold and the bytes to put in their place. */
+export function replaceBytesOrGiveBack(
+  path: string,
+  expected: Uint8Array,
+  next: Uint8Array,
+  opts: { maxBytes?: number; afterCompare?: () => void } = {},
+): void {
+  let saved = replaceBytesIfUnchanged(path, expected, next, opts);
   if (saved === undefined) return;
   // What is on disk now is ours; each save that lands as it is given back is given back in turn.
   let ours = next;
   for (let tries = 0; saved !== undefined && tries < 8; tries++) {
-    const theirs: string = saved;
+    const theirs: Buffer = saved;
     try {
-      saved = replaceIfUnchanged(path, ours, theirs);
+      saved = replaceBytesIfUnchanged(path, ours, theirs, { maxBytes: opts.maxBytes });
     } catch (err) {
       // Saved again since: the newer save is in place, and ours is gone.
       if (err instanceof ChangedSince) break;

@@ -6,8 +6,8 @@
  */
 
 import { join } from "node:path";
-import { writeFileAtomic } from "../io/atomic";
-import { readTextFile } from "../io/read-file";
+import { rewriteText } from "../io/atomic";
+import { readTextIfAny } from "../io/read-file";
 import { HIDDEN_DIR } from "../paths";
 
 const MARK = "# Vault Memory: this computer's own state, never synced";
@@ -23,18 +23,19 @@ export const MACHINE_LOCAL = [
 /** Adds the lines the vault's .gitignore lacks, under a mark; whether the file changed. */
 export function keepMachineStateOut(vault: string): boolean {
   const path = join(vault, ".gitignore");
-  let text = "";
-  try {
-    text = readTextFile(path, { maxBytes: 1 << 20 });
-  } catch {
-    /* no .gitignore yet */
-  }
-  const have = new Set(text.split(/\r?\n/).map((l) => l.trim()));
-  const missing = MACHINE_LOCAL.filter((line) => !have.has(line) && !have.has(line.replace(/\/$/, "")));
-  if (missing.length === 0) return false;
-  const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  const lead = text === "" || text.endsWith("\n") ? "" : eol;
-  const block = (have.has(MARK) ? missing : [MARK, ...missing]).join(eol);
-  writeFileAtomic(path, `${text}${lead}${text === "" ? "" : eol}${block}${eol}`);
-  return true;
+  // Rewritten only while it holds what was read: a line the person saves meanwhile stays.
+  return rewriteText(
+    path,
+    () => readTextIfAny(path, { maxBytes: 1 << 20 }),
+    (found) => {
+      const text = found ?? "";
+      const have = new Set(text.split(/\r?\n/).map((l) => l.trim()));
+      const missing = MACHINE_LOCAL.filter((line) => !have.has(line) && !have.has(line.replace(/\/$/, "")));
+      if (missing.length === 0) return undefined;
+      const eol = text.includes("\r\n") ? "\r\n" : "\n";
+      const lead = text === "" || text.endsWith("\n") ? "" : eol;
+      const block = (have.has(MARK) ? missing : [MARK, ...missing]).join(eol);
+      return `${text}${lead}${text === "" ? "" : eol}${block}${eol}`;
+    },
+  );
 }

@@ -7,10 +7,10 @@
  * that lint already knows, and the report names it. No conflict marker is ever left in a note.
  */
 
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { hostname } from "node:os";
-import { dirname, join, posix } from "node:path";
-import { ChangedSince, replaceIfUnchanged, writeFileAtomic } from "../io/atomic";
+import { join, posix } from "node:path";
+import { writeFileAtomic } from "../io/atomic";
 import { withFileLock } from "../io/file-lock";
 import { readTextFile } from "../io/read-file";
 import { HIDDEN_DIR, vaultFiles } from "../paths";
@@ -21,6 +21,7 @@ import { MAX_DELETIONS } from "../digest/git";
 import { GitFailed, firstLine, mustGit, runGit, withoutCredentials } from "./git";
 import { keepMachineStateOut } from "./gitignore";
 import { mergeNote } from "./merge-note";
+import { PLACE_DIR, placeTree } from "./place";
 
 export interface SyncOptions {
   vault: string;
@@ -155,7 +156,7 @@ function locked(opts: SyncOptions, report: SyncReport): SyncReport {
     mustGit(vault, args, { env: opts.env, timeoutMs: network ? (opts.networkTimeoutMs ?? NETWORK_TIMEOUT_MS) : undefined });
   const gitDir = git(["rev-parse", "--absolute-git-dir"]).trim();
   const state = join(vaultFiles.dir(vault), "sync-state.json");
-  report.recovered = recover(vault, gitDir, state, opts.env);
+  report.recovered = recover(gitDir, state);
   if (existsSync(join(gitDir, "MERGE_HEAD")) || existsSync(join(gitDir, "rebase-merge")) || existsSync(join(gitDir, "rebase-apply"))) {
     throw new GitFailed("a merge or rebase Vault Memory did not start is under way in the vault: finish or abort it first");
   }
@@ -219,25 +220,24 @@ function locked(opts: SyncOptions, report: SyncReport): SyncReport {
     }
     report.ok = true;
     return report;
-  } catch (err) {
-    // A merge half done is undone, so the vault is as its last commit left it; kill -9 is recover's.
-    if (existsSync(join(gitDir, "MERGE_HEAD"))) runGit(vault, ["merge", "--abort"], { env: opts.env });
-    throw err;
   } finally {
     rmSync(state, { force: true });
   }
 }
 
 /**
- * Finishes what a sync stopped half-way left (its state file is still there): a merge it had
- * begun is undone, to be done again now, and git's index lock, which a killed git leaves behind,
- * is taken away. The sync lock is held, so no other sync is running; a git run by the person at
- * this very moment would be the one case this misjudges.
+ * Finishes what a sync stopped half-way left (its state file is still there): git's index lock,
+ * which a killed git leaves behind, and sync's own index are taken away. Sync merges in git's
+ * store and moves the branch only once the files are placed, so nothing else is half done: the
+ * files it had placed already are as the other computer has them, and this sync commits and
+ * merges them as any change. The sync lock is held, so no other sync is running; a git run by
+ * the person at this very moment would be the one case this misjudges.
  */
-function recover(vault: string, gitDir: string, state: string, env: NodeJS.ProcessEnv | undefined): boolean {
+function recover(gitDir: string, state: string): boolean {
   if (!existsSync(state)) return false;
   rmSync(join(gitDir, "index.lock"), { force: true });
-  if (existsSync(join(gitDir, "MERGE_HEAD"))) runGit(vault, ["merge", "--abort"], { env });
+  for (const name of readdirSync(gitDir))
+    if (name.startsWith(SYNC_INDEX) || name.startsWith(PLACE_DIR)) rmSync(join(gitDir, name), { recursive: true, force: true });
   return true;
 }
 
@@ -305,13 +305,38 @@ function mergeThere(opts: SyncOptions, report: SyncReport, git: (args: string[])
     return true;
   }
   opts.onProgress?.(`merging ${incoming} ${incoming === 1 ? "commit" : "commits"} from ${report.upstream}`);
-  const theirs = git(["rev-parse", "--short=7", up]).trim();
-  const m = runGit(vault, [...identity(vault, opts.env), "merge", "--no-commit", "--allow-unrelated-histories", up], { env: opts.env });
-  const unmerged = [...new Set(git(["diff", "--name-only", "-z", "--diff-filter=U"]).split("\0").filter(Boolean))];
-  if (m.code !== 0 && unmerged.length === 0) throw new GitFailed(`the merge could not start: ${firstLine(m.err || m.out)}`);
+  // Merged in git's store, not in the files: `git merge` writes each file it changes without
+  // looking again at what is there, and a note the person saves meanwhile would be lost. The
+  // files are brought to the merge afterwards, each only while it holds what was committed.
+  const upOid = git(["rev-parse", up]).trim();
+  const theirs = upOid.slice(0, 7);
+  const head = born ? git(["rev-parse", "HEAD"]).trim() : undefined;
+  let target = upOid;
   let pages = false;
-  for (const path of unmerged) pages = resolve(opts, report, path, theirs) || pages;
-  if (existsSync(join(git(["rev-parse", "--absolute-git-dir"]).trim(), "MERGE_HEAD"))) commit(vault, opts.env, `vault-memory sync: merged ${report.upstream}`);
+  if (head !== undefined && runGit(vault, ["merge-base", "--is-ancestor", head, upOid], { env: opts.env }).code !== 0) {
+    const merged = mergeInStore(opts, report, head, upOid, theirs);
+    pages = merged.pages;
+    target = git([
+      ...identity(vault, opts.env),
+      "commit-tree",
+      merged.tree,
+      "-p",
+      head,
+      "-p",
+      upOid,
+      "-m",
+      `vault-memory sync: merged ${report.upstream}`,
+    ]).trim();
+  }
+  const day = (opts.now ?? new Date()).toISOString().slice(0, 10);
+  const placed = placeTree(vault, head ?? EMPTY_TREE, target, (path) => freeCopyName(vault, path, day, theirs), opts.env);
+  for (const [path, copy] of placed.conflicts) report.conflicts.push({ path, copy });
+  report.kept.push(...placed.kept);
+  // The branch moves once the files are in place: a sync stopped before that has committed
+  // nothing, and the next one finds the files it placed already as the other computer has them.
+  git(["update-ref", "-m", `vault-memory sync: merged ${report.upstream}`, "HEAD", target, head ?? ZERO_OID]);
+  // The index follows the branch; the files are as placed (a person's save stays a change to commit).
+  git(["reset", "-q"]);
   report.received += incoming;
   // Generated pages both sides changed are made again from the merged cards, never merged line by line.
   if (pages && opts.regenerate) {
@@ -327,80 +352,128 @@ function mergeThere(opts: SyncOptions, report: SyncReport, git: (args: string[])
   return true;
 }
 
-/** Resolves one file both sides changed; true when it is a generated page to be made again. */
-function resolve(opts: SyncOptions, report: SyncReport, path: string, theirs: string): boolean {
+// Git's names for the tree with nothing in it and for "no commit yet".
+const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+const ZERO_OID = "0".repeat(40);
+
+/** One side of a path git could not merge by itself: its mode and blob. */
+interface Stage {
+  mode: string;
+  oid: string;
+}
+
+/**
+ * Merges `up` into `head` in git's store (`git merge-tree`, git 2.38 and later): the merged tree,
+ * with every path git could not merge resolved as sync resolves it (resolveInIndex), and whether
+ * a generated page was among them, to be made again.
+ */
+function mergeInStore(opts: SyncOptions, report: SyncReport, head: string, up: string, theirs: string): { tree: string; pages: boolean } {
   const { vault } = opts;
-  const git = (args: string[]): string => mustGit(vault, args, { env: opts.env });
-  const stages = new Set(
-    git(["ls-files", "-u", "-z", "--", path])
-      .split("\0")
-      .filter(Boolean)
-      .map((l) => Number(l.split(/\s+/)[2])),
-  );
-  const abs = join(vault, path);
+  const r = runGit(vault, ["merge-tree", "--write-tree", "-z", "--no-messages", "--allow-unrelated-histories", head, up], { env: opts.env });
+  if (r.code !== 0 && r.code !== 1) {
+    const why = firstLine(r.err || r.out);
+    throw new GitFailed(
+      /usage|unknown option|write-tree/.test(why)
+        ? "sync needs git 2.38 or later to merge without touching the notes: update git"
+        : `the merge could not start: ${why}`,
+    );
+  }
+  const parts = r.out.split("\0");
+  const tree = parts[0].trim();
+  const stages = new Map<string, Map<number, Stage>>();
+  for (const entry of parts.slice(1)) {
+    if (entry === "") break;
+    const m = /^(\d{6}) ([0-9a-f]+) ([123])\t([\s\S]*)$/.exec(entry);
+    if (!m) continue;
+    let s = stages.get(m[4]);
+    if (!s) stages.set(m[4], (s = new Map<number, Stage>()));
+    s.set(Number(m[3]), { mode: m[1], oid: m[2] });
+  }
+  if (stages.size === 0) return { tree, pages: false };
+  // The merged tree in an index of sync's own, each unmerged path resolved in it, then written.
+  const gitDir = mustGit(vault, ["rev-parse", "--absolute-git-dir"], { env: opts.env }).trim();
+  const index = join(gitDir, `${SYNC_INDEX}${process.pid}`);
+  const env = { ...(opts.env ?? process.env), GIT_INDEX_FILE: index };
+  try {
+    mustGit(vault, ["read-tree", tree], { env });
+    let pages = false;
+    for (const [path, s] of stages) pages = resolveInIndex(opts, report, env, path, s, theirs) || pages;
+    return { tree: mustGit(vault, ["write-tree"], { env }).trim(), pages };
+  } finally {
+    rmSync(index, { force: true });
+  }
+}
+
+/** The start of the name of sync's own index in the git folder; one a stopped sync left is removed. */
+const SYNC_INDEX = "vault-memory-sync-index-";
+
+/**
+ * Resolves one path both sides changed, in sync's index; true when it is a generated page to be
+ * made again. A note is merged when it can be (merge-note.ts); otherwise this computer's version
+ * stays and the other's goes beside it, whole, as a conflict copy.
+ */
+function resolveInIndex(opts: SyncOptions, report: SyncReport, env: NodeJS.ProcessEnv, path: string, s: Map<number, Stage>, theirs: string): boolean {
+  const { vault } = opts;
+  const set = (at: string, stage: Stage): void => void mustGit(vault, ["update-index", "--add", "--cacheinfo", `${stage.mode},${stage.oid},${at}`], { env });
+  const ours = s.get(2);
+  const other = s.get(3);
   // Deleted on one side, changed on the other: the changed note stays; nothing is lost by a deletion.
-  if (!stages.has(2) || !stages.has(3)) {
-    if (stages.has(3)) git(["checkout", "--theirs", "--", path]);
-    else if (stages.has(2)) git(["checkout", "--ours", "--", path]);
-    git(["add", "--", path]);
-    report.kept.push(path);
+  if (!ours || !other) {
+    const kept = ours ?? other;
+    if (kept) {
+      set(path, kept);
+      report.kept.push(path);
+    }
     return false;
   }
-  const copyName = (): string => freeCopyName(vault, path, (opts.now ?? new Date()).toISOString().slice(0, 10), theirs);
-  if (path.toLowerCase().endsWith(".md")) {
-    // The note as git left it, to be replaced only while it still holds that (placeMerged).
-    const left = readTextFile(abs, { maxBytes: MAX_NOTE_BYTES });
-    const place = (merged: string): boolean => {
-      const copy = placeMerged(vault, path, left, merged, copyName);
-      git(["add", "--", path, ...(copy ? [copy] : [])]);
-      if (copy) report.conflicts.push({ path, copy });
-      return copy === undefined;
-    };
-    const show = (n: number): string => git(["show", `:${n}:${path}`]);
-    const [base, ours, other] = [stages.has(1) ? show(1) : undefined, show(2), show(3)];
-    if (path === MEMORY_INDEX || ours.includes(GENERATED_MARK) || other.includes(GENERATED_MARK)) {
-      // The index block and the overview pages are the digest's: ours now, made again after the merge.
-      const merged = path === MEMORY_INDEX ? mergeNote(base && emptyIndex(base), emptyIndex(ours), emptyIndex(other)) : ours;
-      if (merged !== undefined) return place(merged);
-    } else {
-      const merged = mergeNote(base, ours, other);
-      if (merged !== undefined) {
-        if (place(merged)) report.merged.push(path);
-        return false;
-      }
+  const copy = (): void => {
+    const name = freeCopyName(vault, path, (opts.now ?? new Date()).toISOString().slice(0, 10), theirs);
+    set(path, ours);
+    set(name, other);
+    report.conflicts.push({ path, copy: name });
+  };
+  const text = (stage: Stage | undefined): string | undefined =>
+    stage && /^100/.test(stage.mode) && Number(mustGit(vault, ["cat-file", "-s", stage.oid], { env }).trim()) <= MAX_NOTE_BYTES
+      ? mustGit(vault, ["cat-file", "blob", stage.oid], { env })
+      : undefined;
+  const [base, mine, theirsText] = path.toLowerCase().endsWith(".md") ? [text(s.get(1)), text(ours), text(other)] : [];
+  if (mine === undefined || theirsText === undefined) {
+    copy();
+    return false;
+  }
+  const place = (merged: string): void => set(path, { mode: ours.mode, oid: mustGit(vault, ["hash-object", "-w", "--stdin"], { env, input: merged }).trim() });
+  if (path === MEMORY_INDEX || (generatedPage(mine) && generatedPage(theirsText))) {
+    // The index block and the overview pages are the digest's: ours now, made again after the merge.
+    const merged = path === MEMORY_INDEX ? mergeNote(base && emptyIndex(base), emptyIndex(mine), emptyIndex(theirsText)) : mine;
+    if (merged !== undefined) {
+      place(merged);
+      return true;
+    }
+  } else {
+    const merged = mergeNote(base, mine, theirsText);
+    if (merged !== undefined) {
+      place(merged);
+      report.merged.push(path);
+      return false;
     }
   }
-  // No merge: ours stays where it is, theirs beside it, whole, as a conflict copy.
-  const copy = copyName();
-  const temp = git(["checkout-index", "--stage=3", "--temp", "--", path]).split("\t")[0];
-  mkdirSync(dirname(join(vault, copy)), { recursive: true });
-  renameSync(join(vault, temp), join(vault, copy));
-  git(["checkout", "--ours", "--", path]);
-  git(["add", "--", path, copy]);
-  report.conflicts.push({ path, copy });
+  copy();
   return false;
 }
 
 /**
- * Puts a merged note in place of the one git left (`left`), only while that is still what is
- * there: a save of the person's that came in meanwhile stays in place, whole, and the merge goes
- * beside it as a conflict copy, whose path is returned. Undefined when the merge took its place.
+ * Whether a note is one of the digest's overview pages: the mark is a line of its frontmatter.
+ * A note that only quotes the mark, or a page the person took over by taking the mark out, is
+ * the person's, merged as any note is.
  */
-export function placeMerged(vault: string, path: string, left: string, merged: string, copyName: () => string): string | undefined {
-  const abs = join(vault, path);
-  let saved: string | undefined;
-  try {
-    saved = replaceIfUnchanged(abs, left, merged);
-    if (saved === undefined) return undefined;
-  } catch (err) {
-    if (!(err instanceof ChangedSince)) throw err;
-  }
-  // The person's save came between our read and our write (returned) or before it (left alone).
-  if (saved !== undefined) writeFileAtomic(abs, saved);
-  const copy = copyName();
-  mkdirSync(dirname(join(vault, copy)), { recursive: true });
-  writeFileAtomic(join(vault, copy), merged);
-  return copy;
+function generatedPage(text: string): boolean {
+  if (!/^---\r?\n/.test(text)) return false;
+  const end = text.search(/\r?\n---\s*(?:\r?\n|$)/);
+  if (end < 0) return false;
+  return text
+    .slice(0, end)
+    .split(/\r?\n/)
+    .some((line) => line.trim() === GENERATED_MARK);
 }
 
 /** `note (conflicted copy 2026-12-06 a1b2c3d).md`: a name lint and recall know as a copy of `note.md`. */

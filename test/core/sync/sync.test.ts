@@ -10,10 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCard } from "../../../src/core/card/card";
 import { INDEX_END, INDEX_START } from "../../../src/core/digest/pages";
 import { withoutCredentials } from "../../../src/core/sync/git";
-import { placeMerged, syncVault } from "../../../src/core/sync/sync";
+import { syncVault } from "../../../src/core/sync/sync";
 import { copyShape } from "../../../src/core/vault/conflicts";
 import { computer, gitAvailable, startRemote, type Computer, type Remote } from "../../git-remote";
-import { tempDir } from "../../helpers";
 
 const card = (name: string, tags: string[], body: string): string =>
   `---\nname: ${name}\ndescription: ${name} in a line\ntype: debugging\ntags: [${tags.join(", ")}]\n---\n${body}\n`;
@@ -251,19 +250,5 @@ describe("withoutCredentials", () => {
       "unable to access 'https://git.example.com/m.git/': 403 from ssh://example.com/x",
     );
     expect(withoutCredentials("git@example.com:me/memory.git rejected")).toBe("git@example.com:me/memory.git rejected");
-  });
-});
-
-describe("placeMerged", () => {
-  it("replaces the note git left with the merge, and keeps a save of the person's that came in between", () => {
-    const vault = tempDir();
-    put({ vault } as Computer, "reference/a.md", "as git left it\n");
-    expect(placeMerged(vault, "reference/a.md", "as git left it\n", "merged\n", () => "reference/a (copy).md")).toBeUndefined();
-    expect(readFileSync(join(vault, "reference", "a.md"), "utf8")).toBe("merged\n");
-    // The person saved after sync read the note: their text stays, the merge goes beside it.
-    put({ vault } as Computer, "reference/a.md", "the person's save\n");
-    expect(placeMerged(vault, "reference/a.md", "merged\n", "merged again\n", () => "reference/a (copy).md")).toBe("reference/a (copy).md");
-    expect(readFileSync(join(vault, "reference", "a.md"), "utf8")).toBe("the person's save\n");
-    expect(readFileSync(join(vault, "reference", "a (copy).md"), "utf8")).toBe("merged again\n");
   });
 });
