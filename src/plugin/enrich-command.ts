@@ -3,14 +3,18 @@
 import type { App } from "obsidian";
 import { SingleRun } from "./notice-run";
 import { isCard, type VaultMemoryConfig } from "../core/config";
+import { tryCardsLock } from "../core/enrich/cards-lock";
 import type { CardStore } from "../core/enrich/store";
 import { enrichVault, type EnrichReport } from "../core/enrich/run";
 
 /**
  * The vault as Obsidian has it. Hints go through processFrontMatter, so Obsidian's editor, its
- * metadata cache and any open view of the card see the change as one of its own edits.
+ * metadata cache and any open view of the card see the change as one of its own edits. Each write
+ * holds the card lock the digest and the MCP server's writers take, so a section one of them
+ * writes cannot land between Obsidian's read and its write; when another holds it, the card is
+ * left for the next run rather than the window made to wait.
  */
-export function obsidianStore(app: App, config: VaultMemoryConfig): CardStore {
+export function obsidianStore(app: App, vaultPath: string, config: VaultMemoryConfig): CardStore {
   const file = (path: string) => app.vault.getFileByPath(path);
   return {
     list: async () =>
@@ -26,12 +30,18 @@ export function obsidianStore(app: App, config: VaultMemoryConfig): CardStore {
     },
     setProperties: async (path, expected, fields) => {
       if (!isCard(path, config)) throw new Error(`${path} is not a card in the memory folder`);
-      const f = file(path);
-      if (!f || (await app.vault.read(f)) !== expected) return "changed";
-      await app.fileManager.processFrontMatter(f, (fm: Record<string, unknown>) => {
-        for (const [key, value] of Object.entries(fields)) fm[key] = typeof value === "string" ? value : [...value];
-      });
-      return "written";
+      const release = tryCardsLock(vaultPath);
+      if (!release) return "changed";
+      try {
+        const f = file(path);
+        if (!f || (await app.vault.read(f)) !== expected) return "changed";
+        await app.fileManager.processFrontMatter(f, (fm: Record<string, unknown>) => {
+          for (const [key, value] of Object.entries(fields)) fm[key] = typeof value === "string" ? value : [...value];
+        });
+        return "written";
+      } finally {
+        release();
+      }
     },
   };
 }
@@ -51,7 +61,7 @@ export class EnrichRunner {
       name: "enrich",
       work: (progress) => {
         const config = this.config();
-        return enrichVault({ vault: this.vaultPath, config, store: obsidianStore(this.app, config), onProgress: progress });
+        return enrichVault({ vault: this.vaultPath, config, store: obsidianStore(this.app, this.vaultPath, config), onProgress: progress });
       },
       summary: (report) => {
         const n = report.written.length;

@@ -5,7 +5,7 @@
  * (which runs enrich nightly) take the same one.
  */
 
-import { withFileLock } from "../io/file-lock";
+import { LockHeld, takeFileLock, withFileLock } from "../io/file-lock";
 import { vaultFiles } from "../paths";
 
 // Cards are written by the digest, by several sessions' MCP servers and by Obsidian at once; a
@@ -20,4 +20,17 @@ const CARDS_LOCK_WAIT_MS = 30_000;
  */
 export function withCardsLock<T>(vault: string, fn: () => T): T {
   return withFileLock(vaultFiles.cardsLock(vault), fn, { staleMs: CARDS_LOCK_STALE_MS, waitMs: CARDS_LOCK_WAIT_MS, what: "the vault's cards" });
+}
+
+/**
+ * The card lock if it is free now (taken over if its holder died), for Obsidian's window, which
+ * must never wait on another process: its release, or undefined when another writer holds it.
+ */
+export function tryCardsLock(vault: string): (() => void) | undefined {
+  try {
+    return takeFileLock(vaultFiles.cardsLock(vault), { staleMs: CARDS_LOCK_STALE_MS, waitMs: 0, what: "the vault's cards" });
+  } catch (err) {
+    if (err instanceof LockHeld) return undefined;
+    throw err;
+  }
 }

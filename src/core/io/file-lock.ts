@@ -33,6 +33,22 @@ let host: string | undefined;
  * `staleMs` too.
  */
 export function withFileLock<T>(path: string, fn: () => T, opts: FileLockOptions): T {
+  const release = takeFileLock(path, opts);
+  try {
+    return fn();
+  } finally {
+    release();
+  }
+}
+
+/** The lock is held by another process, and was for the whole wait. */
+export class LockHeld extends Error {}
+
+/**
+ * Takes the lock at `path` as withFileLock does, for a holder whose work is not one synchronous
+ * step (Obsidian's, which awaits its own write): the function that releases it.
+ */
+export function takeFileLock(path: string, opts: FileLockOptions): () => void {
   mkdirSync(dirname(path), { recursive: true });
   const started = Date.now();
   host ??= hostname();
@@ -57,18 +73,16 @@ export function withFileLock<T>(path: string, fn: () => T, opts: FileLockOptions
       takeOver(path, held, token, opts.staleMs);
       continue;
     }
-    if (Date.now() - started > opts.waitMs) throw new Error(`${opts.what} is locked by another process (${path})`);
+    if (Date.now() - started >= opts.waitMs) throw new LockHeld(`${opts.what} is locked by another process (${path})`);
     Atomics.wait(pause, 0, 0, delay);
   }
-  try {
-    return fn();
-  } finally {
+  return () => {
     try {
       if (readTextFile(path, { maxBytes: 1024, noFollow: true }) === token) unlinkSync(path);
     } catch {
       /* moved aside as stale by another process: nothing of ours is left */
     }
-  }
+  };
 }
 
 /**
