@@ -52,7 +52,7 @@ export function sweepTemps(path: string): void {
 }
 
 /** Whether no process of this computer has this id any more (another account's still counts as running). */
-function ended(pid: number): boolean {
+export function ended(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
   try {
     process.kill(pid, 0);

@@ -42,19 +42,6 @@ export function runGit(dir: string, args: readonly string[], opts: { timeoutMs?:
   return { code: r.status, out: r.stdout ?? "", err };
 }
 
-/** `git ...` that must succeed, its output as bytes (a blob's content, which need not be text). */
-export function gitBytes(dir: string, args: readonly string[], opts: { env?: NodeJS.ProcessEnv; input?: string | Uint8Array; maxBytes: number }): Buffer {
-  const r = spawnSync("git", ["-C", dir, ...args], {
-    input: opts.input,
-    timeout: LOCAL_TIMEOUT_MS,
-    killSignal: "SIGKILL",
-    maxBuffer: opts.maxBytes,
-    env: { ...(opts.env ?? process.env), GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" },
-  });
-  if (r.status !== 0) throw new GitFailed(`git ${args[0]}: ${firstLine(r.stderr?.toString("utf8") || String(r.error ?? "failed"))}`);
-  return r.stdout;
-}
-
 /** `git ...` that must succeed; its first line of complaint, credentials taken out, otherwise. */
 export function mustGit(dir: string, args: readonly string[], opts: Parameters<typeof runGit>[2] = {}): string {
   const r = runGit(dir, args, opts);

@@ -18,6 +18,11 @@ export const MACHINE_LOCAL = [
   // folder is called): each computer's own release, which would conflict when two differ.
   "/*/plugins/vault-memory/vault-memory*.cjs",
   "/*/plugins/vault-memory/vault-memory*.mjs",
+  // What a writer of Vault Memory's has beside a file for a moment (atomic.ts, sync/place.ts):
+  // never committed by a sync that runs meanwhile.
+  "*.[0-9]*.[0-9]*.*.tmp",
+  "*.tmp.held",
+  ".*.vm-sync-*",
 ];
 
 /** Adds the lines the vault's .gitignore lacks, under a mark; whether the file changed. */

@@ -7,11 +7,11 @@
  * saved it, and what the other computer sent goes beside it as a conflict copy.
  */
 
-import { linkSync, lstatSync, mkdirSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync } from "node:fs";
+import { chmodSync, linkSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmdirSync, rmSync, symlinkSync, unlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { ChangedSince, noHardLinks, replaceBytesOrGiveBack, writeFileExclusive } from "../io/atomic";
+import { ChangedSince, ended, noHardLinks, replaceBytesOrGiveBack, writeFileExclusive } from "../io/atomic";
 import { readRegularFile } from "../io/read-file";
-import { GitFailed, gitBytes, mustGit } from "./git";
+import { GitFailed, mustGit, runGit } from "./git";
 
 /** A file one commit holds differently from the other (`git diff --raw`). */
 export interface TreeChange {
@@ -23,6 +23,7 @@ export interface TreeChange {
 }
 
 const ABSENT = "000000";
+const EXECUTABLE = "100755";
 const SUBMODULE = "160000";
 /** A file larger than this is not placed: sync fails, saying which, before it changes anything. */
 export const MAX_PLACED_BYTES = 256 << 20;
@@ -83,7 +84,7 @@ export interface Placed {
  * Brings the working tree from `from` to `to` (commits or trees), each file only while it holds
  * what `from` held. `copyName` names a conflict copy of a path that is free.
  */
-export function placeTree(vault: string, from: string, to: string, copyName: (path: string) => string, env?: NodeJS.ProcessEnv): Placed {
+export function placeTree(vault: string, from: string, to: string, copyName: CopyName, env?: NodeJS.ProcessEnv): Placed {
   const changes = treeChanges(vault, from, to, env).filter((c) => c.oldMode !== SUBMODULE && c.newMode !== SUBMODULE);
   // No file is placed unless every file fits: sizes as git stores them, asked all at once.
   const oids = changes.filter((c) => c.newMode !== ABSENT).map((c) => c.newOid);
@@ -119,46 +120,84 @@ export function placeTree(vault: string, from: string, to: string, copyName: (pa
   }
 }
 
-function placeEach(
-  vault: string,
-  changes: readonly TreeChange[],
-  olds: string,
-  news: string,
-  copyName: (path: string) => string,
-  env: NodeJS.ProcessEnv | undefined,
-): Placed {
+function placeEach(vault: string, all: readonly TreeChange[], olds: string, news: string, copyName: CopyName, env: NodeJS.ProcessEnv | undefined): Placed {
   const placed: Placed = { conflicts: [], kept: [] };
+  // Removals first: a note renamed only in case ("note.md" to "Note.md"), or a folder that becomes
+  // a file, is then added where nothing is, not found already there (a disk that folds case sees
+  // one file) and removed after.
+  const changes = [...all.filter((c) => c.newMode === ABSENT), ...all.filter((c) => c.newMode !== ABSENT)];
+  const was = new Map<string, Content>();
+  for (const c of changes) if (c.oldMode !== ABSENT) was.set(c.path, readAside(olds, c.path));
+  // A file whose bytes are not the checkout's may still be what was committed, as git sees it:
+  // Obsidian writes a note with LF where git checks it out with CRLF (core.autocrlf on Windows).
+  // Those are hashed by git in one call, and the bytes hashed become what the file must hold.
+  const other = [...was].filter(([path, w]) => !w.link && !(bytesAt(join(vault, path))?.equals(w.bytes) ?? true));
+  if (other.length > 0) {
+    const seen = other.map(([path]) => ({ path, bytes: bytesAt(join(vault, path)) }));
+    const oids = mustGit(vault, ["hash-object", "--stdin-paths"], { env, input: seen.map((x) => `${x.path}\n`).join("") }).split("\n");
+    const oldOid = new Map(changes.map((c) => [c.path, c.oldOid]));
+    seen.forEach((x, i) => {
+      if (x.bytes !== undefined && oids[i]?.trim() === oldOid.get(x.path)) was.get(x.path)!.also = x.bytes;
+    });
+  }
   for (const c of changes) {
     const abs = join(vault, c.path);
-    const aside = (): string => copyIn(vault, copyName(c.path));
-    // A file that differs from the checkout's bytes and is still what was committed, as git sees
-    // it: Obsidian writes a note with LF where git checks it out with CRLF (core.autocrlf on
-    // Windows), and that is no save of the person's since the commit.
-    const committed = (bytes: Buffer): boolean =>
-      gitBytes(vault, ["hash-object", "--stdin", `--path=${c.path}`], { env, input: bytes, maxBytes: 1 << 16 })
-        .toString("utf8")
-        .trim() === c.oldOid;
-    const was: Content | undefined = c.oldMode === ABSENT ? undefined : { ...readAside(olds, c.path), committed };
+    const before = was.get(c.path);
     const next = c.newMode === ABSENT ? undefined : readAside(news, c.path);
     if (next === undefined) {
-      if (was && !removeIfUnchanged(abs, was, aside)) placed.kept.push(c.path);
+      if (
+        before &&
+        !removeIfUnchanged(abs, before, () =>
+          copyIn(
+            vault,
+            copyName(c.path, () => false),
+          ),
+        )
+      )
+        placed.kept.push(c.path);
+      else removeEmptyFolders(vault, dirname(abs));
       continue;
     }
-    if (was === undefined) {
-      if (!create(abs, next) && !holds(abs, next)) placed.conflicts.push([c.path, copyAside(vault, copyName(c.path), next)]);
-      continue;
-    }
-    if (replaced(abs, was, next, aside) || holds(abs, next)) continue;
-    placed.conflicts.push([c.path, copyAside(vault, copyName(c.path), next)]);
+    const aside = (): string =>
+      copyIn(
+        vault,
+        copyName(c.path, () => false),
+      );
+    const done = before === undefined ? create(abs, next) : replaced(abs, before, next, aside);
+    if (done) setMode(abs, c);
+    else if (!holds(abs, next)) placed.conflicts.push([c.path, copyAside(vault, c.path, copyName, next)]);
   }
   return placed;
+}
+
+/**
+ * A free name for a conflict copy of `path`; or the name of one already there that `same` says
+ * holds the same version (a sync stopped half-way placed it), so that it is not made twice.
+ */
+export type CopyName = (path: string, same: (abs: string) => boolean) => string;
+
+/** Git's executable bit on a file placed (checkout-index sets it on the file checked out aside). */
+function setMode(abs: string, c: TreeChange): void {
+  if (c.newMode === EXECUTABLE) chmodSync(abs, 0o755);
+  else if (c.oldMode === EXECUTABLE && c.newMode === "100644") chmodSync(abs, 0o644);
+}
+
+/** Removes the folders a removal left empty, up to the vault's own, never one holding anything. */
+function removeEmptyFolders(vault: string, dir: string): void {
+  for (let d = dir; d.length > vault.length && d.startsWith(vault); d = dirname(d)) {
+    try {
+      rmdirSync(d);
+    } catch {
+      return;
+    }
+  }
 }
 
 interface Content {
   link: boolean;
   bytes: Buffer;
-  /** Whether other bytes are this content as git sees it (its filters, line endings). */
-  committed?: (bytes: Buffer) => boolean;
+  /** Other bytes that are this content as git sees it (its filters, line endings): the file's own. */
+  also?: Buffer;
 }
 
 /** Whether the path holds `c` now: the same bytes in a regular file, or a link to the same place. */
@@ -166,7 +205,7 @@ function holds(abs: string, c: Content): boolean {
   try {
     if (c.link) return lstatSync(abs).isSymbolicLink() && readlinkSync(abs) === c.bytes.toString("utf8");
     const bytes = readRegularFile(abs, { maxBytes: MAX_PLACED_BYTES, noFollow: true });
-    return bytes.equals(c.bytes) || (c.committed?.(bytes) ?? false);
+    return bytes.equals(c.bytes) || (c.also?.equals(bytes) ?? false);
   } catch {
     return false;
   }
@@ -197,24 +236,15 @@ function create(abs: string, c: Content): boolean {
 /** Replaces `was` by `next` at the path while it holds `was`; false when it does not (a save came in). */
 function replaced(abs: string, was: Content, next: Content, aside: () => string): boolean {
   if (!was.link && !next.link) {
-    // The checkout's bytes first; then the file's own, when git sees them as what was committed.
-    let expected = was.bytes;
-    for (let tries = 0; tries < 2; tries++) {
-      try {
-        replaceBytesOrGiveBack(abs, expected, next.bytes, { maxBytes: MAX_PLACED_BYTES });
-        return true;
-      } catch (err) {
-        if (!(err instanceof ChangedSince)) {
-          // Removed since the commit: the new version takes the free place.
-          if (!exists(abs)) return create(abs, next);
-          throw err;
-        }
-        const now = bytesAt(abs);
-        if (tries > 0 || now === undefined || now.equals(expected) || !was.committed?.(now)) return false;
-        expected = now;
-      }
+    try {
+      replaceBytesOrGiveBack(abs, was.also ?? was.bytes, next.bytes, { maxBytes: MAX_PLACED_BYTES });
+      return true;
+    } catch (err) {
+      if (err instanceof ChangedSince) return false;
+      // Removed since the commit: the new version takes the free place.
+      if (!exists(abs)) return create(abs, next);
+      throw err;
     }
-    return false;
   }
   // A link on either side: taken away while it still is what was committed, then made anew.
   return removeIfUnchanged(abs, was, aside) && create(abs, next);
@@ -258,15 +288,81 @@ function exists(abs: string): boolean {
   }
 }
 
-/** The other computer's version beside the person's, under a free conflict copy name; that name. */
-function copyAside(vault: string, copy: string, c: Content): string {
-  const abs = copyIn(vault, copy);
-  if (!create(abs, c)) throw new GitFailed(`${copy} appeared while sync was writing it`);
-  return copy;
+/** The other computer's version beside the person's, as a conflict copy (one placed already is not made again); its name. */
+function copyAside(vault: string, path: string, copyName: CopyName, c: Content): string {
+  for (let tries = 0; tries < 8; tries++) {
+    const copy = copyName(path, (abs) => holds(abs, c));
+    const abs = copyIn(vault, copy);
+    if (holds(abs, c) || create(abs, c)) return copy;
+  }
+  throw new GitFailed(`no free name for a conflict copy of ${path}`);
 }
 
 function copyIn(vault: string, copy: string): string {
   const abs = join(vault, copy);
   mkdirSync(dirname(abs), { recursive: true });
   return abs;
+}
+
+// What a writer killed in the middle of a replace leaves beside a file: its text, written whole
+// first (tempPathFor: `name.<pid>.<n>.<time>.tmp`); a second name for what was there when it
+// compared (`….tmp.held`); and what placement had moved aside to compare (`.name.vm-sync-<pid>-…`).
+const LEFT_TEMP = /^(.+)\.(\d+)\.\d+\.[0-9a-z]+\.tmp$/;
+const LEFT_HELD = /^(.+)\.(\d+)\.\d+\.[0-9a-z]+\.tmp\.held$/;
+const LEFT_ASIDE = /^\.(.+)\.vm-sync-(\d+)-[0-9a-z]+$/;
+
+/**
+ * After a sync that was stopped half-way: what its writers left in the vault, of processes that
+ * have ended, never committed and never lost. A temporary file holds only the writer's own text
+ * (the commit has it) and goes; a file held or moved aside goes back to its name when that is
+ * free, goes when the file there or the last commit holds the same, and becomes a conflict copy
+ * otherwise. The names of those left.
+ */
+export function recoverLeftovers(vault: string, skip: readonly string[], copyName: CopyName, env?: NodeJS.ProcessEnv): string[] {
+  const copies: string[] = [];
+  const committed = (path: string, abs: string): boolean => {
+    const head = runGit(vault, ["rev-parse", "-q", "--verify", `HEAD:${path}`], { env });
+    return head.code === 0 && runGit(vault, ["hash-object", `--path=${path}`, "--", abs], { env }).out.trim() === head.out.trim();
+  };
+  const walk = (rel: string): void => {
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = readdirSync(join(vault, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const path = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        if (!skip.includes(path)) walk(path);
+        continue;
+      }
+      const abs = join(vault, path);
+      const temp = LEFT_TEMP.exec(e.name);
+      if (temp && ended(Number(temp[2]))) {
+        rmSync(abs, { force: true });
+        continue;
+      }
+      const kept = LEFT_HELD.exec(e.name) ?? LEFT_ASIDE.exec(e.name);
+      if (!kept || !ended(Number(kept[2]))) continue;
+      const name = rel === "" ? kept[1] : `${rel}/${kept[1]}`;
+      const target = join(vault, name);
+      const bytes = bytesAt(abs);
+      if (bytes === undefined) continue;
+      if (!exists(target)) {
+        renameSync(abs, target);
+        continue;
+      }
+      if (bytesAt(target)?.equals(bytes) || committed(name, abs)) {
+        unlinkSync(abs);
+        continue;
+      }
+      const copy = copyName(name, (other) => bytesAt(other)?.equals(bytes) ?? false);
+      if (exists(join(vault, copy))) unlinkSync(abs);
+      else renameSync(abs, copyIn(vault, copy));
+      copies.push(copy);
+    }
+  };
+  walk("");
+  return copies;
 }

@@ -21,7 +21,7 @@ import { MAX_DELETIONS } from "../digest/git";
 import { GitFailed, firstLine, mustGit, runGit, withoutCredentials } from "./git";
 import { keepMachineStateOut } from "./gitignore";
 import { mergeNote } from "./merge-note";
-import { PLACE_DIR, placeTree } from "./place";
+import { PLACE_DIR, placeTree, recoverLeftovers } from "./place";
 
 export interface SyncOptions {
   vault: string;
@@ -157,6 +157,12 @@ function locked(opts: SyncOptions, report: SyncReport): SyncReport {
   const gitDir = git(["rev-parse", "--absolute-git-dir"]).trim();
   const state = join(vaultFiles.dir(vault), "sync-state.json");
   report.recovered = recover(gitDir, state);
+  if (report.recovered) {
+    // What its writers left beside the files, so that this sync's commit holds none of it.
+    const day = (opts.now ?? new Date()).toISOString().slice(0, 10);
+    const copies = recoverLeftovers(vault, [".git", HIDDEN_DIR], (path, same) => freeCopyName(vault, path, day, "recovered", same), opts.env);
+    for (const copy of copies) opts.onProgress?.(`kept ${copy}, left by the sync that was stopped`);
+  }
   if (existsSync(join(gitDir, "MERGE_HEAD")) || existsSync(join(gitDir, "rebase-merge")) || existsSync(join(gitDir, "rebase-apply"))) {
     throw new GitFailed("a merge or rebase Vault Memory did not start is under way in the vault: finish or abort it first");
   }
@@ -329,7 +335,7 @@ function mergeThere(opts: SyncOptions, report: SyncReport, git: (args: string[])
     ]).trim();
   }
   const day = (opts.now ?? new Date()).toISOString().slice(0, 10);
-  const placed = placeTree(vault, head ?? EMPTY_TREE, target, (path) => freeCopyName(vault, path, day, theirs), opts.env);
+  const placed = placeTree(vault, head ?? EMPTY_TREE, target, (path, same) => freeCopyName(vault, path, day, theirs, same), opts.env);
   for (const [path, copy] of placed.conflicts) report.conflicts.push({ path, copy });
   report.kept.push(...placed.kept);
   // The branch moves once the files are in place: a sync stopped before that has committed
@@ -427,7 +433,8 @@ function resolveInIndex(opts: SyncOptions, report: SyncReport, env: NodeJS.Proce
     return false;
   }
   const copy = (): void => {
-    const name = freeCopyName(vault, path, (opts.now ?? new Date()).toISOString().slice(0, 10), theirs);
+    const sameBlob = (abs: string): boolean => runGit(vault, ["hash-object", "--", abs], { env: opts.env }).out.trim() === other.oid;
+    const name = freeCopyName(vault, path, (opts.now ?? new Date()).toISOString().slice(0, 10), theirs, sameBlob);
     set(path, ours);
     set(name, other);
     report.conflicts.push({ path, copy: name });
@@ -476,13 +483,18 @@ function generatedPage(text: string): boolean {
     .some((line) => line.trim() === GENERATED_MARK);
 }
 
-/** `note (conflicted copy 2026-12-06 a1b2c3d).md`: a name lint and recall know as a copy of `note.md`. */
-function freeCopyName(vault: string, path: string, day: string, commit: string): string {
+/**
+ * `note (conflicted copy 2026-12-06 a1b2c3d).md`: a name lint and recall know as a copy of
+ * `note.md`, free, or one already there that `same` says holds this version (a sync stopped
+ * half-way placed it, and this one commits it), so that no copy is made twice.
+ */
+function freeCopyName(vault: string, path: string, day: string, commit: string, same: (abs: string) => boolean = () => false): string {
   const ext = posix.extname(path);
   const stem = path.slice(0, path.length - ext.length);
   for (let n = 1; ; n++) {
     const name = `${stem} (conflicted copy ${day} ${commit}${n > 1 ? ` ${n}` : ""})${ext}`;
-    if (!existsSync(join(vault, name))) return name;
+    const abs = join(vault, name);
+    if (!existsSync(abs) || same(abs)) return name;
   }
 }
 
