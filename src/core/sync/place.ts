@@ -144,31 +144,21 @@ function placeEach(vault: string, all: readonly TreeChange[], olds: string, news
     const abs = join(vault, c.path);
     const before = was.get(c.path);
     const next = c.newMode === ABSENT ? undefined : readAside(news, c.path);
+    // Where the person's version goes when something new took its place while it was set aside.
+    const aside = (): string => copyIn(vault, copyName(c.path, NONE_SAME));
     if (next === undefined) {
-      if (
-        before &&
-        !removeIfUnchanged(abs, before, () =>
-          copyIn(
-            vault,
-            copyName(c.path, () => false),
-          ),
-        )
-      )
-        placed.kept.push(c.path);
+      if (before && !removeIfUnchanged(abs, before, aside)) placed.kept.push(c.path);
       else removeEmptyFolders(vault, dirname(abs));
       continue;
     }
-    const aside = (): string =>
-      copyIn(
-        vault,
-        copyName(c.path, () => false),
-      );
     const done = before === undefined ? create(abs, next) : replaced(abs, before, next, aside);
     if (done) setMode(abs, c);
     else if (!holds(abs, next)) placed.conflicts.push([c.path, copyAside(vault, c.path, copyName, next)]);
   }
   return placed;
 }
+
+const NONE_SAME = (): boolean => false;
 
 /**
  * A free name for a conflict copy of `path`; or the name of one already there that `same` says
