@@ -7,11 +7,11 @@
  */
 
 import * as fs from "node:fs";
-import { mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readdirSync, renameSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { syncVault } from "../../../src/core/sync/sync";
 import { computer, gitAvailable, startRemote, type Computer, type Remote } from "../../git-remote";
+import { card, put, sync } from "./two-computers";
 
 const folding = vi.hoisted(() => ({ root: undefined as string | undefined }));
 vi.mock("node:fs", async (importOriginal) => {
@@ -51,13 +51,6 @@ vi.mock("node:fs", async (importOriginal) => {
   };
   return { ...real, ...over, default: { ...real, ...over } };
 });
-
-const card = (name: string, body: string): string => `---\nname: ${name}\ndescription: ${name} in a line\ntype: reference\ntags: [x]\n---\n${body}\n`;
-function put(c: Computer, path: string, text: string): void {
-  mkdirSync(dirname(join(c.vault, path)), { recursive: true });
-  writeFileSync(join(c.vault, path), text);
-}
-const sync = (c: Computer) => syncVault({ vault: c.vault, env: c.env, machine: "test", now: new Date("2026-12-07T12:00:00Z") });
 
 describe.skipIf(!gitAvailable)("a rename in case only, on a disk that folds case", () => {
   let remote: Remote;

@@ -7,12 +7,11 @@
 
 import { chmodSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
-import { dirname, join } from "node:path";
-import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { vaultFiles } from "../../../src/core/paths";
-import { syncVault } from "../../../src/core/sync/sync";
 import { computer, gitAvailable, startRemote, type Computer, type Remote } from "../../git-remote";
+import { card, put, read, sync } from "./two-computers";
 
 const hook = vi.hoisted(() => ({ git: undefined as undefined | ((args: string[]) => void) }));
 vi.mock("../../../src/core/sync/git", async (importOriginal) => {
@@ -31,13 +30,6 @@ vi.mock("../../../src/core/sync/git", async (importOriginal) => {
   return { ...real, runGit, mustGit };
 });
 
-const card = (name: string, body: string): string => `---\nname: ${name}\ndescription: ${name} in a line\ntype: reference\ntags: [x]\n---\n${body}\n`;
-function put(c: Computer, path: string, text: string): void {
-  mkdirSync(dirname(join(c.vault, path)), { recursive: true });
-  writeFileSync(join(c.vault, path), text);
-}
-const read = (c: Computer, path: string): string => readFileSync(join(c.vault, path), "utf8");
-const sync = (c: Computer) => syncVault({ vault: c.vault, env: c.env, machine: "test", now: new Date("2026-12-07T12:00:00Z") });
 /** Every file git would commit or has, less what it ignores. */
 const files = (c: Computer): string[] => c.git("ls-files", "-co", "--exclude-standard").split("\n").filter(Boolean).sort();
 /** A process id of this computer that has ended. */

@@ -7,11 +7,11 @@
  */
 
 import * as fs from "node:fs";
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { syncVault } from "../../../src/core/sync/sync";
 import { computer, gitAvailable, startRemote, type Computer, type Remote } from "../../git-remote";
+import { card, put, read, sync } from "./two-computers";
 
 const hook = vi.hoisted(() => ({
   /** Called before each git sync runs, with its arguments (an identity's `-c` pairs left out). */
@@ -52,15 +52,6 @@ vi.mock("node:fs", async (importOriginal) => {
   return { ...real, linkSync, openSync, default: { ...real, linkSync, openSync } };
 });
 
-const card = (name: string, body: string, extra = ""): string =>
-  `---\nname: ${name}\ndescription: ${name} in a line\ntype: reference\ntags: [x]\n${extra}---\n${body}\n`;
-
-function put(c: Computer, path: string, text: string | Uint8Array): void {
-  mkdirSync(dirname(join(c.vault, path)), { recursive: true });
-  writeFileSync(join(c.vault, path), text);
-}
-const read = (c: Computer, path: string): string => readFileSync(join(c.vault, path), "utf8");
-const sync = (c: Computer) => syncVault({ vault: c.vault, env: c.env, machine: "test", now: new Date("2026-12-07T12:00:00Z") });
 /** Every note's text in the vault (git's and sync's own folders left out). */
 function allText(c: Computer): string {
   return readdirSync(c.vault, { recursive: true, encoding: "utf8" })
