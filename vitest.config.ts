@@ -36,6 +36,9 @@ export default defineConfig({
       XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), "vm-test-config-")),
       XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "vm-test-cache-")),
       XDG_DATA_HOME: mkdtempSync(join(tmpdir(), "vm-test-data-")),
+      // Every hook a test runs recalls in its own process and starts no resident server that would
+      // outlive the test; the server's own tests turn it on, each with a cache folder of its own.
+      VAULT_MEMORY_RESIDENT: "off",
     },
     // Only a hang should meet these: tests wait for events, never for a clock (see test/wait.ts),
     // and two shared cores running the whole suite make a test many times slower than alone.

@@ -22,7 +22,8 @@ const PROMPTS = [
 
 function run(args: string[], input = ""): { stdout: string; ms: number } {
   const started = performance.now();
-  const r = spawnSync(process.execPath, [bridge, ...args], { input, encoding: "utf8" });
+  // Each hook in its own process: a demo leaves no resident recall server behind it.
+  const r = spawnSync(process.execPath, [bridge, ...args], { input, encoding: "utf8", env: { ...process.env, VAULT_MEMORY_RESIDENT: "off" } });
   if (r.status !== 0) throw new Error(`bridge ${args[0]} failed: ${r.stderr}`);
   return { stdout: r.stdout, ms: performance.now() - started };
 }

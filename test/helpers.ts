@@ -190,3 +190,29 @@ export function alive(pid: number): boolean {
     return process.platform !== "linux";
   }
 }
+
+/**
+ * Stops the resident recall servers whose folders are in `cacheDir` (hook-bridge/src/resident)
+ * and waits until each has gone: a hook a test runs with the server on starts one, which would
+ * otherwise wait half an hour for the next prompt.
+ */
+export async function stopResidentServers(cacheDir: string): Promise<void> {
+  if (!existsSync(cacheDir)) return;
+  const pids: number[] = [];
+  for (const name of readdirSync(cacheDir)) {
+    if (!name.startsWith("recall-")) continue;
+    try {
+      pids.push(Number(readFileSync(join(cacheDir, name, "alive"), "utf8")));
+    } catch {
+      /* none serves this folder */
+    }
+  }
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGTERM");
+    } catch {
+      /* gone */
+    }
+  }
+  while (pids.some(alive)) await new Promise((r) => setTimeout(r, 10));
+}

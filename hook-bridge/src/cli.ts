@@ -29,6 +29,8 @@ import { readStdinSync } from "./stdin";
 import { loadVaultConfig } from "../../src/core/config";
 import { captureSession } from "../../src/core/queue/capture";
 
+export { serveRecall } from "./resident/server";
+
 // Hooks must never fail a prompt, so their errors become exit 0.
 const HOOKS = new Set(["recall", "queue", "remember", "remind"]);
 
@@ -147,17 +149,24 @@ export function rememberSession(vault: string, hook: { sessionId: string; transc
  * The prompt hook with no usable vault: silent (a prompt must never fail for it), logged, except
  * for "remember this", where silence would let Claude confirm a keep that did not happen.
  */
-export function recallWithoutVault(found: Exclude<VaultLookup, { vault: string }>, remember: RegExp): number {
+export function recallWithoutVault(found: Exclude<VaultLookup, { vault: string }>, remember: RegExp, io: HookIo = {}): number {
   logWithoutVault("recall", found);
   let prompt = "";
   try {
-    const p = JSON.parse(readStdinSync()) as { prompt?: unknown } | null;
+    const p = JSON.parse(io.stdin ? io.stdin() : readStdinSync()) as { prompt?: unknown } | null;
     if (p && typeof p.prompt === "string") prompt = p.prompt;
   } catch {
     /* not a payload: nothing to answer */
   }
-  if (remember.test(prompt)) writeSync(1, rememberReply("", `${found.why}; to keep anything, ${whereToSetVault()}`));
+  const reply = (): string => rememberReply("", `${found.why}; to keep anything, ${whereToSetVault()}`);
+  if (remember.test(prompt)) (io.write ?? ((text: string) => void writeSync(1, text)))(reply());
   return 0;
+}
+
+/** Where a hook reads its payload and prints its answer, when not stdin and stdout (the resident recall server). */
+export interface HookIo {
+  stdin?: () => string;
+  write?: (text: string) => void;
 }
 
 /** What the prompt hook prints for "remember this": the recalled cards, and whether the keep happened. */

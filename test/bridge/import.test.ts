@@ -102,6 +102,7 @@ describe("status", () => {
     expect(r.stdout).toMatch(/^queue: {4}1 conversation to become cards; 2 sessions imported from before the install \(oldest queued just now\)$/m);
     expect(r.stdout).toContain("digest:   has not run yet");
     expect(r.stdout).toContain("sync:     off on this computer");
+    expect(r.stdout).toContain("recall:   no prompt recalled yet");
     const json = JSON.parse(runBridge(["status", "--vault", vault, "--json"]).stdout) as { queue: unknown };
     expect(json.queue).toMatchObject({ waiting: 1, imported: 2, held: 0 });
   });

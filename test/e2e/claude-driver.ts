@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BRIDGE, tempDir } from "../helpers";
+import { BRIDGE, stopResidentServers, tempDir } from "../helpers";
 import { findClaude } from "./claude-bin";
 import { OUR_HOOKS } from "../../src/core/install/hook-commands";
 import { startStub, type Stub } from "./messages-stub";
@@ -75,5 +75,11 @@ export async function claudeRig(
       child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
       child.on("close", (code) => resolve({ code, stdout, stderr }));
     });
-  return { stub, home, project, run, close: () => stub.close() };
+  // The hooks run with the resident recall server on, as a person's do: the first recall of a
+  // run starts one in the HOME's cache folder, and later hooks are answered by it.
+  const close = async (): Promise<void> => {
+    await stopResidentServers(join(home, ".cache", "vault-memory"));
+    await stub.close();
+  };
+  return { stub, home, project, run, close };
 }

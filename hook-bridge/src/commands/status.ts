@@ -12,6 +12,7 @@ import { SnapshotReader } from "../../../src/core/snapshot/read";
 import { overlayPathOf } from "../../../src/core/snapshot/format";
 import { plural, relativeTime } from "../../../src/core/text/wording";
 import { escapeControl } from "../../../src/core/text/visible";
+import { recentUsageText } from "../../../src/core/recall/usage-log";
 
 export interface VaultStatus {
   vault: string;
@@ -20,7 +21,13 @@ export interface VaultStatus {
   queue: { waiting: number; imported: number; held: number; oldestQueuedAt?: string };
   digest?: Partial<DigestStatus>;
   sync: { enabled: boolean; last?: SyncStatus };
+  /** Of the last prompts recall logged, how many the resident recall server answered. */
+  recall: { prompts: number; resident: number };
 }
+
+// The prompts `status` looks back over, and the recall log's tail it reads for them.
+const RECENT_PROMPTS = 100;
+const RECENT_BYTES = 256 << 10;
 
 export function statusCommand(args: Args): number {
   const vault = vaultFlag(args);
@@ -41,7 +48,34 @@ export function vaultStatus(vault: string, syncEnabled: boolean): VaultStatus {
     queue: { waiting: pending.length - imported - held, imported, held, ...(pending.length > 0 ? { oldestQueuedAt: pending[0].queuedAt } : {}) },
     digest: readDigestStatus(vault),
     sync: { enabled: syncEnabled, last: readSyncStatus(vault) },
+    recall: recentRecalls(vault),
   };
+}
+
+/** Who answered the last prompts: the resident recall server, or the hook's own process. */
+function recentRecalls(vault: string): VaultStatus["recall"] {
+  let text = "";
+  try {
+    text = recentUsageText(vaultFiles.usageLog(vault), RECENT_BYTES);
+  } catch {
+    /* no log to read: no prompts */
+  }
+  // The first line of a tail may be cut; a line that does not parse is not counted.
+  const lines = text.split("\n").slice(-RECENT_PROMPTS - 1);
+  let prompts = 0;
+  let resident = 0;
+  for (const line of lines.slice(-RECENT_PROMPTS)) {
+    try {
+      const entry = JSON.parse(line) as { resident?: unknown; cards?: unknown; prompt?: unknown };
+      // read_card's lines (the MCP server's) are not prompts.
+      if (!Array.isArray(entry.cards) || entry.prompt === "read_card") continue;
+      prompts++;
+      if (entry.resident === true) resident++;
+    } catch {
+      /* a cut or damaged line */
+    }
+  }
+  return { prompts, resident };
 }
 
 /** The cards recall reads and when they were read from the vault: the base snapshot, or its overlay when one is newer. */
@@ -106,5 +140,10 @@ export function statusLines(s: VaultStatus, now = Date.now()): string[] {
     `queue:    ${parts.length === 0 ? "empty" : `${parts.join("; ")}${q.oldestQueuedAt ? ` (oldest queued ${ago(q.oldestQueuedAt)})` : ""}`}`,
     `digest:   ${digest}`,
     `sync:     ${sync}`,
+    `recall:   ${
+      s.recall.prompts === 0
+        ? "no prompt recalled yet"
+        : `${s.recall.resident} of the last ${plural(s.recall.prompts, "prompt")} answered by the resident recall server, the rest by the hook's own process`
+    }`,
   ];
 }

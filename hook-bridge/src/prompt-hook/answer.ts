@@ -6,11 +6,10 @@
  * server's wait rather than before it.
  */
 
-import { writeSync } from "node:fs";
 // Node's timers, named: this is a Node process, with no window whose timers the linter asks for.
 import { clearTimeout, setTimeout } from "node:timers";
 import { numberFlag, type Args } from "../args";
-import type { Asking, Payload, Prompted } from "./prompted";
+import type { Asking, Prompted } from "./prompted";
 import { appendLog } from "../../../src/core/io/log";
 import { msSinceStart } from "../../../src/core/io/clock";
 import { vaultFiles } from "../../../src/core/paths";
@@ -131,7 +130,7 @@ interface Answering {
 function answerWith(
   result: Recall,
   run: Run,
-  { payload, keep }: { payload: Payload; keep?: Prompted["keep"] },
+  { payload, keep, write, resident }: Pick<Prompted, "payload" | "keep" | "write" | "resident">,
   { sessions, seen, started, deadline }: Answering,
 ): number {
   // Printing late is worse than printing nothing: Claude Code may already have moved on.
@@ -143,8 +142,8 @@ function answerWith(
   if (keep) keep.tell(result.text);
   // A failed command's cards reach Claude as the hook's context, which only JSON carries there.
   else if (result.text && payload.failure)
-    writeSync(1, JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUseFailure", additionalContext: result.text } }) + "\n");
-  else if (result.text) writeSync(1, result.text);
+    write(JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUseFailure", additionalContext: result.text } }) + "\n");
+  else if (result.text) write(result.text);
   // Bookkeeping after the answer is out, and never at the answer's expense.
   try {
     rememberSeen(
@@ -159,6 +158,7 @@ function answerWith(
       prompt: promptHash(payload.prompt),
       cards: result.cards.map((c) => ({ path: c.path, score: Math.round(c.score * 10) / 10 })),
       ms: Math.round((msSinceStart() - started) * 10) / 10,
+      ...(resident ? { resident: true as const } : {}),
     });
   } catch (err) {
     run.failOpen(`could not record the recall: ${err instanceof Error ? err.message : String(err)}`);

@@ -36,19 +36,21 @@ export function recallCommand(args: Args, deps: PromptHookDeps): number | Promis
     keep?.tell();
     return failOpen(err instanceof Error ? err.message : String(err));
   };
+  const write = deps.write ?? ((text: string) => void writeSync(1, text));
   try {
     const found = findVault(args);
     // Rare, so handled by the code loaded on demand: the common prompt parses none of it.
-    if ("problem" in found) return deps.recallWithoutVault(found, REMEMBER);
+    if ("problem" in found) return deps.recallWithoutVault(found, REMEMBER, { stdin: deps.stdin, write });
     vault = found.vault;
-    const payload = payloadOf(readStdinSync());
+    if (deps.missed) failOpen(`resident recall server: ${deps.missed}; recalled in the hook's own process`);
+    const payload = payloadOf(deps.stdin ? deps.stdin() : readStdinSync());
     if (payload === undefined) return failOpen("stdin is not a UserPromptSubmit or PostToolUseFailure hook payload");
     // A failed command holds Claude's turn up while the hook runs: it gets half the prompt's time.
     const deadline = numberFlag(args, "deadline-ms") ?? (payload.failure ? DEFAULT_DEADLINE_MS / 2 : DEFAULT_DEADLINE_MS);
     // "Remember this", kept before recall runs: no failure of recall may lose it, nor leave
     // Claude without the line that says whether it was kept.
-    if (!payload.failure && REMEMBER.test(payload.prompt)) keep = keepFirst(vault, payload, deps, (why) => void failOpen(why));
-    const prompted: Prompted = { args, vault, payload, keep, deadline, scored: deps.scored };
+    if (!payload.failure && REMEMBER.test(payload.prompt)) keep = keepFirst(vault, payload, deps, write, (why) => void failOpen(why));
+    const prompted: Prompted = { args, vault, payload, keep, write, deadline, scored: deps.scored, resident: deps.resident };
     // A failure is looked up by its words alone, within its shorter time: no embedding request.
     if (!payload.failure) askFirst(prompted, deps);
     const score = (): number | Promise<number> => deps.answer().recallFor(prompted);
@@ -91,7 +93,7 @@ function askFirst(p: Prompted, deps: PromptHookDeps): void {
 }
 
 /** Queues the session for "remember this"; Claude is told the outcome, so /remember can never confirm a keep that failed. */
-function keepFirst(vault: string, payload: Payload, deps: PromptHookDeps, log: (why: string) => void): Keep {
+function keepFirst(vault: string, payload: Payload, deps: PromptHookDeps, write: (text: string) => void, log: (why: string) => void): Keep {
   let outcome: string;
   try {
     outcome = deps.rememberSession(vault, payload);
@@ -105,7 +107,7 @@ function keepFirst(vault: string, payload: Payload, deps: PromptHookDeps, log: (
       if (told) return;
       told = true;
       try {
-        writeSync(1, deps.rememberReply(recallText, outcome));
+        write(deps.rememberReply(recallText, outcome));
       } catch (err) {
         log(`could not print: ${err instanceof Error ? err.message : String(err)}`);
       }

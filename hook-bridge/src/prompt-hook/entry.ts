@@ -27,6 +27,12 @@ export interface LoadedFile {
 export interface RecallHook {
   load: (file: string) => LoadedFile;
   scored: () => void;
+  /** The payload already read, and where the answer goes, when not stdin and stdout (the resident recall server). */
+  stdin?: () => string;
+  write?: (text: string) => void;
+  resident?: boolean;
+  /** Why the resident recall server did not answer this hook, for the vault's log. */
+  missed?: string;
 }
 
 /** The dispatcher's functions recall uses when there is no vault, or to keep a conversation (cli.ts). */
@@ -36,7 +42,7 @@ export function recall(argv: readonly string[], hook: RecallHook): number | Prom
   // The entry runs this for argv[0] === "recall": the command line's command is recall.
   const { args, bad } = readCommandLine(argv);
   if (args.flags.has("help")) {
-    writeSync(1, commandUsage("recall"));
+    (hook.write ?? ((text: string) => void writeSync(1, text)))(commandUsage("recall"));
     return 0;
   }
   if (bad) {
@@ -45,7 +51,7 @@ export function recall(argv: readonly string[], hook: RecallHook): number | Prom
   }
   const commands = (): Commands => hook.load("vault-memory-commands.cjs").exports as Commands;
   return recallCommand(args, {
-    recallWithoutVault: (found, remember) => commands().recallWithoutVault(found, remember),
+    recallWithoutVault: (found, remember, io) => commands().recallWithoutVault(found, remember, io),
     rememberReply: (text, outcome) => commands().rememberReply(text, outcome),
     rememberSession: (vault, payload) => commands().rememberSession(vault, payload),
     meaning: () => {
@@ -53,6 +59,10 @@ export function recall(argv: readonly string[], hook: RecallHook): number | Prom
       return { ...(file.exports as MeaningCode), used: file.complete };
     },
     answer: () => hook.load("vault-memory-scoring.cjs").exports as AnswerCode,
+    stdin: hook.stdin,
+    write: hook.write,
+    resident: hook.resident,
+    missed: hook.missed,
     scored: () => {
       hook.scored();
       hook.load("vault-memory-scoring.cjs").complete();

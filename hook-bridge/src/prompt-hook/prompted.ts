@@ -15,7 +15,7 @@ import type { EmbedResult } from "../../../src/core/embed/client";
  * (cli.ts). The hook importing them itself would put them in every prompt's code.
  */
 export interface PromptHookDeps {
-  recallWithoutVault: (found: Exclude<VaultLookup, { vault: string }>, remember: RegExp) => number;
+  recallWithoutVault: (found: Exclude<VaultLookup, { vault: string }>, remember: RegExp, io: { stdin?: () => string; write: (text: string) => void }) => number;
   rememberReply: (recallText: string, outcome: string) => string;
   rememberSession: (vault: string, hook: { sessionId: string; transcriptPath: string; cwd: string; prompt: string }) => string;
   /** Semantic recall's code, asked for only when this machine turns it on (meaning.ts). */
@@ -24,6 +24,14 @@ export interface PromptHookDeps {
   answer: () => AnswerCode;
   /** Told once a prompt has been scored against a snapshot: the run took the common path. */
   scored?: () => void;
+  /** The payload, when the caller has read it (the resident recall server); else stdin is read. Throws what reading threw. */
+  stdin?: () => string;
+  /** Where the answer goes; standard output unless the caller (the resident recall server) takes it. */
+  write?: (text: string) => void;
+  /** The caller is the resident recall server: the recall log says so. */
+  resident?: boolean;
+  /** Why the resident recall server did not answer, told to the vault's log. */
+  missed?: string;
 }
 
 /** answer.ts as the first half is handed it. */
@@ -62,6 +70,9 @@ export interface Prompted {
   vault: string;
   payload: Payload;
   keep?: Keep;
+  /** Prints the answer (PromptHookDeps.write). */
+  write: (text: string) => void;
+  resident?: boolean;
   /** Milliseconds since the process started past which nothing is printed (--deadline-ms). */
   deadline: number;
   /** The request for the prompt's vector; or why none was sent, told to the log if the snapshot asks for one; or nothing, for an acknowledgement. */

@@ -7,5 +7,16 @@
  * own uptime is one native call.
  */
 export function msSinceStart(): number {
-  return process.uptime() * 1000;
+  return process.uptime() * 1000 - ((process as unknown as Record<symbol, number | undefined>)[ORIGIN] ?? 0);
+}
+
+// Nothing in a hook's own process. The resident recall server answers many hooks in one process,
+// and each one's deadline counts from when its hook started (startClockAt). Kept on the process
+// object, not in this module: each of the bridge's bundles has its own copy of the module, and
+// the server's sets the clock that recall's and scoring's read.
+const ORIGIN = Symbol.for("vault-memory.clockOrigin");
+
+/** For the resident recall server: the clock now reads `elapsedMs`, what the asking hook had spent before it asked. */
+export function startClockAt(elapsedMs: number): void {
+  (process as unknown as Record<symbol, number>)[ORIGIN] = process.uptime() * 1000 - elapsedMs;
 }

@@ -15,6 +15,8 @@ export interface UsageEntry {
   prompt: string;
   cards: { path: string; score: number }[];
   ms: number;
+  /** Answered by the resident recall server (hook-bridge/src/resident), not in the hook's own process. */
+  resident?: true;
 }
 
 /**
