@@ -80,13 +80,15 @@ export function serveRecall(opts: ServeOptions): Promise<number> {
     );
     return Promise.resolve(2);
   }
-  if (!ownFolder(opts.dir) || !takeOver(opts.dir)) return Promise.resolve(0);
+  if (!ownFolder(opts.dir)) return Promise.resolve(0);
   try {
-    // Kept if there: the file, not its name, is what a server watches.
+    // Before the mark, so that a hook that finds the mark finds the bell. Kept if there: the
+    // file, not its name, is what a server watches.
     writeFileSync(join(opts.dir, F.bell), "", { flag: "a", mode: 0o600 });
   } catch {
     return Promise.resolve(1);
   }
+  if (!takeOver(opts.dir)) return Promise.resolve(0);
   return new Promise((resolve) => new ResidentServer(opts, resolve).start());
 }
 
