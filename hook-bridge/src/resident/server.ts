@@ -21,7 +21,6 @@ import {
   utimesSync,
   renameSync,
   rmdirSync,
-  statSync,
   unlinkSync,
   watch,
   writeFileSync,
@@ -31,7 +30,7 @@ import {
 import { dirname, join } from "node:path";
 import { clearInterval, clearTimeout, setInterval, setTimeout } from "node:timers";
 import { markedPid, RESIDENT_FILES as F } from "./client";
-import { readRegularFile } from "../../../src/core/io/read-file";
+import { fileIdentity, readRegularFile } from "../../../src/core/io/read-file";
 import { startClockAt } from "../../../src/core/io/clock";
 
 const MAX_LIFE_MS = 8 * 3600_000;
@@ -129,7 +128,7 @@ class ResidentServer {
   }
 
   private stamp(): string {
-    return this.opts.files.map(fileStamp).join("|");
+    return this.opts.files.map(fileIdentity).join("|");
   }
 
   private ours(): boolean {
@@ -319,14 +318,5 @@ function forget(path: string): void {
     unlinkSync(path);
   } catch {
     /* gone already */
-  }
-}
-
-function fileStamp(path: string): string {
-  try {
-    const st = statSync(path);
-    return `${st.ino}:${st.size}:${st.mtimeMs}`;
-  } catch {
-    return "missing";
   }
 }

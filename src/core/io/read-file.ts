@@ -4,7 +4,7 @@
  * between), at most `maxBytes`. A link is followed unless `noFollow`.
  */
 
-import { closeSync, constants, fstatSync, openSync, read, readSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, read, readSync, statSync, type Stats } from "node:fs";
 
 export class FileRefused extends Error {
   constructor(
@@ -119,5 +119,15 @@ export function readTextIfAny(path: string, opts: ReadOptions): string | undefin
   } catch (err) {
     if (err instanceof FileRefused && err.why === "missing") return undefined;
     throw err;
+  }
+}
+
+/** A file as stat sees it (inode, size, modification time), to tell whether it changed; "" for no file. */
+export function fileIdentity(path: string): string {
+  try {
+    const st = statSync(path);
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return "";
   }
 }

@@ -1,24 +1,12 @@
 /** A snapshot kept open by a long-lived process, reopened whenever a file of it on disk is replaced or rewritten. */
 
-import { statSync } from "node:fs";
+import { fileIdentity } from "../io/read-file";
 import { overlayPathOf } from "./format";
 import { SnapshotReader } from "./read";
 
-/** A file as stat sees it; "" for no file. */
-type Identity = string;
-
-function identityOf(path: string): Identity {
-  try {
-    const st = statSync(path);
-    return `${st.ino}:${st.size}:${st.mtimeMs}`;
-  } catch {
-    return "";
-  }
-}
-
 export class LiveSnapshot {
   private reader: SnapshotReader | undefined;
-  private identity: Identity | undefined;
+  private identity: string | undefined;
 
   constructor(readonly path: string) {}
 
@@ -29,7 +17,7 @@ export class LiveSnapshot {
    * the base stays as it was), means the open reader describes files that are gone. Throws SnapshotError.
    */
   current(): SnapshotReader {
-    const now = `${identityOf(this.path)}|${identityOf(overlayPathOf(this.path))}`;
+    const now = `${fileIdentity(this.path)}|${fileIdentity(overlayPathOf(this.path))}`;
     if (this.reader && now === this.identity) return this.reader;
     this.close();
     this.reader = SnapshotReader.open(this.path);
