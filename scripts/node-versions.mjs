@@ -22,6 +22,8 @@ const TESTS = [
   "test/bridge/code-cache.test.ts",
   "test/bridge/no-vault.test.ts",
   "test/bridge/failure-recall.test.ts",
+  "test/bridge/resident.test.ts",
+  "test/bridge/resident-client.test.ts",
   "test/core/io/hash.test.ts",
   "test/core/embed/nearest.test.ts",
   "test/core/embed/embed.test.ts",
