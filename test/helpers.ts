@@ -77,11 +77,13 @@ export function runBridge(args: string[], input = "", env: NodeJS.ProcessEnv = {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** runBridge without blocking this process: for tests whose servers (the embedding stub) live in it. */
-/** `bridge`: another copy of the bridge's entry than the built one. */
-export function runBridgeAsync(args: string[], input = "", bridge = BRIDGE): Promise<RunResult> {
+/**
+ * runBridge without blocking this process: for tests whose servers (the embedding stub) live in it.
+ * `bridge`: another copy of the bridge's entry than the built one.
+ */
+export function runBridgeAsync(args: string[], input = "", bridge = BRIDGE, env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bridge, ...patient(args)], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [bridge, ...patient(args)], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));

@@ -1,5 +1,5 @@
 import { SNAPSHOT_VERSION } from "../../src/core/snapshot/format";
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -9,7 +9,8 @@ import { vaultFiles } from "../../src/core/paths";
 import { SnapshotReader } from "../../src/core/snapshot/read";
 import { startEmbedStub, type EmbedStub } from "../e2e/embed-stub";
 import { cacheDir, cacheName } from "../../hook-bridge/src/code-cache";
-import { ROOT, SAMPLE_VAULT, copyVault, hookJson, runBridgeAsync, tempDir } from "../helpers";
+import { BRIDGE, ROOT, SAMPLE_VAULT, copyVault, hookJson, runBridgeAsync, stopResidentServers, tempDir } from "../helpers";
+import { until } from "../wait";
 
 // A card and a prompt with no word in common, which the stand-in's vectors make mean the same.
 const CARD = "reference/kettle-descaling.md";
@@ -281,6 +282,38 @@ describe("semantic recall in the prompt hook", () => {
     expect(down.status).toBe(0);
     expect(down.stdout).toContain("launchd-cron-path.md");
     expect(log(vault)).toMatch(/semantic recall: connect ECONNREFUSED/);
+  });
+
+  it("is answered by the resident recall server as by the hook's own process, meaning and fallback alike", async () => {
+    const vault = await indexed({ enabled: true, budgetMs: 300 });
+    const root = tempDir("vm-resident-");
+    const cache = join(root, "vault-memory");
+    const resident = { XDG_CACHE_HOME: root, VAULT_MEMORY_RESIDENT: "30" };
+    const ask = (prompt: string, session: string, env: NodeJS.ProcessEnv) =>
+      runBridgeAsync(["recall", "--vault", vault, ...mine(vault)], hookJson(prompt, { session_id: session }), BRIDGE, env);
+    try {
+      // The first hook recalls in its own process and starts the server.
+      expect((await ask(PROMPT, "first", resident)).stdout).toContain(CARD);
+      await until(() => existsSync(cache) && readdirSync(cache).some((n) => existsSync(join(cache, n, "alive"))));
+      for (const mode of ["ok", "error"] as const) {
+        stub.mode = mode;
+        const own = await ask(PROMPT, `own-${mode}`, { VAULT_MEMORY_RESIDENT: "off" });
+        const requests = stub.requests;
+        const served = await ask(PROMPT, `served-${mode}`, resident);
+        expect(served.status, mode).toBe(0);
+        expect(served.stderr, mode).toBe("");
+        expect(served.stdout.replaceAll("served-", "own-"), mode).toBe(own.stdout);
+        // The server asked the embedding server once, as the hook would have.
+        expect(stub.requests, mode).toBe(requests + 1);
+        const lines = readFileSync(vaultFiles.usageLog(vault), "utf8").trim().split("\n");
+        expect(JSON.parse(lines.at(-1) ?? "{}"), mode).toMatchObject({ resident: true });
+        if (mode === "ok") expect(served.stdout.split("\n")[2]).toContain(join(vault, CARD));
+        else expect(log(vault).trim().split("\n").pop()).toMatch(/HTTP 500/);
+      }
+    } finally {
+      stub.mode = "ok";
+      await stopResidentServers(cache);
+    }
   });
 });
 

