@@ -13,7 +13,7 @@ import { MAX_QUESTIONS } from "../enrich/settings";
 import { addRelatedLink, appendDated } from "../card/related";
 import { unlinkUnresolved } from "../card/markdown";
 import type { DuplicateOf } from "./dedupe";
-import { ChangedSince, replaceIfUnchanged, writeFileExclusive } from "../io/atomic";
+import { ChangedSince, rewriteText, writeFileExclusive } from "../io/atomic";
 import { isCard, type VaultMemoryConfig } from "../config";
 import type { NoteCache } from "../vault/note-cache";
 import { AnswerError } from "../llm/answer";
@@ -67,49 +67,37 @@ export interface ApplyContext {
   hadFrontmatter?: (path: string) => boolean;
 }
 
-// A person's editor saving again and again: past this many tries, the write gives up and says so.
-const REWRITE_TRIES = 8;
-
 // The card lock is enrich's, which the digest runs: one lock for every writer of cards.
 export { withCardsLock } from "../enrich/cards-lock";
 
 /**
- * Rewrites the card at `abs` by `edit`, never from a stale or partial read: the text is read,
- * edited and written only while the file still holds what was read (replaceIfUnchanged), tried
- * again when a save came in between. An empty card, or one whose frontmatter is gone since the
- * run read it, is being saved in place (truncated, then written) and is not touched. Throws
- * AnswerError, saying why, when it cannot be done; nothing is written then.
+ * Rewrites the card at `abs` by `edit`, never from a stale or partial read (rewriteText: the text
+ * is written only while the file still holds what was read, and the edit made again to a save that
+ * came in between). An empty card, or one whose frontmatter is gone since the run read it, is
+ * being saved in place (truncated, then written) and is not touched. Throws AnswerError, saying
+ * why, when it cannot be done; nothing is written then.
  */
 export function rewriteCard(abs: string, rel: string, edit: (text: string) => string, hadFrontmatter: boolean): void {
-  // `base` is the person's text the change is made to; `current` what the file holds, which may be
-  // our own text when a save came in just as it was replaced (see replaceIfUnchanged).
-  let base: string | undefined;
-  let current = "";
-  for (let tries = 0; tries < REWRITE_TRIES; tries++) {
-    if (base === undefined) {
-      current = base = readNote(abs);
-      if (base.trim() === "") throw new AnswerError(`${rel} is empty now (perhaps being saved); it was not written`);
-      if (hadFrontmatter && !hasFrontmatterBlock(base))
-        throw new AnswerError(`${rel} has lost its frontmatter since it was read (perhaps being saved); it was not written`);
-    }
-    const next = edit(base);
-    if (next === current) return;
-    let saved: string | undefined;
-    try {
-      saved = replaceIfUnchanged(abs, current, next);
-    } catch (err) {
-      if (!(err instanceof ChangedSince)) throw err;
-      base = undefined;
-      continue;
-    }
-    if (saved === undefined) return;
-    // A save landed as ours replaced the file: its text is made the base again, and ours, now on
-    // disk, is what the next replace must still find there.
-    current = next;
-    base = saved.trim() === "" || (hadFrontmatter && !hasFrontmatterBlock(saved)) ? undefined : saved;
-    if (base === undefined) throw new AnswerError(`${rel} was being saved as it was written; it holds the new text, check it`);
+  const halfSaved = (text: string): boolean => text.trim() === "" || (hadFrontmatter && !hasFrontmatterBlock(text));
+  const read = (): string => {
+    const text = readNote(abs);
+    if (text.trim() === "") throw new AnswerError(`${rel} is empty now (perhaps being saved); it was not written`);
+    if (halfSaved(text)) throw new AnswerError(`${rel} has lost its frontmatter since it was read (perhaps being saved); it was not written`);
+    return text;
+  };
+  try {
+    rewriteText(
+      abs,
+      read,
+      (text) => (text === undefined ? undefined : edit(text)),
+      (saved) => {
+        if (halfSaved(saved)) throw new AnswerError(`${rel} was being saved as it was written; it holds the new text, check it`);
+      },
+    );
+  } catch (err) {
+    if (err instanceof ChangedSince) throw new AnswerError(`${rel} kept changing while it was being written; it was not written`);
+    throw err;
   }
-  throw new AnswerError(`${rel} kept changing while it was being written; it was not written`);
 }
 
 export function applyAction(answer: DigestAction, ctx: ApplyContext): Applied {

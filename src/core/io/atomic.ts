@@ -235,20 +235,33 @@ export function replaceBytesOrGiveBack(
  * gives the text as it is (undefined when there is no file), `edit` the text to write (undefined
  * to leave it). A missing file is created only where none is; an existing one is replaced only
  * while it holds what was read, and made again from a save that comes in between. For a file both
- * we and the person write (MEMORY.md outside its markers, the synonyms note). Whether it wrote;
- * throws ChangedSince when the file changed on every try.
+ * we and the person write (MEMORY.md outside its markers, the synonyms note, a card). Whether it
+ * wrote; throws ChangedSince when the file changed on every try. `landed` is shown a save that came
+ * in just as the file was replaced, before the change is made to it again; it throws to stop there,
+ * the file then holding our text.
  */
-export function rewriteText(path: string, read: () => string | undefined, edit: (text: string | undefined) => string | undefined): boolean {
+export function rewriteText(
+  path: string,
+  read: () => string | undefined,
+  edit: (text: string | undefined) => string | undefined,
+  landed: (saved: string) => void = () => {},
+): boolean {
   // `base` is the text the change is made to; `current` what the file holds, which is our own
-  // text when a save came in just as it was replaced.
-  let base = read();
-  let current = base;
+  // text when a save came in just as it was replaced. Read again at the start of a try after the
+  // file changed, never after the last: what it holds then is not looked at.
+  let base: string | undefined;
+  let current: string | undefined;
+  let stale = true;
   for (let tries = 0; tries < 8; tries++) {
+    if (stale) {
+      base = current = read();
+      stale = false;
+    }
     const next = edit(base);
     if (next === undefined || next === current) return false;
     if (current === undefined) {
       if (writeFileExclusive(path, next)) return true;
-      base = current = read();
+      stale = true;
       continue;
     }
     let saved: string | undefined;
@@ -256,11 +269,12 @@ export function rewriteText(path: string, read: () => string | undefined, edit: 
       saved = replaceIfUnchanged(path, current, next);
     } catch (err) {
       if (!(err instanceof ChangedSince)) throw err;
-      base = current = read();
+      stale = true;
       continue;
     }
     if (saved === undefined) return true;
     current = next;
+    landed(saved);
     base = saved;
   }
   throw new ChangedSince(`${path} kept changing while it was being written`);

@@ -63,6 +63,20 @@ describe("rewriteCard", () => {
     let n = 0;
     expect(() => rewriteCard(p, "busy.md", (t) => (writeFileSync(p, `${CARD}edit ${n++}\n`), `${t}x`), true)).toThrow(/kept changing/);
     expect(readFileSync(p, "utf8")).toBe(`${CARD}edit ${n - 1}\n`);
+    // Eight tries, each from one read: what the last save left is not read, whatever it is.
+    expect(n).toBe(8);
+    n = 0;
+    writeFileSync(p, CARD);
+    expect(() => rewriteCard(p, "busy.md", (t) => (writeFileSync(p, ++n < 8 ? `${CARD}edit ${n}\n` : ""), `${t}x`), true)).toThrow(/kept changing/);
+    expect(readFileSync(p, "utf8")).toBe("");
+  });
+
+  it("reads the card again after a save, and does not write one the save left empty", () => {
+    const p = card();
+    let n = 0;
+    expect(() => rewriteCard(p, "busy.md", (t) => (n++ === 0 && writeFileSync(p, ""), `${t}x`), true)).toThrow(/busy\.md is empty now/);
+    expect(n).toBe(1);
+    expect(readFileSync(p, "utf8")).toBe("");
   });
 });
 
