@@ -22,7 +22,7 @@ import { buildIndexFromDisk } from "../src/core/index/build-from-disk";
 import { PLAIN_INDEX_OPTIONS } from "../src/core/index/index-options";
 import { MemoryIndex } from "../src/core/index/memory-index";
 import { applyThresholds, scoreDocs } from "../src/core/index/scorer";
-import { finishRecall, recall, scoreWords, wantsRecall } from "../src/core/recall/recall";
+import { finishRecall, namesWord, recall, scoreWords, wantsRecall } from "../src/core/recall/recall";
 import type { Quantized } from "../src/core/embed/cache";
 import type { EmbedSettings } from "../src/core/embed/settings";
 import { parseCard } from "../src/core/card/card";
@@ -356,7 +356,9 @@ function measureWork(rank: WorkRanker, prompts: readonly WorkPrompt[]): WorkMetr
     const project = resolveProject(p.cwd).toLowerCase();
     m.injected += got.paths.length;
     m.chars += got.text.length;
-    m.otherProject += got.projects.filter((x) => x && x.toLowerCase() !== project).length;
+    // A prompt that names another project asks for its cards, and recall lets them in (scopeOf).
+    const said = p.q.toLowerCase();
+    m.otherProject += got.projects.filter((x) => x && x.toLowerCase() !== project && !namesWord(said, x.toLowerCase())).length;
     if (p.kind === "answered") {
       m.answered++;
       const at = got.paths.slice(0, 5).findIndex((x) => p.expect.includes(x));
@@ -391,25 +393,29 @@ function measureWork(rank: WorkRanker, prompts: readonly WorkPrompt[]): WorkMetr
 const workDir = join(root, "eval", "vaults");
 const queryFiles = readdirSync(join(root, "eval", "queries"));
 // Each vault's prompt sets: work-<vault>.json, on which the ranking was tuned, then those written
-// blind after it was (-heldout), one of them with prompts in another language than the cards (-xlang).
+// blind after it was (-heldout); a set with prompts in another language than the cards is -xlang,
+// for tuning (English cards, Chinese and Japanese prompts) or held out.
 const workSets = (existsSync(workDir) ? readdirSync(workDir) : [])
   .flatMap((v) => {
     const lang = v.replace(/-work$/, "");
     return queryFiles
-      .filter((f) => f === `work-${lang}.json` || (f.startsWith(`work-${lang}-`) && /^(?:xlang-)?heldout\.json$/.test(f.slice(`work-${lang}-`.length))))
+      .filter(
+        (f) => f === `work-${lang}.json` || (f.startsWith(`work-${lang}-`) && /^(?:xlang|(?:xlang-)?heldout)\.json$/.test(f.slice(`work-${lang}-`.length))),
+      )
       .sort((a, b) => a.length - b.length || a.localeCompare(b))
-      .map((file) => ({
-        v,
-        file,
-        label: `${v}${file.includes("xlang") ? " (held out, prompts in another language)" : file.includes("heldout") ? " (held out)" : ""}`,
-      }));
+      .map((file) => {
+        const notes = [file.includes("heldout") ? "held out" : "", file.includes("xlang") ? "prompts in another language" : ""].filter(Boolean);
+        return { v, file, label: notes.length > 0 ? `${v} (${notes.join(", ")})` : v };
+      });
   })
   .filter((s) => !only || only === "work" || `work/${s.label}`.startsWith(only));
 if (workSets.length > 0) {
   console.log(
-    "\nWork prompts (instructions, errors, fragments), each from a project's folder; goal: hit@5 ≥ 0.95, hit@1 ≥ 0.80, unanswered quiet ≥ 90%, chit-chat silent 100%, no card of another project\n",
+    "\nWork prompts (instructions, errors, fragments), each from a project's folder; goal: hit@5 ≥ 0.95, hit@1 ≥ 0.80, unanswered quiet ≥ 90%, chit-chat silent 100%, no card of another project the prompt does not name\n",
   );
-  console.log("| vault | prompts | ranking | hit@1 | hit@5 | MRR | unanswered quiet | chit-chat silent | other project's cards | chars per prompt |");
+  console.log(
+    "| vault | prompts | ranking | hit@1 | hit@5 | MRR | unanswered quiet | chit-chat silent | other project's cards (not named) | chars per prompt |",
+  );
   console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 }
 const enrichedWork = new Map<string, { copy: string; index: MemoryIndex } | undefined>();

@@ -330,7 +330,7 @@ function scopeOf(ctx: RecallContext, said: string): (info: DocInfo) => boolean {
 }
 
 /** Whether `text` holds `name` as a word of its own: project "app" is not named by "mapping". */
-function namesWord(text: string, name: string): boolean {
+export function namesWord(text: string, name: string): boolean {
   const isWordChar = (c: string | undefined): boolean => c !== undefined && /[a-z0-9]/.test(c);
   for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
     if (!isWordChar(text[at - 1]) && !isWordChar(text[at + name.length])) return true;
