@@ -101,6 +101,25 @@ function recall(vault: string, input: string, env: NodeJS.ProcessEnv, bridge = B
   return r.stdout;
 }
 
+/**
+ * A vault whose server the first hook (with this deadline) started, then stopped as a suspended or
+ * overloaded process is: it holds its folder's mark but answers nothing.
+ */
+async function stoppedServer(deadlineMs?: number): Promise<{ vault: string; c: Cache; stopped: number }> {
+  const vault = indexed();
+  const c = cache();
+  recall(
+    vault,
+    hookJson("why does my nightly job fail under launchd?"),
+    c.env,
+    BRIDGE,
+    deadlineMs === undefined ? undefined : ["--deadline-ms", String(deadlineMs)],
+  );
+  const stopped = await serving(c);
+  process.kill(stopped, "SIGSTOP");
+  return { vault, c, stopped };
+}
+
 /** The recall log's lines: whether the server answered each. */
 function logged(vault: string): { session: string; resident?: boolean }[] {
   return readFileSync(join(vault, ".vault-memory", "recall-log.jsonl"), "utf8")
@@ -197,11 +216,7 @@ describe("the resident recall server", () => {
   });
 
   it("costs a stopped server's hook only its answer, and the next hook starts another", async () => {
-    const vault = indexed();
-    const c = cache();
-    recall(vault, hookJson("why does my nightly job fail under launchd?"), c.env);
-    const stopped = await serving(c);
-    process.kill(stopped, "SIGSTOP");
+    const { vault, c, stopped } = await stoppedServer();
     // Past its deadline the hook prints nothing, as a slow recall does.
     expect(recall(vault, hookJson("why does my nightly job fail under launchd?"), c.env, BRIDGE, ["--deadline-ms", "200"])).toBe("");
     const next = await serving(c, stopped);
@@ -214,11 +229,7 @@ describe("the resident recall server", () => {
   });
 
   it('keeps a "remember this" that a stopped server would have kept, and says so', async () => {
-    const vault = indexed();
-    const c = cache();
-    recall(vault, hookJson("why does my nightly job fail under launchd?"), c.env, BRIDGE, ["--deadline-ms", "200"]);
-    const stopped = await serving(c);
-    process.kill(stopped, "SIGSTOP");
+    const { vault, c, stopped } = await stoppedServer(200);
     const out = recall(vault, hookJson("remember this: the nightly job needs an absolute path", { session_id: "keep-me" }), c.env, BRIDGE, [
       "--deadline-ms",
       "200",
@@ -232,11 +243,7 @@ describe("the resident recall server", () => {
   });
 
   it("counts the time a request waited toward its hook's deadline", async () => {
-    const vault = indexed();
-    const c = cache();
-    recall(vault, hookJson("why does my nightly job fail under launchd?"), c.env, BRIDGE, ["--deadline-ms", "300"]);
-    const stopped = await serving(c);
-    process.kill(stopped, "SIGSTOP");
+    const { vault, c, stopped } = await stoppedServer(300);
     const started = Date.now();
     let done = false;
     const hook = new Promise<string>((resolve) => {
