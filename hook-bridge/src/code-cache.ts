@@ -43,7 +43,7 @@ export interface CachedModule<T> {
 export function requireCached<T>(file: string, build: string, require: NodeJS.Require): CachedModule<T> {
   // Read plainly: the bridge's own bundle beside the running entry, not a file anyone put there.
   const source = readFileSync(file, "utf8");
-  const dir = (cacheFolder ??= privateCacheDir());
+  const dir = privateCacheDir();
   const cachePath = dir ? join(dir, cacheName(file)) : "";
   // A file of another build (copied over by hand, half an upgrade) must not run with this cache:
   // V8 checks only the source's length, and would run the old functions.
@@ -93,7 +93,6 @@ export function requireCached<T>(file: string, build: string, require: NodeJS.Re
   };
 }
 
-// The cache folder, checked once a process: a prompt runs two or three files through the cache.
 let cacheFolder: string | undefined;
 
 /** The person's cache folder for the bridge: XDG's on Linux, Caches on macOS, LocalAppData on Windows. */
@@ -117,9 +116,14 @@ const MAX_CACHE_BYTES = 32 << 20;
 
 /**
  * The cache folder, made if missing; "" when it is not the person's alone (another owner, a
- * link, writable by others), and then no cache is read or written.
+ * link, writable by others), and then no cache is read or written. Checked once a process: the
+ * prompt hook finds its resident server there, then runs its files through the cache there.
  */
 export function privateCacheDir(): string {
+  return (cacheFolder ??= checkedCacheDir());
+}
+
+function checkedCacheDir(): string {
   const dir = cacheDir();
   try {
     // The folder it is made in must not be another's to rename or replace it in either.
