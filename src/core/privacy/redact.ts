@@ -152,7 +152,7 @@ function candidateIn(text: string, from: number, end: number): [number, number] 
 // A name that ends in a quantity or a setting says its value is one (token_count, AUTH_TIMEOUT_MS,
 // SECRET_ROTATION_PERIOD, AUTH_ISSUER, PASSWORD_HASHER, credential.helper), not a secret.
 const NOT_SECRET_NAME_END =
-  /(?:type|format|kind|mode|name|id|length|len|size|ttl|expires?(?:_?in|_?at)?|url|uri|endpoint|header|prefix|scope|field|policy|hint|label|path|file|env|var|source|count|limit|max|min|timeout(?:_?(?:ms|s|secs?|seconds))?|lifetime|period|interval|rate|issuer|audience|domain|provider|hasher|algorithm|method|storage|arn|helper|version)["']?\s*[:=]\s*["']?$/i;
+  /(?:type|format|kind|mode|name|id|length|len|size|ttl|expires?(?:_?in|_?at)?|url|uri|endpoint|header|prefix|scope|field|policy|hint|label|path|file|env|var|source|count|limit|max|min|timeout(?:_?(?:ms|s|secs?|seconds))?|lifetime|period|interval|rate|issuer|audience|domain|provider|hasher|algorithm|method|storage|backend|engine|store|manager|mount|arn|helper|version)["']?\s*[:=]\s*["']?$/i;
 // What stands in a secret's place when it names a scheme or a kind, not a value.
 const SCHEME_VALUE = /^(?:Bearer|Basic|Digest|Negotiate|JWT|MAC|HMAC|OAuth|bearer|basic|password|string|secret|required|optional)["',;\s}]?$/;
 // Source code's names in a secret's place: a member read (req.body.password, session.accessToken,
@@ -179,7 +179,69 @@ function assignmentAccept(v: string, text: string, at: number): boolean {
   if (SCHEME_VALUE.test(v) || PLACEHOLDER.test(v)) return false;
   if (codeValue(v, text, at + v.length)) return false;
   const brace = before.lastIndexOf("${");
-  return !(brace >= 0 && !before.slice(brace).includes("}"));
+  if (brace >= 0 && !before.slice(brace).includes("}")) return false;
+  // The first word of a quoted sentence or label ("Forgot your password?") is not a value; the
+  // first word of a quoted passphrase is, and quoted-passphrase hides the rest.
+  const quote = text[at - 1];
+  if ((quote === '"' || quote === "'") && text[at + v.length] === " " && !looksLikeValue(v)) {
+    const close = text.indexOf(quote, at);
+    const line = text.indexOf("\n", at);
+    if (close > 0 && (line < 0 || close < line) && !passphraseAccept(text.slice(at, close))) return false;
+  }
+  // Unquoted, a word that says what was done to it ("password: printed on the sticker") or a
+  // setting's word opens a sentence, when the line goes on as one.
+  if (quote !== '"' && quote !== "'" && text[at + v.length] === " " && (/ed$/i.test(v) || SETTING_WORD.test(v)) && !looksLikeValue(v)) {
+    const line = text.indexOf("\n", at);
+    if (!passphraseAccept(text.slice(at, line < 0 ? text.length : line))) return false;
+  }
+  return true;
+}
+
+// What a passphrase is not, though it stands where one goes: a sentence or a label (it ends as
+// one, or holds a comma, or two of these little words of English and the languages near it), a
+// text that names a password itself (a form's "Forgot your password?", "Mot de passe"), a
+// template, or a setting's words ("required", "stored in the keychain").
+const FUNCTION_WORDS = new Set(
+  (
+    "a an the to of in on at for with and or but not no your you our my is are be was it its this that these " +
+    "by from as if then than so all any each every only when also into via per like such least must " +
+    "should can will may please enter type use click press never always too very being been " +
+    "de la le les el los las un una y o que en con por para se su es del al lo como " +
+    "du des et est une pas ne qui pour dans sur avec au aux ce il elle sont nulle part " +
+    "der die das den dem und ist zu mit ein eine nicht auf für im von bei wird sind nach auch noch kein keine " +
+    "il di da non è e che per het een en niet er voor van op te dat je os as do em não é com um uma z w i na"
+  ).split(" "),
+);
+const NAMES_A_SECRET =
+  /(?<![a-z])(?:pass(?:word|phrase|wort|wd|code|e)?|pwd|secret|token|key|kennwort|contraseña|senha|hasło|wachtwoord|lösenord|salasana|şifre|parola)s?(?![a-z])|密码|密碼|口令|パスワード|パスフレーズ|비밀번호|пароль/i;
+const SETTING_WORD =
+  /^(?:required|optional|none|null|nil|empty|blank|disabled|enabled|hidden|masked|encrypted|hashed|stored|set|unset|same|see|generated|random|auto|managed|provided|injected|read|loaded|taken|from|in|via|use|using|ask|n\/a|tbd|todo|true|false|yes|no|on|off)$/i;
+function passphraseAccept(v: string): boolean {
+  const words = v.trim().split(/\s+/);
+  if (words.length < 2 || v.length < 8) return false;
+  if (PLACEHOLDER.test(v) || PLACEHOLDER.test(words[0]) || SCHEME_VALUE.test(words[0]) || SETTING_WORD.test(words[0])) return false;
+  if (NAMES_A_SECRET.test(v) || /[.?:…。？：]$/.test(v) || /[,;]\s/.test(v) || /\$\{|\{\{|%[sd(]|<[A-Za-z/]/.test(v)) return false;
+  return words.filter((w) => FUNCTION_WORDS.has(w.toLowerCase())).length < 2;
+}
+
+/**
+ * A passphrase said in prose, where a sentence could go on instead ("the password is shown only
+ * once"): three words with none of a sentence's little words, or more with at most one, and not
+ * opening with a word that says what was done to it ("stored", "automatically"). It must be
+ * quoted or hold a digit or a symbol, unless English says "is" before it, or French, German,
+ * Spanish, Italian or Portuguese does before four words with no little word at all: in other
+ * languages a sentence has little words the list lacks ("비밀번호는 어디에도 저장되지 않으므로").
+ */
+function prosePassphraseAccept(v: string, text: string, at: number): boolean {
+  const words = v.trim().split(/\s+/);
+  if (words.length < 3 || !passphraseAccept(v)) return false;
+  const before = text.slice(Math.max(0, at - 16), at);
+  const little = words.filter((w) => FUNCTION_WORDS.has(w.toLowerCase())).length;
+  const marked = /["'“«「『]$/.test(before) || /[0-9!@#$%^&*+=~]/.test(v);
+  const saysIs = /\b(?:is|was)[ \t]+$/i.test(before);
+  const saysIsElsewhere = /(?:^|[ \t])(?:est|ist|lautet|es|é|è|era)[ \t]+$/i.test(before) && words.length >= 4 && little === 0;
+  if (!marked && !saysIs && !saysIsElsewhere) return false;
+  return little <= (words.length >= 4 ? 1 : 0) && !/(?:ed|ly)$/i.test(words[0]);
 }
 
 /**
@@ -271,6 +333,13 @@ function prefixedAccept(v: string, text: string, at: number): boolean {
   if (/^[0-9a-f]+$/i.test(body.replace(/[_-]/g, "")) && !prefix.endsWith("_")) return false;
   return !NOT_SECRET_BEFORE.test(text.slice(Math.max(0, at - 24), at)) && !inPublicArmour(text, at);
 }
+
+// What follows a password's name in prose, up to a passphrase of three to seven words: up to four
+// words between ("password for the staging admin is"), a word or sign that says "is" (bold marks
+// around it, as notes write a label), an opening quote; then the words, which end the sentence or
+// clause, or the line, or close a quote.
+const PASSPHRASE_WORD = String.raw`[^\s.,;!?。，；！？」』"'”»()\[\]<>*:：、]{1,40}`;
+const PROSE_PASSPHRASE_REST = String.raw`(?:[ \t]{1,3}[^\s:：=*.,;!?。，；！？]{1,16}(?=[\s:：=*])){0,4}?(?:[ \t]*(?:\*\*|__)?[ \t]*(?:[:：=—]|是|为|為|は|는|은|이|가){1,2}|[ \t]+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=[ \t]))[ \t]{0,8}(?:\*\*|__)?[ \t]{0,8}["'“«「『]?)(?!\[REDACTED\])${PASSPHRASE_WORD}(?:[ \t]+${PASSPHRASE_WORD}){2,6}(?=[ \t]*(?:[.,;!?。，；！？」』"'”»)\]*、]|\r?$))`;
 
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // Key material: everything between the armour lines, and all that follows an unclosed one.
@@ -675,6 +744,45 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     ],
     "gi",
   ),
+  // A passphrase of several words stated in prose ("the wifi password is bamboo rocket silver",
+  // "**Disk passphrase:** Every green owl eats 9 figs", 密码是：paper lemon tiger 88). It must end
+  // its sentence or clause, or be quoted, and read as no sentence does (prosePassphraseAccept):
+  // "the password is never shown again" and "is stored in the keychain" stay as written.
+  p(
+    "prose-passphrase",
+    String.raw`((?:\bpassword|\bpassphrase|\bpasscode|\bmot de passe|\bpasswort|\bkennwort|\bcontraseña|\bsenha|\bclave|\bhasło|\bwachtwoord|\blösenord|\bsalasana|şifre(?:si)?|\bparola|\bkata sandi)${PROSE_PASSPHRASE_REST}`,
+    undefined,
+    "gim",
+    undefined,
+    [
+      "assword",
+      "assphrase",
+      "asscode",
+      "mot de passe",
+      "asswort",
+      "ennwort",
+      "contrase",
+      "senha",
+      "clave",
+      "has",
+      "wachtwoord",
+      "senord",
+      "salasana",
+      "ifre",
+      "parola",
+      "sandi",
+    ],
+    prosePassphraseAccept,
+  ),
+  p(
+    "prose-passphrase-intl",
+    String.raw`((?:密码|密碼|口令|パスワード|パスフレーズ|暗証番号|비밀번호|암호|пароль|Пароль|ПАРОЛЬ|mật khẩu|Mật khẩu)${PROSE_PASSPHRASE_REST}`,
+    ["密码", "密碼", "口令", "パスワード", "パスフレーズ", "暗証番号", "비밀번호", "암호", "пароль", "Пароль", "ПАРОЛЬ", "mật khẩu", "Mật khẩu"],
+    "gm",
+    undefined,
+    undefined,
+    prosePassphraseAccept,
+  ),
   // An account and its password given together: 账号密码 admin / P@ss, 用户名和密码：root/x.
   p(
     "account-password-pair",
@@ -698,7 +806,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   ),
   p(
     "xml-secret-element",
-    String.raw`(<(?:password|passwd|passphrase|secret|token|apiKey|api-key|api_key|privateKey|storePassword|keyPassword|keystorePassword|clientSecret)>)(?![<$]|\[REDACTED\]|\{)[^<\n]{1,256}(?=</)`,
+    String.raw`(<(?:password|passwd|passphrase|secret|token|apiKey|api-key|api_key|privateKey|[a-z]{1,32}(?:Password|Passphrase)|clientSecret)>)(?![<$]|\[REDACTED\]|\{)[^<\n]{1,256}(?=</)`,
     undefined,
     "gi",
     undefined,
@@ -740,6 +848,43 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     undefined,
     ["secret", "token", "pass", "pwd", "key", "credential", "auth", "sig"],
     assignmentAccept,
+  ),
+  // A passphrase of several words in quotes after a name that ends in password, passphrase or
+  // secret ("correct horse battery staple"), or after a flag that takes one (--passphrase,
+  // -storepass, ssh-keygen -N, openssl's pass:, nmcli's password); or a whole NAME=value quoted
+  // ('DB_PASSWORD=…' handed to docker -e). The assignment above stops at the first space, which
+  // left every word after the first. The value ends at its own quote (\2, or \3 for NAME=value).
+  p(
+    "quoted-passphrase",
+    String.raw`((?:(?:(?:PASSWORD|PASSWD|PASS[_-]?PHRASE|PASSCODE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|SECRET)["']?[ \t]{0,8}(?:[:=]|=>|:=)|(?<![A-Za-z0-9-])--?(?:[A-Za-z0-9]{1,32}-){0,3}(?:PASSWORD|PASSPHRASE|PASSWD|PASS|SECRET)(?:=|[ \t])|(?<![A-Za-z0-9-])-(?:store|key|srcstore|deststore|srckey|destkey)pass[ \t]|(?<![A-Za-z0-9-])-pass(?:in|out)?[ \t]+pass:|\bssh-keygen\b[^\n]{0,200}?[ \t]-[NP][ \t]|\bnmcli\b[^\n]{0,200}?[ \t](?:password|wifi-sec\.psk)[ \t])[ \t]{0,8}(["'])|(["'])[A-Za-z0-9_.-]{0,64}?(?:PASSWORD|PASSWD|PASSPHRASE|SECRET)=))(?!\[REDACTED\])(?:(?!\2\3)[^\n\\]|\\.){6,256}(?=\2\3)`,
+    undefined,
+    "gi",
+    undefined,
+    ["pass", "pwd", "secret", "ssh-keygen"],
+    passphraseAccept,
+  ),
+  // The same as a line's whole value, unquoted (YAML, INI, .properties): `password: three word
+  // phrase`. The name must end in the word, after `_`, `.`, `-` or as camelCase, so that "bypass:"
+  // is not a password's name; a comment after the value stays.
+  p(
+    "line-passphrase",
+    String.raw`(^[ \t]*(?:- )?(?:[A-Za-z0-9_.-]{0,64}[_.-]|[A-Za-z0-9_.-]{0,64}[a-z0-9](?=[PS]))?(?:[Pp]ass(?:word|[_-]?phrase|wd|code)?|PASS(?:WORD|[_-]?PHRASE|WD|CODE)?|[Ss]ecret|SECRET|[Pp]wd|PWD)(?::[ \t]{1,8}|[ \t]{0,8}=[ \t]{0,8}))(?!\[REDACTED\])[^\s"'|>&*!\[{#%<$](?:\S|[ \t]+(?=[^\s#])){5,255}(?=[ \t]*(?:#[^\n]*)?$)`,
+    undefined,
+    "gm",
+    undefined,
+    ["pass", "pwd", "secret"],
+    passphraseAccept,
+  ),
+  // A container's environment entry: the name that says secret on one line, its value on the
+  // next (Kubernetes' `- name: DB_PASSWORD` then `value: …`), one word or several.
+  p(
+    "env-entry-value",
+    String.raw`(\bname:[ \t]*["']?[A-Za-z0-9_.-]{0,64}(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|API_KEY|APIKEY|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD)["']?[ \t]*\r?\n[ \t]*(?:- )?value:[ \t]*["']?)(?!\[REDACTED\]|\$|\{\{|<)[^\n"']{1,256}?(?=["']?[ \t]*(?:#[^\n]*)?\r?$)`,
+    undefined,
+    "gim",
+    undefined,
+    ["value:"],
+    (v) => (/\s/.test(v.trim()) ? passphraseAccept(v) : v.length >= 6 && !PLACEHOLDER.test(v) && !SCHEME_VALUE.test(v)),
   ),
   // An app password (Google's, Apple's: four groups of four letters) quoted after a password's
   // name: its spaces end any other assignment's value.

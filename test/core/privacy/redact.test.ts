@@ -6,10 +6,28 @@ import { NEW_NOT_SECRETS, NEW_SECRET_CASES } from "../../fixtures/secrets-new";
 import { HELDOUT_NOT_SECRETS, HELDOUT_SECRET_CASES } from "../../fixtures/secrets-heldout";
 import { FAMILY_NOT_SECRETS, FAMILY_SECRET_CASES } from "../../fixtures/secrets-families";
 import { BLIND_FAMILY_NOT_SECRETS, BLIND_FAMILY_SECRET_CASES } from "../../fixtures/secrets-blind-families";
+import { PASSPHRASE_NOT_SECRETS, PASSPHRASE_SECRET_CASES } from "../../fixtures/secrets-passphrases";
+import { HELDOUT_PASSPHRASE_NOT_SECRETS, HELDOUT_PASSPHRASE_SECRET_CASES } from "../../fixtures/secrets-passphrases-heldout";
 
-// Every case of every set: the first table, then the two written blind (see each file's origin).
-const ALL_CASES: readonly SecretCase[] = [...SECRET_CASES, ...NEW_SECRET_CASES, ...HELDOUT_SECRET_CASES, ...FAMILY_SECRET_CASES, ...BLIND_FAMILY_SECRET_CASES];
-const ALL_NOT_SECRETS: readonly string[] = [...NOT_SECRETS, ...NEW_NOT_SECRETS, ...HELDOUT_NOT_SECRETS, ...FAMILY_NOT_SECRETS, ...BLIND_FAMILY_NOT_SECRETS];
+// Every case of every set: the first table, then those written blind (see each file's origin).
+const ALL_CASES: readonly SecretCase[] = [
+  ...SECRET_CASES,
+  ...NEW_SECRET_CASES,
+  ...HELDOUT_SECRET_CASES,
+  ...FAMILY_SECRET_CASES,
+  ...BLIND_FAMILY_SECRET_CASES,
+  ...PASSPHRASE_SECRET_CASES,
+  ...HELDOUT_PASSPHRASE_SECRET_CASES,
+];
+const ALL_NOT_SECRETS: readonly string[] = [
+  ...NOT_SECRETS,
+  ...NEW_NOT_SECRETS,
+  ...HELDOUT_NOT_SECRETS,
+  ...FAMILY_NOT_SECRETS,
+  ...BLIND_FAMILY_NOT_SECRETS,
+  ...PASSPHRASE_NOT_SECRETS,
+  ...HELDOUT_PASSPHRASE_NOT_SECRETS,
+];
 // What a reader sees of the output: invisible characters and line breaks do not hide a key.
 const seen = (s: string): string => s.replace(/[\u00AD\u180E\u200B-\u200D\u2060\uFEFF\u202A-\u202E\u2066-\u2069]/g, "").replace(/\s*\n\s*/g, "");
 
@@ -291,6 +309,9 @@ describe("redaction on hostile input", () => {
     ["://a?key=", "a URL's query"],
     ["https://a/b/c/hooks/x", "a hook's path"],
     ["LS0tLS1CRUdJTi", "base64 armour"],
+    ['password: "a ', "a quoted passphrase never closed"],
+    ["--pass-", "a passphrase flag's name"],
+    ["\n  db_pass: a b", "passphrase lines"],
   ])("stays linear on 1 MB of %j (%s)", (unit) => {
     // A quadratic pattern takes minutes on this text, past the test's timeout; linear, well under a second.
     const text = unit.repeat(Math.ceil(1_000_000 / unit.length)) + " https://example.com/ end";
@@ -342,5 +363,32 @@ describe("found in a review of what still got through", () => {
   ])("%j", (text, expected) => {
     expect(redactSecrets(text)).toBe(expected);
     expect(redactSecrets(expected)).toBe(expected);
+  });
+});
+
+describe("a passphrase of several words", () => {
+  it.each([
+    // The whole of it goes, not its first word; its quotes, a comment after it and the next line stay.
+    ['DB_PASSWORD="correct horse battery staple"\nDB_HOST=db', 'DB_PASSWORD="[REDACTED]"\nDB_HOST=db'],
+    ["  db_password: correct horse battery staple  # rotated in May\n  user: app", "  db_password: [REDACTED]  # rotated in May\n  user: app"],
+    ['{"password": "tr0ub4dor &3 and more", "user": "app"}', '{"password": "[REDACTED]", "user": "app"}'],
+    ["gpg --batch --passphrase 'lunar otter quietly sings' -d notes.gpg", "gpg --batch --passphrase '[REDACTED]' -d notes.gpg"],
+    ["  adminPassword: violet tundra ramen oxide", "  adminPassword: [REDACTED]"],
+  ])("%j", (text, expected) => {
+    expect(redactSecrets(text)).toBe(expected);
+    expect(redactSecrets(expected)).toBe(expected);
+  });
+
+  // Where a passphrase would go, a sentence or a label is not one, nor is its first word.
+  it.each([
+    '"forgot_password": "Forgot your password?"',
+    'password_help: "Choose at least 12 characters"',
+    'PASSWORD_PROMPT = "Enter your password"',
+    "password: required for all users",
+    "bypass: cache layer",
+    'secret: "This is a secret message"',
+    "password: see the team's vault entry",
+  ])("leaves %j as written", (text) => {
+    expect(redactSecrets(text)).toBe(text);
   });
 });
