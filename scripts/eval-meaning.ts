@@ -134,7 +134,11 @@ export async function textVectors(e: EmbedSettings, texts: readonly string[]): P
   const out = new Map<string, Quantized>();
   for (let i = 0; i < texts.length; i += 32) {
     const batch = texts.slice(i, i + 32);
-    const r = await embedTexts(e, batch.map(sanitize), 120_000);
+    const r = await embedTexts(
+      e,
+      batch.map((t) => sanitize(t)),
+      120_000,
+    );
     if ("error" in r) throw new Error(`embedding the questions stopped: ${r.error}`);
     r.vectors.forEach((v, j) => out.set(batch[j], quantize(v)));
   }

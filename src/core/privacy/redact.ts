@@ -1036,16 +1036,46 @@ function applySpans(text: string, spans: Array<[number, number]>): string {
 }
 
 /**
+ * The secrets found so far in one conversation, so that a turn which says one again where no
+ * shape shows it (a reply that repeats a passphrase in the middle of a sentence) loses it too.
+ * Held in memory while one transcript is read, never written; only values that cannot be an
+ * ordinary word are kept, so that hiding them again elsewhere changes nothing else.
+ */
+export class SeenSecrets {
+  readonly #values = new Set<string>();
+  #longestFirst: string[] | undefined;
+
+  note(value: string): void {
+    const v = value.trim();
+    if (v.length < 8 || v.includes("\n") || v.includes(REDACTED) || !/[\d\s!@#$%^&*+=~]/.test(v) || this.#values.has(v)) return;
+    this.#values.add(v);
+    this.#longestFirst = undefined;
+  }
+
+  /** `text` with every secret seen so far replaced, the longest first. */
+  hide(text: string): string {
+    if (this.#values.size === 0) return text;
+    this.#longestFirst ??= [...this.#values].sort((a, b) => b.length - a.length);
+    let out = text;
+    for (const v of this.#longestFirst) if (out.includes(v)) out = out.split(v).join(REDACTED);
+    return out;
+  }
+}
+
+/**
  * Replaces every secret-shaped value with [REDACTED]; keeps names, so the text still reads.
  * Invisible characters inside a key are taken out first, and a key wrapped across two lines is
- * found whole.
+ * found whole. With `seen`, what is found is noted there, and what was found before is hidden here.
  */
-export function redactSecrets(text: string): string {
+export function redactSecrets(text: string, seen?: SeenSecrets): string {
   let scanned = scan(text);
   let clean = text;
   if (scanned.invisible) scanned = scan((clean = normalizeInvisible(text)));
   const { spans } = secretSpans(clean, scanned);
-  return applySpans(clean, [...spans, ...wrappedSpans(clean, spans)]);
+  const all = [...spans, ...wrappedSpans(clean, spans)];
+  if (!seen) return applySpans(clean, all);
+  for (const [a, b] of all) seen.note(clean.slice(a, b));
+  return seen.hide(applySpans(clean, all));
 }
 
 /** Which secret shapes `text` holds, for the linter: ids only, never the values. */
@@ -1303,13 +1333,13 @@ export function whatSanitizeRemoves(text: string): { recall: boolean; private: b
   return { private: kept !== text, recall: ours !== kept, secrets: redactSecrets(ours) !== ours };
 }
 
-/** Everything that must happen to text before it is cut, stored or sent. */
-export function sanitize(text: string): string {
-  return sanitizeFrom(text, 0).text;
+/** Everything that must happen to text before it is cut, stored or sent; `seen` as for redactSecrets. */
+export function sanitize(text: string, seen?: SeenSecrets): string {
+  return sanitizeFrom(text, 0, seen).text;
 }
 
 /** sanitize for text that continues earlier text, carrying open private passages (see stripPrivateFrom). */
-export function sanitizeFrom(text: string, privateDepth: number): { text: string; depth: number } {
+export function sanitizeFrom(text: string, privateDepth: number, seen?: SeenSecrets): { text: string; depth: number } {
   const kept = stripPrivateFrom(text, privateDepth);
-  return { text: redactSecrets(stripRecallBlock(kept.text)), depth: kept.depth };
+  return { text: redactSecrets(stripRecallBlock(kept.text), seen), depth: kept.depth };
 }

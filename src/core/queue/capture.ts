@@ -98,7 +98,7 @@ export function captureSession(vault: string, payload: StopPayload, rules: Queue
 
 /** The conversation with the prompt being submitted as its last turn, unless the file holds it already. */
 function withPrompt(t: TranscriptSummary, prompt: string, now: Date): TranscriptSummary {
-  const turn = turnOf("user", prompt, t.prompts);
+  const turn = turnOf("user", prompt, t.prompts, t.secrets);
   const last = t.turns[t.turns.length - 1];
   if (!turn.text.trim() || (last?.role === "user" && last.text === turn.text)) return t;
   const iso = now.toISOString();
@@ -107,7 +107,7 @@ function withPrompt(t: TranscriptSummary, prompt: string, now: Date): Transcript
 
 /** The conversation with the reply the Stop hook was handed as its last turn. */
 function withReply(t: TranscriptSummary, reply: string): TranscriptSummary {
-  const turn = turnOf("assistant", reply, Math.max(0, t.prompts - 1));
+  const turn = turnOf("assistant", reply, Math.max(0, t.prompts - 1), t.secrets);
   return { ...t, assistantChars: t.assistantChars + turn.text.length, turns: [...t.turns, turn] };
 }
 

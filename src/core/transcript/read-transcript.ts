@@ -2,7 +2,7 @@
 
 import { closeSync, readSync, type Stats } from "node:fs";
 import { FileRefused, openRegularFile } from "../io/read-file";
-import { sanitize, sanitizeFrom } from "../privacy/redact";
+import { sanitize, sanitizeFrom, SeenSecrets } from "../privacy/redact";
 
 export interface Turn {
   role: "user" | "assistant";
@@ -27,6 +27,11 @@ export interface TranscriptSummary {
   overlongLines: number;
   /** Whether the file was longer than MAX_TRANSCRIPT_BYTES and only its start was read. */
   cutShort: boolean;
+  /**
+   * The secrets its turns held, in memory only: a turn added later (the prompt being submitted)
+   * that says one again loses it too.
+   */
+  secrets?: SeenSecrets;
 }
 
 /** A transcript that cannot be read as one: its message says why, for the hook's log. */
@@ -80,8 +85,8 @@ export function emptySummary(): TranscriptSummary {
  * A turn known from a hook's payload rather than the file (the prompt being submitted, the reply
  * the Stop hook is told of), cleaned and bounded exactly as a turn read from the file is.
  */
-export function turnOf(role: Turn["role"], text: string, prompt: number): Turn {
-  return { role, text: sanitize(text).slice(0, MAX_TURN_CHARS), prompt };
+export function turnOf(role: Turn["role"], text: string, prompt: number, secrets?: SeenSecrets): Turn {
+  return { role, text: sanitize(text, secrets).slice(0, MAX_TURN_CHARS), prompt };
 }
 
 /**
@@ -92,7 +97,8 @@ export function turnOf(role: Turn["role"], text: string, prompt: number): Turn {
 export function readTranscript(path: string, opts: OpenOptions = {}): TranscriptSummary {
   const summary = emptySummary();
   const seenUuids = new Set<string>();
-  const state: ReadState = { seen: seenUuids, lastAssistant: undefined, kept: 0 };
+  const secrets = new SeenSecrets();
+  const state: ReadState = { seen: seenUuids, lastAssistant: undefined, kept: 0, secrets };
   const fd = openTranscript(path, opts);
   try {
     const buf = Buffer.allocUnsafe(CHUNK);
@@ -137,6 +143,9 @@ export function readTranscript(path: string, opts: OpenOptions = {}): Transcript
   } finally {
     closeSync(fd);
   }
+  // A secret said plainly in one turn and again in an earlier one, where no shape showed it.
+  for (const t of summary.turns) t.text = secrets.hide(t.text);
+  summary.secrets = secrets;
   return summary;
 }
 
@@ -179,6 +188,7 @@ interface ReadState {
   lastAssistant: { id: string; turn: Turn; privateDepth: number } | undefined;
   /** Characters of text in the kept turns. */
   kept: number;
+  secrets: SeenSecrets;
 }
 
 function handleLine(line: Buffer, s: TranscriptSummary, state: ReadState): void {
@@ -209,7 +219,7 @@ function handleLine(line: Buffer, s: TranscriptSummary, state: ReadState): void 
   if (entry.type === "user") {
     const text = realPromptText(entry, message);
     if (text === undefined) return;
-    keep(s, state, { role: "user", text: sanitize(text).slice(0, MAX_TURN_CHARS), prompt: s.prompts });
+    keep(s, state, { role: "user", text: sanitize(text, state.secrets).slice(0, MAX_TURN_CHARS), prompt: s.prompts });
     s.prompts++;
   } else if (entry.type === "assistant") {
     const raw = textBlocks(message.content);
@@ -220,13 +230,13 @@ function handleLine(line: Buffer, s: TranscriptSummary, state: ReadState): void 
     const id = typeof message.id === "string" ? message.id : uuid;
     const last = state.lastAssistant;
     if (last && last.id === id && last.turn === s.turns[s.turns.length - 1]) {
-      const { text, depth } = sanitizeFrom(raw, last.privateDepth);
+      const { text, depth } = sanitizeFrom(raw, last.privateDepth, state.secrets);
       last.privateDepth = depth;
       const before = last.turn.text.length;
       last.turn.text = (last.turn.text + "\n" + text).slice(0, MAX_TURN_CHARS);
       state.kept += last.turn.text.length - before;
     } else {
-      const { text, depth } = sanitizeFrom(raw, 0);
+      const { text, depth } = sanitizeFrom(raw, 0, state.secrets);
       const turn: Turn = { role: "assistant", text: text.slice(0, MAX_TURN_CHARS), prompt: Math.max(0, s.prompts - 1) };
       state.lastAssistant = { id, turn, privateDepth: depth };
       keep(s, state, turn);

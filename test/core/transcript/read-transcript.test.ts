@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readTranscript } from "../../../src/core/transcript/read-transcript";
+import { readTranscript, turnOf } from "../../../src/core/transcript/read-transcript";
 import { tempDir } from "../../helpers";
 import { jsonl, line } from "../../fixtures/transcript";
 
@@ -107,5 +107,34 @@ describe("assistant text", () => {
     expect(gap).toBeGreaterThan(0);
     expect(replies.slice(gap).every((r, i, a) => i === 0 || r === a[i - 1] + 1)).toBe(true);
     expect(replies.at(-1)).toBe(599);
+  });
+});
+
+describe("a secret said again", () => {
+  // Two pieces, so that this file holds no scannable passphrase.
+  const PASS = ["tulip orbit ", "gravel sunset"].join("");
+  const KEY = ["hX9k2Lm", "Q7vPz"].join("");
+
+  it("is hidden in every turn once one turn shows it, before or after, and in a prompt added later", () => {
+    const t = read([
+      line.prompt("set up the staging database for me"),
+      line.reply(`I will try ${PASS} as the password, since it is in the notes`),
+      line.prompt(`the one to use is DB_PASSWORD="${PASS}" and the admin key is API_KEY=${KEY}`),
+      line.reply(`Done: ${PASS} is set, and ${KEY} goes into the admin's settings.`),
+    ]);
+    const texts = t.turns.map((x) => x.text);
+    expect(texts.join("\n")).not.toContain(PASS);
+    expect(texts.join("\n")).not.toContain(KEY);
+    expect(texts[1]).toBe("I will try [REDACTED] as the password, since it is in the notes");
+    expect(texts[3]).toBe("Done: [REDACTED] is set, and [REDACTED] goes into the admin's settings.");
+    expect(turnOf("user", `keep ${PASS} for production too`, t.prompts, t.secrets).text).toBe("keep [REDACTED] for production too");
+    // What was found stays in memory: the summary written out holds none of it.
+    expect(JSON.stringify(t)).not.toContain(PASS.slice(0, 12));
+  });
+
+  it("leaves a value that could be an ordinary word where it is a word", () => {
+    const t = read([line.prompt('password: "Marigolds"'), line.reply("Marigolds bloom in summer; the password is set.")]);
+    expect(t.turns[0].text).toBe('password: "[REDACTED]"');
+    expect(t.turns[1].text).toBe("Marigolds bloom in summer; the password is set.");
   });
 });
