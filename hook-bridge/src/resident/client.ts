@@ -234,7 +234,8 @@ export function askResident(resident: Resident, stdin: string, deadlineMs: numbe
   }
 }
 
-function forget(path: string): void {
+/** Removes a file of the exchange; one gone already is what was wanted. */
+export function forget(path: string): void {
   try {
     unlinkSync(path);
   } catch {

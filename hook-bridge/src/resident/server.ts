@@ -29,7 +29,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { clearInterval, clearTimeout, setInterval, setTimeout } from "node:timers";
-import { markedPid, RESIDENT_FILES as F } from "./client";
+import { forget, markedPid, RESIDENT_FILES as F } from "./client";
 import { fileIdentity, readRegularFile } from "../../../src/core/io/read-file";
 import { startClockAt } from "../../../src/core/io/clock";
 
@@ -308,14 +308,6 @@ function clearAbandoned(dir: string, name: string): void {
   const path = join(dir, name);
   try {
     if (Date.now() - lstatSync(path).mtimeMs > ABANDONED_MS) unlinkSync(path);
-  } catch {
-    /* gone already */
-  }
-}
-
-function forget(path: string): void {
-  try {
-    unlinkSync(path);
   } catch {
     /* gone already */
   }
