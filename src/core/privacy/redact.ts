@@ -178,21 +178,22 @@ function assignmentAccept(v: string, text: string, at: number): boolean {
   if (NOT_SECRET_NAME_END.test(before)) return false;
   if (SCHEME_VALUE.test(v) || PLACEHOLDER.test(v)) return false;
   if (codeValue(v, text, at + v.length)) return false;
+  // The shell's working folder, not a password: PWD=/Users/me/My Projects.
+  if (v.startsWith("/") && /(?:^|[^A-Za-z_])(?:OLD)?PWD=$/.test(before)) return false;
   const brace = before.lastIndexOf("${");
   if (brace >= 0 && !before.slice(brace).includes("}")) return false;
-  // The first word of a quoted sentence or label ("Forgot your password?") is not a value; the
-  // first word of a quoted passphrase is, and quoted-passphrase hides the rest.
-  const quote = text[at - 1];
-  if ((quote === '"' || quote === "'") && text[at + v.length] === " " && !looksLikeValue(v)) {
-    const close = text.indexOf(quote, at);
-    const line = text.indexOf("\n", at);
-    if (close > 0 && (line < 0 || close < line) && !passphraseAccept(text.slice(at, close))) return false;
-  }
-  // Unquoted, a word that says what was done to it ("password: printed on the sticker") or a
-  // setting's word opens a sentence, when the line goes on as one.
-  if (quote !== '"' && quote !== "'" && text[at + v.length] === " " && (/ed$/i.test(v) || SETTING_WORD.test(v)) && !looksLikeValue(v)) {
-    const line = text.indexOf("\n", at);
-    if (!passphraseAccept(text.slice(at, line < 0 ? text.length : line))) return false;
+  // The first word of a sentence or a label where a value goes ("Forgot your password?",
+  // `Wi-Fi password: printed on the sticker`) is not a value; the first word of a passphrase is,
+  // and the passphrase shapes hide the rest. Only the next 256 characters are read: a long line
+  // of such assignments must not be read again at each.
+  if (text[at + v.length] === " " && !looksLikeValue(v)) {
+    const quote = text[at - 1];
+    const quoted = quote === '"' || quote === "'";
+    const rest = text.slice(at, at + 256);
+    const lineEnd = rest.indexOf("\n");
+    const close = quoted ? rest.indexOf(quote) : -1;
+    const end = quoted ? (close >= 0 && (lineEnd < 0 || close < lineEnd) ? close : -1) : lineEnd < 0 ? rest.length : lineEnd;
+    if (end > 0 && (quoted || /ed$/i.test(v) || SETTING_WORD.test(v)) && readsAsSentence(rest.slice(0, end))) return false;
   }
   return true;
 }
@@ -200,7 +201,7 @@ function assignmentAccept(v: string, text: string, at: number): boolean {
 // What a passphrase is not, though it stands where one goes: a sentence or a label (it ends as
 // one, or holds a comma, or two of these little words of English and the languages near it), a
 // text that names a password itself (a form's "Forgot your password?", "Mot de passe"), a
-// template, or a setting's words ("required", "stored in the keychain").
+// template or code, a button's words ("Show characters"), or a setting's ("stored in the keychain").
 const FUNCTION_WORDS = new Set(
   (
     "a an the to of in on at for with and or but not no your you our my is are be was it its this that these " +
@@ -212,36 +213,57 @@ const FUNCTION_WORDS = new Set(
     "il di da non è e che per het een en niet er voor van op te dat je os as do em não é com um uma z w i na"
   ).split(" "),
 );
-const NAMES_A_SECRET =
-  /(?<![a-z])(?:pass(?:word|phrase|wort|wd|code|e)?|pwd|secret|token|key|kennwort|contraseña|senha|hasło|wachtwoord|lösenord|salasana|şifre|parola)s?(?![a-z])|密码|密碼|口令|パスワード|パスフレーズ|비밀번호|пароль/i;
+// "Password" in the languages of Obsidian's help and more: a value that says it is a label.
+const NAMES_A_PASSWORD =
+  /(?<![a-z])(?:pass(?:word|phrase|wort|wd|code|e)|pwd|kennwort|contraseña|senha|hasło|heslo|jelszó|wachtwoord|lösenord|passord|adgangskode|salasana|şifre|parola|parolă|sandi|mật khẩu|kata laluan)s?(?![a-z])|密码|密碼|口令|パスワード|パスフレーズ|비밀번호|암호|пароль|парола|лозинка|κωδικός|סיסמה|كلمة (?:المرور|السر)|رمز عبور|گذرواژه|पासवर्ड|รหัสผ่าน/i;
 const SETTING_WORD =
   /^(?:required|optional|none|null|nil|empty|blank|disabled|enabled|hidden|masked|encrypted|hashed|stored|set|unset|same|see|generated|random|auto|managed|provided|injected|read|loaded|taken|from|in|via|use|using|ask|n\/a|tbd|todo|true|false|yes|no|on|off)$/i;
-function passphraseAccept(v: string): boolean {
+// A button's or a link's first word: "Show characters", "Send reset link".
+const UI_VERB =
+  /^(?:show|hide|send|reset|change|enter|forgot|forgotten|update|create|save|cancel|submit|copy|toggle|remember|confirm|choose|type|click|press|generate|view|edit|manage|request|verify|repeat|retype)$/i;
+// Code in a value's place: a call, an index, an operator, a path, a template, a keyword.
+const CODE_VALUE = /[()[\]{}<>=/\\`]|\$\{|%[sd(]|\b(?:if|else|None|null|nil|undefined|return|await|new|lambda)\b/;
+// Words of a rule or a measure, which sentences about a password hold and passphrases seldom do.
+const MEASURE_WORD =
+  /^(?:valid|invalid|expired|weak|wrong|incorrect|shown|sent|visible|unique|characters?|chars?|digits?|letters?|symbols?|numbers?|minimum|maximum|min|max|contains?|days?|weeks?|months?|years?|hours?|minutes?|seconds?|times|mindestens|höchstens|zeichen|stellen|gültig|ungültig|falsch|schwach|abgelaufen|erforderlich|moins|caractères|valide|invalide|obligatoire|trop|court|faible|expiré|menos|caracteres|válida|inválida|incorrecta|obligatoria|demasiado|corta|débil|almeno|caratteri|obbligatoria|troppo|obrigatória|muito|curta|fraca)$/i;
+
+const littleWords = (words: readonly string[]): number => words.filter((w) => FUNCTION_WORDS.has(w.toLowerCase())).length;
+
+/** Whether a text where a value goes reads as a sentence or a label rather than a passphrase. */
+function readsAsSentence(v: string): boolean {
+  return /[.?:…。？：]$/.test(v.trim()) || NAMES_A_PASSWORD.test(v) || /[,;]\s/.test(v) || littleWords(v.trim().split(/\s+/)) >= 2;
+}
+
+/**
+ * Whether several words where a password goes are one: not a sentence, label, template, code or
+ * setting. `strict` for words not quoted (a line's value, prose), where a sentence is likelier:
+ * three words then hold no little word, more at most one, and no word of a rule or a measure.
+ */
+function passphraseAccept(v: string, strict = false): boolean {
   const words = v.trim().split(/\s+/);
   if (words.length < 2 || v.length < 8) return false;
-  if (PLACEHOLDER.test(v) || PLACEHOLDER.test(words[0]) || SCHEME_VALUE.test(words[0]) || SETTING_WORD.test(words[0])) return false;
-  if (NAMES_A_SECRET.test(v) || /[.?:…。？：]$/.test(v) || /[,;]\s/.test(v) || /\$\{|\{\{|%[sd(]|<[A-Za-z/]/.test(v)) return false;
-  return words.filter((w) => FUNCTION_WORDS.has(w.toLowerCase())).length < 2;
+  if (PLACEHOLDER.test(v) || PLACEHOLDER.test(words[0]) || SCHEME_VALUE.test(words[0]) || UI_VERB.test(words[0])) return false;
+  if (readsAsSentence(v) || CODE_VALUE.test(v) || v.includes("{{")) return false;
+  // "stored in the keychain", "random per environment": a setting's word that a sentence goes on
+  // from; three words or more with no little word are a passphrase that starts with one.
+  if (SETTING_WORD.test(words[0]) && (words.length < 3 || littleWords(words) > 0)) return false;
+  return !strict || (littleWords(words) <= (words.length >= 4 ? 1 : 0) && !words.some((w) => MEASURE_WORD.test(w)));
 }
 
 /**
  * A passphrase said in prose, where a sentence could go on instead ("the password is shown only
- * once"): three words with none of a sentence's little words, or more with at most one, and not
- * opening with a word that says what was done to it ("stored", "automatically"). It must be
- * quoted or hold a digit or a symbol, unless English says "is" before it, or French, German,
- * Spanish, Italian or Portuguese does before four words with no little word at all: in other
- * languages a sentence has little words the list lacks ("비밀번호는 어디에도 저장되지 않으므로").
+ * once"): as a line's value, and not opening with a word that says what was done to it
+ * ("stored", "automatically"). It must be quoted or hold a digit or a symbol, unless English says
+ * "is" before it, or French, German, Spanish, Italian or Portuguese does before four words with
+ * no little word at all: in other languages a sentence has little words the list lacks
+ * ("비밀번호는 어디에도 저장되지 않으므로").
  */
 function prosePassphraseAccept(v: string, text: string, at: number): boolean {
   const words = v.trim().split(/\s+/);
-  if (words.length < 3 || !passphraseAccept(v)) return false;
-  const before = text.slice(Math.max(0, at - 16), at);
-  const little = words.filter((w) => FUNCTION_WORDS.has(w.toLowerCase())).length;
-  const marked = /["'“«「『]$/.test(before) || /[0-9!@#$%^&*+=~]/.test(v);
-  const saysIs = /\b(?:is|was)[ \t]+$/i.test(before);
-  const saysIsElsewhere = /(?:^|[ \t])(?:est|ist|lautet|es|é|è|era)[ \t]+$/i.test(before) && words.length >= 4 && little === 0;
-  if (!marked && !saysIs && !saysIsElsewhere) return false;
-  return little <= (words.length >= 4 ? 1 : 0) && !/(?:ed|ly)$/i.test(words[0]);
+  if (words.length < 3 || !passphraseAccept(v, true) || /(?:ed|ly)$/i.test(words[0])) return false;
+  const before = text.slice(Math.max(0, at - 16), at).replace(/(?:\*\*|__)[ \t]*$/, "");
+  if (/["'“«「『]$/.test(before) || /[0-9!@#$%^&*+=~]/.test(v) || /\b(?:is|was)[ \t]+$/i.test(before)) return true;
+  return /(?:^|[ \t])(?:est|ist|lautet|es|é|è|era)[ \t]+$/i.test(before) && words.length >= 4 && littleWords(words) === 0;
 }
 
 /**
@@ -339,7 +361,7 @@ function prefixedAccept(v: string, text: string, at: number): boolean {
 // around it, as notes write a label), an opening quote; then the words, which end the sentence or
 // clause, or the line, or close a quote.
 const PASSPHRASE_WORD = String.raw`[^\s.,;!?。，；！？」』"'”»()\[\]<>*:：、]{1,40}`;
-const PROSE_PASSPHRASE_REST = String.raw`(?:[ \t]{1,3}[^\s:：=*.,;!?。，；！？]{1,16}(?=[\s:：=*])){0,4}?(?:[ \t]*(?:\*\*|__)?[ \t]*(?:[:：=—]|是|为|為|は|는|은|이|가){1,2}|[ \t]+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=[ \t]))[ \t]{0,8}(?:\*\*|__)?[ \t]{0,8}["'“«「『]?)(?!\[REDACTED\])${PASSPHRASE_WORD}(?:[ \t]+${PASSPHRASE_WORD}){2,6}(?=[ \t]*(?:[.,;!?。，；！？」』"'”»)\]*、]|\r?$))`;
+const PROSE_PASSPHRASE_REST = String.raw`(?:[ \t]{1,3}[^\s:：=*.,;!?。，；！？]{1,16}(?=[\s:：=*])){0,4}?(?:[ \t]{0,3}(?:\*\*|__)?[ \t]{0,3}(?:[:：=—]|是|为|為|は|는|은|이|가){1,2}|[ \t]{1,3}(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=[ \t]))[ \t]{0,8}(?:\*\*|__)?[ \t]{0,8}["'“«「『]?)(?!\[REDACTED\])${PASSPHRASE_WORD}(?:[ \t]{1,3}${PASSPHRASE_WORD}){2,6}(?=[ \t]{0,8}(?:[.,;!?。，；！？」』"'”»)\]*、]|\r?$))`;
 
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // Key material: everything between the armour lines, and all that follows an unclosed one.
@@ -589,7 +611,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // SQL that sets a password: IDENTIFIED BY pw, WITH PASSWORD 'pw', PASSWORD = 'pw'.
   p(
     "sql-password",
-    String.raw`(\bidentified\s+by\s+(?:values\s+)?["']?)(?![<$:]|\[REDACTED\]|password\b)[^\s;"']{1,128}|(\b(?:with\s+|encrypted\s+|unencrypted\s+)?password\s*=?\s*')(?![<$:]|\[REDACTED\])[^'\n]{1,128}(?=')`,
+    String.raw`(\bidentified\s+by\s+(?:values\s+)?["']?)(?![<$:]|\[REDACTED\]|password\b)[^\s;"']{1,128}|(\b(?:with\s{1,8}|encrypted\s{1,8}|unencrypted\s{1,8})?password\s{0,8}=?\s{0,8}')(?![<$:]|\[REDACTED\])[^'\n]{1,128}(?=')`,
     undefined,
     "gi",
     undefined,
@@ -687,7 +709,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // written (密码, Пароль), since hints fold only ASCII letters' case.
   p(
     "prose-password",
-    String.raw`((?:\bpassword|\bpassphrase|\bpasscode|\bmot de passe|\bpasswort|\bkennwort|\bcontraseña|\bsenha|\bclave|\bhasło|\bwachtwoord|\blösenord|\bsalasana|şifre(?:si)?|\bparola|\bkata sandi)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s))\s{0,8}["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\]|[*•]{3,}(?:\s|$))(?:(?!["',;)\]}>*])[!-~]|[)\]}>*]+(?=(?!["',;)\]}>*])[!-~])){6,128}`,
+    String.raw`((?:\bpassword|\bpassphrase|\bpasscode|\bmot de passe|\bpasswort|\bkennwort|\bcontraseña|\bsenha|\bclave|\bhasło|\bwachtwoord|\blösenord|\bsalasana|şifre(?:si)?|\bparola|\bkata sandi)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s))\s{0,8}(?:\*\*|__)?["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\]|[*•]{3,}(?:\s|$)|\*\*(?!\*)|__)(?:(?!["',;)\]}>*])[!-~]|[)\]}>*]+(?=(?!["',;)\]}>*])[!-~])){6,128}`,
     undefined,
     "gi",
     undefined,
@@ -714,7 +736,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   ),
   p(
     "prose-password-intl",
-    String.raw`((?:密码|密碼|口令|秘钥|秘鑰|密钥|密鑰|私钥|私鑰|令牌|トークン|토큰|токен|пароль|パスワード|暗証番号|비밀번호|암호|mật khẩu)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s)|[^\S\n]{1,3}(?=[!-~]{6}))\s{0,8}["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\]|[*•]{3,}(?:\s|$))(?:(?!["',;)\]}>*])[!-~]|[)\]}>*]+(?=(?!["',;)\]}>*])[!-~])){6,128}`,
+    String.raw`((?:密码|密碼|口令|秘钥|秘鑰|密钥|密鑰|私钥|私鑰|令牌|トークン|토큰|токен|пароль|パスワード|暗証番号|비밀번호|암호|mật khẩu)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s)|[^\S\n]{1,3}(?=[!-~]{6}))\s{0,8}(?:\*\*|__)?["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\]|[*•]{3,}(?:\s|$)|\*\*(?!\*)|__)(?:(?!["',;)\]}>*])[!-~]|[)\]}>*]+(?=(?!["',;)\]}>*])[!-~])){6,128}`,
     [
       "密码",
       "密碼",
@@ -811,6 +833,9 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     "gi",
     undefined,
     ["password", "passwd", "passphrase", "secret", "token", "key"],
+    // <requirePassword>false</requirePassword>, <hashedPassword>bcrypt</hashedPassword>.
+    (v) =>
+      !SETTING_WORD.test(v.trim()) && !PLACEHOLDER.test(v.trim()) && !/^(?:bcrypt|argon2\w*|scrypt|pbkdf2\w*|sha-?\d*|md5|plain(?:text)?)$/i.test(v.trim()),
   ),
   p(
     "wifi-psk",
@@ -842,7 +867,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // Every name it knows holds one of its any-case hints, in whatever case the pattern accepts it.
   p(
     "secret-assignment",
-    String.raw`((?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|APP|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE|CLIENT|SECRET|INGEST|WRITE|ADMIN)[_.-]?KEY(?:[_.-]?DATA)?|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]{0,64}["']?[ \t]{0,8}[:=](?!:)[ \t]{0,8}["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|[A-Za-z_$][\w$.:]{0,64}\(|(?:process\.env|os\.environ|import\.meta\.env|env|config|settings|self|this|secrets)[.[]|[a-z]+(?:_[a-z]+)+(?![\w.-])|(?:string|number|boolean|unknown|undefined|object|null|true|false|bigint|symbol)(?![\w$.-]))(?:[^\s"'\x60,;)\]}>*&\u3000-\u9fff\uff00-\uffef]|[)\]}>*]+(?=[^\s"'\x60,;)\]}>*&\u3000-\u9fff\uff00-\uffef])|&(?![A-Za-z_][\w.-]{0,64}=)){6,8192}`,
+    String.raw`((?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|APP|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE|CLIENT|SECRET|INGEST|WRITE|ADMIN)[_.-]?KEY(?:[_.-]?DATA)?|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]{0,64}["']?(?:\*\*|__)?[ \t]{0,8}[:=](?!:)(?:\*\*|__)?[ \t]{0,8}["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|[A-Za-z_$][\w$.:]{0,64}\(|(?:process\.env|os\.environ|import\.meta\.env|env|config|settings|self|this|secrets)[.[]|[a-z]+(?:_[a-z]+)+(?![\w.-])|(?:string|number|boolean|unknown|undefined|object|null|true|false|bigint|symbol)(?![\w$.-]))(?:[^\s"'\x60,;)\]}>*&\u3000-\u9fff\uff00-\uffef]|[)\]}>*]+(?=[^\s"'\x60,;)\]}>*&\u3000-\u9fff\uff00-\uffef])|&(?![A-Za-z_][\w.-]{0,64}=)){6,8192}`,
     undefined,
     "gi",
     undefined,
@@ -850,41 +875,63 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     assignmentAccept,
   ),
   // A passphrase of several words in quotes after a name that ends in password, passphrase or
-  // secret ("correct horse battery staple"), or after a flag that takes one (--passphrase,
-  // -storepass, ssh-keygen -N, openssl's pass:, nmcli's password); or a whole NAME=value quoted
-  // ('DB_PASSWORD=…' handed to docker -e). The assignment above stops at the first space, which
-  // left every word after the first. The value ends at its own quote (\2, or \3 for NAME=value).
+  // secret ("correct horse battery staple"), or a .NET setting's value named so; or a whole
+  // NAME=value quoted ('DB_PASSWORD=…' handed to docker -e). The assignment above stops at the
+  // first space, which left every word after the first. The value ends at its own quote (\2, or
+  // \3 for NAME=value).
   p(
     "quoted-passphrase",
-    String.raw`((?:(?:(?:PASSWORD|PASSWD|PASS[_-]?PHRASE|PASSCODE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|SECRET)["']?[ \t]{0,8}(?:[:=]|=>|:=)|(?<![A-Za-z0-9-])--?(?:[A-Za-z0-9]{1,32}-){0,3}(?:PASSWORD|PASSPHRASE|PASSWD|PASS|SECRET)(?:=|[ \t])|(?<![A-Za-z0-9-])-(?:store|key|srcstore|deststore|srckey|destkey)pass[ \t]|(?<![A-Za-z0-9-])-pass(?:in|out)?[ \t]+pass:|\bssh-keygen\b[^\n]{0,200}?[ \t]-[NP][ \t]|\bnmcli\b[^\n]{0,200}?[ \t](?:password|wifi-sec\.psk)[ \t])[ \t]{0,8}(["'])|(["'])[A-Za-z0-9_.-]{0,64}?(?:PASSWORD|PASSWD|PASSPHRASE|SECRET)=))(?!\[REDACTED\])(?:(?!\2\3)[^\n\\]|\\.){6,256}(?=\2\3)`,
+    String.raw`((?:(?:(?:PASSWORD|PASSWD|PASS[_-]?PHRASE|PASSCODE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|SECRET)["']?[ \t]{0,8}(?:[:=]|=>|:=)|\bkey=["'][A-Za-z0-9_.:-]{0,64}(?:PASSWORD|PASSPHRASE|SECRET)["'][ \t]{1,8}value=)[ \t]{0,8}(["'\x60])|(["'])[A-Za-z0-9_.-]{0,64}?(?:PASSWORD|PASSWD|PASSPHRASE|SECRET)=))(?!\[REDACTED\])(?:(?!\2\3)[^\n\\]|\\.){6,256}(?=\2\3)`,
     undefined,
     "gi",
     undefined,
-    ["pass", "pwd", "secret", "ssh-keygen"],
-    passphraseAccept,
+    ["pass", "pwd", "secret"],
+    (v) => passphraseAccept(v),
   ),
-  // The same as a line's whole value, unquoted (YAML, INI, .properties): `password: three word
-  // phrase`. The name must end in the word, after `_`, `.`, `-` or as camelCase, so that "bypass:"
-  // is not a password's name; a comment after the value stays.
+  // The same after a flag or a command that takes one: --passphrase "…", -storepass, ssh-keygen
+  // -N, openssl's pass:, nmcli's password, mysql/7z/zip/sshpass -p, ConvertTo-SecureString, and
+  // curl -u 'user:…'. Flags are read in their case: ssh-keygen's -n is a list of names.
+  p(
+    "flag-passphrase",
+    String.raw`((?:(?:(?<![A-Za-z0-9-])--?(?:[A-Za-z0-9]{1,32}-){0,3}(?:password|passphrase|passwd|pass|secret)(?:=|[ \t]{1,8})|(?<![A-Za-z0-9-])-(?:store|key|srcstore|deststore|srckey|destkey)pass[ \t]{1,8}|(?<![A-Za-z0-9-])-pass(?:in|out)?[ \t]{1,8}pass:|\bssh-keygen\b[^\n]{0,200}?[ \t]-[NP][ \t]{1,8}|\bnmcli\b[^\n]{0,200}?[ \t](?:password|wifi-sec\.psk)[ \t]{1,8}|\b(?:mysql|mysqldump|mysqladmin|mariadb|7z|7za|zip|sshpass)\b[^\n]{0,200}?[ \t]-[pP][ \t]{0,8}|\bConvertTo-SecureString\b[ \t]{1,8}(?:-String[ \t]{1,8})?)(["'])|\bcurl\b[^\n]{0,200}?[ \t](?:-u|--user)[ \t]{1,8}(["'])[^:"'\n]{1,128}:))(?!\[REDACTED\])(?:(?!\2\3)[^\n\\]|\\.){6,256}(?=\2\3)`,
+    undefined,
+    "g",
+    undefined,
+    ["pass", "secret", "ssh-keygen", "nmcli", "mysql", "mariadb", "7z ", "zip", "curl", "convertto"],
+    (v) => passphraseAccept(v),
+  ),
+  // The same as a line's whole value, unquoted (YAML, INI, .properties, a note's `**WiFi
+  // password:** …`): `password: three word phrase`. The name must end in the word, after `_`, `.`,
+  // `-` or as camelCase, so that "bypass:" is not a password's name; a comment after the value
+  // (`#`, `//`, `;`) stays. A connection string's `Password=…;` ends at its semicolon.
   p(
     "line-passphrase",
-    String.raw`(^[ \t]*(?:- )?(?:[A-Za-z0-9_.-]{0,64}[_.-]|[A-Za-z0-9_.-]{0,64}[a-z0-9](?=[PS]))?(?:[Pp]ass(?:word|[_-]?phrase|wd|code)?|PASS(?:WORD|[_-]?PHRASE|WD|CODE)?|[Ss]ecret|SECRET|[Pp]wd|PWD)(?::[ \t]{1,8}|[ \t]{0,8}=[ \t]{0,8}))(?!\[REDACTED\])[^\s"'|>&*!\[{#%<$](?:\S|[ \t]+(?=[^\s#])){5,255}(?=[ \t]*(?:#[^\n]*)?$)`,
+    String.raw`(^[ \t]*(?:[-*+][ \t]{1,3})?(?:\*\*|__)?(?:[A-Za-z0-9]{1,24}[ \t-]){0,3}?(?:[A-Za-z0-9_.-]{0,64}[_.-]|[A-Za-z0-9_.-]{0,64}[a-z0-9](?=[PS]))?(?:[Pp]ass(?:word|[_-]?phrase|wd|code)|PASS(?:WORD|[_-]?PHRASE|WD|CODE)|[Ss]ecret|SECRET|[Pp]wd|PWD)(?:\*\*|__)?(?::(?:\*\*|__)?[ \t]{1,8}|[ \t]{0,8}=[ \t]{0,8}))(?!\[REDACTED\])[^\s"'\x60|>&*!\[{#%<$](?:\S|[ \t]{1,8}(?!#|\/\/|;)(?=\S)){5,255}(?=[ \t]{0,8}(?:(?:#|\/\/|;)[^\n]*)?\r?$)`,
     undefined,
     "gm",
     undefined,
     ["pass", "pwd", "secret"],
-    passphraseAccept,
+    (v) => passphraseAccept(v, true),
+  ),
+  p(
+    "connection-string-passphrase",
+    String.raw`((?:^|[;"'\s])(?:Password|PASSWORD|password|Pwd|PWD|pwd)[ \t]{0,8}=[ \t]{0,8})(?!\[REDACTED\]|["'{])[^;"'\n]{6,256}?(?=[ \t]{0,8}(?:;|["']|\r?$))`,
+    undefined,
+    "gm",
+    undefined,
+    ["pass", "pwd"],
+    (v) => passphraseAccept(v),
   ),
   // A container's environment entry: the name that says secret on one line, its value on the
   // next (Kubernetes' `- name: DB_PASSWORD` then `value: …`), one word or several.
   p(
     "env-entry-value",
-    String.raw`(\bname:[ \t]*["']?[A-Za-z0-9_.-]{0,64}(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|API_KEY|APIKEY|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD)["']?[ \t]*\r?\n[ \t]*(?:- )?value:[ \t]*["']?)(?!\[REDACTED\]|\$|\{\{|<)[^\n"']{1,256}?(?=["']?[ \t]*(?:#[^\n]*)?\r?$)`,
+    String.raw`(\bname:[ \t]*["']?[A-Za-z0-9_.-]{0,64}(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|API_KEY|APIKEY|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD)["']?[ \t]*\r?\n[ \t]*(?:- )?value:[ \t]*["']?)(?!\[REDACTED\]|\$|\{\{|<)[^\n"']{1,256}?(?=["']?(?:[ \t]{1,8}#[^\n]*)?[ \t]{0,8}\r?$)`,
     undefined,
     "gim",
     undefined,
     ["value:"],
-    (v) => (/\s/.test(v.trim()) ? passphraseAccept(v) : v.length >= 6 && !PLACEHOLDER.test(v) && !SCHEME_VALUE.test(v)),
+    (v) => (/\s/.test(v.trim()) ? passphraseAccept(v, true) : v.length >= 6 && !PLACEHOLDER.test(v) && !SCHEME_VALUE.test(v) && !SETTING_WORD.test(v)),
   ),
   // An app password (Google's, Apple's: four groups of four letters) quoted after a password's
   // name: its spaces end any other assignment's value.

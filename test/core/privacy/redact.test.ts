@@ -317,6 +317,21 @@ describe("redaction on hostile input", () => {
     const text = unit.repeat(Math.ceil(1_000_000 / unit.length)) + " https://example.com/ end";
     sanitize(text);
   });
+
+  // Found in review: a name, then a million spaces or tabs, then a word; and a line of
+  // assignments whose values read as words, each of which looked at the rest of the line.
+  it.each([
+    ["пароль", " "],
+    ["password", " "],
+    ["password", "\t"],
+    ["密码", " "],
+    ["mot de passe", " "],
+  ])("stays linear on %j and 1 MB of %j", (name, space) => {
+    sanitize(name + space.repeat(1_000_000) + "x");
+  });
+  it("stays linear on 1 MB of assignments whose values read as words", () => {
+    sanitize("password: stored ".repeat(60_000));
+  });
 });
 
 describe("found in review", () => {
@@ -374,6 +389,21 @@ describe("a passphrase of several words", () => {
     ['{"password": "tr0ub4dor &3 and more", "user": "app"}', '{"password": "[REDACTED]", "user": "app"}'],
     ["gpg --batch --passphrase 'lunar otter quietly sings' -d notes.gpg", "gpg --batch --passphrase '[REDACTED]' -d notes.gpg"],
     ["  adminPassword: violet tundra ramen oxide", "  adminPassword: [REDACTED]"],
+    // Found in review: notes' labels, connection strings, comments, command lines, and values
+    // whose first word alone was hidden before.
+    ["- **WiFi password:** purple monkey dishwasher", "- **WiFi password:** [REDACTED]"],
+    ["Server=db;Password=correct horse battery staple;Database=app", "Server=db;Password=[REDACTED];Database=app"],
+    ["password = correct horse battery staple // rotated in March", "password = [REDACTED] // rotated in March"],
+    ["The password is **correct horse battery staple**", "The password is **[REDACTED]**"],
+    ["mysql -u root -p'correct horse battery staple' app", "mysql -u root -p'[REDACTED]' app"],
+    ["curl -u 'admin:correct horse battery staple' https://x", "curl -u 'admin:[REDACTED]' https://x"],
+    ['<add key="DbPassword" value="correct horse battery staple"/>', '<add key="DbPassword" value="[REDACTED]"/>'],
+    ['password: "golden key lime pie"', 'password: "[REDACTED]"'],
+    ['password: "Random orbit gravel sunset"', 'password: "[REDACTED]"'],
+    // One word after a note's bold label, and under a Kubernetes name/value pair, hid nothing.
+    ["- **Password:** Xk9#mP2$vL8q", "- **Password:** [REDACTED]"],
+    ["**Password**: Xk9#mP2$vL8q", "**Password**: [REDACTED]"],
+    ['- name: DB_PASSWORD\n  value: "Xk9#mP2$vL8q"', '- name: DB_PASSWORD\n  value: "[REDACTED]"'],
   ])("%j", (text, expected) => {
     expect(redactSecrets(text)).toBe(expected);
     expect(redactSecrets(expected)).toBe(expected);
@@ -388,6 +418,24 @@ describe("a passphrase of several words", () => {
     "bypass: cache layer",
     'secret: "This is a secret message"',
     "password: see the team's vault entry",
+    // Found in review: translations of "password", buttons, settings, rules, code and notes.
+    "password: Mật khẩu",
+    '"password": "كلمة المرور"',
+    '"showPassword": "Show characters"',
+    "reset_password: Send reset link",
+    "<requirePassword>false</requirePassword>",
+    "<hashedPassword>bcrypt</hashedPassword>",
+    "The password is valid for thirty days",
+    "The password is 12 characters long",
+    "Das Passwort ist mindestens zwölf Zeichen lang",
+    "**Password:** 12 characters minimum",
+    "    password = hash_pw(raw) if raw else None",
+    "secret = base64.b64encode(raw) if raw else b''",
+    "PWD=/Users/me/My Projects/app",
+    "Password: lives in Bitwarden",
+    "- Pass: 3 yards to Smith",
+    "ssh-keygen -s ca -I host -n 'alice bob' key.pub",
+    "- name: SECRET\n  value: enabled",
   ])("leaves %j as written", (text) => {
     expect(redactSecrets(text)).toBe(text);
   });
