@@ -1085,26 +1085,49 @@ function applySpans(text: string, spans: Array<[number, number]>): string {
 /**
  * The secrets found so far in one conversation, so that a turn which says one again where no
  * shape shows it (a reply that repeats a passphrase in the middle of a sentence) loses it too.
- * Held in memory while one transcript is read, never written; only values that cannot be an
- * ordinary word are kept, so that hiding them again elsewhere changes nothing else.
+ * Held in memory while one transcript is read, never written. Only values that cannot be an
+ * ordinary word are kept (a token with a letter and a digit or a symbol, or three words or more),
+ * so that hiding them again elsewhere changes nothing else; at most MAX_SEEN of them.
  */
 export class SeenSecrets {
-  readonly #values = new Set<string>();
-  #longestFirst: string[] | undefined;
+  static readonly MAX_SEEN = 1024;
+  readonly #values = new Map<string, RegExp>();
 
   note(value: string): void {
     const v = value.trim();
-    if (v.length < 8 || v.includes("\n") || v.includes(REDACTED) || !/[\d\s!@#$%^&*+=~]/.test(v) || this.#values.has(v)) return;
-    this.#values.add(v);
-    this.#longestFirst = undefined;
+    if (v.length < 8 || v.length > 256 || v.includes("\n") || v.includes(REDACTED) || this.#values.has(v) || this.#values.size >= SeenSecrets.MAX_SEEN) return;
+    const words = v.split(/\s+/);
+    if (words.length === 1 ? !/[A-Za-z]/.test(v) || !/[\d!@#$%^&*+=~]/.test(v) : words.length < 3) return;
+    const escaped = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    this.#values.set(v, new RegExp(escaped.join("[\\s_-]+"), "gi"));
   }
 
-  /** `text` with every secret seen so far replaced, the longest first. */
+  /**
+   * `text` with every secret seen so far replaced, whatever its case and however its words are
+   * spaced or joined (a line break, a hyphen); and a text cut off in the middle of one (a turn
+   * cut at its bound) loses the part it holds. A value whose first word the text lacks is not
+   * searched for, so a long conversation with many secrets costs a look for each.
+   */
   hide(text: string): string {
     if (this.#values.size === 0) return text;
-    this.#longestFirst ??= [...this.#values].sort((a, b) => b.length - a.length);
     let out = text;
-    for (const v of this.#longestFirst) if (out.includes(v)) out = out.split(v).join(REDACTED);
+    let lower = text.toLowerCase();
+    for (const [v, re] of this.#values) {
+      if (!lower.includes(v.slice(0, v.search(/\s|$/)).toLowerCase())) continue;
+      re.lastIndex = 0;
+      const next = out.replace(re, REDACTED);
+      if (next !== out) lower = (out = next).toLowerCase();
+    }
+    const tail = out.slice(-256);
+    for (const v of this.#values.keys()) {
+      if (!tail.includes(v.slice(0, 8))) continue;
+      for (let k = Math.min(v.length - 1, out.length); k >= 8; k--) {
+        if (out.endsWith(v.slice(0, k))) {
+          out = out.slice(0, out.length - k) + REDACTED;
+          break;
+        }
+      }
+    }
     return out;
   }
 }

@@ -102,7 +102,9 @@ function withPrompt(t: TranscriptSummary, prompt: string, now: Date): Transcript
   const last = t.turns[t.turns.length - 1];
   if (!turn.text.trim() || (last?.role === "user" && last.text === turn.text)) return t;
   const iso = now.toISOString();
-  return { ...t, prompts: t.prompts + 1, turns: [...t.turns, turn], firstTimestamp: t.firstTimestamp || iso, lastTimestamp: iso };
+  // A secret the prompt shows plainly goes from the turns before it too.
+  const before = t.secrets ? t.turns.map((x) => ({ ...x, text: t.secrets!.hide(x.text) })) : t.turns;
+  return { ...t, prompts: t.prompts + 1, turns: [...before, turn], firstTimestamp: t.firstTimestamp || iso, lastTimestamp: iso };
 }
 
 /** The conversation with the reply the Stop hook was handed as its last turn. */

@@ -132,6 +132,23 @@ describe("a secret said again", () => {
     expect(JSON.stringify(t)).not.toContain(PASS.slice(0, 12));
   });
 
+  it("finds a repeat in another case or spacing, and the part a cut turn holds", () => {
+    const t = read([
+      line.prompt(`the passphrase is "${PASS}"`),
+      line.reply(`${PASS[0].toUpperCase()}${PASS.slice(1).replace(" ", "  ").replace(" gravel", "\ngravel").replace(" sunset", "-sunset")} works`),
+      line.reply(`noted: ${PASS.slice(0, 9)}`),
+    ]);
+    expect(t.turns.map((x) => x.text)).toEqual(['the passphrase is "[REDACTED]"', "[REDACTED] works", "noted: [REDACTED]"]);
+  });
+
+  it("hides a secret the added prompt shows plainly in the turns before it", () => {
+    const t = read([line.prompt("the staging box"), line.reply(`I will use ${PASS} for it`)]);
+    expect(t.turns[1].text).toContain(PASS);
+    const added = turnOf("user", `use DB_PASSWORD="${PASS}" there`, t.prompts, t.secrets);
+    expect(added.text).toBe('use DB_PASSWORD="[REDACTED]" there');
+    expect(t.secrets!.hide(t.turns[1].text)).toBe("I will use [REDACTED] for it");
+  });
+
   it("leaves a value that could be an ordinary word where it is a word", () => {
     const t = read([line.prompt('password: "Marigolds"'), line.reply("Marigolds bloom in summer; the password is set.")]);
     expect(t.turns[0].text).toBe('password: "[REDACTED]"');
