@@ -8,24 +8,7 @@ import { vaultFiles } from "../../src/core/paths";
 import { listPending, pendingPath, readEntry } from "../../src/core/queue/queue-store";
 import { BRIDGE, copyVault, runBridge, SAMPLE_VAULT, tempDir } from "../helpers";
 import { jsonl, line } from "../fixtures/transcript";
-import { SECRET_CASES as FIRST_CASES } from "../fixtures/secrets";
-import { NEW_SECRET_CASES } from "../fixtures/secrets-new";
-import { HELDOUT_SECRET_CASES } from "../fixtures/secrets-heldout";
-import { FAMILY_SECRET_CASES } from "../fixtures/secrets-families";
-import { BLIND_FAMILY_SECRET_CASES } from "../fixtures/secrets-blind-families";
-import { PASSPHRASE_SECRET_CASES } from "../fixtures/secrets-passphrases";
-import { HELDOUT_PASSPHRASE_SECRET_CASES } from "../fixtures/secrets-passphrases-heldout";
-
-// The first table, the sets written blind and the families of issue 36 (each file says where it came from).
-const SECRET_CASES = [
-  ...FIRST_CASES,
-  ...NEW_SECRET_CASES,
-  ...HELDOUT_SECRET_CASES,
-  ...FAMILY_SECRET_CASES,
-  ...BLIND_FAMILY_SECRET_CASES,
-  ...PASSPHRASE_SECRET_CASES,
-  ...HELDOUT_PASSPHRASE_SECRET_CASES,
-];
+import { ALL_SECRET_CASES as SECRET_CASES } from "../fixtures/secret-sets";
 
 const LONG = "A reply long enough to count as real work in this conversation, with details.";
 

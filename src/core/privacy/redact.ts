@@ -356,6 +356,27 @@ function prefixedAccept(v: string, text: string, at: number): boolean {
   return !NOT_SECRET_BEFORE.test(text.slice(Math.max(0, at - 24), at)) && !inPublicArmour(text, at);
 }
 
+// "Password" as prose writes it in the Latin-script languages, and the ASCII pieces that find it
+// in any case where a word has other letters (contraseña, hasło, şifre).
+const PROSE_PASSWORD_NAMES = String.raw`(?:\bpassword|\bpassphrase|\bpasscode|\bmot de passe|\bpasswort|\bkennwort|\bcontraseña|\bsenha|\bclave|\bhasło|\bwachtwoord|\blösenord|\bsalasana|şifre(?:si)?|\bparola|\bkata sandi)`;
+const PROSE_PASSWORD_HINTS = [
+  "assword",
+  "assphrase",
+  "asscode",
+  "mot de passe",
+  "asswort",
+  "ennwort",
+  "contrase",
+  "senha",
+  "clave",
+  "has",
+  "wachtwoord",
+  "senord",
+  "salasana",
+  "ifre",
+  "parola",
+  "sandi",
+];
 // What follows a password's name in prose, up to a passphrase of three to seven words: up to four
 // words between ("password for the staging admin is"), a word or sign that says "is" (bold marks
 // around it, as notes write a label), an opening quote; then the words, which end the sentence or
@@ -709,29 +730,11 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // written (密码, Пароль), since hints fold only ASCII letters' case.
   p(
     "prose-password",
-    String.raw`((?:\bpassword|\bpassphrase|\bpasscode|\bmot de passe|\bpasswort|\bkennwort|\bcontraseña|\bsenha|\bclave|\bhasło|\bwachtwoord|\blösenord|\bsalasana|şifre(?:si)?|\bparola|\bkata sandi)(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s))\s{0,8}(?:\*\*|__)?["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\]|[*•]{3,}(?:\s|$)|\*\*(?!\*)|__)(?:(?!["',;)\]}>*])[!-~]|[)\]}>*]+(?=(?!["',;)\]}>*])[!-~])){6,128}`,
+    String.raw`(${PROSE_PASSWORD_NAMES}(?:\s{1,3}[^\s:：=*]{1,12}(?=[\s:：=])){0,2}?(?:\s*(?:[:：=—]|是|为|為|は|는|은|이|가)|\s+(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=\s))\s{0,8}(?:\*\*|__)?["'“«]?)(?=[!-~]{0,128}[0-9!@#$%^&*])(?!\[REDACTED\]|[*•]{3,}(?:\s|$)|\*\*(?!\*)|__)(?:(?!["',;)\]}>*])[!-~]|[)\]}>*]+(?=(?!["',;)\]}>*])[!-~])){6,128}`,
     undefined,
     "gi",
     undefined,
-    // ASCII pieces where a word has other letters (contraseña, hasło, şifre).
-    [
-      "assword",
-      "assphrase",
-      "asscode",
-      "mot de passe",
-      "asswort",
-      "ennwort",
-      "contrase",
-      "senha",
-      "clave",
-      "has",
-      "wachtwoord",
-      "senord",
-      "salasana",
-      "ifre",
-      "parola",
-      "sandi",
-    ],
+    PROSE_PASSWORD_HINTS,
     (v) => !PLACEHOLDER.test(v),
   ),
   p(
@@ -770,32 +773,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // "**Disk passphrase:** Every green owl eats 9 figs", 密码是：paper lemon tiger 88). It must end
   // its sentence or clause, or be quoted, and read as no sentence does (prosePassphraseAccept):
   // "the password is never shown again" and "is stored in the keychain" stay as written.
-  p(
-    "prose-passphrase",
-    String.raw`((?:\bpassword|\bpassphrase|\bpasscode|\bmot de passe|\bpasswort|\bkennwort|\bcontraseña|\bsenha|\bclave|\bhasło|\bwachtwoord|\blösenord|\bsalasana|şifre(?:si)?|\bparola|\bkata sandi)${PROSE_PASSPHRASE_REST}`,
-    undefined,
-    "gim",
-    undefined,
-    [
-      "assword",
-      "assphrase",
-      "asscode",
-      "mot de passe",
-      "asswort",
-      "ennwort",
-      "contrase",
-      "senha",
-      "clave",
-      "has",
-      "wachtwoord",
-      "senord",
-      "salasana",
-      "ifre",
-      "parola",
-      "sandi",
-    ],
-    prosePassphraseAccept,
-  ),
+  p("prose-passphrase", String.raw`(${PROSE_PASSWORD_NAMES}${PROSE_PASSPHRASE_REST}`, undefined, "gim", undefined, PROSE_PASSWORD_HINTS, prosePassphraseAccept),
   p(
     "prose-passphrase-intl",
     String.raw`((?:密码|密碼|口令|パスワード|パスフレーズ|暗証番号|비밀번호|암호|пароль|Пароль|ПАРОЛЬ|mật khẩu|Mật khẩu)${PROSE_PASSPHRASE_REST}`,

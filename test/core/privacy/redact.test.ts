@@ -1,33 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { NOTES_CLOSE, NOTES_OPEN, QUOTED_NOTES, RECALL_HEADER } from "../../../src/core/text/recall-header";
 import { findSecrets, hintsIn, redactSecrets, sanitize, SECRET_PATTERNS, stripPrivate, stripRecallBlock } from "../../../src/core/privacy/redact";
-import { NOT_SECRETS, SECRET_CASES, type SecretCase } from "../../fixtures/secrets";
-import { NEW_NOT_SECRETS, NEW_SECRET_CASES } from "../../fixtures/secrets-new";
-import { HELDOUT_NOT_SECRETS, HELDOUT_SECRET_CASES } from "../../fixtures/secrets-heldout";
-import { FAMILY_NOT_SECRETS, FAMILY_SECRET_CASES } from "../../fixtures/secrets-families";
-import { BLIND_FAMILY_NOT_SECRETS, BLIND_FAMILY_SECRET_CASES } from "../../fixtures/secrets-blind-families";
-import { PASSPHRASE_NOT_SECRETS, PASSPHRASE_SECRET_CASES } from "../../fixtures/secrets-passphrases";
-import { HELDOUT_PASSPHRASE_NOT_SECRETS, HELDOUT_PASSPHRASE_SECRET_CASES } from "../../fixtures/secrets-passphrases-heldout";
+import { NOT_SECRETS, SECRET_CASES } from "../../fixtures/secrets";
+import { ALL_NOT_SECRETS, ALL_SECRET_CASES as ALL_CASES } from "../../fixtures/secret-sets";
 
-// Every case of every set: the first table, then those written blind (see each file's origin).
-const ALL_CASES: readonly SecretCase[] = [
-  ...SECRET_CASES,
-  ...NEW_SECRET_CASES,
-  ...HELDOUT_SECRET_CASES,
-  ...FAMILY_SECRET_CASES,
-  ...BLIND_FAMILY_SECRET_CASES,
-  ...PASSPHRASE_SECRET_CASES,
-  ...HELDOUT_PASSPHRASE_SECRET_CASES,
-];
-const ALL_NOT_SECRETS: readonly string[] = [
-  ...NOT_SECRETS,
-  ...NEW_NOT_SECRETS,
-  ...HELDOUT_NOT_SECRETS,
-  ...FAMILY_NOT_SECRETS,
-  ...BLIND_FAMILY_NOT_SECRETS,
-  ...PASSPHRASE_NOT_SECRETS,
-  ...HELDOUT_PASSPHRASE_NOT_SECRETS,
-];
 // What a reader sees of the output: invisible characters and line breaks do not hide a key.
 const seen = (s: string): string => s.replace(/[\u00AD\u180E\u200B-\u200D\u2060\uFEFF\u202A-\u202E\u2066-\u2069]/g, "").replace(/\s*\n\s*/g, "");
 
