@@ -193,7 +193,9 @@ function assignmentAccept(v: string, text: string, at: number): boolean {
     const lineEnd = rest.indexOf("\n");
     const close = quoted ? rest.indexOf(quote) : -1;
     const end = quoted ? (close >= 0 && (lineEnd < 0 || close < lineEnd) ? close : -1) : lineEnd < 0 ? rest.length : lineEnd;
-    if (end > 0 && (quoted || /ed$/i.test(v) || SETTING_WORD.test(v)) && readsAsSentence(rest.slice(0, end))) return false;
+    if (end > 0 && quoted && readsAsSentence(rest.slice(0, end))) return false;
+    // Unquoted after a label: "stored in Keychain Access", "handled by Okta SSO".
+    if (end > 0 && !quoted && (/(?:ed|ing)$/i.test(v) || SETTING_WORD.test(v)) && /\S\s+\S/.test(rest.slice(0, end).trim())) return false;
   }
   return true;
 }
@@ -215,23 +217,27 @@ const FUNCTION_WORDS = new Set(
 );
 // "Password" in the languages of Obsidian's help and more: a value that says it is a label.
 const NAMES_A_PASSWORD =
-  /(?<![a-z])(?:pass(?:word|phrase|wort|wd|code|e)|pwd|kennwort|contraseña|senha|hasło|heslo|jelszó|wachtwoord|lösenord|passord|adgangskode|salasana|şifre|parola|parolă|sandi|mật khẩu|kata laluan)s?(?![a-z])|密码|密碼|口令|パスワード|パスフレーズ|비밀번호|암호|пароль|парола|лозинка|κωδικός|סיסמה|كلمة (?:المرور|السر)|رمز عبور|گذرواژه|पासवर्ड|รหัสผ่าน/i;
+  /(?<![a-z-])(?:pass(?:word|phrase|wort|wd|code|e)|pwd|secret|kennwort|contraseña|contrasenya|contrasinal|senha|hasło|heslo|geslo|lozinka|jelszó|wachtwoord|wagwoord|lösenord|passord|adgangskode|lykilorð|salasana|parool|parole|şifr[eə]|parol|parola|parolă|sandi|mật khẩu|kata laluan)s?(?![a-z-])|密码|密碼|口令|パスワード|パスフレーズ|비밀번호|암호|пароль|парола|лозинка|нууц үг|құпия сөз|κωδικός|συνθηματικό|סיסמה|كلمة (?:المرور|السر)|رمز عبور|گذرواژه|پاس ورڈ|पासवर्ड|পাসওয়ার্ড|கடவுச்சொல்|รหัสผ่าน|პაროლი|գաղտնաբառ/i;
 const SETTING_WORD =
   /^(?:required|optional|none|null|nil|empty|blank|disabled|enabled|hidden|masked|encrypted|hashed|stored|set|unset|same|see|generated|random|auto|managed|provided|injected|read|loaded|taken|from|in|via|use|using|ask|n\/a|tbd|todo|true|false|yes|no|on|off)$/i;
 // A button's or a link's first word: "Show characters", "Send reset link".
 const UI_VERB =
-  /^(?:show|hide|send|reset|change|enter|forgot|forgotten|update|create|save|cancel|submit|copy|toggle|remember|confirm|choose|type|click|press|generate|view|edit|manage|request|verify|repeat|retype)$/i;
+  /^(?:show|hide|send|reset|change|enter|forgot|forgotten|update|create|save|cancel|submit|copy|toggle|remember|confirm|choose|type|click|press|generate|view|edit|manage|request|verify|repeat|retype|check|contact|refer|ask|find|look|get|go|open|see)$/i;
 // Code in a value's place: a call, an index, an operator, a path, a template, a keyword.
 const CODE_VALUE = /[()[\]{}<>=/\\`]|\$\{|%[sd(]|\b(?:if|else|None|null|nil|undefined|return|await|new|lambda)\b/;
 // Words of a rule or a measure, which sentences about a password hold and passphrases seldom do.
 const MEASURE_WORD =
-  /^(?:valid|invalid|expired|weak|wrong|incorrect|shown|sent|visible|unique|characters?|chars?|digits?|letters?|symbols?|numbers?|minimum|maximum|min|max|contains?|days?|weeks?|months?|years?|hours?|minutes?|seconds?|times|mindestens|höchstens|zeichen|stellen|gültig|ungültig|falsch|schwach|abgelaufen|erforderlich|moins|caractères|valide|invalide|obligatoire|trop|court|faible|expiré|menos|caracteres|válida|inválida|incorrecta|obligatoria|demasiado|corta|débil|almeno|caratteri|obbligatoria|troppo|obrigatória|muito|curta|fraca)$/i;
+  /^(?:valid|invalid|expired|weak|wrong|incorrect|shown|sent|visible|unique|characters?|chars?|digits?|letters?|symbols?|numbers?|minimum|maximum|min|max|contains?|cost|rounds|bits|bytes|iterations|factor|days?|weeks?|months?|years?|hours?|minutes?|seconds?|times|mindestens|höchstens|zeichen|stellen|gültig|ungültig|falsch|schwach|abgelaufen|erforderlich|moins|caractères|valide|invalide|obligatoire|trop|court|faible|expiré|menos|caracteres|válida|inválida|incorrecta|obligatoria|demasiado|corta|débil|almeno|caratteri|obbligatoria|troppo|obrigatória|muito|curta|fraca)$/i;
 
 const littleWords = (words: readonly string[]): number => words.filter((w) => FUNCTION_WORDS.has(w.toLowerCase())).length;
 
 /** Whether a text where a value goes reads as a sentence or a label rather than a passphrase. */
 function readsAsSentence(v: string): boolean {
-  return /[.?:…。？：]$/.test(v.trim()) || NAMES_A_PASSWORD.test(v) || /[,;]\s/.test(v) || littleWords(v.trim().split(/\s+/)) >= 2;
+  const marked = /[0-9!@#$%^&*+=~]/.test(v);
+  if (/[.?:…。？：]$/.test(v.trim()) || (NAMES_A_PASSWORD.test(v) && !marked) || /[,;]\s/.test(v)) return true;
+  const words = v.trim().split(/\s+/);
+  if (words.some((w) => MEASURE_WORD.test(w))) return true;
+  return littleWords(words) >= 2 && !marked;
 }
 
 /**
@@ -241,29 +247,34 @@ function readsAsSentence(v: string): boolean {
  */
 function passphraseAccept(v: string, strict = false): boolean {
   const words = v.trim().split(/\s+/);
-  if (words.length < 2 || v.length < 8) return false;
+  const marked = /[0-9!@#$%^&*+=~]/.test(v);
+  if (words.length < 2 || v.length < 8 || (words.length < 3 && !marked)) return false;
   if (PLACEHOLDER.test(v) || PLACEHOLDER.test(words[0]) || SCHEME_VALUE.test(words[0]) || UI_VERB.test(words[0])) return false;
-  if (readsAsSentence(v) || CODE_VALUE.test(v) || v.includes("{{")) return false;
-  // "stored in the keychain", "random per environment": a setting's word that a sentence goes on
-  // from; three words or more with no little word are a passphrase that starts with one.
-  if (SETTING_WORD.test(words[0]) && (words.length < 3 || littleWords(words) > 0)) return false;
-  return !strict || (littleWords(words) <= (words.length >= 4 ? 1 : 0) && !words.some((w) => MEASURE_WORD.test(w)));
+  // A label names a password ("Forgot your password?", "Nova lozinka"); a passphrase with a digit
+  // may hold the word ("Tramonto parola segreta 42").
+  if ((NAMES_A_PASSWORD.test(v) && !marked) || /[.?:…。？：]$/.test(v.trim()) || /[,;]\s/.test(v) || CODE_VALUE.test(v) || v.includes("{{")) return false;
+  if (words.some((w) => MEASURE_WORD.test(w))) return false;
+  const little = littleWords(words);
+  // "stored in the keychain", "handled by Okta": a word that says what was done, or a setting's,
+  // that a sentence goes on from.
+  if ((SETTING_WORD.test(words[0]) || /(?:ed|ing)$/i.test(words[0])) && (words.length < 3 || little > 0)) return false;
+  // A quoted value with a digit or a symbol is a passphrase even with a sentence's words
+  // ("Summer in the city of Paris 2024"); one without reads as a sentence from two of them.
+  if (!strict) return marked || little < 2;
+  return little <= (words.length >= 4 ? 1 : 0) && !/ly$/i.test(words[0]);
 }
 
 /**
- * A passphrase said in prose, where a sentence could go on instead ("the password is shown only
- * once"): as a line's value, and not opening with a word that says what was done to it
- * ("stored", "automatically"). It must be quoted or hold a digit or a symbol, unless English says
- * "is" before it, or French, German, Spanish, Italian or Portuguese does before four words with
- * no little word at all: in other languages a sentence has little words the list lacks
- * ("비밀번호는 어디에도 저장되지 않으므로").
+ * A passphrase said in prose, where a sentence could go on instead ("the password is correct but
+ * login still fails", "the passphrase is four random dictionary words"): it must be quoted or
+ * hold a digit or a symbol, and read as a line's value would. Words alone after "is" cannot be
+ * told from the rest of a sentence, in any language, and are left.
  */
 function prosePassphraseAccept(v: string, text: string, at: number): boolean {
   const words = v.trim().split(/\s+/);
-  if (words.length < 3 || !passphraseAccept(v, true) || /(?:ed|ly)$/i.test(words[0])) return false;
+  if (words.length < 3 || !passphraseAccept(v, true)) return false;
   const before = text.slice(Math.max(0, at - 16), at).replace(/(?:\*\*|__)[ \t]*$/, "");
-  if (/["'“«「『]$/.test(before) || /[0-9!@#$%^&*+=~]/.test(v) || /\b(?:is|was)[ \t]+$/i.test(before)) return true;
-  return /(?:^|[ \t])(?:est|ist|lautet|es|é|è|era)[ \t]+$/i.test(before) && words.length >= 4 && littleWords(words) === 0;
+  return /["'“«「『]$/.test(before) || /[0-9!@#$%^&*+=~]/.test(v);
 }
 
 /**
@@ -377,12 +388,13 @@ const PROSE_PASSWORD_HINTS = [
   "parola",
   "sandi",
 ];
-// What follows a password's name in prose, up to a passphrase of three to seven words: up to four
-// words between ("password for the staging admin is"), a word or sign that says "is" (bold marks
-// around it, as notes write a label), an opening quote; then the words, which end the sentence or
-// clause, or the line, or close a quote.
+// What follows a password's name in prose, up to a passphrase of three to seven words: a sign
+// that says "is" (bold marks around it, as notes write a label), or up to four words and a word
+// that says it ("password for the staging admin is"), then an opening quote; then the words,
+// which end the sentence or clause, or the line, or close a quote. Before a colon, words between
+// say what the password is about ("password policy: NIST 800-63B"), and are not read.
 const PASSPHRASE_WORD = String.raw`[^\s.,;!?。，；！？」』"'”»()\[\]<>*:：、]{1,40}`;
-const PROSE_PASSPHRASE_REST = String.raw`(?:[ \t]{1,3}[^\s:：=*.,;!?。，；！？]{1,16}(?=[\s:：=*])){0,4}?(?:[ \t]{0,3}(?:\*\*|__)?[ \t]{0,3}(?:[:：=—]|是|为|為|は|는|은|이|가){1,2}|[ \t]{1,3}(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=[ \t]))[ \t]{0,8}(?:\*\*|__)?[ \t]{0,8}["'“«「『]?)(?!\[REDACTED\])${PASSPHRASE_WORD}(?:[ \t]{1,3}${PASSPHRASE_WORD}){2,6}(?=[ \t]{0,8}(?:[.,;!?。，；！？」』"'”»)\]*、]|\r?$))`;
+const PROSE_PASSPHRASE_REST = String.raw`(?:[ \t]{0,3}(?:\*\*|__)?[ \t]{0,3}(?:[:：=—]|是|为|為|は|는|은|이|가){1,2}|(?:[ \t]{1,3}[^\s:：=*.,;!?。，；！？]{1,16}(?=[ \t])){0,4}?[ \t]{1,3}(?:is|was|are|est|ist|lautet|es|é|è|era|to|je|er|on)(?=[ \t]))[ \t]{0,8}(?:\*\*|__)?[ \t]{0,8}["'“«「『]?)(?!\[REDACTED\])${PASSPHRASE_WORD}(?:[ \t]{1,3}${PASSPHRASE_WORD}){2,6}(?=[ \t]{0,8}(?:[.,;!?。，；！？」』"'”»)\]*、]|\r?$))`;
 
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // Key material: everything between the armour lines, and all that follows an unclosed one.
@@ -632,7 +644,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // SQL that sets a password: IDENTIFIED BY pw, WITH PASSWORD 'pw', PASSWORD = 'pw'.
   p(
     "sql-password",
-    String.raw`(\bidentified\s+by\s+(?:values\s+)?["']?)(?![<$:]|\[REDACTED\]|password\b)[^\s;"']{1,128}|(\b(?:with\s{1,8}|encrypted\s{1,8}|unencrypted\s{1,8})?password\s{0,8}=?\s{0,8}')(?![<$:]|\[REDACTED\])[^'\n]{1,128}(?=')`,
+    String.raw`(\bidentified\s+by\s+(?:values\s+)?["']?)(?![<$:]|\[REDACTED\]|password\b)[^\s;"']{1,128}|(\b(?:with\s{1,8}|encrypted\s{1,8}|unencrypted\s{1,8})?password\s{0,32}=?\s{0,32}')(?![<$:]|\[REDACTED\])[^'\n]{1,128}(?=')`,
     undefined,
     "gi",
     undefined,
@@ -812,8 +824,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     undefined,
     ["password", "passwd", "passphrase", "secret", "token", "key"],
     // <requirePassword>false</requirePassword>, <hashedPassword>bcrypt</hashedPassword>.
-    (v) =>
-      !SETTING_WORD.test(v.trim()) && !PLACEHOLDER.test(v.trim()) && !/^(?:bcrypt|argon2\w*|scrypt|pbkdf2\w*|sha-?\d*|md5|plain(?:text)?)$/i.test(v.trim()),
+    (v) => !SETTING_WORD.test(v.trim()) && !/^(?:bcrypt|argon2\w*|scrypt|pbkdf2\w*|sha-?\d*|md5|plain(?:text)?)$/i.test(v.trim()),
   ),
   p(
     "wifi-psk",
@@ -845,7 +856,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // Every name it knows holds one of its any-case hints, in whatever case the pattern accepts it.
   p(
     "secret-assignment",
-    String.raw`((?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|APP|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE|CLIENT|SECRET|INGEST|WRITE|ADMIN)[_.-]?KEY(?:[_.-]?DATA)?|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]{0,64}["']?(?:\*\*|__)?[ \t]{0,8}[:=](?!:)(?:\*\*|__)?[ \t]{0,8}["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|[A-Za-z_$][\w$.:]{0,64}\(|(?:process\.env|os\.environ|import\.meta\.env|env|config|settings|self|this|secrets)[.[]|[a-z]+(?:_[a-z]+)+(?![\w.-])|(?:string|number|boolean|unknown|undefined|object|null|true|false|bigint|symbol)(?![\w$.-]))(?:[^\s"'\x60,;)\]}>*&\u3000-\u9fff\uff00-\uffef]|[)\]}>*]+(?=[^\s"'\x60,;)\]}>*&\u3000-\u9fff\uff00-\uffef])|&(?![A-Za-z_][\w.-]{0,64}=)){6,8192}`,
+    String.raw`((?:SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD|(?:API|APP|ACCESS|PRIVATE|ACCOUNT|MASTER|ENCRYPTION|SIGNING|LICENSE|CLIENT|SECRET|INGEST|WRITE|ADMIN)[_.-]?KEY(?:[_.-]?DATA)?|CREDENTIALS?|(?<![A-Za-z])AUTH|(?<![A-Za-z])SIG(?:NATURE)?)(?![A-Za-z0-9])[A-Za-z0-9_.-]{0,64}["']?(?:\*\*|__)?[ \t]{0,8}[:=](?!:)(?:(?:\*\*|__)(?=[ \t]))?[ \t]{0,8}["']?)(?!\[REDACTED\]|\{\{|\$\{|\$[A-Z_]|<|%\(|\*{3}|x{4}|X{4}|\.\.\.|[A-Za-z_$][\w$.:]{0,64}\(|(?:process\.env|os\.environ|import\.meta\.env|env|config|settings|self|this|secrets)[.[]|[a-z]+(?:_[a-z]+)+(?![\w.-])|(?:string|number|boolean|unknown|undefined|object|null|true|false|bigint|symbol)(?![\w$.-]))(?:[^\s"'\x60,;)\]}>*&\u3000-\u9fff\uff00-\uffef]|[)\]}>*]+(?=[^\s"'\x60,;)\]}>*&\u3000-\u9fff\uff00-\uffef])|&(?![A-Za-z_][\w.-]{0,64}=)){6,8192}`,
     undefined,
     "gi",
     undefined,
@@ -871,7 +882,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // curl -u 'user:…'. Flags are read in their case: ssh-keygen's -n is a list of names.
   p(
     "flag-passphrase",
-    String.raw`((?:(?:(?<![A-Za-z0-9-])--?(?:[A-Za-z0-9]{1,32}-){0,3}(?:password|passphrase|passwd|pass|secret)(?:=|[ \t]{1,8})|(?<![A-Za-z0-9-])-(?:store|key|srcstore|deststore|srckey|destkey)pass[ \t]{1,8}|(?<![A-Za-z0-9-])-pass(?:in|out)?[ \t]{1,8}pass:|\bssh-keygen\b[^\n]{0,200}?[ \t]-[NP][ \t]{1,8}|\bnmcli\b[^\n]{0,200}?[ \t](?:password|wifi-sec\.psk)[ \t]{1,8}|\b(?:mysql|mysqldump|mysqladmin|mariadb|7z|7za|zip|sshpass)\b[^\n]{0,200}?[ \t]-[pP][ \t]{0,8}|\bConvertTo-SecureString\b[ \t]{1,8}(?:-String[ \t]{1,8})?)(["'])|\bcurl\b[^\n]{0,200}?[ \t](?:-u|--user)[ \t]{1,8}(["'])[^:"'\n]{1,128}:))(?!\[REDACTED\])(?:(?!\2\3)[^\n\\]|\\.){6,256}(?=\2\3)`,
+    String.raw`((?:(?:(?<![A-Za-z0-9-])--?(?:[A-Za-z0-9]{1,32}-){0,3}(?:password|passphrase|passwd|secret)(?:=|[ \t]{1,8})|(?<![A-Za-z0-9-])-(?:store|key|srcstore|deststore|srckey|destkey)pass[ \t]{1,8}|(?<![A-Za-z0-9-])-pass(?:in|out)?[ \t]{1,8}pass:|(?<![\w./-])ssh-keygen\b[^\n&|;]{0,200}?[ \t]-[NP][ \t]{1,8}|(?<![\w./-])nmcli\b[^\n&|;]{0,200}?[ \t](?:password|wifi-sec\.psk)[ \t]{1,8}|(?<![\w./-])(?:mysql|mysqldump|mysqladmin|mariadb|7z|7za|zip|sshpass)\b[^\n&|;]{0,200}?[ \t]-[pP][ \t]{0,8}|\bConvertTo-SecureString\b[ \t]{1,8}(?:-String[ \t]{1,8})?)(["'])|(?<![\w./-])curl\b[^\n&|;]{0,200}?[ \t](?:-u|--user)[ \t]{1,8}(["'])[^:"'\n]{1,128}:))(?!\[REDACTED\])(?:(?!\2\3)[^\n\\]|\\.){6,256}(?=\2\3)`,
     undefined,
     "g",
     undefined,
@@ -893,9 +904,9 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   ),
   p(
     "connection-string-passphrase",
-    String.raw`((?:^|[;"'\s])(?:Password|PASSWORD|password|Pwd|PWD|pwd)[ \t]{0,8}=[ \t]{0,8})(?!\[REDACTED\]|["'{])[^;"'\n]{6,256}?(?=[ \t]{0,8}(?:;|["']|\r?$))`,
+    String.raw`([;"'][ \t]{0,8}(?:Password|PASSWORD|password|Pwd|PWD|pwd)[ \t]{0,8}=[ \t]{0,8})(?!\[REDACTED\]|["'{])[^;"'\n]{6,256}?(?=[ \t]{0,8}(?:;|["']))`,
     undefined,
-    "gm",
+    "g",
     undefined,
     ["pass", "pwd"],
     (v) => passphraseAccept(v),
@@ -904,12 +915,12 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   // next (Kubernetes' `- name: DB_PASSWORD` then `value: …`), one word or several.
   p(
     "env-entry-value",
-    String.raw`(\bname:[ \t]*["']?[A-Za-z0-9_.-]{0,64}(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|API_KEY|APIKEY|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD)["']?[ \t]*\r?\n[ \t]*(?:- )?value:[ \t]*["']?)(?!\[REDACTED\]|\$|\{\{|<)[^\n"']{1,256}?(?=["']?(?:[ \t]{1,8}#[^\n]*)?[ \t]{0,8}\r?$)`,
+    String.raw`(\bname:[ \t]*["']?[A-Z0-9_]{0,64}(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|API_KEY|APIKEY|(?<![A-Za-z])PASS|(?<![A-Za-z])PWD)["']?[ \t]*\r?\n[ \t]*(?:- )?value:[ \t]*["']?)(?!\[REDACTED\]|\$|\{\{|<)[^\n"']{1,256}?(?=["']?(?:[ \t]{1,8}#[^\n]*)?[ \t]{0,8}\r?$)`,
     undefined,
-    "gim",
+    "gm",
     undefined,
     ["value:"],
-    (v) => (/\s/.test(v.trim()) ? passphraseAccept(v, true) : v.length >= 6 && !PLACEHOLDER.test(v) && !SCHEME_VALUE.test(v) && !SETTING_WORD.test(v)),
+    (v) => (/\s/.test(v.trim()) ? passphraseAccept(v, true) : valueAccept(v) && !/^\d+$/.test(v)),
   ),
   // An app password (Google's, Apple's: four groups of four letters) quoted after a password's
   // name: its spaces end any other assignment's value.
@@ -1082,11 +1093,11 @@ export class SeenSecrets {
 
   /**
    * `text` with every secret seen so far replaced, whatever its case and however its words are
-   * spaced or joined (a line break, a hyphen); and a text cut off in the middle of one (a turn
-   * cut at its bound) loses the part it holds. A value whose first word the text lacks is not
+   * spaced or joined (a line break, a hyphen); and a text `cut` at its bound in the middle of one
+   * loses the part it ends with. A value whose first word the text lacks is not
    * searched for, so a long conversation with many secrets costs a look for each.
    */
-  hide(text: string): string {
+  hide(text: string, cut = false): string {
     if (this.#values.size === 0) return text;
     let out = text;
     let lower = text.toLowerCase();
@@ -1096,6 +1107,7 @@ export class SeenSecrets {
       const next = out.replace(re, REDACTED);
       if (next !== out) lower = (out = next).toLowerCase();
     }
+    if (!cut) return out;
     const tail = out.slice(-256);
     for (const v of this.#values.keys()) {
       if (!tail.includes(v.slice(0, 8))) continue;

@@ -144,7 +144,7 @@ export function readTranscript(path: string, opts: OpenOptions = {}): Transcript
     closeSync(fd);
   }
   // A secret said plainly in one turn and again in an earlier one, where no shape showed it.
-  for (const t of summary.turns) t.text = secrets.hide(t.text);
+  for (const t of summary.turns) t.text = secrets.hide(t.text, t.text.length >= MAX_TURN_CHARS);
   summary.secrets = secrets;
   return summary;
 }

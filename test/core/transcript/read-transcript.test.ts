@@ -132,13 +132,19 @@ describe("a secret said again", () => {
     expect(JSON.stringify(t)).not.toContain(PASS.slice(0, 12));
   });
 
-  it("finds a repeat in another case or spacing, and the part a cut turn holds", () => {
+  it("finds a repeat in another case or spacing, and the part a cut turn ends with", () => {
     const t = read([
-      line.prompt(`the passphrase is "${PASS}"`),
+      // Cut at 20,000 characters in the middle of it, before any turn showed it.
+      line.prompt(`${"y".repeat(19_990)} ${PASS}`),
+      line.reply(`the passphrase is "${PASS}"`),
       line.reply(`${PASS[0].toUpperCase()}${PASS.slice(1).replace(" ", "  ").replace(" gravel", "\ngravel").replace(" sunset", "-sunset")} works`),
-      line.reply(`noted: ${PASS.slice(0, 9)}`),
+      // Not cut: a word that begins like it is a word.
+      line.prompt(`noted, the ${PASS.slice(0, 9)}`),
     ]);
-    expect(t.turns.map((x) => x.text)).toEqual(['the passphrase is "[REDACTED]"', "[REDACTED] works", "noted: [REDACTED]"]);
+    const texts = t.turns.map((x) => x.text);
+    expect(texts[0]).toBe(`${"y".repeat(19_990)} [REDACTED]`);
+    expect(texts.slice(1, 3)).toEqual(['the passphrase is "[REDACTED]"', "[REDACTED] works"]);
+    expect(texts[3]).toBe(`noted, the ${PASS.slice(0, 9)}`);
   });
 
   it("hides a secret the added prompt shows plainly in the turns before it", () => {
