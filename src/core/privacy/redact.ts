@@ -152,7 +152,7 @@ function candidateIn(text: string, from: number, end: number): [number, number] 
 // A name that ends in a quantity or a setting says its value is one (token_count, AUTH_TIMEOUT_MS,
 // SECRET_ROTATION_PERIOD, AUTH_ISSUER, PASSWORD_HASHER, credential.helper), not a secret.
 const NOT_SECRET_NAME_END =
-  /(?:type|format|kind|mode|name|id|length|len|size|ttl|expires?(?:_?in|_?at)?|url|uri|endpoint|header|prefix|scope|field|policy|hint|label|path|file|env|var|source|count|limit|max|min|timeout(?:_?(?:ms|s|secs?|seconds))?|lifetime|period|interval|rate|issuer|audience|domain|provider|hasher|algorithm|method|storage|backend|engine|store|manager|mount|arn|helper|version)["']?\s*[:=]\s*["']?$/i;
+  /(?:type|format|kind|mode|name|id|length|len|size|ttl|expires?(?:_?in|_?at)?|url|uri|endpoint|header|prefix|scope|field|policy|hint|label|path|file|env|var|source|count|limit|max|min|timeout(?:_?(?:ms|s|secs?|seconds))?|lifetime|period|interval|rate|issuer|audience|domain|provider|hasher|algorithm|method|storage|arn|helper|version)["']?\s*[:=]\s*["']?$/i;
 // What stands in a secret's place when it names a scheme or a kind, not a value.
 const SCHEME_VALUE = /^(?:Bearer|Basic|Digest|Negotiate|JWT|MAC|HMAC|OAuth|bearer|basic|password|string|secret|required|optional)["',;\s}]?$/;
 // Source code's names in a secret's place: a member read (req.body.password, session.accessToken,
@@ -176,6 +176,9 @@ function codeValue(v: string, text: string, end: number): boolean {
 function assignmentAccept(v: string, text: string, at: number): boolean {
   const before = text.slice(Math.max(0, at - 96), at);
   if (NOT_SECRET_NAME_END.test(before)) return false;
+  // A secret's store or engine named by a word (secret_backend: hashicorp vault); a value with a
+  // digit or a symbol there is a secret still (PASSWORD_STORE=N3wP4ss!Word).
+  if (/(?:backend|engine|store|manager|mount)["']?\s*[:=]\s*["']?$/i.test(before) && !looksLikeValue(v)) return false;
   if (SCHEME_VALUE.test(v) || PLACEHOLDER.test(v)) return false;
   if (codeValue(v, text, at + v.length)) return false;
   // The shell's working folder, not a password: PWD=/Users/me/My Projects.
@@ -194,8 +197,8 @@ function assignmentAccept(v: string, text: string, at: number): boolean {
     const close = quoted ? rest.indexOf(quote) : -1;
     const end = quoted ? (close >= 0 && (lineEnd < 0 || close < lineEnd) ? close : -1) : lineEnd < 0 ? rest.length : lineEnd;
     if (end > 0 && quoted && readsAsSentence(rest.slice(0, end))) return false;
-    // Unquoted after a label: "stored in Keychain Access", "handled by Okta SSO".
-    if (end > 0 && !quoted && (/(?:ed|ing)$/i.test(v) || SETTING_WORD.test(v)) && /\S\s+\S/.test(rest.slice(0, end).trim())) return false;
+    // Unquoted after a label: "stored in Keychain Access", "printed on the sticker".
+    if (end > 0 && !quoted && SETTING_WORD.test(v) && /\S\s+\S/.test(rest.slice(0, end).trim())) return false;
   }
   return true;
 }
@@ -219,7 +222,7 @@ const FUNCTION_WORDS = new Set(
 const NAMES_A_PASSWORD =
   /(?<![a-z-])(?:pass(?:word|phrase|wort|wd|code|e)|pwd|secret|kennwort|contraseña|contrasenya|contrasinal|senha|hasło|heslo|geslo|lozinka|jelszó|wachtwoord|wagwoord|lösenord|passord|adgangskode|lykilorð|salasana|parool|parole|şifr[eə]|parol|parola|parolă|sandi|mật khẩu|kata laluan)s?(?![a-z-])|密码|密碼|口令|パスワード|パスフレーズ|비밀번호|암호|пароль|парола|лозинка|нууц үг|құпия сөз|κωδικός|συνθηματικό|סיסמה|كلمة (?:المرور|السر)|رمز عبور|گذرواژه|پاس ورڈ|पासवर्ड|পাসওয়ার্ড|கடவுச்சொல்|รหัสผ่าน|პაროლი|գաղտնաբառ/i;
 const SETTING_WORD =
-  /^(?:required|optional|none|null|nil|empty|blank|disabled|enabled|hidden|masked|encrypted|hashed|stored|set|unset|same|see|generated|random|auto|managed|provided|injected|read|loaded|taken|from|in|via|use|using|ask|n\/a|tbd|todo|true|false|yes|no|on|off)$/i;
+  /^(?:required|optional|none|null|nil|empty|blank|disabled|enabled|hidden|masked|encrypted|hashed|stored|set|unset|same|see|generated|random|auto|managed|handled|provided|injected|read|loaded|taken|printed|written|kept|saved|shared|posted|attached|noted|from|in|via|use|using|ask|n\/a|tbd|todo|true|false|yes|no|on|off)$/i;
 // A button's or a link's first word: "Show characters", "Send reset link".
 const UI_VERB =
   /^(?:show|hide|send|reset|change|enter|forgot|forgotten|update|create|save|cancel|submit|copy|toggle|remember|confirm|choose|type|click|press|generate|view|edit|manage|request|verify|repeat|retype|check|contact|refer|ask|find|look|get|go|open|see)$/i;
@@ -227,7 +230,7 @@ const UI_VERB =
 const CODE_VALUE = /[()[\]{}<>=/\\`]|\$\{|%[sd(]|\b(?:if|else|None|null|nil|undefined|return|await|new|lambda)\b/;
 // Words of a rule or a measure, which sentences about a password hold and passphrases seldom do.
 const MEASURE_WORD =
-  /^(?:valid|invalid|expired|weak|wrong|incorrect|shown|sent|visible|unique|characters?|chars?|digits?|letters?|symbols?|numbers?|minimum|maximum|min|max|contains?|cost|rounds|bits|bytes|iterations|factor|days?|weeks?|months?|years?|hours?|minutes?|seconds?|times|mindestens|höchstens|zeichen|stellen|gültig|ungültig|falsch|schwach|abgelaufen|erforderlich|moins|caractères|valide|invalide|obligatoire|trop|court|faible|expiré|menos|caracteres|válida|inválida|incorrecta|obligatoria|demasiado|corta|débil|almeno|caratteri|obbligatoria|troppo|obrigatória|muito|curta|fraca)$/i;
+  /^(?:valid|invalid|expired|weak|wrong|incorrect|shown|sent|visible|unique|characters?|chars?|digits?|letters?|symbols?|numbers?|minimum|maximum|min|max|contains?|words?|cost|rounds|bits|bytes|iterations|factor|days?|weeks?|months?|years?|hours?|minutes?|seconds?|times|mindestens|höchstens|zeichen|stellen|gültig|ungültig|falsch|schwach|abgelaufen|erforderlich|moins|caractères|valide|invalide|obligatoire|trop|court|faible|expiré|menos|caracteres|válida|inválida|incorrecta|obligatoria|demasiado|corta|débil|almeno|caratteri|obbligatoria|troppo|obrigatória|muito|curta|fraca)$/i;
 
 const littleWords = (words: readonly string[]): number => words.filter((w) => FUNCTION_WORDS.has(w.toLowerCase())).length;
 
@@ -236,8 +239,7 @@ function readsAsSentence(v: string): boolean {
   const marked = /[0-9!@#$%^&*+=~]/.test(v);
   if (/[.?:…。？：]$/.test(v.trim()) || (NAMES_A_PASSWORD.test(v) && !marked) || /[,;]\s/.test(v)) return true;
   const words = v.trim().split(/\s+/);
-  if (words.some((w) => MEASURE_WORD.test(w))) return true;
-  return littleWords(words) >= 2 && !marked;
+  return words.some((w) => MEASURE_WORD.test(w)) || (SETTING_WORD.test(words[0]) && words.length > 1);
 }
 
 /**
@@ -261,7 +263,12 @@ function passphraseAccept(v: string, strict = false): boolean {
   // A quoted value with a digit or a symbol is a passphrase even with a sentence's words
   // ("Summer in the city of Paris 2024"); one without reads as a sentence from two of them.
   if (!strict) return marked || little < 2;
-  return little <= (words.length >= 4 ? 1 : 0) && !/ly$/i.test(words[0]);
+  // Unquoted, a note's words are likelier than a passphrase ("just ask Dave", "Azure Key Vault"):
+  // a digit or a symbol, or no little word of a sentence and either four words or three in small
+  // letters, as random words are drawn ("harbor violet sprocket").
+  if (NAMES_A_PASSWORD.test(v) || /ly$/i.test(words[0])) return false;
+  if (marked) return little <= (words.length >= 4 ? 1 : 0);
+  return little === 0 && (words.length >= 4 || v === v.toLowerCase());
 }
 
 /**
@@ -818,13 +825,17 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   ),
   p(
     "xml-secret-element",
-    String.raw`(<(?:password|passwd|passphrase|secret|token|apiKey|api-key|api_key|privateKey|[a-z]{1,32}(?:Password|Passphrase)|clientSecret)>)(?![<$]|\[REDACTED\]|\{)[^<\n]{1,256}(?=</)`,
+    String.raw`(<(?:password|passwd|passphrase|secret|token|apiKey|api-key|api_key|privateKey|(?:store|key|keystore|truststore|admin|db|database|root|user|master|app|private|bind|mail|smtp|proxy|ldap|service|client)(?:Password|Passphrase)|clientSecret)>)(?![<$]|\[REDACTED\]|\{)[^<\n]{1,256}(?=</)`,
     undefined,
     "gi",
     undefined,
     ["password", "passwd", "passphrase", "secret", "token", "key"],
     // <requirePassword>false</requirePassword>, <hashedPassword>bcrypt</hashedPassword>.
-    (v) => !SETTING_WORD.test(v.trim()) && !/^(?:bcrypt|argon2\w*|scrypt|pbkdf2\w*|sha-?\d*|md5|plain(?:text)?)$/i.test(v.trim()),
+    (v) =>
+      !SETTING_WORD.test(v.trim()) &&
+      !/^\d+$/.test(v.trim()) &&
+      (!/\s/.test(v.trim()) || passphraseAccept(v)) &&
+      !/^(?:bcrypt|argon2\w*|scrypt|pbkdf2\w*|sha-?\d*|md5|plain(?:text)?)$/i.test(v.trim()),
   ),
   p(
     "wifi-psk",

@@ -383,6 +383,14 @@ describe("a passphrase of several words", () => {
     "- name: REFRESH_TOKEN\n  value: 3600000",
     "# PWD = the current working directory",
     "# password = the user's password",
+    // A third look: a form's labels in XML, notes' words after a label, a store named by a word.
+    "<forgotPassword>Forgot your password?</forgotPassword>",
+    "<minPassword>8</minPassword>",
+    "password: just ask Dave",
+    "- Password: Front desk has it",
+    "password: Azure Key Vault",
+    "passphrase: four random words",
+    "secret_backend: hashicorp vault",
   ])("leaves %j, found in a second review, as written", (text) => {
     expect(redactSecrets(text)).toBe(text);
   });
@@ -394,6 +402,10 @@ describe("a passphrase of several words", () => {
     ["ALTER USER app PASSWORD =\n            'S3cr3t!pass';", "ALTER USER app PASSWORD =\n            '[REDACTED]';"],
     ["SECRET_KEY=__abcdef123456xyz", "SECRET_KEY=[REDACTED]"],
     ["PASSWORD=**Hunter2secret", "PASSWORD=[REDACTED]"],
+    ["PASSWORD_STORE=N3wP4ss!Word", "PASSWORD_STORE=[REDACTED]"],
+    ["TOKEN_ENGINE=8f7e6d5c4b3a2910", "TOKEN_ENGINE=[REDACTED]"],
+    // A passphrase that opens like a sentence keeps at least what it lost before: its first word.
+    ["DB_PASS=Sleeping bear dunes", "DB_PASS=[REDACTED] bear dunes"],
   ])("hides %j whole, found in a second review", (text, expected) => {
     expect(redactSecrets(text)).toBe(expected);
   });
